@@ -1,0 +1,33 @@
+# Two commands matter: `make run` (the bot, or the console game when no token is set) and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+
+.PHONY: install run play test lint bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) -m bot
+
+play: install
+	$(PY) -m bot.console
+
+lint: install
+	$(PY) -m ruff check engine bench tests
+	$(PY) -m mypy engine
+
+test: lint
+	$(PY) -m pytest -q
+
+bench: install
+	$(PY) bench/engine_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

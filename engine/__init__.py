@@ -1,0 +1,59 @@
+"""Pure mahjong engine: tiles, shapes, the hand state machine and the regional rulesets.
+
+Standard library only; no clock, no global randomness: a hand is reproducible from
+(ruleset, options, seed, actions).
+"""
+
+from .actions import Act, Action
+from .errors import EngineError, IllegalAction, InvalidNotation, InvalidOption
+from .events import Event
+from .game import apply, is_ready, legal_actions, new_hand, replay, to_act, waits, win_info
+from .melds import Meld, MeldKind, format_hand, parse_hand
+from .observe import Observation, observe
+from .ruleset import Options, OptionSpec, Ruleset, WinContext, WinInfo
+from .state import Claim, HandResult, Payment, Phase, Seat, Settlement, State
+from .tiles import format_tiles, parse_tile, parse_tiles, tile_str, tile_zh
+from .variants import RULESETS, get_ruleset
+
+__all__ = [
+    "Act",
+    "Action",
+    "Claim",
+    "EngineError",
+    "Event",
+    "HandResult",
+    "IllegalAction",
+    "InvalidNotation",
+    "InvalidOption",
+    "Meld",
+    "MeldKind",
+    "Observation",
+    "OptionSpec",
+    "Options",
+    "Payment",
+    "Phase",
+    "RULESETS",
+    "Ruleset",
+    "Seat",
+    "Settlement",
+    "State",
+    "WinContext",
+    "WinInfo",
+    "apply",
+    "format_hand",
+    "format_tiles",
+    "get_ruleset",
+    "is_ready",
+    "legal_actions",
+    "new_hand",
+    "observe",
+    "parse_hand",
+    "parse_tile",
+    "parse_tiles",
+    "replay",
+    "tile_str",
+    "tile_zh",
+    "to_act",
+    "waits",
+    "win_info",
+]

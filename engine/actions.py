@@ -1,0 +1,58 @@
+"""Actions a seat can take, with a short text form for logs and storage (``2 discard 5m``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import InvalidNotation
+from .tiles import parse_tile, tile_str
+
+
+class Act(StrEnum):
+    DISCARD = "discard"  # 打牌
+    WIN = "win"  # 胡
+    PASS = "pass"  # 过 (also: refuse the haidi, decline an opening hand)
+    PUNG = "pung"  # 碰
+    CHOW = "chow"  # 吃 (tile = lowest tile of the run)
+    KONG = "kong"  # 杠 (tile; mode "bu" 补张 / "kai" 开杠 where the variant distinguishes them)
+    OPENING = "opening"  # 起手小胡 declaration (detail = "+"-joined hand ids)
+    TAKE = "take"  # 要海底
+    CHOOSE = "choose"  # pre-hand choices: 飘 / 加锤 (detail = number), 定缺 (detail = suit letter)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Action:
+    seat: int
+    act: Act
+    tile: int | None = None
+    detail: str = ""
+
+    def __str__(self) -> str:
+        parts = [str(self.seat), self.act.value]
+        if self.tile is not None:
+            parts.append(tile_str(self.tile))
+        if self.detail:
+            parts.append(self.detail)
+        return " ".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Inverse of ``str(action)``; raises InvalidNotation."""
+        parts = text.split()
+        if len(parts) < 2 or not parts[0].isdigit():
+            raise InvalidNotation(f"not an action: {text!r}")
+        try:
+            act = Act(parts[1])
+        except ValueError:
+            raise InvalidNotation(f"unknown action {parts[1]!r}") from None
+        rest = parts[2:]
+        t: int | None = None
+        if act in (Act.DISCARD, Act.CHOW, Act.KONG):
+            if not rest:
+                raise InvalidNotation(f"{act.value} needs a tile: {text!r}")
+            t = parse_tile(rest[0])
+            rest = rest[1:]
+        if len(rest) > 1:
+            raise InvalidNotation(f"too many words in {text!r}")
+        return cls(int(parts[0]), act, t, rest[0] if rest else "")

@@ -1,0 +1,94 @@
+"""What one seat may see. Renderers only ever get an Observation, so hidden tiles cannot leak."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .game import legal_actions, to_act
+from .melds import Meld, MeldKind
+from .ruleset import Options
+from .state import HandResult, Phase, Settlement, State
+from .tiles import from_counts
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    seat: int
+    hand_size: int
+    melds: tuple[Meld, ...]  # other seats' concealed kongs are left out …
+    concealed_kongs: int  # … and only counted
+    discards: tuple[int, ...]
+    locked: bool
+    declared: tuple[str, ...]
+    revealed: tuple[int, ...]
+    hand: tuple[int, ...] | None = None  # every hand is shown once the hand has ended
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    seat: int
+    variant: str
+    options: Options
+    dealer: int
+    phase: Phase
+    current: int
+    version: int
+    wall_remaining: int
+    hand: tuple[int, ...]  # own concealed tiles, sorted
+    drawn: int | None  # own tile just drawn
+    furiten: bool
+    seats: tuple[PublicSeat, ...]
+    claim_tile: int | None
+    claim_from: int | None
+    claim_kind: str | None
+    to_act: tuple[int, ...]
+    legal: tuple[Action, ...]
+    settlements: tuple[Settlement, ...]
+    result: HandResult | None
+    last_discard: tuple[int, int] | None
+
+
+def observe(state: State, seat: int) -> Observation:
+    ended = state.phase == Phase.ENDED
+    seats = []
+    for i, s in enumerate(state.seats):
+        own = i == seat
+        melds = s.melds if own or ended else tuple(m for m in s.melds if m.kind != MeldKind.KONG_CONCEALED)
+        seats.append(
+            PublicSeat(
+                seat=i,
+                hand_size=sum(s.counts),
+                melds=melds,
+                concealed_kongs=len(s.melds) - len(melds),
+                discards=s.discards,
+                locked=s.locked,
+                declared=s.declared,
+                revealed=s.revealed,
+                hand=tuple(from_counts(s.counts)) if ended else None,
+            )
+        )
+    me = state.seats[seat]
+    claim = state.claim if state.phase == Phase.CLAIM else None
+    return Observation(
+        seat=seat,
+        variant=state.ruleset.id,
+        options=state.options,
+        dealer=state.dealer,
+        phase=state.phase,
+        current=state.current,
+        version=state.version,
+        wall_remaining=state.wall.remaining,
+        hand=tuple(from_counts(me.counts)),
+        drawn=state.drawn if state.current == seat and state.phase in (Phase.TURN, Phase.HAIDI) else None,
+        furiten=me.furiten,
+        seats=tuple(seats),
+        claim_tile=claim.tile if claim else None,
+        claim_from=claim.from_seat if claim else None,
+        claim_kind=claim.kind if claim else None,
+        to_act=to_act(state),
+        legal=legal_actions(state, seat),
+        settlements=state.settlements,
+        result=state.result,
+        last_discard=state.last_discard,
+    )

@@ -1,0 +1,331 @@
+"""Hand shapes: 4 melds + pair (基本胡型), seven pairs (七小对), waits (听牌) and shanten (向听).
+
+Speed matters (AI and random play call these constantly), so the standard shape is decided suit by suit
+through tables built once at import: for every 9-count pattern of one suit, all the ways it splits into
+melds (and at most one pair). A 14-tile check is then three or four dict look-ups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations_with_replacement, product
+
+from .tiles import NUM_KINDS, SUITED_KINDS, Counts
+
+# A concealed meld inside a decomposition: ("chow"|"pung", first tile index).
+CHOW = 0
+PUNG = 1
+ConcealedMeld = tuple[int, int]
+# Decomposition of a whole hand: (pair tile, melds).
+Decomposition = tuple[int, tuple[ConcealedMeld, ...]]
+
+_SuitKey = tuple[int, ...]
+# suit pattern -> list of meld tuples (ranks 0..8 relative to the suit)
+_MELDS: dict[_SuitKey, list[tuple[ConcealedMeld, ...]]] = {}
+# suit pattern -> list of (pair rank, meld tuple)
+_PAIRED: dict[_SuitKey, list[tuple[int, tuple[ConcealedMeld, ...]]]] = {}
+_HONOR_MELDS: set[_SuitKey] = set()
+_HONOR_PAIRED: dict[_SuitKey, int] = {}
+
+
+def _build_tables() -> None:
+    suit_melds: list[tuple[ConcealedMeld, tuple[int, ...]]] = []
+    for r in range(7):
+        v = [0] * 9
+        v[r] = v[r + 1] = v[r + 2] = 1
+        suit_melds.append(((CHOW, r), tuple(v)))
+    for r in range(9):
+        v = [0] * 9
+        v[r] = 3
+        suit_melds.append(((PUNG, r), tuple(v)))
+    for n in range(5):
+        for combo in combinations_with_replacement(range(len(suit_melds)), n):
+            v = [0] * 9
+            for i in combo:
+                for r, c in enumerate(suit_melds[i][1]):
+                    v[r] += c
+            if max(v, default=0) > 4:
+                continue
+            melds = tuple(suit_melds[i][0] for i in combo)
+            _MELDS.setdefault(tuple(v), []).append(melds)
+            for p in range(9):
+                if v[p] + 2 <= 4:
+                    w = list(v)
+                    w[p] += 2
+                    _PAIRED.setdefault(tuple(w), []).append((p, melds))
+    for n in range(5):
+        for hcombo in combinations_with_replacement(range(7), n):
+            h = [0] * 7
+            for r in hcombo:
+                h[r] += 3
+            if max(h, default=0) > 4:
+                continue
+            _HONOR_MELDS.add(tuple(h))
+            for p in range(7):
+                if h[p] == 0:
+                    hp = list(h)
+                    hp[p] = 2
+                    _HONOR_PAIRED[tuple(hp)] = p
+
+
+_build_tables()
+
+_EMPTY9 = (0,) * 9
+_EMPTY7 = (0,) * 7
+
+
+def is_standard(counts: Counts) -> bool:
+    """True if the concealed tiles (3k+2 of them) split into k melds + one pair, any pair."""
+    pair_seen = False
+    for lo in (0, 9, 18):
+        key = counts[lo : lo + 9]
+        if key == _EMPTY9:
+            continue
+        if key in _MELDS:
+            continue
+        if key in _PAIRED and not pair_seen:
+            pair_seen = True
+            continue
+        return False
+    hk = counts[27:34]
+    if hk != _EMPTY7:
+        if hk in _HONOR_MELDS:
+            pass
+        elif hk in _HONOR_PAIRED and not pair_seen:
+            pair_seen = True
+        else:
+            return False
+    return pair_seen
+
+
+def standard_pairs(counts: Counts) -> set[int]:
+    """Every tile that can be the pair in some standard decomposition (empty if none)."""
+    pair_suit = -1
+    for i, lo in enumerate((0, 9, 18, 27)):
+        key = counts[lo : lo + (7 if lo == 27 else 9)]
+        if i == 3:
+            if key == _EMPTY7 or key in _HONOR_MELDS:
+                continue
+            if key in _HONOR_PAIRED and pair_suit < 0:
+                pair_suit = 3
+                continue
+            return set()
+        if key == _EMPTY9 or key in _MELDS:
+            continue
+        if key in _PAIRED and pair_suit < 0:
+            pair_suit = i
+            continue
+        return set()
+    if pair_suit < 0:
+        return set()
+    if pair_suit == 3:
+        return {27 + _HONOR_PAIRED[counts[27:34]]}
+    lo = pair_suit * 9
+    return {lo + p for p, _ in _PAIRED[counts[lo : lo + 9]]}
+
+
+def decompositions(counts: Counts) -> list[Decomposition]:
+    """Every distinct way the concealed tiles split into melds + one pair (tile indices absolute)."""
+    per_suit: list[list[tuple[int, tuple[ConcealedMeld, ...]]]] = []
+    pair_suits = 0
+    for i, lo in enumerate((0, 9, 18)):
+        key = counts[lo : lo + 9]
+        if key == _EMPTY9:
+            continue
+        opts: list[tuple[int, tuple[ConcealedMeld, ...]]] = []
+        for melds in _MELDS.get(key, ()):
+            opts.append((-1, tuple((k, lo + r) for k, r in melds)))
+        for p, melds in _PAIRED.get(key, ()):
+            opts.append((lo + p, tuple((k, lo + r) for k, r in melds)))
+        if not opts:
+            return []
+        if key not in _MELDS:
+            pair_suits += 1
+        per_suit.append(opts)
+        del i
+    hk = counts[27:34]
+    if hk != _EMPTY7:
+        if hk in _HONOR_MELDS:
+            per_suit.append([(-1, tuple((PUNG, 27 + r) for r in range(7) if hk[r] == 3))])
+        elif hk in _HONOR_PAIRED:
+            p = _HONOR_PAIRED[hk]
+            per_suit.append([(27 + p, tuple((PUNG, 27 + r) for r in range(7) if hk[r] == 3))])
+        else:
+            return []
+    if pair_suits > 1:
+        return []
+    out: list[Decomposition] = []
+    for choice in product(*per_suit):
+        pairs = [p for p, _ in choice if p >= 0]
+        if len(pairs) != 1:
+            continue
+        melds = tuple(sorted(m for _, ms in choice for m in ms))
+        out.append((pairs[0], melds))
+    return sorted(set(out))
+
+
+def is_seven_pairs(counts: Counts) -> bool:
+    """七小对: exactly 14 concealed tiles, all in pairs (a four of a kind counts as two pairs)."""
+    total = 0
+    for n in counts:
+        if n & 1:
+            return False
+        total += n
+    return total == 14
+
+
+def seven_pairs_quads(counts: Counts) -> int:
+    """How many fours of a kind a seven-pairs hand holds (豪华 / 双豪华)."""
+    return sum(1 for n in counts if n == 4)
+
+
+def is_thirteen_orphans(counts: Counts) -> bool:
+    """十三幺: one of each terminal and honor, one of them paired."""
+    need = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+    if sum(counts) != 14:
+        return False
+    pair = False
+    for t in need:
+        n = counts[t]
+        if n == 0 or n > 2:
+            return False
+        if n == 2:
+            pair = True
+    return pair and sum(counts[t] for t in need) == 14
+
+
+def standard_waits(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:
+    """Tiles that complete a standard shape (any pair) for 3k+1 concealed tiles."""
+    out = []
+    for t in _candidates(counts, kinds):
+        c = list(counts)
+        c[t] += 1
+        if is_standard(tuple(c)):
+            out.append(t)
+    return out
+
+
+def _candidates(counts: Counts, kinds: int) -> Iterator[int]:
+    """Tiles worth trying as waits: held tiles and their suit neighbours within two, never a fifth copy."""
+    for t in range(kinds):
+        if counts[t] >= 4:
+            continue
+        if counts[t]:
+            yield t
+            continue
+        if t >= SUITED_KINDS:
+            continue
+        r = t % 9
+        lo = t - r
+        if any(counts[lo + x] for x in range(max(0, r - 2), min(9, r + 3))):
+            yield t
+
+
+def candidates(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:
+    return list(_candidates(counts, kinds))
+
+
+# ---------------------------------------------------------------- shanten
+
+_SHANTEN_CACHE: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]] = {}
+
+
+def _suit_options(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int, int], ...]:
+    """Pareto set of (melds, partial sets, pair) reachable inside one suit."""
+    cache_key = key + ((1,) if honors else ())
+    hit = _SHANTEN_CACHE.get(cache_key)
+    if hit is not None:
+        return hit
+    results: set[tuple[int, int, int]] = set()
+    c = list(key)
+    n = len(c)
+
+    def dfs(i: int, m: int, t: int, p: int) -> None:
+        while i < n and c[i] == 0:
+            i += 1
+        if i >= n:
+            results.add((m, t, p))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            dfs(i, m + 1, t, p)
+            c[i] += 3
+        if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            dfs(i, m + 1, t, p)
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+        if c[i] >= 2:
+            c[i] -= 2
+            if p == 0:
+                dfs(i, m, t, 1)
+            dfs(i, m, t + 1, p)
+            c[i] += 2
+        if not honors and i + 1 < n and c[i + 1]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            dfs(i, m, t + 1, p)
+            c[i] += 1
+            c[i + 1] += 1
+        if not honors and i + 2 < n and c[i + 2]:
+            c[i] -= 1
+            c[i + 2] -= 1
+            dfs(i, m, t + 1, p)
+            c[i] += 1
+            c[i + 2] += 1
+        c[i] -= 1
+        dfs(i, m, t, p)
+        c[i] += 1
+
+    dfs(0, 0, 0, 0)
+    pareto = tuple(
+        r
+        for r in results
+        if not any(o != r and o[0] >= r[0] and o[1] >= r[1] and o[2] >= r[2] for o in results)
+    )
+    _SHANTEN_CACHE[cache_key] = pareto
+    return pareto
+
+
+def shanten_standard(counts: Counts, exposed_melds: int = 0) -> int:
+    """Standard-shape shanten: -1 complete, 0 ready (听牌), … ; exposed melds count as done."""
+    best = 8
+    opts = [
+        _suit_options(counts[0:9], False),
+        _suit_options(counts[9:18], False),
+        _suit_options(counts[18:27], False),
+        _suit_options(counts[27:34], True),
+    ]
+    for a in opts[0]:
+        for b in opts[1]:
+            for c in opts[2]:
+                for d in opts[3]:
+                    m = exposed_melds + a[0] + b[0] + c[0] + d[0]
+                    t = a[1] + b[1] + c[1] + d[1]
+                    p = a[2] + b[2] + c[2] + d[2]
+                    has_pair = 1 if p else 0
+                    # extra pairs act as partial sets
+                    t += max(0, p - 1)
+                    if m + t > 4:
+                        t = 4 - m
+                    s = 8 - 2 * m - t - has_pair
+                    if s < best:
+                        best = s
+    return best
+
+
+def shanten_seven_pairs(counts: Counts) -> int:
+    pairs = sum(1 for n in counts if n >= 2)
+    kinds = sum(1 for n in counts if n)
+    return 6 - pairs + max(0, 7 - kinds)
+
+
+def shanten(counts: Counts, exposed_melds: int = 0, seven_pairs: bool = True) -> int:
+    """Distance to ready: min of the standard shape and (with no melds) seven pairs."""
+    s = shanten_standard(counts, exposed_melds)
+    if seven_pairs and exposed_melds == 0 and sum(counts) >= 13:
+        s = min(s, shanten_seven_pairs(counts))
+    return s

@@ -1,0 +1,153 @@
+"""Immutable game state. Every field is a value; ``apply`` returns a new State."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from .actions import Action
+from .melds import Meld
+from .ruleset import Options, Ruleset
+from .tiles import Counts
+from .wall import Wall
+
+
+class Phase(StrEnum):
+    OPENING = "opening"  # 起手小胡: seats with an opening hand may declare it
+    TURN = "turn"  # `current` holds 3k+2 tiles and must discard, kong or win
+    CLAIM = "claim"  # a discard (or 补杠 tile, or the shown haidi) may be claimed
+    HAIDI = "haidi"  # 海底漫游: `current` is offered the last tile
+    ENDED = "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    counts: Counts
+    melds: tuple[Meld, ...] = ()
+    discards: tuple[int, ...] = ()  # tiles lying in this seat's river (claimed ones removed)
+    locked: bool = False  # 开杠 made: every tile that does not win is discarded
+    furiten: bool = False  # 漏胡: passed a win, no discard wins until own next draw / pung / kong
+    declared: tuple[str, ...] = ()  # opening hands declared
+    revealed: tuple[int, ...] = ()  # tiles shown to the table (opening hands)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """An open claim window on ``tile``."""
+
+    tile: int
+    from_seat: int
+    kind: str  # "discard" | "rob" (补杠 tile) | "haidi" (shown haidi tile)
+    options: tuple[tuple[int, tuple[Action, ...]], ...]  # seat -> its legal responses
+    responses: tuple[tuple[int, Action], ...] = ()
+    kong_discard: bool = False  # the discard straight after 开杠 (杠上炮)
+    first_discard: bool = False  # the dealer's first discard with nothing claimed (地胡)
+    kong_mode: str = ""  # for "rob": the pending 补杠's mode
+
+    def options_for(self, seat: int) -> tuple[Action, ...]:
+        for s, acts in self.options:
+            if s == seat:
+                return acts
+        return ()
+
+    def responded(self, seat: int) -> bool:
+        return any(s == seat for s, _ in self.responses)
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One line of a settlement: ``payer`` pays ``amount`` to ``payee``, and why."""
+
+    payer: int
+    payee: int
+    amount: int
+    hits: int = 0  # birds that hit this pair
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """A scored event (an opening hand, a win, a kong): names, birds, payments and per-seat deltas."""
+
+    kind: str  # "opening" | "win" | "kong" | "draw"
+    winners: tuple[int, ...]
+    hands: tuple[tuple[int, tuple[str, ...]], ...]  # seat -> hand names (big hands repeated by count)
+    birds: tuple[int, ...]
+    payments: tuple[Payment, ...]
+    deltas: tuple[int, ...]
+    note: str = ""
+
+    @classmethod
+    def from_payments(
+        cls,
+        kind: str,
+        n: int,
+        winners: tuple[int, ...],
+        hands: tuple[tuple[int, tuple[str, ...]], ...],
+        birds: tuple[int, ...],
+        payments: tuple[Payment, ...],
+        note: str = "",
+    ) -> Settlement:
+        deltas = [0] * n
+        for p in payments:
+            deltas[p.payer] -= p.amount
+            deltas[p.payee] += p.amount
+        return cls(kind, winners, hands, birds, payments, tuple(deltas), note)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    reason: str  # "win" | "draw"
+    winners: tuple[int, ...]
+    deltas: tuple[int, ...]
+    next_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    ruleset: Ruleset
+    options: Options
+    seed: int
+    dealer: int
+    wall: Wall
+    seats: tuple[Seat, ...]
+    phase: Phase
+    current: int
+    version: int = 0
+    drawn: int | None = None  # tile `current` just drew (None after a claim or at the deal)
+    kong_draw: str = ""  # current's tile came from a kong: "bu" / "kai" / "" (杠上开花)
+    first_turn: bool = True  # the dealer's first turn, nothing drawn or claimed yet (天胡)
+    discards_made: int = 0
+    claims_made: int = 0
+    claim: Claim | None = None
+    dice_rolls: int = 0
+    opening_queue: tuple[int, ...] = ()
+    opening_winners: tuple[int, ...] = ()
+    opening_bird_seat: int | None = None
+    haidi_first: int | None = None  # the first seat offered the haidi
+    haidi_offered: int = 0  # how many seats have been offered it
+    haidi_taker: int | None = None
+    haidi_as_replacement: int | None = None  # seat that took the last tile as a kong replacement
+    settlements: tuple[Settlement, ...] = ()
+    result: HandResult | None = None
+    last_discard: tuple[int, int] | None = field(default=None)  # (seat, tile) of the latest discard
+
+    @property
+    def num_seats(self) -> int:
+        return len(self.seats)
+
+    def next_seat(self, seat: int, step: int = 1) -> int:
+        return (seat + step) % len(self.seats)
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(State))
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+
+
+def evolve(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for State, about a third cheaper: it sits on every transition."""
+    return State(*[changes[n] if n in changes else getattr(state, n) for n in _STATE_FIELDS])
+
+
+def evolve_seat(seat: Seat, **changes: Any) -> Seat:
+    return Seat(*[changes[n] if n in changes else getattr(seat, n) for n in _SEAT_FIELDS])

@@ -1,0 +1,243 @@
+"""长沙麻将 Changsha: 258 pair for small hands, opening small hands, additive big hands, birds that double.
+
+RULES.md §1 and §2; seed 004_cc357a9dfee94f2d.txt (first part). Decisions the seed leaves open are marked
+D: here and in docs/rules/changsha.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from operator import itemgetter
+
+from ..game import bird_target
+from ..melds import Meld, MeldKind
+from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
+from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
+from ..state import Payment, Settlement, State
+from ..tiles import Counts, is_258, suit_of
+
+# id -> (Chinese, English)
+NAMES: dict[str, tuple[str, str]] = {
+    "xiaohu": ("小胡", "small hand"),
+    "tianhu": ("天胡", "heavenly hand"),
+    "dihu": ("地胡", "earthly hand"),
+    "pengpenghu": ("碰碰胡", "all pungs"),
+    "jiangjianghu": ("将将胡", "all 2-5-8"),
+    "qingyise": ("清一色", "one suit"),
+    "haidilaoyue": ("海底捞月", "last tile self-drawn"),
+    "haidipao": ("海底炮", "win on the shown last tile"),
+    "qidui": ("七小对", "seven pairs"),
+    "haohua_qidui": ("豪华七小对", "luxury seven pairs"),
+    "gangshangkaihua": ("杠上开花", "win on the kong tile"),
+    "qiangganghu": ("抢杠胡", "robbing the kong"),
+    "gangshangpao": ("杠上炮", "win on the konger's discard"),
+    "quanqiuren": ("全求人", "all melds exposed"),
+    "sixi": ("四喜", "four of a kind at the deal"),
+    "banbanhu": ("板板胡", "no 2-5-8 at the deal"),
+    "queyise": ("缺一色", "a suit missing at the deal"),
+    "liuliushun": ("六六顺", "two triplets at the deal"),
+}
+
+OPTIONS = (
+    OptionSpec("birds", 2, (0, 1, 2, 4, 6), "扎鸟数", "birds"),
+    OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
+)
+
+_NON_258 = tuple(t for t in range(27) if not is_258(t))
+_258 = tuple(t for t in range(27) if is_258(t))
+
+
+_get_258 = itemgetter(*_258)
+
+
+def _all_258(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    if sum(_get_258(counts)) != sum(counts):
+        return False
+    return all(is_258(t) for m in melds for t in m.tiles)
+
+
+def _one_suit(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    suits = {suit_of(t) for t, n in enumerate(counts) if n}
+    suits.update(suit_of(m.tile) for m in melds)
+    return len(suits) == 1 and 3 not in suits
+
+
+def _all_pungs(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    if any(m.kind == MeldKind.CHOW for m in melds):
+        return False
+    pairs = 0
+    for n in counts:
+        if n == 2:
+            pairs += 1
+        elif n not in (0, 3):
+            return False
+    return pairs == 1
+
+
+def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
+    return is_standard(c) or (not melds and is_seven_pairs(c)) or _all_258(c, melds)
+
+
+def evaluate_win(ctx: WinContext) -> WinInfo | None:
+    """Which hands a complete 14 tiles make. Shape big hands need no 258 pair (乱将); situational big
+    hands (天胡 地胡 海底 杠 抢杠) need a hand that already wins (将的种类根据当前牌型决定)."""
+    c, melds = ctx.counts, ctx.melds
+    if sum(c) != 14 - 3 * len(melds):
+        return None
+    std = is_standard(c)
+    qd = not melds and is_seven_pairs(c)
+    jj = _all_258(c, melds)
+    if not (std or qd or jj):
+        return None
+    big: list[tuple[str, int]] = []
+    if std and _all_pungs(c, melds):
+        big.append(("pengpenghu", 1))
+    if jj:
+        big.append(("jiangjianghu", 1))
+    if (std or qd) and _one_suit(c, melds):
+        big.append(("qingyise", 1))
+    if qd:
+        # D: a seven-pairs hand with any four of a kind is 豪华七小对 and counts 2, however many fours.
+        big.append(("haohua_qidui", 2) if seven_pairs_quads(c) else ("qidui", 1))
+    if (
+        not ctx.self_draw
+        and len(melds) == 4
+        and all(m.kind != MeldKind.KONG_CONCEALED for m in melds)
+        and sum(c) == 2
+    ):
+        big.append(("quanqiuren", 1))
+    if not big and not (std and any(is_258(p) for p in standard_pairs(c))):
+        return None
+    if ctx.first_turn and ctx.self_draw:
+        big.append(("tianhu", 1))
+    if ctx.first_discard and not ctx.self_draw:
+        big.append(("dihu", 1))
+    if ctx.haidi:
+        big.append(("haidilaoyue", 1) if ctx.self_draw else ("haidipao", 1))
+    if ctx.self_draw and ctx.kong_draw == "kai":
+        big.append(("gangshangkaihua", 1))
+    if ctx.robbed:
+        big.append(("qiangganghu", 1))
+    if ctx.kong_discard and not ctx.self_draw:
+        big.append(("gangshangpao", 1))
+    if big:
+        return WinInfo(tuple(big))
+    return WinInfo((), ("xiaohu",))
+
+
+def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
+    """将将胡 wins with any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
+    return _258 if _all_258(counts, melds) else ()
+
+
+def opening_hands(counts: Counts) -> tuple[str, ...]:
+    """起手小胡 held right after the deal (seed 五.2 1–4)."""
+    out = []
+    if any(n == 4 for n in counts):
+        out.append("sixi")  # 四喜：手上已有四张一样的牌
+    if not any(counts[t] for t in _258):
+        out.append("banbanhu")  # 板板胡：没有一张 2、5、8
+    if any(not any(counts[s * 9 : s * 9 + 9]) for s in range(3)):
+        out.append("queyise")  # 缺一色：筒、索、万任缺一门
+    if sum(1 for n in counts if n >= 3) >= 2:
+        out.append("liuliushun")  # 六六顺：已有 2 个刻子 (D: a four holds a triplet)
+    return tuple(out)
+
+
+def opening_reveal(counts: Counts, kinds: tuple[str, ...]) -> tuple[int, ...]:
+    """The tiles a declaration shows: the fours, the triplets, or the whole hand (板板胡, 缺一色)."""
+    show = [0] * len(counts)
+    for k in kinds:
+        for t, n in enumerate(counts):
+            if k in ("banbanhu", "queyise") or (k == "sixi" and n == 4) or (k == "liuliushun" and n >= 3):
+                show[t] = n
+    return tuple(t for t, n in enumerate(show) for _ in range(n))
+
+
+def _units(big: int, self_draw: bool, dealer_involved: bool) -> int:
+    """The payment table of RULES.md §2 in units of 底分/10 … i.e. 10 → 1, 20 → 2, 30n+10 → 3n+1."""
+    if big == 0:
+        return 2 if dealer_involved else 1
+    per = 3 * big if self_draw else 6 * big
+    return per + (1 if dealer_involved else 0)
+
+
+def _birds(state: State, haidi_tile: int | None) -> tuple[int, ...]:
+    n = state.options["birds"]
+    if n == 0:
+        return ()
+    if haidi_tile is not None:
+        return (haidi_tile,)  # 海底胡，以海底牌为鸟
+    return state.wall.peek_front(n)
+
+
+def _pay(
+    state: State, winner: int, payers: Iterable[int], big: int, self_draw: bool, birds: tuple[int, ...]
+) -> list[Payment]:
+    """扎鸟: a bird on the winner or on the payer doubles that payer's payment, each hit again."""
+    base = state.options["base"]
+    targets = [bird_target(state, b, state.dealer) for b in birds]
+    out = []
+    for p in payers:
+        hits = sum(1 for t in targets if t in (winner, p))
+        units = _units(big, self_draw, state.dealer in (winner, p))
+        out.append(Payment(p, winner, units * base * 2**hits, hits))
+    return out
+
+
+def _names(info: WinInfo) -> tuple[str, ...]:
+    if info.big:
+        return tuple(n for n, k in info.big for _ in range(k))
+    return info.small
+
+
+def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
+    birds = _birds(state, ctx.tile if ctx.haidi else None)
+    payments: list[Payment] = []
+    for w, info in infos:
+        if ctx.self_draw:
+            payers = [s for s in range(state.num_seats) if s != w]
+        else:
+            assert ctx.from_seat is not None
+            payers = [ctx.from_seat]
+        payments += _pay(state, w, payers, info.big_count, ctx.self_draw, birds)
+    hands = tuple((w, _names(info)) for w, info in infos)
+    return Settlement.from_payments(
+        "win", state.num_seats, tuple(w for w, _ in infos), hands, birds, tuple(payments)
+    )
+
+
+def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
+    """Each opening hand is paid as a small self-draw (等同小胡自摸), birds included. D: the bird tiles
+    are looked at, not taken: they stay at the front of the wall."""
+    birds = _birds(state, None)
+    payers = [s for s in range(state.num_seats) if s != seat]
+    payments: list[Payment] = []
+    for _ in kinds:
+        payments += _pay(state, seat, payers, 0, True, birds)
+    return Settlement.from_payments(
+        "opening", state.num_seats, (seat,), ((seat, kinds),), birds, tuple(payments)
+    )
+
+
+CHANGSHA = Ruleset(
+    id="changsha",
+    name_zh="长沙麻将",
+    name_en="Changsha",
+    with_honors=False,
+    seat_counts=(4,),
+    option_specs=OPTIONS,
+    evaluate_win=evaluate_win,
+    settle_wins=settle_wins,
+    opening_hands=opening_hands,
+    settle_opening=settle_opening,
+    opening_reveal=opening_reveal,
+    wait_candidates=wait_candidates,
+    could_win=could_win,
+    chow=True,
+    robbing_kong=True,
+    haidi_roaming=True,
+    kaigang=True,
+    multi_win=True,
+    tile_names=NAMES,
+)

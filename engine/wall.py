@@ -1,0 +1,89 @@
+"""The wall (牌墙): stacks (墩) of two tiles, drawn from the front, replaced from the back.
+
+Positions 2k and 2k+1 are the top and bottom tile of stack k. Normal draws take the lowest position left;
+kong replacements take the top of the last stack that still has a tile, then its bottom; 开杠 with dice
+takes the top (else the bottom) of the N-th remaining stack counted from the back. Immutable: every take
+returns a new Wall.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .tiles import full_set
+
+
+@dataclass(frozen=True, slots=True)
+class Wall:
+    tiles: tuple[int, ...]
+    taken: int = 0  # bitmask of positions already taken
+    remaining: int = -1
+
+    def __post_init__(self) -> None:
+        if self.remaining < 0:
+            object.__setattr__(self, "remaining", len(self.tiles) - self.taken.bit_count())
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, with_honors: bool) -> Wall:
+        tiles = full_set(with_honors)
+        rng.shuffle(tiles)
+        return cls(tuple(tiles))
+
+    @property
+    def stacks(self) -> int:
+        return len(self.tiles) // 2
+
+    def _take(self, pos: int) -> tuple[int, Wall]:
+        return self.tiles[pos], Wall(self.tiles, self.taken | (1 << pos), self.remaining - 1)
+
+    def _front_pos(self) -> int:
+        # lowest clear bit of `taken`
+        inv = ~self.taken
+        return (inv & -inv).bit_length() - 1
+
+    def draw_front(self) -> tuple[int, Wall]:
+        if self.remaining <= 0:
+            raise IndexError("the wall is empty")
+        return self._take(self._front_pos())
+
+    def peek_front(self, n: int) -> tuple[int, ...]:
+        """The next n tiles a front draw would give (fewer if the wall is short); nothing is taken."""
+        out: list[int] = []
+        pos = self._front_pos()
+        while len(out) < n and pos < len(self.tiles):
+            if not self.taken >> pos & 1:
+                out.append(self.tiles[pos])
+            pos += 1
+        return tuple(out)
+
+    def _stacks_from_back(self) -> list[int]:
+        return [k for k in range(self.stacks - 1, -1, -1) if (self.taken >> (2 * k)) & 3 != 3]
+
+    def _take_from_stack(self, k: int) -> tuple[int, Wall]:
+        top = 2 * k
+        return self._take(top if not self.taken >> top & 1 else top + 1)
+
+    def draw_back(self) -> tuple[int, Wall]:
+        """Kong replacement (补张): top of the last stack, then its bottom."""
+        if self.remaining <= 0:
+            raise IndexError("the wall is empty")
+        pos = len(self.tiles) - 1
+        while self.taken >> pos & 1:
+            pos -= 1
+        return self._take_from_stack(pos // 2)
+
+    def draw_dice(self, n: int) -> tuple[int, Wall]:
+        """开杠: the N-th remaining stack from the back; beyond the remaining stacks, the last stack.
+
+        D: 骰子数目大于墩数 → 在最后一墩牌上取 — "the last stack" is read as the back-most one (the same
+        stack a plain replacement uses), as the seed names it.
+        """
+        stacks = self._stacks_from_back()
+        if not stacks:
+            raise IndexError("the wall is empty")
+        k = stacks[n - 1] if n <= len(stacks) else stacks[0]
+        return self._take_from_stack(k)
+
+    def positions_left(self) -> list[int]:
+        return [p for p in range(len(self.tiles)) if not self.taken >> p & 1]
