@@ -7,7 +7,18 @@ Standard library only; no clock, no global randomness: a hand is reproducible fr
 from .actions import Act, Action
 from .errors import EngineError, IllegalAction, InvalidNotation, InvalidOption
 from .events import Event
-from .game import apply, is_ready, legal_actions, new_hand, replay, to_act, waits, win_info
+from .game import (
+    apply,
+    arranged_hand,
+    is_ready,
+    legal_actions,
+    new_hand,
+    parse_tiles_ordered,
+    replay,
+    to_act,
+    waits,
+    win_info,
+)
 from .melds import Meld, MeldKind, format_hand, parse_hand
 from .observe import Observation, observe
 from .ruleset import Options, OptionSpec, Ruleset, WinContext, WinInfo
@@ -40,6 +51,7 @@ __all__ = [
     "WinContext",
     "WinInfo",
     "apply",
+    "arranged_hand",
     "format_hand",
     "format_tiles",
     "get_ruleset",
@@ -50,6 +62,7 @@ __all__ = [
     "parse_hand",
     "parse_tile",
     "parse_tiles",
+    "parse_tiles_ordered",
     "replay",
     "tile_str",
     "tile_zh",

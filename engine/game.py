@@ -20,7 +20,7 @@ from .melds import Meld, MeldKind
 from .ruleset import Options, Ruleset, WinContext, WinInfo
 from .shape import candidates
 from .state import Claim, HandResult, Phase, Seat, Settlement, State, evolve, evolve_seat
-from .tiles import NUM_KINDS, SUITED_KINDS, Counts, tile_str, to_counts
+from .tiles import NUM_KINDS, SUITED_KINDS, Counts, full_set, parse_tiles, tile_str, to_counts
 from .wall import Wall
 
 # Actions are immutable values: the common ones are made once and shared.
@@ -48,7 +48,73 @@ def new_hand(
         dealer = rng.randrange(n)
     elif not 0 <= dealer < n:
         raise IllegalAction(f"dealer {dealer} is not a seat of a {n}-player table")
-    wall = Wall.shuffled(rng, ruleset.with_honors)
+    return _deal(ruleset, opts, seed, dealer, n, Wall.shuffled(rng, ruleset.with_honors))
+
+
+def arranged_hand(
+    ruleset: Ruleset,
+    hands: list[str],
+    draws: str = "",
+    back: str = "",
+    dealer: int = 0,
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> State:
+    """A hand with a chosen deal, for tests and puzzles: ``hands`` in seat order (the dealer's with 14
+    tiles), ``draws`` the next tiles from the front of the wall, ``back`` the next kong replacements.
+    The rest of the set fills the middle of the wall in a fixed order."""
+    n = len(hands)
+    if n not in ruleset.seat_counts:
+        raise IllegalAction(f"{ruleset.id} is played by {ruleset.seat_counts} players, not {n}")
+    opts = options if isinstance(options, Options) else ruleset.make_options(options)
+    parsed = [parse_tiles(h) for h in hands]
+    for i, h in enumerate(parsed):
+        want = 14 if i == dealer else 13
+        if len(h) != want:
+            raise IllegalAction(f"seat {i} needs {want} tiles, got {len(h)}")
+    front, rear = parse_tiles_ordered(draws), parse_tiles_ordered(back)
+    pool = full_set(ruleset.with_honors)
+    for t in [x for h in parsed for x in h] + front + rear:
+        try:
+            pool.remove(t)
+        except ValueError:
+            raise IllegalAction(f"too many copies of {tile_str(t)} in the arrangement") from None
+    order: list[int] = []
+    for i in range(n):
+        order.extend(parsed[(dealer + i) % n][:13])
+    order.append(parsed[dealer][13])
+    wall_len = len(pool) + len(front) + len(rear)
+    wall: list[int | None] = [None] * wall_len
+    for i, t in enumerate(front):
+        wall[i] = t
+    back_pos = [p for k in range(wall_len // 2 - 1, -1, -1) for p in (2 * k, 2 * k + 1)]
+    for p, t in zip(back_pos, rear, strict=False):
+        if wall[p] is not None:
+            raise IllegalAction("draws and back replacements overlap")
+        wall[p] = t
+    it = iter(pool)
+    tiles = order + [t if t is not None else next(it) for t in wall]
+    return _deal(ruleset, opts, seed, dealer, n, Wall(tuple(tiles)))
+
+
+def parse_tiles_ordered(text: str) -> list[int]:
+    """Like parse_tiles but keeps the written order: ``5m1s5m`` → 5m, 1s, 5m (``315m`` → 3m, 1m, 5m)."""
+    out: list[int] = []
+    digits = ""
+    for ch in text.replace(" ", "").replace(",", ""):
+        if ch.isdigit():
+            digits += ch
+            continue
+        out.extend(parse_tiles(d + ch)[0] for d in digits)
+        if not digits:
+            parse_tiles(ch)  # raises InvalidNotation with the reason
+        digits = ""
+    if digits:
+        parse_tiles(digits)  # raises InvalidNotation
+    return out
+
+
+def _deal(ruleset: Ruleset, opts: Options, seed: int, dealer: int, n: int, wall: Wall) -> State:
     hands: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
         s = (dealer + i) % n
