@@ -184,6 +184,8 @@ def waits(
         c = list(counts)
         c[t] += 1
         ct = tuple(c)
+        if not ruleset.could_win(ct, melds):
+            continue
         for self_draw in (True, False):
             ctx = WinContext(0, 1, ct, melds, t, self_draw, from_seat=None if self_draw else 2, options=opts)
             if ruleset.evaluate_win(ctx) is not None:
@@ -750,7 +752,9 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
         )
     if claim.kind == "haidi":
         return _drawn_hand(state, events)
-    taker = next((s for s in order if s in resp and resp[s].act != Act.PASS), None)
+    claimed = [s for s in order if s in resp and resp[s].act != Act.PASS]
+    # 碰/杠 beat 吃 (seed 三: "碰" 比 "吃" 优先); only one seat can pung or kong a given tile
+    taker = max(claimed, key=lambda s: _LEVEL[resp[s].act], default=None)
     if taker is None:
         return _draw_next(evolve(state, claim=None), state.next_seat(claim.from_seat), events)
     action = resp[taker]
@@ -780,7 +784,14 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     events.append(Event(action.act.value, taker, t, str(meld)))
     return evolve(
         state,
-        seats=_set_seat(state, taker, counts=tuple(c), melds=(*s.melds, meld), furiten=False),
+        # 漏胡 ends with the seat's own draw, pung or kong (RULES.md §1) — a chow does not end it
+        seats=_set_seat(
+            state,
+            taker,
+            counts=tuple(c),
+            melds=(*s.melds, meld),
+            furiten=s.furiten and action.act == Act.CHOW,
+        ),
         phase=Phase.TURN,
         current=taker,
         drawn=None,
@@ -856,7 +867,8 @@ def _finish(state: State, reason: str, winners: tuple[int, ...], nxt: int, event
             totals[i] += d
     result = HandResult(reason, winners, tuple(totals), nxt)
     events.append(Event("end", detail=f"{reason} next_dealer={nxt}"))
-    return evolve(state, phase=Phase.ENDED, claim=None, result=result)
+    # the claim (if any) stays: it records the tile that was won on, a robbed kong tile included
+    return evolve(state, phase=Phase.ENDED, result=result)
 
 
 def replay(

@@ -42,11 +42,19 @@ class Observation:
     claim_tile: int | None
     claim_from: int | None
     claim_kind: str | None
-    to_act: tuple[int, ...]
+    to_act: tuple[int, ...]  # during a claim window only this seat, if it must answer: who else may
+    # claim would tell what they hold
     legal: tuple[Action, ...]
     settlements: tuple[Settlement, ...]
     result: HandResult | None
     last_discard: tuple[int, int] | None
+
+
+def _to_act_visible(state: State, seat: int) -> tuple[int, ...]:
+    seats = to_act(state)
+    if state.phase == Phase.CLAIM:
+        return (seat,) if seat in seats else ()
+    return seats
 
 
 def observe(state: State, seat: int) -> Observation:
@@ -86,7 +94,7 @@ def observe(state: State, seat: int) -> Observation:
         claim_tile=claim.tile if claim else None,
         claim_from=claim.from_seat if claim else None,
         claim_kind=claim.kind if claim else None,
-        to_act=to_act(state),
+        to_act=_to_act_visible(state, seat),
         legal=legal_actions(state, seat),
         settlements=state.settlements,
         result=state.result,

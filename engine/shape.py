@@ -207,18 +207,17 @@ def standard_waits(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:
 
 def _candidates(counts: Counts, kinds: int) -> Iterator[int]:
     """Tiles worth trying as waits: held tiles and their suit neighbours within two, never a fifth copy."""
-    for t in range(kinds):
-        if counts[t] >= 4:
+    for lo in (0, 9, 18):
+        seg = counts[lo : lo + 9]
+        if seg == _EMPTY9:
             continue
-        if counts[t]:
-            yield t
-            continue
-        if t >= SUITED_KINDS:
-            continue
-        r = t % 9
-        lo = t - r
-        if any(counts[lo + x] for x in range(max(0, r - 2), min(9, r + 3))):
-            yield t
+        for r in range(9):
+            if seg[r] < 4 and any(seg[max(0, r - 2) : r + 3]):
+                yield lo + r
+    if kinds > SUITED_KINDS:
+        for t in range(SUITED_KINDS, kinds):
+            if 0 < counts[t] < 4:
+                yield t
 
 
 def candidates(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:

@@ -1,0 +1,158 @@
+"""Seeded random playouts with the core invariants checked after every step.
+
+Shared by the playout tests of every variant. Two kinds of players: uniformly random among the legal
+actions, and "eager" (random, but always takes a win, a kong, the haidi and opening hands) so that the
+rare branches — 开杠, 抢杠, 海底, 杠上炮 — are reached often; it discards to lower its shanten.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+
+from engine import Act, Action, Phase, State, apply, legal_actions, observe, to_act
+from engine.shape import shanten
+from engine.state import evolve, evolve_seat
+from engine.tiles import remove_tile
+from engine.wall import Wall
+
+MAX_STEPS = 2000
+Policy = Callable[[State, int, tuple[Action, ...], random.Random], Action]
+
+
+def random_policy(state: State, seat: int, acts: tuple[Action, ...], rng: random.Random) -> Action:
+    return rng.choice(acts)
+
+
+def eager_policy(state: State, seat: int, acts: tuple[Action, ...], rng: random.Random) -> Action:
+    for kind in (Act.WIN, Act.OPENING, Act.TAKE):
+        chosen = [a for a in acts if a.act == kind]
+        if chosen:
+            return chosen[0]
+    kongs = [a for a in acts if a.act == Act.KONG]
+    if kongs and rng.random() < 0.9:
+        return rng.choice(kongs)
+    claims = [a for a in acts if a.act in (Act.PUNG, Act.CHOW)]
+    if claims and rng.random() < 0.7:
+        return rng.choice(claims)
+    discards = [a for a in acts if a.act == Act.DISCARD]
+    if discards:
+        s = state.seats[seat]
+
+        def after(a: Action) -> tuple[int, float]:
+            assert a.tile is not None
+            return shanten(remove_tile(s.counts, a.tile), len(s.melds)), rng.random()
+
+        return min(discards, key=after)
+    others = [a for a in acts if a.act not in (Act.PUNG, Act.CHOW, Act.KONG)]
+    return rng.choice(others or list(acts))
+
+
+def tiles_in_play(state: State) -> Counter[int]:
+    """Every tile somewhere: hands, melds, rivers, the wall, and a 补杠 tile held by a rob window."""
+    c: Counter[int] = Counter()
+    for s in state.seats:
+        for t, n in enumerate(s.counts):
+            c[t] += n
+        for m in s.melds:
+            c.update(m.tiles)
+        c.update(s.discards)
+    c.update(state.wall.tiles[p] for p in state.wall.positions_left())
+    if state.claim is not None and state.claim.kind == "rob":
+        c[state.claim.tile] += 1
+    return c
+
+
+def swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
+    """The same public position with one of ``seat``'s concealed tiles exchanged for a wall tile.
+
+    Another seat's observation must not change: that is what "hidden" means.
+    """
+    s = state.seats[seat]
+    shown = Counter(s.revealed)
+    mine = [t for t, n in enumerate(s.counts) if n > shown[t] and t != state.drawn]
+    left = state.wall.positions_left()
+    if not mine or not left:
+        return None
+    x = rng.choice(mine)
+    pos = rng.choice(left)
+    y = state.wall.tiles[pos]
+    if y == x or s.counts[y] >= 4:
+        return None
+    counts = list(s.counts)
+    counts[x] -= 1
+    counts[y] += 1
+    tiles = list(state.wall.tiles)
+    tiles[pos] = x
+    seats = list(state.seats)
+    seats[seat] = evolve_seat(s, counts=tuple(counts))
+    wall = Wall(tuple(tiles), state.wall.taken, state.wall.remaining)
+    return evolve(state, seats=tuple(seats), wall=wall)
+
+
+def check_invariants(state: State, total_tiles: int, rng: random.Random, check_hidden: bool) -> None:
+    counts = tiles_in_play(state)
+    assert sum(counts.values()) == total_tiles, f"{sum(counts.values())} tiles in play"
+    assert all(n in (0, 4) for n in counts.values()), f"a tile kind is not 4 copies: {counts}"
+    for st in state.settlements:
+        assert sum(st.deltas) == 0, st
+    if state.phase == Phase.ENDED:
+        assert state.result is not None and sum(state.result.deltas) == 0
+        return
+    for i, s in enumerate(state.seats):
+        held = sum(s.counts) + 3 * len(s.melds)
+        expect = {13, 14}
+        if state.claim is not None and state.claim.kind == "rob" and i == state.claim.from_seat:
+            expect = {13}
+        assert held in expect, f"seat {i} holds {held} tiles"
+        obs = observe(state, i)
+        for j, pub in enumerate(obs.seats):
+            if j != i:
+                assert pub.hand is None, "another seat's hand is visible before the end"
+        if obs.drawn is not None:
+            assert i == state.current
+    if check_hidden:
+        for i in range(state.num_seats):
+            other = swap_hidden(state, i, rng)
+            if other is None:
+                continue
+            for j in range(state.num_seats):
+                if j != i:
+                    assert observe(state, j) == observe(other, j), f"seat {j} sees seat {i}'s hidden tiles"
+
+
+def play_hand(
+    state: State,
+    rng: random.Random,
+    policies: list[Policy],
+    check_hidden: bool = False,
+    on_step: Callable[[State, Action, State], None] | None = None,
+) -> tuple[State, list[Action]]:
+    """Play to the end, checking the invariants after every step; returns the final state and the log."""
+    total = sum(tiles_in_play(state).values())
+    log: list[Action] = []
+    check_invariants(state, total, rng, check_hidden)
+    for _ in range(MAX_STEPS):
+        if state.phase == Phase.ENDED:
+            return state, log
+        seats = to_act(state)
+        assert seats, "no seat to act in a live hand"
+        seat = rng.choice(seats)
+        acts = legal_actions(state, seat)
+        assert acts, f"seat {seat} must act but has no legal action"
+        action = policies[seat](state, seat, acts, rng)
+        before = state
+        state, events = apply(state, action)
+        assert state.version == before.version + 1
+        for e in events:
+            if e.private:
+                assert e.seat is not None
+        log.append(action)
+        if on_step is not None:
+            on_step(before, action, state)
+        check_invariants(state, total, rng, check_hidden)
+    raise AssertionError(f"hand did not end within {MAX_STEPS} steps")
+
+
+__all__ = ["eager_policy", "play_hand", "random_policy"]
