@@ -87,7 +87,10 @@ def arranged_hand(
     wall: list[int | None] = [None] * wall_len
     for i, t in enumerate(front):
         wall[i] = t
-    back_pos = [p for k in range(wall_len // 2 - 1, -1, -1) for p in (2 * k, 2 * k + 1)]
+    # stacks are counted over the whole set, dealt tiles included (53 of them: an odd number)
+    dealt = len(order)
+    total = dealt + wall_len
+    back_pos = [p - dealt for k in range(total // 2 - 1, -1, -1) for p in (2 * k, 2 * k + 1) if p >= dealt]
     for p, t in zip(back_pos, rear, strict=False):
         if wall[p] is not None:
             raise IllegalAction("draws and back replacements overlap")
@@ -134,28 +137,29 @@ def _deal(ruleset: Ruleset, opts: Options, seed: int, dealer: int, n: int, wall:
         current=dealer,
         drawn=last,
     )
-    if ruleset.opening_hands is not None:
-        order = [(dealer + i) % n for i in range(n)]
-        queue = tuple(s for s in order if ruleset.opening_hands(state.seats[s].counts))
+    if ruleset.pre_hand is not None and any(ruleset.pre_hand(state, s) for s in range(n)):
+        return evolve(state, phase=Phase.CHOOSE)
+    return _start_play(state)
+
+
+def _start_play(state: State) -> State:
+    """After the deal (and the pre-hand choices): opening hands in play order, then the dealer's turn."""
+    rs = state.ruleset
+    if rs.opening_hands is not None:
+        n = state.num_seats
+        order = [(state.dealer + i) % n for i in range(n)]
+        queue = tuple(s for s in order if rs.opening_hands(state, s))
         if queue:
-            state = evolve(state, phase=Phase.OPENING, current=queue[0], opening_queue=queue)
-    return state
+            return evolve(state, phase=Phase.OPENING, current=queue[0], opening_queue=queue)
+    return evolve(state, phase=Phase.TURN, current=state.dealer)
 
 
 # ------------------------------------------------------------------ queries
 
 
-def win_info(state: State, seat: int, tile: int, self_draw: bool, **flags: Any) -> WinInfo | None:
-    """Would ``seat`` win with ``tile`` (already in hand if self_draw) in this context?"""
+def _ctx(state: State, seat: int, counts: Counts, tile: int, self_draw: bool, **flags: Any) -> WinContext:
     s = state.seats[seat]
-    counts = s.counts
-    if not self_draw:
-        c = list(counts)
-        c[tile] += 1
-        counts = tuple(c)
-    if not state.ruleset.could_win(counts, s.melds):
-        return None
-    ctx = WinContext(
+    return WinContext(
         seat=seat,
         dealer=state.dealer,
         counts=counts,
@@ -163,13 +167,34 @@ def win_info(state: State, seat: int, tile: int, self_draw: bool, **flags: Any) 
         tile=tile,
         self_draw=self_draw,
         options=state.options,
+        choice=s.choice,
         **flags,
     )
-    return state.ruleset.evaluate_win(ctx)
+
+
+def win_info(
+    state: State, seat: int, tile: int, self_draw: bool, counts: Counts | None = None, **flags: Any
+) -> WinInfo | None:
+    """Would ``seat`` win with ``tile`` in this context? For a self-draw the tile is already in hand
+    (unless ``counts`` says otherwise); for anything else it is added here."""
+    s = state.seats[seat]
+    if counts is None:
+        counts = s.counts
+        if not self_draw:
+            c = list(counts)
+            c[tile] += 1
+            counts = tuple(c)
+    if not state.ruleset.could_win(counts, s.melds):
+        return None
+    return state.ruleset.evaluate_win(_ctx(state, seat, counts, tile, self_draw, **flags))
 
 
 def waits(
-    ruleset: Ruleset, counts: Counts, melds: tuple[Meld, ...] = (), options: Options | None = None
+    ruleset: Ruleset,
+    counts: Counts,
+    melds: tuple[Meld, ...] = (),
+    options: Options | None = None,
+    choice: str | None = None,
 ) -> list[int]:
     """Tiles that would complete this 3k+1 hand in any context (self-draw or discard) — 听牌."""
     kinds = NUM_KINDS if ruleset.with_honors else SUITED_KINDS
@@ -187,7 +212,9 @@ def waits(
         if not ruleset.could_win(ct, melds):
             continue
         for self_draw in (True, False):
-            ctx = WinContext(0, 1, ct, melds, t, self_draw, from_seat=None if self_draw else 2, options=opts)
+            ctx = WinContext(
+                0, 1, ct, melds, t, self_draw, from_seat=None if self_draw else 2, options=opts, choice=choice
+            )
             if ruleset.evaluate_win(ctx) is not None:
                 out.append(t)
                 break
@@ -195,9 +222,19 @@ def waits(
 
 
 def is_ready(
-    ruleset: Ruleset, counts: Counts, melds: tuple[Meld, ...], options: Options | None = None
+    ruleset: Ruleset,
+    counts: Counts,
+    melds: tuple[Meld, ...],
+    options: Options | None = None,
+    choice: str | None = None,
 ) -> bool:
-    return bool(waits(ruleset, counts, melds, options))
+    return bool(waits(ruleset, counts, melds, options, choice))
+
+
+def seat_waits(state: State, seat: int) -> list[int]:
+    """听牌 of a seat holding 3k+1 tiles, with its own choice (定缺) taken into account."""
+    s = state.seats[seat]
+    return waits(state.ruleset, s.counts, s.melds, state.options, s.choice)
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -207,7 +244,16 @@ def to_act(state: State) -> tuple[int, ...]:
     if state.phase == Phase.CLAIM:
         assert state.claim is not None
         return tuple(s for s, _ in state.claim.options if not state.claim.responded(s))
+    if state.phase == Phase.CHOOSE:
+        return tuple(s for s in range(state.num_seats) if _choices(state, s))
     return (state.current,)
+
+
+def _choices(state: State, seat: int) -> tuple[str, ...]:
+    hook = state.ruleset.pre_hand
+    if hook is None or state.seats[seat].choice is not None:
+        return ()
+    return hook(state, seat)
 
 
 _last: list[Any] = [None, -1, ()]  # one-entry cache: (state, seat, actions); apply re-asks for the same
@@ -230,10 +276,13 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         claim = state.claim
         assert claim is not None
         return () if claim.responded(seat) else claim.options_for(seat)
+    if phase == Phase.CHOOSE:
+        return tuple(Action(seat, Act.CHOOSE, detail=v) for v in _choices(state, seat))
     if seat != state.current:
         return ()
     if phase == Phase.OPENING:
-        kinds = state.ruleset.opening_hands(state.seats[seat].counts) if state.ruleset.opening_hands else ()
+        hook = state.ruleset.opening_hands
+        kinds = hook(state, seat) if hook is not None else ()
         acts = [
             Action(seat, Act.OPENING, detail="+".join(combo))
             for r in range(len(kinds), 0, -1)
@@ -243,30 +292,64 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if phase == Phase.HAIDI:
         if state.haidi_taker is None:
             return (Action(seat, Act.TAKE), Action(seat, Act.PASS))
-        return (Action(seat, Act.WIN), Action(seat, Act.PASS))
+        return _forced((Action(seat, Act.WIN), Action(seat, Act.PASS)), state, seat)
     return _turn_actions(state, seat)
+
+
+def _forced(acts: tuple[Action, ...], state: State, seat: int) -> tuple[Action, ...]:
+    """Where the variant forces a win (Sichuan's last four tiles), a possible win is the only choice."""
+    hook = state.ruleset.must_win
+    if hook is not None and any(a.act == Act.WIN for a in acts) and hook(state, seat):
+        return tuple(a for a in acts if a.act == Act.WIN)
+    return acts
+
+
+def _allowed(state: State, seat: int, act: Act, t: int) -> bool:
+    hook = state.ruleset.claim_allowed
+    return True if hook is None else hook(state, seat, act, t)
 
 
 def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
     s = state.seats[seat]
     acts: list[Action] = []
+    if state.kong_tiles:
+        # two-tile 开杠: the konger may win on any turned-up tile (杠上开花), else they fall
+        for t in sorted(set(state.kong_tiles)):
+            if _kong_tile_win(state, seat, t) is not None:
+                acts.append(Action(seat, Act.WIN, t))
+        acts.append(Action(seat, Act.PASS))
+        return _forced(tuple(acts), state, seat)
     if (state.drawn is not None or state.first_turn) and _self_win(state, seat) is not None:
         acts.append(Action(seat, Act.WIN))
     if s.locked:
         assert state.drawn is not None
         acts.append(Action(seat, Act.DISCARD, state.drawn))
-        return tuple(acts)
+        if state.ruleset.locked_can_kong and state.wall.remaining > 0:
+            acts.extend(a for a in _own_kongs(state, seat) if a.tile == state.drawn)
+        return _forced(tuple(acts), state, seat)
     counts = s.counts
     table = _DISCARDS[seat]
-    acts.extend(table[t] for t in range(NUM_KINDS) if counts[t])
+    hook = state.ruleset.discard_allowed
+    if hook is None:
+        acts.extend(table[t] for t in range(NUM_KINDS) if counts[t])
+    else:
+        acts.extend(table[t] for t in range(NUM_KINDS) if counts[t] and hook(state, seat, t))
     if state.wall.remaining > 0:
-        for t in range(NUM_KINDS):
-            if counts[t] == 4:
-                acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_CONCEALED))
-        for m in s.melds:
-            if m.kind == MeldKind.PUNG and counts[m.tile]:
-                acts.extend(_kong_actions(state, seat, m.tile, MeldKind.KONG_ADDED))
-    return tuple(acts)
+        acts.extend(_own_kongs(state, seat))
+    return _forced(tuple(acts), state, seat)
+
+
+def _own_kongs(state: State, seat: int) -> list[Action]:
+    s = state.seats[seat]
+    counts = s.counts
+    out: list[Action] = []
+    for t in range(NUM_KINDS):
+        if counts[t] == 4 and _allowed(state, seat, Act.KONG, t):
+            out.extend(_kong_actions(state, seat, t, MeldKind.KONG_CONCEALED))
+    for m in s.melds:
+        if m.kind == MeldKind.PUNG and counts[m.tile] and _allowed(state, seat, Act.KONG, m.tile):
+            out.extend(_kong_actions(state, seat, m.tile, MeldKind.KONG_ADDED))
+    return out
 
 
 def _self_win(state: State, seat: int) -> WinInfo | None:
@@ -278,12 +361,28 @@ def _self_win(state: State, seat: int) -> WinInfo | None:
         True,
         first_turn=state.first_turn and seat == state.dealer,
         kong_draw=state.kong_draw,
+        kong_from=state.kong_from,
     )
 
 
-def _kong_counts(counts: Counts, t: int, kind: MeldKind) -> Counts:
+def _kong_tile_win(state: State, seat: int, t: int) -> WinInfo | None:
+    c = list(state.seats[seat].counts)
+    c[t] += 1
+    return win_info(
+        state,
+        seat,
+        t,
+        True,
+        counts=tuple(c),
+        kong_draw="kai",
+        kong_from=state.kong_from,
+        kong_tiles=state.kong_tiles,
+    )
+
+
+def _kong_counts(counts: Counts, t: int, kind: MeldKind, removed: int = 0) -> Counts:
     c = list(counts)
-    c[t] -= {MeldKind.KONG_CONCEALED: 4, MeldKind.KONG_ADDED: 1, MeldKind.KONG_EXPOSED: 3}[kind]
+    c[t] -= {MeldKind.KONG_CONCEALED: 4, MeldKind.KONG_ADDED: 1, MeldKind.KONG_EXPOSED: 3}[kind] - removed
     return tuple(c)
 
 
@@ -300,10 +399,16 @@ def _kong_actions(state: State, seat: int, t: int, kind: MeldKind) -> list[Actio
     """补张 always; 开杠 only where the variant has it and the hand is ready after the kong."""
     if not state.ruleset.kaigang:
         return [Action(seat, Act.KONG, t)]
-    out = [Action(seat, Act.KONG, t, "bu")]
     s = state.seats[seat]
+    if s.locked:
+        return [Action(seat, Act.KONG, t, "kai")]
+    out = [Action(seat, Act.KONG, t, "bu")]
     if is_ready(
-        state.ruleset, _kong_counts(s.counts, t, kind), _kong_melds(s.melds, t, kind, None), state.options
+        state.ruleset,
+        _kong_counts(s.counts, t, kind),
+        _kong_melds(s.melds, t, kind, None),
+        state.options,
+        s.choice,
     ):
         out.append(Action(seat, Act.KONG, t, "kai"))
     return out
@@ -325,6 +430,8 @@ def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
         new = _on_turn(state, action, events)
     elif phase == Phase.CLAIM:
         new = _on_claim(state, action, events)
+    elif phase == Phase.CHOOSE:
+        new = _on_choose(state, action, events)
     else:
         new = _on_haidi(state, action, events)
     version = state.version + 1
@@ -343,18 +450,23 @@ def _why_illegal(state: State, action: Action, legal: tuple[Action, ...]) -> str
     if not legal:
         if state.phase == Phase.CLAIM and state.claim is not None and state.claim.responded(action.seat):
             return "you have already answered this tile"
+        if state.seats[action.seat].won:
+            return "you have already won this hand"
         waiting = ", ".join(str(s) for s in to_act(state))
         return f"it is not seat {action.seat}'s turn (waiting for seat {waiting})"
     s = state.seats[action.seat]
     if action.act == Act.DISCARD and action.tile is not None:
         if s.locked:
-            return (
-                f"the hand is locked after 开杠: you must discard the drawn tile {tile_str(state.drawn or 0)}"
-            )
+            drawn = tile_str(state.drawn or 0)
+            return f"the hand is locked after 开杠: you must discard the drawn tile {drawn}"
         if not 0 <= action.tile < NUM_KINDS or not s.counts[action.tile]:
             return f"you do not hold {tile_str(action.tile) if 0 <= action.tile < NUM_KINDS else action.tile}"
+        if any(a.act == Act.DISCARD for a in legal):
+            return f"you may not discard {tile_str(action.tile)} now (e.g. the void suit must go first)"
     if action.act == Act.WIN:
         return "this hand does not win here"
+    if any(a.act == Act.WIN for a in legal) and all(a.act == Act.WIN for a in legal):
+        return "you must take this win (胡牌是强制的)"
     allowed = ", ".join(str(a) for a in legal)
     return f"{action} is not legal now; legal: {allowed}"
 
@@ -365,23 +477,29 @@ def _set_seat(state: State, seat: int, **changes: Any) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
+def _on_choose(state: State, action: Action, events: list[Event]) -> State:
+    state = evolve(state, seats=_set_seat(state, action.seat, choice=action.detail))
+    events.append(Event("chosen", action.seat))  # the value stays hidden until everyone has chosen
+    if any(_choices(state, s) for s in range(state.num_seats)):
+        return state
+    events.append(Event("choices", detail=" ".join(str(s.choice) for s in state.seats)))
+    return _start_play(state)
+
+
 def _on_opening(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
+    rs = state.ruleset
     if action.act == Act.OPENING:
-        assert state.ruleset.settle_opening is not None
+        assert rs.settle_opening is not None
         kinds = tuple(action.detail.split("+"))
-        settlement = state.ruleset.settle_opening(state, seat, kinds)
-        revealed = (
-            state.ruleset.opening_reveal(state.seats[seat].counts, kinds)
-            if state.ruleset.opening_reveal
-            else ()
-        )
+        settlement = rs.settle_opening(state, seat, kinds)
+        revealed = rs.opening_reveal(state, seat, kinds) if rs.opening_reveal else ()
         bird_seat = state.opening_bird_seat
         if bird_seat is None and settlement.birds:
             bird_seat = bird_target(state, settlement.birds[0], state.dealer)
         state = evolve(
             state,
-            seats=_set_seat(state, seat, declared=kinds, revealed=revealed),
+            seats=_set_seat(state, seat, declared=kinds, revealed=revealed, open_turns=rs.opening_open_turns),
             settlements=(*state.settlements, settlement),
             opening_winners=(*state.opening_winners, seat),
             opening_bird_seat=bird_seat,
@@ -393,7 +511,7 @@ def _on_opening(state: State, action: Action, events: list[Event]) -> State:
     queue = state.opening_queue[1:]
     if queue:
         return evolve(state, opening_queue=queue, current=queue[0])
-    return evolve(state, opening_queue=(), phase=Phase.TURN, current=state.dealer, drawn=state.drawn)
+    return evolve(state, opening_queue=(), phase=Phase.TURN, current=state.dealer)
 
 
 def _fmt_deltas(s: Settlement) -> str:
@@ -402,44 +520,111 @@ def _fmt_deltas(s: Settlement) -> str:
 
 def _on_turn(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
+    if state.kong_tiles:
+        return _on_kong_tiles(state, action, events)
     if action.act == Act.WIN:
         info = _self_win(state, seat)
         assert info is not None
         tile = state.drawn if state.drawn is not None else -1
-        ctx = WinContext(
+        ctx = _ctx(
+            state,
             seat,
-            state.dealer,
             state.seats[seat].counts,
-            state.seats[seat].melds,
             tile,
             True,
             first_turn=state.first_turn and seat == state.dealer,
             kong_draw=state.kong_draw,
-            options=state.options,
+            kong_from=state.kong_from,
         )
-        return _end_with_wins(state, ((seat, info),), ctx, events)
+        return _wins(state, ((seat, info),), ctx, events)
     if action.act == Act.DISCARD:
         assert action.tile is not None
+        s = state.seats[seat]
+        passed = tuple(
+            m.tile
+            for m in s.melds
+            if m.kind == MeldKind.PUNG and s.counts[m.tile] and m.tile not in s.passed_kongs
+        )
+        if passed:
+            state = evolve(state, seats=_set_seat(state, seat, passed_kongs=(*s.passed_kongs, *passed)))
         return _discard(state, seat, action.tile, events, auto=False)
     if action.act == Act.KONG:
         assert action.tile is not None
         t = action.tile
         s = state.seats[seat]
         kind = MeldKind.KONG_CONCEALED if s.counts[t] == 4 else MeldKind.KONG_ADDED
-        if kind == MeldKind.KONG_ADDED and state.ruleset.robbing_kong:
-            robbed = _rob_options(state, seat, t)
+        rs = state.ruleset
+        if (kind == MeldKind.KONG_ADDED and rs.robbing_kong) or (
+            kind == MeldKind.KONG_CONCEALED and rs.rob_concealed
+        ):
+            robbed = _rob_options(state, seat, t, kind == MeldKind.KONG_CONCEALED)
             if robbed:
-                counts = _kong_counts(s.counts, t, kind)
+                c = list(s.counts)
+                c[t] -= 1  # the robbed tile waits in the claim
                 events.append(Event("kong_declared", seat, t, action.detail))
                 return evolve(
                     state,
-                    seats=_set_seat(state, seat, counts=counts),
+                    seats=_set_seat(state, seat, counts=tuple(c)),
                     phase=Phase.CLAIM,
-                    claim=Claim(t, seat, "rob", robbed, kong_mode=action.detail),
+                    claim=Claim(t, seat, "rob", robbed, kong_mode=action.detail, kong_kind=int(kind)),
                     drawn=None,
                 )
         return _complete_kong(state, seat, t, kind, action.detail, None, events)
     raise AssertionError(action)
+
+
+def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
+    """The konger's answer to the tiles a two-tile 开杠 turned up: win on one, or let them fall."""
+    seat = action.seat
+    tiles = state.kong_tiles
+    if action.act == Act.WIN:
+        assert action.tile is not None
+        t = action.tile
+        info = _kong_tile_win(state, seat, t)
+        assert info is not None
+        rest = list(tiles)
+        rest.remove(t)
+        s = state.seats[seat]
+        c = list(s.counts)
+        c[t] += 1
+        state = evolve(
+            state,
+            seats=_set_seat(state, seat, counts=tuple(c), discards=(*s.discards, *rest)),
+            kong_tiles=(),
+            drawn=t,
+        )
+        ctx = _ctx(
+            state, seat, tuple(c), t, True, kong_draw="kai", kong_from=state.kong_from, kong_tiles=tiles
+        )
+        return _wins(state, ((seat, info),), ctx, events)
+    s = state.seats[seat]
+    state = evolve(
+        state,
+        seats=_set_seat(state, seat, discards=(*s.discards, *tiles)),
+        kong_tiles=(),
+        drawn=None,
+        kong_draw="",
+        last_discard=(seat, tiles[-1]),
+        discards_made=state.discards_made + 1,
+    )
+    events.append(Event("kong_tiles_fall", seat, detail=" ".join(tile_str(t) for t in tiles)))
+    options = []
+    for i in range(1, state.num_seats):
+        other = state.next_seat(seat, i)
+        o = state.seats[other]
+        if o.won or o.furiten:
+            continue
+        if any(
+            win_info(
+                state, other, t, False, from_seat=seat, kong_discard=True, after_kong="kai", kong_tiles=tiles
+            )
+            for t in set(tiles)
+        ):
+            options.append((other, _forced((Action(other, Act.WIN), Action(other, Act.PASS)), state, other)))
+    if not options:
+        return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
+    claim = Claim(tiles[0], seat, "kong", tuple(options), kong_discard=True, after_kong="kai", tiles=tiles)
+    return evolve(state, phase=Phase.CLAIM, claim=claim)
 
 
 def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -> State:
@@ -447,36 +632,60 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
     c = list(s.counts)
     c[t] -= 1
     first_discard = seat == state.dealer and state.discards_made == 0 and state.claims_made == 0
-    kong_discard = state.kong_draw == "kai"
+    after_kong = state.kong_draw
+    kong_discard = after_kong == "kai"
     state = evolve(
         state,
-        seats=_set_seat(state, seat, counts=tuple(c), discards=(*s.discards, t)),
+        seats=_set_seat(
+            state, seat, counts=tuple(c), discards=(*s.discards, t), open_turns=max(0, s.open_turns - 1)
+        ),
         discards_made=state.discards_made + 1,
         last_discard=(seat, t),
         drawn=None,
         kong_draw="",
+        kong_from=None,
         first_turn=False,
     )
     events.append(Event("discard", seat, t, "auto" if auto else ""))
-    options = _claim_options(state, seat, t, first_discard=first_discard, kong_discard=kong_discard)
+    options = _claim_options(state, seat, t, first_discard, kong_discard, after_kong)
     if not options:
-        return _draw_next(state, state.next_seat(seat), events)
+        return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     return evolve(
         state,
         phase=Phase.CLAIM,
-        claim=Claim(t, seat, "discard", options, kong_discard=kong_discard, first_discard=first_discard),
+        claim=Claim(
+            t,
+            seat,
+            "discard",
+            options,
+            kong_discard=kong_discard,
+            first_discard=first_discard,
+            after_kong=after_kong,
+        ),
     )
 
 
+def _next_active(state: State, seat: int) -> int:
+    """``seat`` or the first seat after it (in play order) that has not won (血战)."""
+    for i in range(state.num_seats):
+        s = state.next_seat(seat, i)
+        if not state.seats[s].won:
+            return s
+    return seat
+
+
 def _claim_options(
-    state: State, from_seat: int, t: int, first_discard: bool, kong_discard: bool
+    state: State, from_seat: int, t: int, first_discard: bool, kong_discard: bool, after_kong: str
 ) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     out = []
     rs = state.ruleset
     wall_left = state.wall.remaining > 0
+    chow_seat = _next_active(state, state.next_seat(from_seat))
     for i in range(1, state.num_seats):
         seat = state.next_seat(from_seat, i)
         s = state.seats[seat]
+        if s.won:
+            continue
         acts: list[Action] = []
         if not s.furiten and (
             win_info(
@@ -487,17 +696,18 @@ def _claim_options(
                 from_seat=from_seat,
                 first_discard=first_discard,
                 kong_discard=kong_discard,
+                after_kong=after_kong,
             )
             is not None
         ):
             acts.append(Action(seat, Act.WIN))
         if wall_left and not s.locked:
             n = s.counts[t]
-            if n == 3:
+            if n == 3 and _allowed(state, seat, Act.KONG, t):
                 acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_EXPOSED))
-            if n >= 2:
+            if n >= 2 and _allowed(state, seat, Act.PUNG, t):
                 acts.append(Action(seat, Act.PUNG))
-            if rs.chow and i == 1 and t < SUITED_KINDS and _chow_allowed(state, seat, t):
+            if rs.chow and seat == chow_seat and t < SUITED_KINDS and _allowed(state, seat, Act.CHOW, t):
                 r = t % 9
                 for lo in (t - 2, t - 1, t):
                     if lo < t - r or lo + 2 > t - r + 8:
@@ -505,23 +715,24 @@ def _claim_options(
                     if all(s.counts[x] for x in (lo, lo + 1, lo + 2) if x != t):
                         acts.append(Action(seat, Act.CHOW, lo))
         if acts:
-            out.append((seat, (*acts, Action(seat, Act.PASS))))
+            out.append((seat, _forced((*acts, Action(seat, Act.PASS)), state, seat)))
     return tuple(out)
 
 
-def _chow_allowed(state: State, seat: int, t: int) -> bool:
-    hook = state.ruleset.chow_allowed
-    return True if hook is None else hook(state, seat, t)
-
-
-def _rob_options(state: State, konger: int, t: int) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+def _rob_options(
+    state: State, konger: int, t: int, concealed: bool
+) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     out = []
     for i in range(1, state.num_seats):
         seat = state.next_seat(konger, i)
-        if state.seats[seat].furiten:
+        s = state.seats[seat]
+        if s.furiten or s.won:
             continue
-        if win_info(state, seat, t, False, from_seat=konger, robbed=True) is not None:
-            out.append((seat, (Action(seat, Act.WIN), Action(seat, Act.PASS))))
+        if (
+            win_info(state, seat, t, False, from_seat=konger, robbed=True, robbed_concealed=concealed)
+            is not None
+        ):
+            out.append((seat, _forced((Action(seat, Act.WIN), Action(seat, Act.PASS)), state, seat)))
     return tuple(out)
 
 
@@ -533,10 +744,12 @@ def _complete_kong(
     mode: str,
     from_seat: int | None,
     events: list[Event],
-    counts_done: bool = False,
+    removed: int = 0,
 ) -> State:
+    """Meld the kong (``removed`` tiles already left the hand), settle kong payments, then the
+    replacement: from the back (补张 / plain kong), or by dice for 开杠 (one tile or a whole stack)."""
     s = state.seats[seat]
-    counts = s.counts if counts_done else _kong_counts(s.counts, t, kind)
+    counts = _kong_counts(s.counts, t, kind, removed)
     melds = _kong_melds(s.melds, t, kind, from_seat)
     state = evolve(
         state,
@@ -546,19 +759,36 @@ def _complete_kong(
         claim=None,
     )
     events.append(Event("kong", seat, t, f"{kind.name.lower()} {mode}".strip()))
-    if state.ruleset.settle_kong is not None:
-        settlement = state.ruleset.settle_kong(state, seat, t, kind, from_seat)
+    rs = state.ruleset
+    if rs.settle_kong is not None:
+        settlement = rs.settle_kong(state, seat, t, kind, from_seat)
         if settlement is not None:
             state = evolve(state, settlements=(*state.settlements, settlement))
             events.append(Event("settle", seat, detail=_fmt_deltas(settlement)))
     last_tile = state.wall.remaining == 1
+    haidi_rep = seat if last_tile else state.haidi_as_replacement
     if mode == "kai":
         n = state.dice_rolls
-        rng = random.Random(f"{state.ruleset.id}/{state.seed}/dice/{n}")
+        rng = random.Random(f"{rs.id}/{state.seed}/dice/{n}")
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         events.append(Event("dice", seat, detail=f"{d1}+{d2}"))
-        tile, wall = state.wall.draw_dice(d1 + d2)
         state = evolve(state, dice_rolls=n + 1)
+        if rs.kaigang == "two":
+            tiles, wall = state.wall.draw_dice_stack(d1 + d2)
+            events.append(Event("kong_tiles", seat, detail=" ".join(tile_str(x) for x in tiles)))
+            return evolve(
+                state,
+                wall=wall,
+                seats=_set_seat(state, seat, locked=True),
+                phase=Phase.TURN,
+                current=seat,
+                drawn=None,
+                kong_draw="kai",
+                kong_from=from_seat,
+                kong_tiles=tiles,
+                haidi_as_replacement=haidi_rep,
+            )
+        tile, wall = state.wall.draw_dice(d1 + d2)
     else:
         tile, wall = state.wall.draw_back()
     c = list(state.seats[seat].counts)
@@ -573,7 +803,8 @@ def _complete_kong(
         current=seat,
         drawn=tile,
         kong_draw=mode or "bu",
-        haidi_as_replacement=seat if last_tile else state.haidi_as_replacement,
+        kong_from=from_seat,
+        haidi_as_replacement=haidi_rep,
     )
 
 
@@ -596,6 +827,7 @@ def _draw_next(state: State, seat: int, events: list[Event]) -> State:
         current=seat,
         drawn=tile,
         kong_draw="",
+        kong_from=None,
         first_turn=False,
         claim=None,
     )
@@ -606,7 +838,7 @@ def _offer_haidi(state: State, seat: int, offered: int, events: list[Event]) -> 
     n = state.num_seats
     hook = state.ruleset.haidi_eligible
     while offered < n:
-        if hook is None or hook(state, seat):
+        if not state.seats[seat].won and (hook is None or hook(state, seat)):
             events.append(Event("haidi_offer", seat))
             return evolve(
                 state,
@@ -637,6 +869,7 @@ def _on_haidi(state: State, action: Action, events: list[Event]) -> State:
             haidi_taker=seat,
             drawn=tile,
             kong_draw="",
+            kong_from=None,
             first_turn=False,
         )
         events.append(Event("haidi_take", seat, tile))
@@ -649,10 +882,8 @@ def _on_haidi(state: State, action: Action, events: list[Event]) -> State:
         s = state.seats[seat]
         info = win_info(state, seat, shown, True, haidi=True)
         assert info is not None
-        ctx = WinContext(
-            seat, state.dealer, s.counts, s.melds, shown, True, haidi=True, options=state.options
-        )
-        return _end_with_wins(state, ((seat, info),), ctx, events)
+        ctx = _ctx(state, seat, s.counts, shown, True, haidi=True)
+        return _wins(state, ((seat, info),), ctx, events)
     return _show_haidi(state, events)
 
 
@@ -665,10 +896,11 @@ def _show_haidi(state: State, events: list[Event]) -> State:
     options = []
     for i in range(1, state.num_seats):
         seat = state.next_seat(taker, i)
-        if state.seats[seat].furiten:
+        s = state.seats[seat]
+        if s.furiten or s.won:
             continue
         if win_info(state, seat, tile, False, from_seat=taker, haidi=True) is not None:
-            options.append((seat, (Action(seat, Act.WIN), Action(seat, Act.PASS))))
+            options.append((seat, _forced((Action(seat, Act.WIN), Action(seat, Act.PASS)), state, seat)))
     if not options:
         return _drawn_hand(state, events)
     return evolve(state, phase=Phase.CLAIM, claim=Claim(tile, taker, "haidi", tuple(options)))
@@ -688,6 +920,19 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
     return _resolve_claim(state, events)
 
 
+def _claim_win_flags(claim: Claim) -> dict[str, Any]:
+    return {
+        "from_seat": claim.from_seat,
+        "first_discard": claim.first_discard,
+        "kong_discard": claim.kong_discard,
+        "after_kong": claim.after_kong,
+        "robbed": claim.kind == "rob",
+        "robbed_concealed": claim.kind == "rob" and claim.kong_kind == MeldKind.KONG_CONCEALED,
+        "haidi": claim.kind == "haidi",
+        "kong_tiles": claim.tiles,
+    }
+
+
 def _resolve_claim(state: State, events: list[Event]) -> State:
     claim = state.claim
     assert claim is not None
@@ -702,53 +947,18 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     order = [state.next_seat(claim.from_seat, i) for i in range(1, state.num_seats)]
     winners = [s for s in order if s in resp and resp[s].act == Act.WIN]
     if winners:
-        if not state.ruleset.multi_win:
-            winners = winners[:1]
-        infos = []
-        for w in winners:
-            info = win_info(
-                state,
-                w,
-                claim.tile,
-                False,
-                from_seat=claim.from_seat,
-                first_discard=claim.first_discard,
-                kong_discard=claim.kong_discard,
-                robbed=claim.kind == "rob",
-                haidi=claim.kind == "haidi",
-            )
-            assert info is not None
-            infos.append((w, info))
-        w0 = winners[0]
-        s0 = state.seats[w0]
-        c = list(s0.counts)
-        c[claim.tile] += 1
-        ctx = WinContext(
-            w0,
-            state.dealer,
-            tuple(c),
-            s0.melds,
-            claim.tile,
-            False,
-            from_seat=claim.from_seat,
-            first_discard=claim.first_discard,
-            kong_discard=claim.kong_discard,
-            robbed=claim.kind == "rob",
-            haidi=claim.kind == "haidi",
-            options=state.options,
-        )
-        return _end_with_wins(state, tuple(infos), ctx, events)
+        return _claim_wins(state, claim, winners, events)
     if claim.kind == "rob":
         events.append(Event("rob_passed", claim.from_seat, claim.tile))
         return _complete_kong(
             evolve(state, claim=None),
             claim.from_seat,
             claim.tile,
-            MeldKind.KONG_ADDED,
+            MeldKind(claim.kong_kind),
             claim.kong_mode,
             None,
             events,
-            counts_done=True,
+            removed=1,
         )
     if claim.kind == "haidi":
         return _drawn_hand(state, events)
@@ -756,7 +966,9 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     # 碰/杠 beat 吃 (seed 三: "碰" 比 "吃" 优先); only one seat can pung or kong a given tile
     taker = max(claimed, key=lambda s: _LEVEL[resp[s].act], default=None)
     if taker is None:
-        return _draw_next(evolve(state, claim=None), state.next_seat(claim.from_seat), events)
+        return _draw_next(
+            evolve(state, claim=None), _next_active(state, state.next_seat(claim.from_seat)), events
+        )
     action = resp[taker]
     t = claim.tile
     src = state.seats[claim.from_seat]
@@ -765,12 +977,7 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     state = evolve(state, seats=seats, claim=None, claims_made=state.claims_made + 1, first_turn=False)
     s = state.seats[taker]
     if action.act == Act.KONG:
-        c = list(s.counts)
-        c[t] -= 3
-        state = evolve(state, seats=_set_seat(state, taker, counts=tuple(c)))
-        return _complete_kong(
-            state, taker, t, MeldKind.KONG_EXPOSED, action.detail, claim.from_seat, events, counts_done=True
-        )
+        return _complete_kong(state, taker, t, MeldKind.KONG_EXPOSED, action.detail, claim.from_seat, events)
     c = list(s.counts)
     if action.act == Act.PUNG:
         c[t] -= 2
@@ -796,16 +1003,53 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
         current=taker,
         drawn=None,
         kong_draw="",
+        kong_from=None,
     )
 
 
+def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Event]) -> State:
+    if not state.ruleset.multi_win:
+        winners = winners[:1]
+    flags = _claim_win_flags(claim)
+    tiles = claim.tiles or (claim.tile,)
+    infos = []
+    tile_of: dict[int, int] = {}
+    for w in winners:
+        for t in tiles:
+            info = win_info(state, w, t, False, **flags)
+            if info is not None:
+                infos.append((w, info))
+                tile_of[w] = t
+                break
+        assert w in tile_of
+    if claim.kind == "rob":
+        # the robbed tile goes to the konger's river; the konger keeps his pung (or three concealed)
+        src = state.seats[claim.from_seat]
+        state = evolve(state, seats=_set_seat(state, claim.from_seat, discards=(*src.discards, claim.tile)))
+    w0 = winners[0]
+    c = list(state.seats[w0].counts)
+    c[tile_of[w0]] += 1
+    ctx = _ctx(state, w0, tuple(c), tile_of[w0], False, **flags)
+    return _wins(state, tuple(infos), ctx, events)
+
+
 def _auto(state: State, events: list[Event]) -> State:
-    """Moves nobody decides: a locked hand (开杠) discards every tile that does not win."""
+    """Moves nobody decides: a locked hand (开杠) discards every tile that does not win, and turned-up
+    开杠 tiles that win for nobody fall at once."""
     while state.phase == Phase.TURN:
-        s = state.seats[state.current]
-        if not s.locked or state.drawn is None or _self_win(state, state.current) is not None:
+        seat = state.current
+        if state.kong_tiles:
+            acts = legal_actions(state, seat)
+            if any(a.act == Act.WIN for a in acts):
+                break
+            state = _on_kong_tiles(state, Action(seat, Act.PASS), events)
+            continue
+        s = state.seats[seat]
+        if not s.locked or state.drawn is None:
             break
-        state = _discard(state, state.current, state.drawn, events, auto=True)
+        if any(a.act != Act.DISCARD for a in legal_actions(state, seat)):
+            break
+        state = _discard(state, seat, state.drawn, events, auto=True)
     return state
 
 
@@ -813,61 +1057,78 @@ def _auto(state: State, events: list[Event]) -> State:
 
 
 def bird_target(state: State, tile: int, origin: int) -> int:
-    """扎鸟: rank r points at seat ((r−1) mod 4) counted in play order from ``origin``."""
+    """扎鸟: rank r points at seat ((r−1) mod n) counted in play order from ``origin``."""
     n = state.num_seats
     return (origin + (tile % 9) % n) % n
 
 
-def _end_with_wins(
+def _wins(
     state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext, events: list[Event]
 ) -> State:
+    """Settle the win(s); the hand ends, or in 血战 goes on without the winners."""
     for w, info in infos:
         names = [n for n, _ in info.big] or list(info.small)
-        events.append(Event("win", w, ctx.tile if ctx.tile >= 0 else None, "+".join(names)))
+        tile = ctx.tile if ctx.tile >= 0 else None
+        events.append(Event("win", w, tile, "+".join(names)))
     settlement = state.ruleset.settle_wins(state, infos, ctx)
-    state = evolve(state, settlements=(*state.settlements, settlement))
     winners = tuple(w for w, _ in infos)
-    if (
-        len(set(state.opening_winners) | {w for w in winners if ctx.first_turn}) >= 2
-        and state.opening_bird_seat is not None
-    ):
-        nxt = state.opening_bird_seat  # rule G: two or more won at the deal → the bird's seat deals
-    elif len(winners) == 1:
-        nxt = winners[0]
-    else:
-        nxt = ctx.from_seat if ctx.from_seat is not None else winners[0]
+    state = evolve(state, settlements=(*state.settlements, settlement), winners=(*state.winners, *winners))
     events.append(Event("settle", detail=_fmt_deltas(settlement)))
-    return _finish(state, "win", winners, nxt, events)
+    if state.ruleset.bloody:
+        seats = list(state.seats)
+        for w in winners:
+            seats[w] = evolve_seat(seats[w], won=True)
+        state = evolve(state, seats=tuple(seats), claim=None, kong_tiles=())
+        if sum(1 for s in state.seats if not s.won) > 1:
+            # play goes on from the seat after the (last) winner
+            last = winners[-1]
+            events.append(Event("continue", detail=f"{len(state.winners)} won"))
+            return _draw_next(state, _next_active(state, state.next_seat(last)), events)
+        return _finish(state, "win", _next_dealer(state, ctx), events)
+    return _finish(state, "win", _next_dealer(state, ctx), events)
+
+
+def _next_dealer(state: State, ctx: WinContext | None) -> int:
+    winners = state.winners
+    hook = state.ruleset.next_dealer
+    if hook is not None:
+        chosen = hook(state, winners, ctx)
+        if chosen is not None:
+            return chosen
+    first_turn_winners = {w for w in winners if ctx is not None and ctx.first_turn}
+    if len(set(state.opening_winners) | first_turn_winners) >= 2 and state.opening_bird_seat is not None:
+        return state.opening_bird_seat  # rule G: two or more won at the deal → the bird's seat deals
+    if state.ruleset.bloody and winners:
+        return winners[0]
+    if len(winners) == 1:
+        return winners[0]
+    if winners:
+        return ctx.from_seat if ctx is not None and ctx.from_seat is not None else winners[0]
+    # 荒庄: the seat that took the last tile as a kong replacement (F), else the haidi taker (C), else
+    # the first seat offered the haidi (D), else the dealer stays
+    for seat in (state.haidi_as_replacement, state.haidi_taker, state.haidi_first):
+        if seat is not None:
+            return seat
+    return state.dealer
 
 
 def _drawn_hand(state: State, events: list[Event]) -> State:
-    """荒庄. Next dealer: the seat that took the last tile as a kong replacement (F), else the haidi
-    taker (C), else the first seat offered the haidi (D), else the dealer stays."""
+    """荒庄 (or, in 血战, the wall ran out after some wins): the variant may settle it (查叫)."""
     if state.ruleset.settle_draw is not None:
         settlement = state.ruleset.settle_draw(state)
         if settlement is not None:
             state = evolve(state, settlements=(*state.settlements, settlement))
-    if len(state.opening_winners) >= 2 and state.opening_bird_seat is not None:
-        nxt = state.opening_bird_seat
-    elif state.haidi_as_replacement is not None:
-        nxt = state.haidi_as_replacement
-    elif state.haidi_taker is not None:
-        nxt = state.haidi_taker
-    elif state.haidi_first is not None:
-        nxt = state.haidi_first
-    else:
-        nxt = state.dealer
-    return _finish(state, "draw", (), nxt, events)
+            events.append(Event("settle", detail=_fmt_deltas(settlement)))
+    return _finish(state, "win" if state.winners else "draw", _next_dealer(state, None), events)
 
 
-def _finish(state: State, reason: str, winners: tuple[int, ...], nxt: int, events: list[Event]) -> State:
+def _finish(state: State, reason: str, nxt: int, events: list[Event]) -> State:
     totals = [0] * state.num_seats
     for st in state.settlements:
         for i, d in enumerate(st.deltas):
             totals[i] += d
-    result = HandResult(reason, winners, tuple(totals), nxt)
+    result = HandResult(reason, state.winners, tuple(totals), nxt)
     events.append(Event("end", detail=f"{reason} next_dealer={nxt}"))
-    # the claim (if any) stays: it records the tile that was won on, a robbed kong tile included
     return evolve(state, phase=Phase.ENDED, result=result)
 
 

@@ -22,7 +22,9 @@ class PublicSeat:
     locked: bool
     declared: tuple[str, ...]
     revealed: tuple[int, ...]
-    hand: tuple[int, ...] | None = None  # every hand is shown once the hand has ended
+    hand: tuple[int, ...] | None = None  # shown: at the end, after a 血战 win, or during 扳牌's 三巡
+    choice: str | None = None  # 飘 / 加锤 / 定缺, public once every seat has chosen
+    won: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,8 @@ class Observation:
     settlements: tuple[Settlement, ...]
     result: HandResult | None
     last_discard: tuple[int, int] | None
+    kong_tiles: tuple[int, ...] = ()  # tiles a two-tile 开杠 turned up (public)
+    winners: tuple[int, ...] = ()
 
 
 def _to_act_visible(state: State, seat: int) -> tuple[int, ...]:
@@ -60,8 +64,10 @@ def _to_act_visible(state: State, seat: int) -> tuple[int, ...]:
 def observe(state: State, seat: int) -> Observation:
     ended = state.phase == Phase.ENDED
     seats = []
+    choosing = state.phase == Phase.CHOOSE
     for i, s in enumerate(state.seats):
         own = i == seat
+        shown = ended or s.won or s.open_turns > 0
         melds = s.melds if own or ended else tuple(m for m in s.melds if m.kind != MeldKind.KONG_CONCEALED)
         seats.append(
             PublicSeat(
@@ -73,7 +79,9 @@ def observe(state: State, seat: int) -> Observation:
                 locked=s.locked,
                 declared=s.declared,
                 revealed=s.revealed,
-                hand=tuple(from_counts(s.counts)) if ended else None,
+                hand=tuple(from_counts(s.counts)) if shown else None,
+                choice=s.choice if own or not choosing else None,
+                won=s.won,
             )
         )
     me = state.seats[seat]
@@ -87,7 +95,8 @@ def observe(state: State, seat: int) -> Observation:
         current=state.current,
         version=state.version,
         wall_remaining=state.wall.remaining,
-        hand=tuple(from_counts(me.counts)),
+        # 飘 / 加锤 are chosen before looking at the tiles
+        hand=() if choosing and state.ruleset.pre_hand_blind else tuple(from_counts(me.counts)),
         drawn=state.drawn if state.current == seat and state.phase in (Phase.TURN, Phase.HAIDI) else None,
         furiten=me.furiten,
         seats=tuple(seats),
@@ -99,4 +108,6 @@ def observe(state: State, seat: int) -> Observation:
         settlements=state.settlements,
         result=state.result,
         last_discard=state.last_discard,
+        kong_tiles=state.kong_tiles,
+        winners=state.winners,
     )

@@ -14,6 +14,7 @@ from .wall import Wall
 
 
 class Phase(StrEnum):
+    CHOOSE = "choose"  # pre-hand choices: 飘 / 加锤 / 定缺, every seat at once
     OPENING = "opening"  # 起手小胡: seats with an opening hand may declare it
     TURN = "turn"  # `current` holds 3k+2 tiles and must discard, kong or win
     CLAIM = "claim"  # a discard (or 补杠 tile, or the shown haidi) may be claimed
@@ -30,6 +31,10 @@ class Seat:
     furiten: bool = False  # 漏胡: passed a win, no discard wins until own next draw / pung / kong
     declared: tuple[str, ...] = ()  # opening hands declared
     revealed: tuple[int, ...] = ()  # tiles shown to the table (opening hands)
+    choice: str | None = None  # pre-hand choice (飘 "0".."4", 加锤 "0".."2", 定缺 "m"/"s"/"p")
+    won: bool = False  # 血战: this seat has won and left play
+    open_turns: int = 0  # the whole hand is shown to the table for this many more own discards (扳牌)
+    passed_kongs: tuple[int, ...] = ()  # tiles whose 补杠 this seat could have made and did not
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +43,15 @@ class Claim:
 
     tile: int
     from_seat: int
-    kind: str  # "discard" | "rob" (补杠 tile) | "haidi" (shown haidi tile)
+    kind: str  # "discard" | "rob" (补杠 / 暗杠 tile) | "haidi" (shown haidi tile) | "kong" (开杠 tiles)
     options: tuple[tuple[int, tuple[Action, ...]], ...]  # seat -> its legal responses
     responses: tuple[tuple[int, Action], ...] = ()
     kong_discard: bool = False  # the discard straight after 开杠 (杠上炮)
     first_discard: bool = False  # the dealer's first discard with nothing claimed (地胡)
-    kong_mode: str = ""  # for "rob": the pending 补杠's mode
+    kong_mode: str = ""  # for "rob": the pending kong's mode
+    kong_kind: int = 0  # for "rob": the pending kong's MeldKind
+    after_kong: str = ""  # the discarder had just konged ("bu" / "kai"): 杠上炮 in some variants
+    tiles: tuple[int, ...] = ()  # for "kong": every tile turned up by a two-tile 开杠
 
     def options_for(self, seat: int) -> tuple[Action, ...]:
         for s, acts in self.options:
@@ -131,6 +139,9 @@ class State:
     settlements: tuple[Settlement, ...] = ()
     result: HandResult | None = None
     last_discard: tuple[int, int] | None = field(default=None)  # (seat, tile) of the latest discard
+    kong_from: int | None = None  # the seat whose discard fed current's kong (点杠), for 杠开 payments
+    kong_tiles: tuple[int, ...] = ()  # tiles a two-tile 开杠 turned up, waiting for the konger
+    winners: tuple[int, ...] = ()  # 血战: seats that have won so far, in order
 
     @property
     def num_seats(self) -> int:

@@ -85,5 +85,20 @@ class Wall:
         k = stacks[n - 1] if n <= len(stacks) else stacks[0]
         return self._take_from_stack(k)
 
+    def draw_dice_stack(self, n: int) -> tuple[tuple[int, ...], Wall]:
+        """Two-tile 开杠 (Hengyang, Xiangyin): every tile left in the N-th remaining stack from the back
+        (a stack with one tile still counts; beyond the remaining stacks, the back-most one)."""
+        stacks = self._stacks_from_back()
+        if not stacks:
+            raise IndexError("the wall is empty")
+        k = stacks[n - 1] if n <= len(stacks) else stacks[0]
+        out: list[int] = []
+        wall = self
+        for pos in (2 * k, 2 * k + 1):
+            if not wall.taken >> pos & 1:
+                t, wall = wall._take(pos)
+                out.append(t)
+        return tuple(out), wall
+
     def positions_left(self) -> list[int]:
         return [p for p in range(len(self.tiles)) if not self.taken >> p & 1]

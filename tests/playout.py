@@ -59,8 +59,9 @@ def tiles_in_play(state: State) -> Counter[int]:
             c.update(m.tiles)
         c.update(s.discards)
     c.update(state.wall.tiles[p] for p in state.wall.positions_left())
-    if state.claim is not None and state.claim.kind == "rob":
+    if state.phase == Phase.CLAIM and state.claim is not None and state.claim.kind == "rob":
         c[state.claim.tile] += 1
+    c.update(state.kong_tiles)
     return c
 
 
@@ -70,6 +71,8 @@ def swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
     Another seat's observation must not change: that is what "hidden" means.
     """
     s = state.seats[seat]
+    if s.won or s.open_turns:
+        return None  # a won (血战) or shown (扳牌) hand is public
     shown = Counter(s.revealed)
     mine = [t for t, n in enumerate(s.counts) if n > shown[t] and t != state.drawn]
     left = state.wall.positions_left()
@@ -105,10 +108,12 @@ def check_invariants(state: State, total_tiles: int, rng: random.Random, check_h
         expect = {13, 14}
         if state.claim is not None and state.claim.kind == "rob" and i == state.claim.from_seat:
             expect = {13}
+        if state.kong_tiles and i == state.current:
+            expect = {13}
         assert held in expect, f"seat {i} holds {held} tiles"
         obs = observe(state, i)
         for j, pub in enumerate(obs.seats):
-            if j != i:
+            if j != i and not (state.seats[j].won or state.seats[j].open_turns):
                 assert pub.hand is None, "another seat's hand is visible before the end"
         if obs.drawn is not None:
             assert i == state.current

@@ -130,8 +130,12 @@ def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
     return _258 if _all_258(counts, melds) else ()
 
 
-def opening_hands(counts: Counts) -> tuple[str, ...]:
+def opening_hands(state: State, seat: int) -> tuple[str, ...]:
     """起手小胡 held right after the deal (seed 五.2 1–4)."""
+    return opening_kinds(state.seats[seat].counts)
+
+
+def opening_kinds(counts: Counts) -> tuple[str, ...]:
     out = []
     if any(n == 4 for n in counts):
         out.append("sixi")  # 四喜：手上已有四张一样的牌
@@ -144,8 +148,9 @@ def opening_hands(counts: Counts) -> tuple[str, ...]:
     return tuple(out)
 
 
-def opening_reveal(counts: Counts, kinds: tuple[str, ...]) -> tuple[int, ...]:
+def opening_reveal(state: State, seat: int, kinds: tuple[str, ...]) -> tuple[int, ...]:
     """The tiles a declaration shows: the fours, the triplets, or the whole hand (板板胡, 缺一色)."""
+    counts = state.seats[seat].counts
     show = [0] * len(counts)
     for k in kinds:
         for t, n in enumerate(counts):
@@ -237,7 +242,7 @@ CHANGSHA = Ruleset(
     chow=True,
     robbing_kong=True,
     haidi_roaming=True,
-    kaigang=True,
+    kaigang="one",
     multi_win=True,
     tile_names=NAMES,
 )
