@@ -1,12 +1,31 @@
-"""The variants, selected by id."""
+"""The variants, selected by id. Each module ``engine/variants/<id>.py`` defines ``RULESET``."""
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from ..errors import InvalidOption
 from ..ruleset import Ruleset
-from .changsha import CHANGSHA
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in (CHANGSHA,)}
+VARIANT_IDS = ("changsha", "hengyang", "xiangyin", "shaoyang", "sichuan")
+
+
+def _load() -> dict[str, Ruleset]:
+    out: dict[str, Ruleset] = {}
+    for vid in VARIANT_IDS:
+        try:
+            module = import_module(f"{__name__}.{vid}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{vid}":
+                raise
+            continue  # not built yet
+        ruleset: Ruleset = module.RULESET
+        assert ruleset.id == vid, (ruleset.id, vid)
+        out[vid] = ruleset
+    return out
+
+
+RULESETS: dict[str, Ruleset] = _load()
 
 
 def get_ruleset(variant_id: str) -> Ruleset:

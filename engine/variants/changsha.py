@@ -225,7 +225,7 @@ def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlemen
     )
 
 
-CHANGSHA = Ruleset(
+RULESET = CHANGSHA = Ruleset(
     id="changsha",
     name_zh="长沙麻将",
     name_en="Changsha",
