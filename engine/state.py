@@ -155,10 +155,24 @@ _STATE_FIELDS = tuple(f.name for f in fields(State))
 _SEAT_FIELDS = tuple(f.name for f in fields(Seat))
 
 
+def _make_evolve(cls: type, names: tuple[str, ...]) -> Any:
+    """Build ``evolve(obj, **changes)`` for a frozen dataclass: ``dataclasses.replace`` without its
+    per-call field introspection. It sits on every transition, so it is generated once, as
+    dataclasses generates ``__init__``."""
+    args = ", ".join(f"c['{n}'] if '{n}' in c else o.{n}" for n in names)
+    ns: dict[str, Any] = {"cls": cls}
+    exec(f"def evolve(o, **c):\n    return cls({args})\n", ns)
+    return ns["evolve"]
+
+
+_evolve_state = _make_evolve(State, _STATE_FIELDS)
+_evolve_seat = _make_evolve(Seat, _SEAT_FIELDS)
+
+
 def evolve(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` for State, about a third cheaper: it sits on every transition."""
-    return State(*[changes[n] if n in changes else getattr(state, n) for n in _STATE_FIELDS])
+    """A copy of ``state`` with ``changes`` (like dataclasses.replace, faster)."""
+    return _evolve_state(state, **changes)  # type: ignore[no-any-return]
 
 
 def evolve_seat(seat: Seat, **changes: Any) -> Seat:
-    return Seat(*[changes[n] if n in changes else getattr(seat, n) for n in _SEAT_FIELDS])
+    return _evolve_seat(seat, **changes)  # type: ignore[no-any-return]
