@@ -22,8 +22,8 @@ class Event:
         return not self.private or self.seat == seat
 
     def public(self) -> Event:
-        """The same event with a private tile removed (what the other seats learn)."""
-        return Event(self.kind, self.seat, None, self.detail) if self.private else self
+        """What the other seats may learn of it: a private event keeps only its kind and seat."""
+        return Event(self.kind, self.seat) if self.private else self
 
     def __str__(self) -> str:
         bits = [self.kind]

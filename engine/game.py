@@ -401,17 +401,19 @@ def _kong_actions(state: State, seat: int, t: int, kind: MeldKind) -> list[Actio
         return [Action(seat, Act.KONG, t)]
     s = state.seats[seat]
     if s.locked:
-        return [Action(seat, Act.KONG, t, "kai")]
-    out = [Action(seat, Act.KONG, t, "bu")]
-    if is_ready(
-        state.ruleset,
-        _kong_counts(s.counts, t, kind),
-        _kong_melds(s.melds, t, kind, None),
-        state.options,
-        s.choice,
-    ):
-        out.append(Action(seat, Act.KONG, t, "kai"))
-    return out
+        out = [Action(seat, Act.KONG, t, "kai")]
+    else:
+        out = [Action(seat, Act.KONG, t, "bu")]
+        if is_ready(
+            state.ruleset,
+            _kong_counts(s.counts, t, kind),
+            _kong_melds(s.melds, t, kind, None),
+            state.options,
+            s.choice,
+        ):
+            out.append(Action(seat, Act.KONG, t, "kai"))
+    hook = state.ruleset.kong_mode_allowed
+    return out if hook is None else [a for a in out if hook(state, seat, t, a.detail)]
 
 
 # ------------------------------------------------------------------ apply
@@ -631,7 +633,8 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
     s = state.seats[seat]
     c = list(s.counts)
     c[t] -= 1
-    first_discard = seat == state.dealer and state.discards_made == 0 and state.claims_made == 0
+    # 地胡: "当庄家打出第一张牌时" — the dealer's first discard (his own kongs before it don't matter)
+    first_discard = seat == state.dealer and state.discards_made == 0
     after_kong = state.kong_draw
     kong_discard = after_kong == "kai"
     state = evolve(
@@ -758,7 +761,10 @@ def _complete_kong(
         first_turn=False,
         claim=None,
     )
-    events.append(Event("kong", seat, t, f"{kind.name.lower()} {mode}".strip()))
+    # a concealed kong's tile is hidden from the others (observe() hides the meld too)
+    events.append(
+        Event("kong", seat, t, f"{kind.name.lower()} {mode}".strip(), private=kind == MeldKind.KONG_CONCEALED)
+    )
     rs = state.ruleset
     if rs.settle_kong is not None:
         settlement = rs.settle_kong(state, seat, t, kind, from_seat)
@@ -913,10 +919,13 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
     could_win = any(a.act == Act.WIN for a in claim.options_for(seat))
     if could_win and action.act != Act.WIN:
         state = evolve(state, seats=_set_seat(state, seat, furiten=True))
-        events.append(Event("furiten", seat))
+        events.append(Event("furiten", seat, private=True))
     claim = replace(claim, responses=(*claim.responses, (seat, action)))
     state = evolve(state, claim=claim)
-    events.append(Event("answer", seat, detail=action.act.value if action.act == Act.PASS else "claim"))
+    # private: that a seat could claim at all would tell the others what it holds
+    events.append(
+        Event("answer", seat, detail=action.act.value if action.act == Act.PASS else "claim", private=True)
+    )
     return _resolve_claim(state, events)
 
 

@@ -1,0 +1,503 @@
+"""Text views of a game, for the console and the Telegram bot: pure functions of an Observation.
+
+Nothing here takes a State: what a seat may see is exactly its Observation (plus the language and the
+seat names), so another seat's concealed tiles cannot leak into a view. Events are rendered for one
+viewer and lose their private tile when they are not the viewer's own.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine import Act, Action, Event, Observation, Phase, get_ruleset, waits
+from engine.melds import Meld, MeldKind
+from engine.ruleset import Ruleset
+from engine.state import Settlement
+from engine.tiles import format_tiles, parse_tile, tile_str, tile_zh, to_counts
+
+from .i18n import default_names, tr
+
+# Where a bird's count starts: the dealer (Changsha, Hengyang). Other variants: no target is shown.
+_BIRD_FROM_DEALER = {"changsha", "hengyang"}
+
+
+# ------------------------------------------------------------------ small pieces
+
+
+def tile_label(t: int, lang: str = "zh") -> str:
+    """``5m 五万`` in Chinese; the notation alone in English."""
+    return f"{tile_str(t)} {tile_zh(t)}" if lang == "zh" else tile_str(t)
+
+
+def tiles_label(tiles: Sequence[int], lang: str = "zh") -> str:
+    return " ".join(tile_label(t, lang) for t in sorted(tiles))
+
+
+def run_label(lo: int) -> str:
+    """A chow run: ``3-4-5m``."""
+    r = lo % 9 + 1
+    return f"{r}-{r + 1}-{r + 2}{tile_str(lo)[-1]}"
+
+
+def meld_label(m: Meld) -> str:
+    return str(m)
+
+
+def seat_names(names: Sequence[str] | None, n: int, viewer: int, lang: str = "zh") -> list[str]:
+    """``names`` if given, else names relative to the viewer: you / next / opposite / previous."""
+    if names is not None and len(names) >= n:
+        return list(names[:n])
+    if n == 4:
+        base = default_names(lang, 4)
+        return [base[(i - viewer) % n] for i in range(n)]
+    return [f"{tr('seat.0', lang)} {i}" if i == viewer else f"#{i}" for i in range(n)]
+
+
+def _names(names: Sequence[str] | None, obs: Observation, lang: str) -> list[str]:
+    return seat_names(names, len(obs.seats), obs.seat, lang)
+
+
+def _ruleset(obs: Observation) -> Ruleset:
+    return get_ruleset(obs.variant)
+
+
+def hand_names(rs: Ruleset, keys: Sequence[str], lang: str = "zh") -> str:
+    """Hand ids as names, repeats counted: ``清一色 + 豪华七小对×2``."""
+    counts = Counter(keys)
+    parts = []
+    for key in dict.fromkeys(keys):
+        name = rs.hand_name(key, lang)
+        parts.append(f"{name}×{counts[key]}" if counts[key] > 1 else name)
+    return " + ".join(parts)
+
+
+def _fmt_deltas(deltas: Sequence[int], names: Sequence[str]) -> str:
+    return ", ".join(f"{names[i]} {d:+d}" for i, d in enumerate(deltas))
+
+
+# ------------------------------------------------------------------ the private hand
+
+
+def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
+    """The seat's own hand by suit (the drawn tile apart), its melds, and its waits when ready."""
+    nm = _names(names, obs, lang)
+    rs = _ruleset(obs)
+    hand = list(obs.hand)
+    drawn = obs.drawn
+    if drawn is not None and drawn in hand:
+        hand.remove(drawn)
+    lines = [tr("hand.title", lang, name=nm[obs.seat], n=len(obs.hand))]
+    by_suit: dict[int, list[int]] = {}
+    for t in sorted(hand):
+        by_suit.setdefault(t // 9, []).append(t)
+    for suit in sorted(by_suit):
+        tiles = " | ".join(tile_label(t, lang) for t in by_suit[suit])
+        lines.append(f"  {tr(f'suit.{suit}', lang)}: {tiles}")
+    if drawn is not None:
+        lines.append(f"  {tr('hand.drawn', lang)} → {tile_label(drawn, lang)}")
+    me = obs.seats[obs.seat]
+    if me.melds:
+        lines.append(f"  {tr('hand.melds', lang)}: {' '.join(meld_label(m) for m in me.melds)}")
+    if me.locked:
+        lines.append("  " + tr("hand.locked", lang))
+    if obs.furiten:
+        lines.append("  " + tr("hand.furiten", lang))
+    if obs.phase != Phase.ENDED:
+        lines.extend("  " + x for x in _waits_lines(obs, rs, lang))
+    return "\n".join(lines)
+
+
+def _unseen(obs: Observation) -> list[int]:
+    seen = [0] * 34
+    for t in obs.hand:
+        seen[t] += 1
+    for ps in obs.seats:
+        for t in ps.discards:
+            seen[t] += 1
+        for m in ps.melds:
+            for t in m.tiles:
+                seen[t] += 1
+    return [max(0, 4 - n) for n in seen]
+
+
+def _waits_text(ws: Sequence[int], unseen: Sequence[int], lang: str) -> str:
+    return ", ".join(f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=unseen[t])})" for t in ws)
+
+
+def _waits_lines(obs: Observation, rs: Ruleset, lang: str) -> list[str]:
+    counts = to_counts(obs.hand)
+    melds = obs.seats[obs.seat].melds
+    n = len(obs.hand)
+    unseen = _unseen(obs)
+    if n % 3 == 1:
+        ws = waits(rs, counts, melds, obs.options)
+        return [f"{tr('hand.waits', lang)}: {_waits_text(ws, unseen, lang)}"] if ws else []
+    if n % 3 != 2 or obs.seats[obs.seat].locked:
+        return []
+    out = []
+    for t in sorted(set(obs.hand)):
+        c = list(counts)
+        c[t] -= 1
+        ws = waits(rs, tuple(c), melds, obs.options)
+        if ws:
+            out.append(
+                "  " + tr("hand.discard_waits", lang, tile=tile_str(t), waits=_waits_text(ws, unseen, lang))
+            )
+    return [tr("hand.ready_after", lang) + ":", *out] if out else []
+
+
+# ------------------------------------------------------------------ the public table
+
+
+def _turn_line(obs: Observation, lang: str, nm: Sequence[str]) -> str:
+    phase = obs.phase
+    if phase == Phase.ENDED:
+        return tr("turn.ended", lang)
+    if phase == Phase.CLAIM:
+        # Only what everyone sees: the tile and who let it go. Which seats may claim it stays hidden.
+        tile = tile_label(obs.claim_tile, lang) if obs.claim_tile is not None else "?"
+        who = nm[obs.claim_from] if obs.claim_from is not None else "?"
+        if obs.claim_kind == "rob":
+            return tr("turn.claim.rob", lang, name=who, tile=tile)
+        if obs.claim_kind == "haidi":
+            return tr("turn.claim.haidi", lang, tile=tile)
+        return tr("turn.claim", lang, name=who, tile=tile)
+    if phase.value == "choose":  # pre-hand choices (variants with 飘 / 加锤 / 定缺)
+        return tr("turn.choose", lang)
+    if phase == Phase.HAIDI:
+        if obs.wall_remaining == 0:  # the last tile has been taken: its taker may win on it
+            return tr("turn.haidi.taken", lang, name=nm[obs.current])
+        return tr("turn.haidi", lang, name=nm[obs.current])
+    if phase == Phase.OPENING:
+        return tr("turn.opening", lang, name=nm[obs.current])
+    return tr("turn.turn", lang, name=nm[obs.current])
+
+
+def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
+    """The public table: whose turn, each seat's melds, discards and revealed opening tiles, the wall."""
+    nm = _names(names, obs, lang)
+    rs = _ruleset(obs)
+    variant = rs.name_zh if lang == "zh" else rs.name_en
+    lines = [
+        tr("table.header", lang, variant=variant, dealer=nm[obs.dealer], wall=obs.wall_remaining),
+        _turn_line(obs, lang, nm),
+    ]
+    for ps in obs.seats:
+        mark = f"[{tr('dealer', lang)}] " if ps.seat == obs.dealer else ""
+        arrow = (
+            "▶ " if obs.phase in (Phase.TURN, Phase.HAIDI, Phase.OPENING) and ps.seat == obs.current else "  "
+        )
+        head = f"{arrow}{mark}{nm[ps.seat]} · {tr('seat.tiles', lang, n=ps.hand_size)}"
+        if ps.locked:
+            head += f" · {tr('seat.locked', lang)}"
+        lines.append(head)
+        melds = [meld_label(m) for m in ps.melds]
+        if ps.concealed_kongs:
+            melds.append(tr("seat.concealed_kongs", lang, n=ps.concealed_kongs))
+        lines.append(
+            f"    {tr('seat.melds', lang)}: {' '.join(melds) if melds else tr('seat.no_melds', lang)}"
+        )
+        river = " ".join(tile_str(t) for t in ps.discards) if ps.discards else tr("seat.no_discards", lang)
+        lines.append(f"    {tr('seat.discards', lang)}: {river}")
+        if ps.declared:
+            shown = format_tiles(ps.revealed) if ps.revealed else ""
+            lines.append(
+                f"    {tr('seat.declared', lang)}: {hand_names(rs, ps.declared, lang)}"
+                + (f" · {tr('seat.shown', lang)} {shown}" if shown else "")
+            )
+        if ps.hand is not None:
+            lines.append(f"    {tr('seat.hand', lang)}: {format_tiles(ps.hand)}")
+    if obs.last_discard is not None and obs.phase != Phase.ENDED:
+        s, t = obs.last_discard
+        lines.append(tr("last_discard", lang, name=nm[s], tile=tile_label(t, lang)))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ prompts and action labels
+
+
+def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
+    """A short button label: ``打 5m``, ``碰``, ``吃 3-4-5m``, ``杠 5m 补张``, ``胡``, ``过``, ``要海底``."""
+    act = action.act
+    if act == Act.DISCARD and action.tile is not None:
+        return tr("act.discard", lang, tile=tile_str(action.tile))
+    if act == Act.WIN:
+        return tr("act.win", lang)
+    if act == Act.PUNG:
+        return tr("act.pung", lang)
+    if act == Act.CHOW and action.tile is not None:
+        return tr("act.chow", lang, run=run_label(action.tile))
+    if act == Act.KONG:
+        tile = tile_str(action.tile if action.tile is not None else (obs.claim_tile or 0))
+        if action.detail == "bu":
+            return tr("act.kong.bu", lang, tile=tile)
+        if action.detail == "kai":
+            return tr("act.kong.kai", lang, tile=tile)
+        return tr("act.kong", lang, tile=tile)
+    if act == Act.OPENING:
+        return tr("act.opening", lang, hands=hand_names(_ruleset(obs), action.detail.split("+"), lang))
+    if act == Act.TAKE:
+        return tr("act.take", lang)
+    if act == Act.CHOOSE:
+        if action.detail in ("m", "s", "p"):
+            return tr("act.void", lang, suit=tr(f"suit.{'msp'.index(action.detail)}", lang))
+        return tr("act.choose", lang, detail=action.detail)
+    if act == Act.PASS:
+        if obs.phase == Phase.OPENING:
+            return tr("act.opening.pass", lang)
+        if obs.phase == Phase.HAIDI and not any(a.act == Act.WIN for a in obs.legal):
+            return tr("act.refuse", lang)
+        return tr("act.pass", lang)
+    return str(action)
+
+
+def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") -> str:
+    """What a claim option does, exactly: which tiles from the hand it uses."""
+    tile_n = obs.claim_tile if obs.claim_tile is not None else 0
+    tile = tile_label(tile_n, lang)
+    act = action.act
+    if act == Act.WIN:
+        if obs.claim_kind == "rob":
+            return tr("desc.win.rob", lang, tile=tile)
+        if obs.claim_kind == "haidi":
+            return tr("desc.win.haidi", lang, tile=tile)
+        return tr("desc.win", lang, tile=tile)
+    if act == Act.PUNG:
+        return tr("desc.pung", lang, tile=tile_str(tile_n))
+    if act == Act.CHOW and action.tile is not None:
+        used = [x for x in (action.tile, action.tile + 1, action.tile + 2) if x != tile_n]
+        return tr("desc.chow", lang, run=run_label(action.tile), used=" ".join(tile_str(x) for x in used))
+    if act == Act.KONG:
+        key = {"bu": "desc.kong.bu", "kai": "desc.kong.kai"}.get(action.detail, "desc.kong")
+        return tr(key, lang, tile=tile_str(tile_n))
+    if act == Act.PASS:
+        return tr("desc.pass", lang)
+    return action_label(obs, action, lang)
+
+
+def claim_prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
+    """The tile on offer and every option this seat has on it (胡/杠/碰/吃/过)."""
+    nm = _names(names, obs, lang)
+    who = nm[obs.claim_from] if obs.claim_from is not None else "?"
+    tile = tile_label(obs.claim_tile, lang) if obs.claim_tile is not None else "?"
+    options = tr("opt.sep", lang).join(describe_claim_option(obs, a, lang) for a in obs.legal)
+    key = {"rob": "prompt.claim.rob", "haidi": "prompt.claim.haidi"}.get(obs.claim_kind or "", "prompt.claim")
+    return tr(key, lang, name=who, tile=tile, options=options)
+
+
+def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
+    """What this seat is being asked now (empty when it has nothing to decide)."""
+    if not obs.legal:
+        return "" if obs.phase == Phase.ENDED else tr("prompt.wait", lang)
+    if obs.phase == Phase.CLAIM:
+        return claim_prompt(obs, lang, names)
+    if any(a.act == Act.CHOOSE for a in obs.legal):
+        return tr("prompt.choose", lang)
+    if obs.phase == Phase.OPENING:
+        kinds = max((a.detail.split("+") for a in obs.legal if a.act == Act.OPENING), key=len, default=[])
+        return tr("prompt.opening", lang, hands=hand_names(_ruleset(obs), kinds, lang))
+    if obs.phase == Phase.HAIDI:
+        if any(a.act == Act.WIN for a in obs.legal) and obs.drawn is not None:
+            return tr("prompt.haidi.win", lang, tile=tile_label(obs.drawn, lang))
+        return tr("prompt.haidi", lang)
+    if obs.seats[obs.seat].locked:
+        return tr("prompt.locked", lang)
+    extra = []
+    if any(a.act == Act.WIN for a in obs.legal):
+        extra.append(tr("prompt.win", lang))
+    if any(a.act == Act.KONG for a in obs.legal):
+        extra.append(tr("prompt.kong", lang))
+    if extra:
+        return tr("prompt.turn.more", lang, what=" / ".join(extra))
+    return tr("prompt.turn", lang)
+
+
+def choices(obs: Observation, lang: str = "zh") -> list[tuple[Action, str]]:
+    """The legal actions in display order (win, kongs, claims, discards, pass) with their labels."""
+    order = {Act.WIN: 0, Act.TAKE: 1, Act.OPENING: 2, Act.KONG: 3, Act.PUNG: 4, Act.CHOW: 5, Act.DISCARD: 6}
+    acts = sorted(obs.legal, key=lambda a: (order.get(a.act, 9), a.tile if a.tile is not None else -1))
+    return [(a, action_label(obs, a, lang)) for a in acts]
+
+
+def parse_choice(obs: Observation, text: str) -> Action | None:
+    """A typed tile (``5m``) as this seat's discard of it, if that discard is legal."""
+    try:
+        t = parse_tile(text.strip())
+    except ValueError:
+        return None
+    for a in obs.legal:
+        if a.act == Act.DISCARD and a.tile == t:
+            return a
+    return None
+
+
+# ------------------------------------------------------------------ settlement
+
+
+def _bird_line(obs: Observation, s: Settlement, lang: str, nm: Sequence[str]) -> str:
+    if not s.birds:
+        return tr("settle.no_birds", lang)
+    parts = []
+    n = len(obs.seats)
+    for b in s.birds:
+        if obs.variant in _BIRD_FROM_DEALER:
+            target = (obs.dealer + (b % 9) % n) % n
+            parts.append(tr("settle.bird", lang, tile=tile_label(b, lang), name=nm[target]))
+        else:
+            parts.append(tile_label(b, lang))
+    return tr("settle.birds", lang, birds=", ".join(parts))
+
+
+def settlement_view(
+    obs: Observation, settlement: Settlement, lang: str = "zh", names: Sequence[str] | None = None
+) -> str:
+    """One scored event: who, which hands (by name), the birds, every payment and the deltas."""
+    nm = _names(names, obs, lang)
+    rs = _ruleset(obs)
+    lines = []
+    hands = dict(settlement.hands)
+    if settlement.kind in ("opening", "win"):
+        key = "settle.opening" if settlement.kind == "opening" else "settle.win"
+        for w in settlement.winners:
+            lines.append(tr(key, lang, name=nm[w], hands=hand_names(rs, hands.get(w, ()), lang)))
+    elif settlement.kind == "kong":
+        lines.append(tr("settle.kong", lang, name=", ".join(nm[w] for w in settlement.winners)))
+    else:
+        lines.append(tr("settle.draw", lang))
+    if settlement.kind in ("opening", "win"):
+        lines.append("  " + _bird_line(obs, settlement, lang, nm))
+    for p in settlement.payments:
+        line = tr("settle.pay", lang, payer=nm[p.payer], payee=nm[p.payee], amount=p.amount)
+        if p.hits:
+            line += tr("settle.hits", lang, n=p.hits, mult=2**p.hits)
+        lines.append("  " + line)
+    lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm)))
+    if settlement.note:
+        lines.append("  " + settlement.note)
+    return "\n".join(lines)
+
+
+def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
+    """The end of a hand: every settlement, the hands shown, the hand's deltas and the next dealer."""
+    nm = _names(names, obs, lang)
+    lines = [settlement_view(obs, s, lang, nm) for s in obs.settlements]
+    res = obs.result
+    if res is None:
+        return "\n".join(lines)
+    if res.reason == "win":
+        lines.append(tr("result.win", lang, names=", ".join(nm[w] for w in res.winners)))
+    else:
+        lines.append(tr("result.draw", lang))
+    if any(ps.hand is not None for ps in obs.seats):
+        lines.append(tr("result.hands", lang) + ":")
+        for ps in obs.seats:
+            if ps.hand is not None:
+                melds = " ".join(meld_label(m) for m in ps.melds)
+                lines.append(f"  {nm[ps.seat]}: {format_tiles(ps.hand)} {melds}".rstrip())
+    lines.append(tr("result.deltas", lang, deltas=_fmt_deltas(res.deltas, nm)))
+    lines.append(tr("result.next_dealer", lang, name=nm[res.next_dealer]))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ events
+
+
+_HIDDEN_FROM_OTHERS = {"answer", "furiten", "settle", "end"}
+
+
+def event_line(
+    event: Event, viewer: int, lang: str = "zh", names: Sequence[str] | None = None, variant: str = "changsha"
+) -> str | None:
+    """One line for what ``viewer`` learns from ``event`` (None: nothing worth a line).
+
+    Private tiles of other seats are dropped; answers to a claim window (who passed, who passed a win)
+    are shown to their own seat only, as they would tell the others about a hidden hand."""
+    nm = seat_names(names, 4, viewer, lang)
+    ev = event if event.visible_to(viewer) else event.public()
+    seat = ev.seat
+    name = nm[seat] if seat is not None and seat < len(nm) else ""
+    tile = tile_label(ev.tile, lang) if ev.tile is not None else None
+    kind = ev.kind
+    own = seat == viewer
+    if kind in _HIDDEN_FROM_OTHERS:
+        if kind == "furiten" and own:
+            return tr("ev.furiten", lang)
+        return None
+    if kind == "draw":
+        if ev.detail == "kong":
+            return (
+                tr("ev.draw.kong", lang, name=name, tile=tile)
+                if tile
+                else tr("ev.draw.kong.hidden", lang, name=name)
+            )
+        return tr("ev.draw", lang, name=name, tile=tile) if tile else tr("ev.draw.hidden", lang, name=name)
+    if kind == "discard":
+        key = "ev.discard.auto" if ev.detail == "auto" else "ev.discard"
+        return tr(key, lang, name=name, tile=tile)
+    if kind == "pung":
+        return tr("ev.pung", lang, name=name, tile=tile)
+    if kind == "chow":
+        return tr("ev.chow", lang, name=name, tile=tile, meld=ev.detail)
+    if kind == "kong":
+        words = ev.detail.split()
+        mode = tr(f"mode.{words[-1]}", lang) if words and words[-1] in ("bu", "kai") else ""
+        if words and words[0] == MeldKind.KONG_CONCEALED.name.lower() and not own:
+            return tr("ev.kong.concealed", lang, name=name, mode=mode)
+        return tr("ev.kong", lang, name=name, tile=tile, mode=mode)
+    if kind == "kong_declared":
+        return tr("ev.kong_declared", lang, name=name, tile=tile)
+    if kind == "rob_passed":
+        return tr("ev.rob_passed", lang, name=name)
+    if kind == "dice":
+        return tr("ev.dice", lang, name=name, detail=ev.detail)
+    if kind == "win":
+        rs = get_ruleset(variant)
+        hands = f"（{hand_names(rs, ev.detail.split('+'), lang)}）" if ev.detail else ""
+        if lang == "en" and hands:
+            hands = f" ({hand_names(rs, ev.detail.split('+'), lang)})"
+        if tile:
+            return tr("ev.win", lang, name=name, tile=tile, hands=hands)
+        return tr("ev.win.notile", lang, name=name, hands=hands)
+    if kind == "opening":
+        return tr(
+            "ev.opening", lang, name=name, hands=hand_names(get_ruleset(variant), ev.detail.split("+"), lang)
+        )
+    if kind == "pass":
+        return (
+            tr("ev.opening.pass", lang, name=name)
+            if ev.detail == "opening"
+            else tr("ev.pass", lang, name=name)
+        )
+    if kind == "haidi_offer":
+        return tr("ev.haidi_offer", lang, name=name)
+    if kind == "haidi_take":
+        return (
+            tr("ev.haidi_take", lang, name=name, tile=tile)
+            if tile
+            else tr("ev.haidi_take.hidden", lang, name=name)
+        )
+    if kind == "haidi_refuse":
+        return tr("ev.haidi_refuse", lang, name=name)
+    if kind == "haidi_show":
+        return tr("ev.haidi_show", lang, name=name, tile=tile)
+    return str(ev)
+
+
+__all__ = [
+    "action_label",
+    "choices",
+    "claim_prompt",
+    "describe_claim_option",
+    "event_line",
+    "hand_names",
+    "hand_view",
+    "parse_choice",
+    "prompt",
+    "result_view",
+    "run_label",
+    "seat_names",
+    "settlement_view",
+    "table_view",
+    "tile_label",
+]

@@ -1,0 +1,158 @@
+"""天胡, 地胡 and who deals the next hand (RULES.md §1 "Dealer of the next hand", §2 dealer extras; seed
+四.A–G, 五.3.1–2). Rules C, D and F (the haidi) are in test_changsha_haidi.py, E (通炮) in
+test_changsha_claims.py. 底分 10, no birds unless told."""
+
+from __future__ import annotations
+
+from engine import Act, Phase, get_ruleset, new_hand
+
+from .conftest import JUNK, act, can, deal, discard, hand_names, last_settlement, paid
+
+TIANHU = "223344m456s789p55s"  # the dealer's 14 tiles already win (small shape)
+TIANHU_QIDUI = "2233m4477s6699p11s"  # seven pairs at the deal
+SMALL = "234m45556s23789p"  # waits 1p/4p
+SIXI = "5555m23479s6789p"
+DEALER_LIULIU_TIANHU = "444m88m555s345678p"  # 444m and 555s at the deal, and a winning hand
+
+
+def test_tianhu_dealer_wins_at_the_deal() -> None:
+    """Seed 五.3.1: 天胡：单指庄家。庄家起牌后，即已经胡牌。 RULES §2: 天胡 is a big hand: a big self-draw by
+    the dealer, each pays 40."""
+    state = deal([TIANHU, JUNK[0], JUNK[1], JUNK[2]])
+    assert state.phase == Phase.TURN and state.current == 0
+    assert can(state, 0, Act.WIN)
+    state = act(state, 0, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 0) == ["tianhu"]
+    assert paid(settlement) == {1: 40, 2: 40, 3: 40}
+
+
+def test_tianhu_adds_to_qidui() -> None:
+    """Seed 六 注 1): 大胡之间可以累计计算（算加法） 如：小七对＋天胡 — 2 big hands: each pays 70."""
+    state = deal([TIANHU_QIDUI, JUNK[0], JUNK[1], JUNK[2]])
+    state = act(state, 0, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 0) == ["qidui", "tianhu"]
+    assert paid(settlement) == {1: 70, 2: 70, 3: 70}
+
+
+def test_tianhu_only_for_the_dealer_at_the_deal() -> None:
+    """Seed 五.3.1: 天胡：单指庄家 — the dealer's later self-draw with the same tiles is a small hand."""
+    state = deal([SMALL + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m4p")
+    state = discard(state, 0, "3s")
+    for seat in (1, 2, 3):
+        state = discard(state, seat, "5m")
+    state = act(state, 0, Act.WIN)
+    assert hand_names(last_settlement(state), 0) == ["xiaohu"]
+
+
+def test_dihu_on_the_dealers_first_discard() -> None:
+    """Seed 五.3.2: 地胡：指闲家。当庄家打出第一张牌时，给闲家点炮。 A big hand on a discard dealt in by the
+    dealer: 70."""
+    state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]])
+    state = act(state, 0, Act.DISCARD, "4p")
+    assert can(state, 1, Act.WIN)
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["dihu"]
+    assert paid(settlement) == {0: 70}
+
+
+def test_dihu_for_any_non_dealer() -> None:
+    """Seed 五.3.2: 地胡：指闲家 — any non-dealer, not only the next seat."""
+    state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SMALL])
+    state = act(state, 0, Act.DISCARD, "4p")
+    state = act(state, 3, Act.WIN)
+    assert hand_names(last_settlement(state), 3) == ["dihu"]
+
+
+def test_no_dihu_on_a_later_discard() -> None:
+    """Seed 五.3.2: 当庄家打出第一张牌时 — only the first discard."""
+    state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="5m5m5m5m")
+    state = discard(state, 0, "3s")
+    for seat in (1, 2, 3):
+        state = discard(state, seat, "5m")
+    state = act(state, 0, Act.DISCARD, "4p")
+    state = act(state, 1, Act.WIN)
+    assert hand_names(last_settlement(state), 1) == ["xiaohu"]
+
+
+# ---------------------------------------------------------------- next dealer
+
+
+def test_first_hand_dealer_is_random_from_the_seed() -> None:
+    """Seed 四.A: 第一局由系统随机分配庄家。 RULES §1: First hand: random dealer; randomness only through a
+    seed."""
+    cs = get_ruleset("changsha")
+    dealers = {new_hand(cs, seed=s).dealer for s in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    assert new_hand(cs, seed=11).dealer == new_hand(cs, seed=11).dealer
+
+
+def test_winner_deals_next() -> None:
+    """Seed 四.B: 以后谁胡牌，下局谁做庄. Seat 2 wins on seat 1's discard and deals next."""
+    state = deal([JUNK[0] + "3s", JUNK[1], SMALL, JUNK[2]], draws="5m")
+    state = discard(state, 0, "3s")
+    state = act(state, 1, Act.DISCARD, "4p")
+    state = act(state, 2, Act.WIN)
+    assert state.result is not None and state.result.next_dealer == 2
+
+
+def test_tianhu_dealer_deals_again() -> None:
+    """Seed 四.B: 谁胡牌，下局谁做庄 — the dealer who wins 天胡 stays."""
+    state = act(deal([TIANHU, JUNK[0], JUNK[1], JUNK[2]]), 0, Act.WIN)
+    assert state.result is not None and state.result.next_dealer == 0
+
+
+def test_dihu_winner_deals_next() -> None:
+    """Seed 四.B: 谁胡牌，下局谁做庄 (地胡 included)."""
+    state = deal([JUNK[0] + "3s", JUNK[1], SMALL, JUNK[2]])
+    state = act(state, 0, Act.DISCARD, "4p")
+    state = act(state, 2, Act.WIN)
+    assert state.result is not None and state.result.next_dealer == 2
+
+
+def test_two_win_at_the_deal_bird_seat_deals() -> None:
+    """Seed 四.G: 如果起手后，出现 2 个或 2 个以上的玩家胡（即天胡、四喜、六六顺、缺一色、板板胡五种牌型）则中
+    鸟的玩家下局当庄家。 RULES §2: if two or more players win at the deal (天胡 or opening small hands), the
+    seat hit by the bird deals. Seat 1 declares 四喜, the dealer wins 天胡; both birds are 7s → seat 2."""
+    state = deal([TIANHU, SIXI, JUNK[1], JUNK[2]], draws="7s7s", birds=2, openings=True)
+    state = act(state, 1, Act.OPENING, detail="sixi")
+    state = act(state, 0, Act.WIN)
+    assert state.result is not None and state.result.winners == (0,)
+    assert state.result.next_dealer == 2
+
+
+def test_one_opening_hand_and_a_later_win_winner_deals() -> None:
+    """Seed 四.G needs 2 个或 2 个以上的玩家 at the deal: one opening hand (seat 1) does not move the deal;
+    the later winner (seat 2) deals (四.B), not the bird's seat (both birds 1s → seat 0)."""
+    state = deal([JUNK[0] + "3s", SIXI, SMALL, JUNK[2]], draws="1s1s3s", birds=2, openings=True)
+    state = act(state, 1, Act.OPENING, detail="sixi")
+    state = discard(state, 0, "3s")
+    state = discard(state, 1, "1s")
+    state = discard(state, 2, "1s")
+    state = act(state, 3, Act.DISCARD, "4p")
+    state = act(state, 2, Act.WIN)
+    assert state.result is not None and state.result.next_dealer == 2
+
+
+def test_opening_hand_and_tianhu_of_one_player_dealer_stays() -> None:
+    """Seed 四.G counts players (2 个或 2 个以上的玩家): the dealer declaring 六六顺 and then winning 天胡 is
+    one player, so 四.B applies and he deals again, though both birds point at seat 2."""
+    state = deal([DEALER_LIULIU_TIANHU, JUNK[0], JUNK[1], JUNK[2]], draws="7s7s", birds=2, openings=True)
+    state = act(state, 0, Act.OPENING, detail="liuliushun")
+    state = act(state, 0, Act.WIN)
+    assert hand_names(last_settlement(state), 0) == ["tianhu"]
+    assert state.result is not None and state.result.next_dealer == 0
+
+
+def test_dihu_on_the_first_discard_after_a_dealer_kong() -> None:
+    """Seed 五.3.2: 地胡：指闲家。当庄家打出第一张牌时，给闲家点炮。 The dealer konges his four 5m (补张) and
+    then throws his first tile, 4p: seat 1 wins on the dealer's first discard — 地胡 (70)."""
+    state = deal([SIXI + "4p", SMALL, JUNK[1], JUNK[2]], back="1s")
+    state = act(state, 0, Act.KONG, "5m", "bu")
+    state = act(state, 0, Act.DISCARD, "4p")
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["dihu"]
+    assert paid(settlement) == {0: 70}

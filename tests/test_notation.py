@@ -1,0 +1,159 @@
+"""Tile, meld and action notation (RULES.md §1 "Notation")."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import (
+    Act,
+    Action,
+    InvalidNotation,
+    Meld,
+    MeldKind,
+    format_hand,
+    format_tiles,
+    parse_hand,
+    parse_tile,
+    parse_tiles,
+    tile_str,
+    tile_zh,
+)
+from engine.tiles import to_counts
+
+
+def test_suits_and_honors_are_numbered_as_in_riichi_notation() -> None:
+    """RULES §1: `123m` 万 (characters), `456s` 条/索 (bamboo), `789p` 筒/饼 (dots), honors `1z..7z` = 东南西
+    北白发中."""
+    assert [tile_zh(t) for t in parse_tiles("1m")] == ["一万"]
+    assert [tile_zh(t) for t in parse_tiles("5s")] == ["五条"]
+    assert [tile_zh(t) for t in parse_tiles("9p")] == ["九筒"]
+    assert [tile_zh(t) for t in parse_tiles("1234567z")] == ["东", "南", "西", "北", "白", "发", "中"]
+
+
+def test_tiles_round_trip() -> None:
+    """RULES §1 Notation: `123m456s789p1z`."""
+    tiles = parse_tiles("123m456s789p1z")
+    assert len(tiles) == 10
+    assert format_tiles(tiles) == "123m456s789p1z"
+    assert [tile_str(t) for t in tiles] == ["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "1z"]
+
+
+def test_tiles_format_sorted_and_grouped() -> None:
+    """Formatting is canonical: suits in the order m s p z, ranks sorted."""
+    assert format_tiles(parse_tiles("9p1z5m1m 3s")) == "15m3s9p1z"
+    assert parse_tile("7z") == parse_tiles("7z")[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("[555p]", MeldKind.PUNG),
+        ("[7777m]", MeldKind.KONG_EXPOSED),
+        ("[(2222s)]", MeldKind.KONG_CONCEALED),
+        ("[345s]", MeldKind.CHOW),
+    ],
+)
+def test_meld_notation_round_trip(text: str, kind: MeldKind) -> None:
+    """RULES §1: Melds in brackets: `[555p]`, `[7777m]`, concealed kong `[(2222s)]`."""
+    counts, melds = parse_hand(text)
+    assert sum(counts) == 0
+    assert [m.kind for m in melds] == [kind]
+    assert str(melds[0]) == text
+    assert format_hand(counts, melds) == text
+
+
+def test_hand_with_melds_round_trip() -> None:
+    """RULES §1: concealed tiles then melds in brackets, e.g. `123m456s[555p][7777m][(2222s)]`."""
+    text = "123m456s[555p][7777m][(2222s)]"
+    counts, melds = parse_hand(text)
+    assert counts == to_counts(parse_tiles("123m456s"))
+    assert melds == (
+        Meld(MeldKind.PUNG, parse_tile("5p")),
+        Meld(MeldKind.KONG_EXPOSED, parse_tile("7m")),
+        Meld(MeldKind.KONG_CONCEALED, parse_tile("2s")),
+    )
+    assert format_hand(counts, melds) == text
+    assert parse_hand("123m456s789p1z") == (to_counts(parse_tiles("123m456s789p1z")), ())
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "12x",  # unknown letter
+        "123q",  # unknown suit letter
+        "0m",  # rank 0
+        "8z",  # honors go 1z..7z only
+        "55555m",  # five copies
+        "5m[5555m]",  # five copies across a meld
+        "m",  # a suit letter without ranks
+        "123",  # ranks without a suit
+    ],
+)
+def test_invalid_tiles_raise_invalid_notation(bad: str) -> None:
+    """errors.py: InvalidNotation — text that is not valid tile / meld notation (e.g. `12x`, five of a
+    tile)."""
+    with pytest.raises(InvalidNotation):
+        parse_hand(bad)
+
+
+@pytest.mark.parametrize("bad", ["0m", "8z", "12x", "m", "123"])
+def test_invalid_plain_tiles_raise_invalid_notation(bad: str) -> None:
+    """parse_tiles rejects an unknown letter and ranks out of range just as parse_hand does."""
+    with pytest.raises(InvalidNotation):
+        parse_tiles(bad)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "[124m]",  # not a meld
+        "[12m]",  # too short
+        "[123z]",  # honors make no chow
+        "[(555m)]",  # only a kong can be concealed
+        "[(123m)]",  # a chow cannot be concealed
+        "[55m]",  # a pair is no meld
+    ],
+)
+def test_malformed_meld_raises_invalid_notation(bad: str) -> None:
+    """errors.py: InvalidNotation for a malformed meld such as `[124m]`."""
+    with pytest.raises(InvalidNotation):
+        parse_hand(bad)
+
+
+@pytest.mark.parametrize("bad", ["[123m", "123m]", "[[555p]]", "[(2222s]", "12m]3m["])
+def test_unbalanced_brackets_raise_invalid_notation(bad: str) -> None:
+    """An unbalanced bracket is not notation."""
+    with pytest.raises(InvalidNotation):
+        parse_hand(bad)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Action(2, Act.DISCARD, parse_tile("5m")),
+        Action(0, Act.WIN),
+        Action(3, Act.PASS),
+        Action(1, Act.PUNG),
+        Action(1, Act.CHOW, parse_tile("3s")),
+        Action(1, Act.KONG, parse_tile("9p"), "bu"),
+        Action(1, Act.KONG, parse_tile("9p"), "kai"),
+        Action(0, Act.OPENING, detail="sixi+liuliushun"),
+        Action(3, Act.TAKE),
+    ],
+)
+def test_action_text_round_trip(action: Action) -> None:
+    """actions.py: a short text form for logs and storage (`2 discard 5m`); parse is the inverse of str."""
+    assert Action.parse(str(action)) == action
+
+
+def test_action_text_form() -> None:
+    """actions.py: `2 discard 5m`."""
+    assert str(Action(2, Act.DISCARD, parse_tile("5m"))) == "2 discard 5m"
+    assert str(Action(1, Act.KONG, parse_tile("9p"), "kai")) == "1 kong 9p kai"
+
+
+@pytest.mark.parametrize("bad", ["", "win", "x win", "1 fly", "1 discard", "1 discard 0m", "1 pass a b"])
+def test_bad_action_text_raises_invalid_notation(bad: str) -> None:
+    """Action.parse raises InvalidNotation."""
+    with pytest.raises(InvalidNotation):
+        Action.parse(bad)

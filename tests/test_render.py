@@ -1,0 +1,312 @@
+"""bot.render: views built from an Observation only; nothing of another seat's concealed hand leaks."""
+
+from __future__ import annotations
+
+import inspect
+import random
+from dataclasses import replace
+
+import pytest
+
+from bot import ai, render
+from engine import (
+    Act,
+    Action,
+    Event,
+    Observation,
+    Phase,
+    State,
+    apply,
+    arranged_hand,
+    get_ruleset,
+    new_hand,
+    observe,
+    to_act,
+)
+from engine.melds import MeldKind
+from engine.state import Payment, Settlement
+from engine.tiles import parse_tile, tile_str, to_counts
+
+RS = get_ruleset("changsha")
+OTHERS = ["13579m4689s1357p", "2468m13579p4689s", "13579s246p1357m8m"]
+
+
+def _start(hand0: str, others: list[str] | None = None, dealer: int = 0) -> State:
+    state = arranged_hand(RS, [hand0, *(others or OTHERS)], dealer=dealer)
+    while state.phase == Phase.OPENING:
+        state, _ = apply(state, Action(state.current, Act.PASS))
+    return state
+
+
+def _claim_state(hand0: str, discard: str, dealer_hand: str = "13579s2468p1357m") -> State:
+    """Seat 3 (dealer) discards ``discard``; seat 0, its next seat, may claim it."""
+    hands = [hand0, "13579m2468s1357p", "2468m13579p2468s", dealer_hand + discard]
+    state = arranged_hand(RS, hands, dealer=3)
+    while state.phase == Phase.OPENING:
+        state, _ = apply(state, Action(state.current, Act.PASS))
+    state, _ = apply(state, Action(3, Act.DISCARD, parse_tile(discard)))
+    assert state.phase == Phase.CLAIM
+    return state
+
+
+def _views(obs: Observation, lang: str) -> str:
+    parts = [
+        render.table_view(obs, lang),
+        render.hand_view(obs, lang),
+        render.prompt(obs, lang),
+        " / ".join(label for _, label in render.choices(obs, lang)),
+    ]
+    if obs.phase == Phase.ENDED:
+        parts.append(render.result_view(obs, lang))
+    return "\n".join(parts)
+
+
+# ------------------------------------------------------------------ only an Observation
+
+
+def test_render_functions_take_an_observation_never_a_state() -> None:
+    for name in ("hand_view", "table_view", "claim_prompt", "prompt", "result_view", "choices"):
+        fn = getattr(render, name)
+        first = next(iter(inspect.signature(fn).parameters.values()))
+        assert first.name == "obs" and "Observation" in str(first.annotation)
+    assert not any(isinstance(v, type) and v.__name__ == "State" for v in vars(render).values())
+
+
+def _swap_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """The same position with ``seat``'s concealed tiles exchanged with unseen wall tiles."""
+    s = state.seats[seat]
+    hand = [t for t, n in enumerate(s.counts) for _ in range(n)]
+    wall = list(state.wall.tiles)
+    free = [p for p in range(len(wall)) if not state.wall.taken >> p & 1]
+    rng.shuffle(free)
+    for i, p in enumerate(free[: len(hand)]):
+        hand[i], wall[p] = wall[p], hand[i]
+    seats = list(state.seats)
+    seats[seat] = replace(s, counts=to_counts(hand))
+    return replace(state, seats=tuple(seats), wall=replace(state.wall, tiles=tuple(wall)))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_views_do_not_depend_on_other_seats_hidden_tiles(lang: str) -> None:
+    """Two deals that differ only in another seat's concealed tiles render the same for seat 0."""
+    rng = random.Random(3)
+    compared = 0
+    for seed in range(12):
+        state = new_hand(RS, seed)
+        step = 0
+        while state.phase != Phase.ENDED:
+            step += 1
+            for other in (1, 2, 3):
+                s = state.seats[other]
+                if s.revealed or state.current == other or step % 3:
+                    continue
+                twin = _swap_hidden(state, other, random.Random(rng.random()))
+                if twin.seats[other].counts == s.counts:
+                    continue
+                assert _views(observe(state, 0), lang) == _views(observe(twin, 0), lang)
+                compared += 1
+            seat = to_act(state)[0]
+            state, _ = apply(state, ai.choose(observe(state, seat), random.Random(seed)))
+    assert compared > 100
+
+
+def test_views_of_the_deal_equal_for_two_deals_differing_in_one_hidden_hand() -> None:
+    """Explicit deals: seat 2's hand differs (tiles swapped with the wall), seat 0's view is identical."""
+    a = arranged_hand(RS, ["123m456m789p55p23m9s", *OTHERS], draws="1s")
+    b = arranged_hand(RS, ["123m456m789p55p23m9s", OTHERS[0], "2468m13579p3789s", OTHERS[2]], draws="1s")
+    assert a.seats[2].counts != b.seats[2].counts
+    for lang in ("zh", "en"):
+        assert _views(observe(a, 0), lang) == _views(observe(b, 0), lang)
+    assert observe(a, 2).hand != observe(b, 2).hand
+
+
+def test_events_hide_other_seats_private_tiles() -> None:
+    names = ["A", "B", "C", "D"]
+    five = parse_tile("5m")
+    draw = Event("draw", 2, five, private=True)
+    assert "5m" in (render.event_line(draw, 2, "en", names) or "")
+    assert "5m" not in (render.event_line(draw, 0, "en", names) or "")
+    kong = Event("kong", 2, five, "kong_concealed bu")
+    assert "5m" not in (render.event_line(kong, 0, "zh", names) or "")
+    assert "5m" in (render.event_line(kong, 2, "zh", names) or "")
+    # who passed a claim (or a win) is nobody else's business
+    assert render.event_line(Event("answer", 2, detail="pass"), 0, "zh", names) is None
+    assert render.event_line(Event("furiten", 2), 0, "zh", names) is None
+    assert render.event_line(Event("furiten", 0), 0, "zh", names)
+
+
+def test_concealed_kong_shown_only_as_a_count_to_others() -> None:
+    state = _start("2222s23m456m789p55p")
+    state, _ = apply(state, Action(0, Act.KONG, parse_tile("2s"), "bu"))
+    own = render.table_view(observe(state, 0), "zh")
+    other = render.table_view(observe(state, 1), "zh")
+    assert "[(2222s)]" in own
+    assert "2222s" not in other and "暗杠 ×1" in other
+
+
+# ------------------------------------------------------------------ the private hand
+
+
+def test_hand_view_sorted_by_suit_with_chinese_names_and_drawn_tile() -> None:
+    state = _start("123m456m789p55p23m9s")
+    obs = observe(state, 0)
+    text = render.hand_view(obs, "zh")
+    lines = text.splitlines()
+    assert lines[0].startswith("你的手牌（14 张）")
+    assert "万: 1m 一万 | 2m 二万 | 2m 二万 | 3m 三万 | 3m 三万 | 4m 四万" in text
+    assert "5p 五筒" in text and "9s 九条" in text
+    # suits in order 万 条 筒
+    assert text.index("万:") < text.index("条:") < text.index("筒:")
+    assert obs.drawn is not None
+    assert f"摸到 → {render.tile_label(obs.drawn, 'zh')}" in text
+    # 14 tiles: the discards that leave the hand ready, with their waits
+    assert "打 9s 听 1m 一万" in text and "4m 四万" in text
+
+
+def test_hand_view_shows_waits_when_ready() -> None:
+    state = _start("123m456m789p55p23m9s")
+    state, _ = apply(state, Action(0, Act.DISCARD, parse_tile("9s")))
+    obs = observe(state, 0)
+    assert len(obs.hand) == 13
+    zh = render.hand_view(obs, "zh")
+    en = render.hand_view(obs, "en")
+    assert "听牌: 1m 一万" in zh and "4m 四万" in zh
+    assert "waiting on: 1m" in en and "4m" in en
+
+
+# ------------------------------------------------------------------ claims and labels
+
+
+def test_claim_prompt_lists_every_option_exactly() -> None:
+    # seat 0 holds 555s and 46s: the 5s may be konged (补张 only: not ready after), punged or chowed
+    state = _claim_state("555s46s123m789m5p9p", "5s", dealer_hand="1379s2468p1357m9m")
+    obs = observe(state, 0)
+    acts = {(a.act, a.tile, a.detail) for a in obs.legal}
+    assert (Act.PUNG, None, "") in acts and (Act.CHOW, parse_tile("4s"), "") in acts
+    zh = render.claim_prompt(obs, "zh")
+    assert zh.startswith("上家 打出 5s 五条。你可以：")
+    assert "碰 5s（用手里两张 5s）" in zh
+    assert "吃 4-5-6s（用手里 4s 6s）" in zh
+    assert "杠 5s 补张" in zh
+    assert zh.rstrip().endswith("过")
+    en = render.claim_prompt(obs, "en")
+    assert "pung 5s" in en and "chow 4-5-6s (with 4s 6s from your hand)" in en and en.endswith("pass")
+    labels = [label for _, label in render.choices(obs, "zh")]
+    assert "碰" in labels and "吃 4-5-6s" in labels and "杠 5s 补张" in labels and labels[-1] == "过"
+
+
+def test_claim_prompt_for_a_win() -> None:
+    # ready on 5p/9s (shanpon), 9s discarded: 胡 is offered
+    state = _claim_state("123m456m789p99s55p", "9s")
+    obs = observe(state, 0)
+    assert any(a.act == Act.WIN for a in obs.legal)
+    assert "胡 9s 九条" in render.claim_prompt(obs, "zh")
+    assert "win on 9s" in render.claim_prompt(obs, "en")
+    assert render.choices(obs, "zh")[0][1] == "胡"
+
+
+@pytest.mark.parametrize(
+    ("action", "phase", "zh", "en"),
+    [
+        (Action(0, Act.DISCARD, parse_tile("5m")), Phase.TURN, "打 5m", "Discard 5m"),
+        (Action(0, Act.PUNG), Phase.CLAIM, "碰", "Pung"),
+        (Action(0, Act.CHOW, parse_tile("3m")), Phase.CLAIM, "吃 3-4-5m", "Chow 3-4-5m"),
+        (Action(0, Act.KONG, parse_tile("5m"), "bu"), Phase.TURN, "杠 5m 补张", "Kong 5m (replace)"),
+        (Action(0, Act.KONG, parse_tile("5m"), "kai"), Phase.TURN, "杠 5m 开杠", "Kong 5m (open)"),
+        (Action(0, Act.WIN), Phase.TURN, "胡", "Win"),
+        (Action(0, Act.PASS), Phase.CLAIM, "过", "Pass"),
+        (Action(0, Act.TAKE), Phase.HAIDI, "要海底", "Take the last tile"),
+        (Action(0, Act.PASS), Phase.HAIDI, "不要", "Decline"),
+        (Action(0, Act.PASS), Phase.OPENING, "不报", "Don't declare"),
+        (Action(0, Act.OPENING, detail="sixi+liuliushun"), Phase.OPENING, "报 四喜 + 六六顺", "Declare"),
+    ],
+)
+def test_action_labels(action: Action, phase: Phase, zh: str, en: str) -> None:
+    obs = replace(observe(new_hand(RS, 1), 0), phase=phase, legal=(action,))
+    assert render.action_label(obs, action, "zh") == zh
+    assert render.action_label(obs, action, "en").startswith(en)
+
+
+def test_haidi_prompt_and_labels() -> None:
+    state = new_hand(RS, 11)
+    while state.phase != Phase.HAIDI:
+        assert state.phase != Phase.ENDED
+        seat = to_act(state)[0]
+        acts = [a for a in observe(state, seat).legal if a.act in (Act.DISCARD, Act.PASS)]
+        state, _ = apply(state, acts[-1])
+    obs = observe(state, state.current)
+    labels = [label for _, label in render.choices(obs, "zh")]
+    assert labels == ["要海底", "不要"]
+    assert "海底" in render.prompt(obs, "zh") and "last tile" in render.prompt(obs, "en")
+    assert "海底漫游" in render.table_view(obs, "zh")
+
+
+# ------------------------------------------------------------------ the table and the settlement
+
+
+def test_table_view_shows_turn_melds_discards_wall_and_dealer() -> None:
+    state = _claim_state("123m456m99s55p1p4s7p", "9s")
+    state, _ = apply(state, Action(0, Act.PUNG))
+    obs = observe(state, 1)
+    zh = render.table_view(obs, "zh", ["东", "南", "西", "北"])
+    assert "庄家 北" in zh and "牌墙剩" in zh and str(obs.wall_remaining) in zh
+    assert "轮到 东 出牌" in zh
+    assert "[999s]" in zh
+    en = render.table_view(obs, "en", ["E", "S", "W", "N"])
+    assert "dealer N" in en and "E to play" in en and "tiles left in the wall" in en
+
+
+def test_table_view_shows_revealed_opening_tiles() -> None:
+    state = arranged_hand(RS, ["5555m777s123m4689s", "123456789p1234s", "123456789p1234m", "12346789m12356s"])
+    state, _ = apply(state, Action(0, Act.OPENING, detail="sixi"))
+    text = render.table_view(observe(state, 1), "zh")
+    assert "起手: 四喜" in text and "亮牌 5555m" in text
+
+
+def test_settlement_names_birds_and_deltas() -> None:
+    obs = observe(new_hand(RS, 1), 0)
+    dealer = obs.dealer
+    s = Settlement.from_payments(
+        "win",
+        4,
+        (1,),
+        ((1, ("qingyise", "haohua_qidui", "haohua_qidui")),),
+        (parse_tile("1m"), parse_tile("6p")),
+        (Payment(0, 1, 24, 1), Payment(2, 1, 12, 0), Payment(3, 1, 12, 0)),
+    )
+    names = ["A", "B", "C", "D"]
+    zh = render.settlement_view(obs, s, "zh", names)
+    en = render.settlement_view(obs, s, "en", names)
+    assert "胡牌：B 清一色 + 豪华七小对×2" in zh
+    assert "Win: B one suit + luxury seven pairs×2" in en
+    target = names[(dealer + 0) % 4]
+    assert f"1m 一万→{target}" in zh
+    assert "A 付 B 24（中鸟 1，×2）" in zh
+    assert "A pays B 24 (1 bird hit(s), ×2)" in en
+    assert "得分：A -24, B +48, C -12, D -12" in zh
+
+
+def test_result_view_after_a_played_hand() -> None:
+    state = new_hand(RS, 4)
+    while state.phase != Phase.ENDED:
+        seat = to_act(state)[0]
+        state, _ = apply(state, ai.choose(observe(state, seat), random.Random(4)))
+    obs = observe(state, 0)
+    assert obs.result is not None
+    zh = render.result_view(obs, "zh")
+    en = render.result_view(obs, "en")
+    assert "下一局庄家" in zh and "Next dealer" in en
+    assert "本局得分" in zh
+    for w in obs.result.winners:
+        assert render.seat_names(None, 4, 0, "zh")[w] in zh
+    # all hands are shown once the hand is over
+    for ps in obs.seats:
+        assert ps.hand is not None
+
+
+def test_tile_labels() -> None:
+    assert render.tile_label(parse_tile("5m"), "zh") == "5m 五万"
+    assert render.tile_label(parse_tile("9p"), "en") == "9p"
+    assert render.run_label(parse_tile("7s")) == "7-8-9s"
+    assert tile_str(parse_tile("1s")) == "1s"
+    assert MeldKind.PUNG  # meld kinds render through str(Meld)
