@@ -138,7 +138,8 @@ class Ruleset:
     haidi_roaming: bool = True  # 海底漫游
     kaigang: str = ""  # 补张 vs 开杠: "" none, "one" (Changsha: one tile by dice), "two" (a whole stack)
     locked_can_kong: bool = False  # after 开杠 the locked hand may still kong a drawn tile (Xiangyin)
-    # may this seat kong this tile as "bu" (补张) / "kai" (开杠)? None = yes (Xiangyin: a skipped 补杠 only 开杠)
+    # may this seat kong this tile as "bu" (补张) / "kai" (开杠)? None = yes
+    # (Xiangyin: a skipped 补杠 may only be 开杠)
     kong_mode_allowed: Callable[[State, int, int, str], bool] | None = None
     multi_win: bool = True  # 一炮多响 / 通炮
     bloody: bool = False  # 血战到底: winners leave, play goes on until one seat is left or the wall ends

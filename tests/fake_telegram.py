@@ -1,0 +1,1555 @@
+"""An in-process fake Telegram Bot API server for end-to-end tests of the bot.
+
+The server is a small HTTP/1.1 server (``asyncio.start_server``, keep-alive, chunked bodies) bound to
+``127.0.0.1`` on an ephemeral port. It runs on the test's own event loop, so every helper here must be
+called from that loop (the tests are async; nothing is thread-safe and nothing needs to be). A real
+python-telegram-bot ``Application`` reaches it through ``base_url``/``base_file_url``::
+
+    async with FakeTelegramServer() as tg:
+        app = tg.configure(ApplicationBuilder()).build()   # token + base_url + base_file_url
+        ...
+        alice = tg.add_user("Alice", language_code="zh-hans")
+        table = tg.add_group("Mahjong table", members=[alice])
+        tg.send_text(alice, table, "/newtable changsha")
+        call = await tg.wait_for_call("sendMessage", chat_id=table.id)
+
+State the tests read: ``calls`` (every request in order), ``messages(chat)`` (per-chat messages with edit
+history), ``callback_queries``/``callback_answers``, ``commands()``, ``updates``. Faults: ``fail_next``.
+Waiting: ``wait_for``, ``wait_for_call``, ``wait_idle`` - all bounded by a timeout, none sleeps a fixed
+amount. See the module's classes for the JSON shapes; they follow https://core.telegram.org/bots/api.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import re
+import struct
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+DEFAULT_TOKEN = "123456789:TEST-fake-telegram-token"
+DEFAULT_TIMEOUT = 5.0
+"""Default bound, in seconds, of every ``wait_*`` helper."""
+
+_MAX_HEAD = 64 * 1024
+_GET_UPDATES = "getUpdates"
+
+# Form/multipart values are strings on the wire; PTB json-dumps everything that is not a str (ints,
+# bools, dicts, lists). Parameters listed here are strings in the Bot API and are never JSON-decoded, so
+# a message text "42" or "true" stays a str. Every other value is JSON-decoded when it parses.
+_STRING_PARAMS = frozenset(
+    {
+        "action", "business_connection_id", "callback_query_id", "caption", "custom_title", "data",
+        "description", "document", "emoji", "explanation", "file_id", "first_name", "inline_message_id",
+        "ip_address", "language_code", "last_name", "message_effect_id", "name", "parse_mode", "photo",
+        "query", "question", "secret_token", "short_description", "text", "title", "url",
+    }
+)  # fmt: skip
+_COMMAND_RE = re.compile(r"^[a-z0-9_]{1,32}$")
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+# --------------------------------------------------------------------------------------------------
+# Records the tests read
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A Telegram user. ``started``: has opened a private chat with the bot (sent /start there)."""
+
+    id: int
+    first_name: str
+    language_code: str | None = "en"
+    username: str | None = None
+    last_name: str | None = None
+    started: bool = False
+    blocked: bool = False
+
+    def to_api(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
+        if self.username:
+            out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
+        return out
+
+
+@dataclass(eq=False)
+class FakeChat:
+    """A chat: ``private`` (id == the user's id), ``group`` or ``supergroup``.
+
+    ``members`` maps user id to a ChatMember status: creator, administrator, member, left, kicked.
+    ``bot_status`` is the bot's own status in a group (member, administrator, left, kicked).
+    """
+
+    id: int
+    type: str
+    title: str | None = None
+    user: FakeUser | None = None
+    username: str | None = None
+    members: dict[int, str] = field(default_factory=dict)
+    bot_status: str = "member"
+    messages: list[FakeMessage] = field(default_factory=list)
+    _next_message_id: int = 1
+
+    def to_api(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "type": self.type}
+        if self.type == "private" and self.user is not None:
+            out["first_name"] = self.user.first_name
+            if self.user.last_name:
+                out["last_name"] = self.user.last_name
+            if self.user.username:
+                out["username"] = self.user.username
+        else:
+            out["title"] = self.title or ""
+            if self.username:
+                out["username"] = self.username
+        return out
+
+    def next_message_id(self) -> int:
+        mid = self._next_message_id
+        self._next_message_id += 1
+        return mid
+
+
+@dataclass
+class UploadedFile:
+    """A file part of a multipart request (or a stored photo)."""
+
+    field_name: str
+    filename: str | None
+    content_type: str | None
+    data: bytes
+
+
+@dataclass
+class MessageVersion:
+    """One version of a message's content; ``FakeMessage.history`` holds them oldest first."""
+
+    text: str | None
+    caption: str | None
+    reply_markup: dict[str, Any] | None
+    time: float
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message in a chat, sent by the bot (``from_bot``) or injected as sent by a user.
+
+    ``reply_markup`` is the markup exactly as the bot sent it (inline, reply keyboard, remove...).
+    ``history`` lists the earlier versions (before each edit), oldest first; ``versions`` adds the
+    current one. ``photo`` holds the uploaded bytes of a sendPhoto.
+    """
+
+    chat: FakeChat
+    message_id: int
+    date: int
+    from_bot: bool
+    sender: FakeUser | None = None
+    text: str | None = None
+    caption: str | None = None
+    entities: list[dict[str, Any]] | None = None
+    parse_mode: str | None = None
+    reply_markup: dict[str, Any] | None = None
+    photo: UploadedFile | None = None
+    photo_file_id: str | None = None
+    reply_to_message_id: int | None = None
+    edit_date: int | None = None
+    deleted: bool = False
+    history: list[MessageVersion] = field(default_factory=list)
+    call: Call | None = None
+    updated: float = field(default_factory=time.monotonic)
+
+    @property
+    def chat_id(self) -> int:
+        return self.chat.id
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        """The inline keyboard buttons, row by row, flattened."""
+        rows = (self.reply_markup or {}).get("inline_keyboard") or []
+        return [button for row in rows for button in row]
+
+    @property
+    def callback_data(self) -> list[str]:
+        return [b["callback_data"] for b in self.buttons if "callback_data" in b]
+
+    @property
+    def versions(self) -> list[MessageVersion]:
+        current = MessageVersion(self.text, self.caption, self.reply_markup, self.updated)
+        return [*self.history, current]
+
+    def to_api(self, server: FakeTelegramServer) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "message_id": self.message_id,
+            "from": server.bot_user if self.from_bot else self.sender.to_api() if self.sender else None,
+            "chat": self.chat.to_api(),
+            "date": self.date,
+        }
+        if out["from"] is None:
+            del out["from"]
+        if self.edit_date is not None:
+            out["edit_date"] = self.edit_date
+        if self.text is not None:
+            out["text"] = self.text
+        if self.entities:
+            out["caption_entities" if self.photo_file_id else "entities"] = self.entities
+        if self.photo_file_id is not None:
+            out["photo"] = [server._photo_size(self.photo_file_id)]
+            if self.caption is not None:
+                out["caption"] = self.caption
+        if self.reply_markup and "inline_keyboard" in self.reply_markup:
+            out["reply_markup"] = {"inline_keyboard": self.reply_markup["inline_keyboard"]}
+        if self.reply_to_message_id is not None:
+            replied = server._find_message(self.chat, self.reply_to_message_id)
+            if replied is not None and not replied.deleted:
+                inner = replied.to_api(server)
+                inner.pop("reply_to_message", None)
+                out["reply_to_message"] = inner
+        return out
+
+
+@dataclass(eq=False)
+class FakeCallbackQuery:
+    """A button press injected by ``press``; the answer fields are filled by answerCallbackQuery."""
+
+    id: str
+    user: FakeUser
+    message: FakeMessage
+    data: str
+    answered: bool = False
+    text: str | None = None
+    show_alert: bool = False
+    url: str | None = None
+    cache_time: int | None = None
+
+
+@dataclass(eq=False)
+class Call:
+    """One HTTP request to the Bot API. ``status`` is None while in flight, then the HTTP status."""
+
+    seq: int
+    method: str
+    params: dict[str, Any]
+    time: float
+    files: dict[str, UploadedFile] = field(default_factory=dict)
+    status: int | None = None
+    result: Any = None
+    error: str | None = None
+    finished: float | None = None
+    injected_fault: bool = False
+
+    @property
+    def done(self) -> bool:
+        return self.finished is not None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+    def matches(self, method: str | None = None, **params: Any) -> bool:
+        if method is not None and self.method.lower() != method.lower():
+            return False
+        return all(self.params.get(k) == _plain(v) for k, v in params.items())
+
+    def __repr__(self) -> str:
+        shown = {k: v for k, v in self.params.items() if k not in ("reply_markup",)}
+        state = "in flight" if not self.done else self.status
+        return f"<Call #{self.seq} {self.method} {shown} -> {state}>"
+
+
+@dataclass
+class Fault:
+    """A pending injected failure; ``remaining`` counts down as calls consume it."""
+
+    method: str | None
+    remaining: int
+    status: int
+    retry_after: float | None
+    description: str
+
+
+def _plain(value: Any) -> Any:
+    """Lets tests pass FakeUser/FakeChat/FakeMessage where the API has an id."""
+    if isinstance(value, FakeUser | FakeChat):
+        return value.id
+    if isinstance(value, FakeMessage):
+        return value.message_id
+    return value
+
+
+# --------------------------------------------------------------------------------------------------
+# Errors
+
+
+class ApiError(Exception):
+    """A Bot API error answer: ``{"ok": false, "error_code": status, "description": ...}``."""
+
+    def __init__(self, status: int, description: str, parameters: dict[str, Any] | None = None):
+        super().__init__(description)
+        self.status = status
+        self.description = description
+        self.parameters = parameters
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": False, "error_code": self.status, "description": self.description}
+        if self.parameters:
+            out["parameters"] = self.parameters
+        return out
+
+
+def _bad(description: str) -> ApiError:
+    return ApiError(400, f"Bad Request: {description}")
+
+
+class _ClientGone(Exception):
+    """The client closed its connection while a long poll was pending."""
+
+
+class _HttpError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+# --------------------------------------------------------------------------------------------------
+# HTTP/1.1 plumbing
+
+
+@dataclass
+class _Request:
+    method: str
+    target: str
+    headers: dict[str, str]
+    body: bytes
+    keep_alive: bool
+
+
+class _Connection:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.reader = reader
+        self.writer = writer
+        self.buf = bytearray()
+        self.eof = False
+        self.busy = False
+        self.task: asyncio.Task[Any] | None = None
+
+    async def _fill(self) -> bool:
+        data = await self.reader.read(65536)
+        if not data:
+            self.eof = True
+            return False
+        self.buf += data
+        return True
+
+    async def _read_until(self, sep: bytes, limit: int) -> bytes | None:
+        while True:
+            i = self.buf.find(sep)
+            if i >= 0:
+                out = bytes(self.buf[:i])
+                del self.buf[: i + len(sep)]
+                return out
+            if len(self.buf) > limit:
+                raise _HttpError(431, "request header too large")
+            if self.eof or not await self._fill():
+                return None
+
+    async def _read_exact(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            if self.eof or not await self._fill():
+                raise ConnectionError("client closed the connection mid-body")
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
+        return out
+
+    async def _read_chunked(self) -> bytes:
+        body = bytearray()
+        while True:
+            line = await self._read_until(b"\r\n", 1024)
+            if line is None:
+                raise ConnectionError("client closed the connection mid-body")
+            size = int(line.split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                while (trailer := await self._read_until(b"\r\n", _MAX_HEAD)) != b"":
+                    if trailer is None:
+                        raise ConnectionError("client closed the connection mid-body")
+                return bytes(body)
+            body += await self._read_exact(size)
+            await self._read_exact(2)
+
+    async def read_request(self) -> _Request | None:
+        head = await self._read_until(b"\r\n\r\n", _MAX_HEAD)
+        if head is None:
+            return None
+        lines = head.decode("latin-1").lstrip("\r\n").split("\r\n")
+        parts = lines[0].split(" ")
+        if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
+            raise _HttpError(400, f"bad request line {lines[0]!r}")
+        method, target, version = parts
+        headers: dict[str, str] = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if headers.get("expect", "").lower() == "100-continue":
+            self.writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            await self.writer.drain()
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            body = await self._read_chunked()
+        else:
+            body = await self._read_exact(int(headers.get("content-length") or 0))
+        connection = headers.get("connection", "").lower()
+        keep_alive = "close" not in connection if version == "HTTP/1.1" else "keep-alive" in connection
+        return _Request(method.upper(), target, headers, body, keep_alive)
+
+    async def peer_closed(self) -> bool:
+        """Reads ahead while a long poll waits: True when the client hung up, False if it sent data."""
+        if self.eof:
+            return True
+        return not await self._fill()
+
+    async def respond(self, status: int, body: bytes, content_type: str, keep_alive: bool) -> None:
+        try:
+            reason = HTTPStatus(status).phrase
+        except ValueError:
+            reason = "Unknown"
+        head = (
+            f"HTTP/1.1 {status} {reason}\r\n"
+            f"Content-Type: {content_type}\r\n"
+            f"Content-Length: {len(body)}\r\n"
+            f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n"
+            "Server: fake-telegram\r\n\r\n"
+        )
+        self.writer.write(head.encode("latin-1") + body)
+        await self.writer.drain()
+
+
+def _header_param(value: str, key: str) -> str | None:
+    m = re.search(rf'(?:^|;)\s*{key}\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))', value, re.IGNORECASE)
+    if m is None:
+        return None
+    return m.group(1) if m.group(1) is not None else m.group(2)
+
+
+def _parse_multipart(body: bytes, content_type: str) -> tuple[dict[str, str], dict[str, UploadedFile]]:
+    boundary = _header_param(content_type, "boundary")
+    if not boundary:
+        raise _bad("multipart body without boundary")
+    fields: dict[str, str] = {}
+    files: dict[str, UploadedFile] = {}
+    for part in body.split(b"--" + boundary.encode("latin-1"))[1:]:
+        if part.startswith(b"--"):
+            break
+        head, sep, content = part.removeprefix(b"\r\n").partition(b"\r\n\r\n")
+        if not sep:
+            continue
+        content = content.removesuffix(b"\r\n")
+        headers = {}
+        for line in head.decode("utf-8", "replace").split("\r\n"):
+            key, _, value = line.partition(":")
+            headers[key.strip().lower()] = value.strip()
+        disposition = headers.get("content-disposition", "")
+        name = _header_param(disposition, "name")
+        if name is None:
+            continue
+        filename = _header_param(disposition, "filename")
+        if filename is not None:
+            files[name] = UploadedFile(name, filename, headers.get("content-type"), content)
+        else:
+            fields[name] = content.decode("utf-8")
+    return fields, files
+
+
+def _coerce(name: str, value: str) -> Any:
+    if name in _STRING_PARAMS:
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def _image_size(data: bytes) -> tuple[int, int]:
+    """(width, height) of a PNG, GIF or JPEG; (1, 1) for anything else."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        w, h = struct.unpack(">II", data[16:24])
+        return int(w), int(h)
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        w, h = struct.unpack("<HH", data[6:10])
+        return int(w), int(h)
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 <= len(data) and data[i] == 0xFF:
+            marker = data[i + 1]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+                return int(w), int(h)
+            i += 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]
+    return 1, 1
+
+
+def _update_type(update: dict[str, Any]) -> str:
+    return next(k for k in update if k != "update_id")
+
+
+# --------------------------------------------------------------------------------------------------
+# The server
+
+
+Handler = Callable[[Call], Any]
+
+
+class FakeTelegramServer:
+    """Fake Bot API on 127.0.0.1:<ephemeral>. Use as ``async with FakeTelegramServer() as tg:``."""
+
+    def __init__(
+        self,
+        token: str = DEFAULT_TOKEN,
+        *,
+        bot_username: str = "fake_mahjong_bot",
+        bot_first_name: str = "Fake Mahjong Bot",
+    ) -> None:
+        self.token = token
+        self.bot_id = int(token.split(":", 1)[0])
+        self.bot_username = bot_username
+        self.bot_user: dict[str, Any] = {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": bot_first_name,
+            "username": bot_username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+            "can_connect_to_business": False,
+            "has_main_web_app": False,
+        }
+        self.port = 0
+        # State for the tests.
+        self.calls: list[Call] = []
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.updates: list[dict[str, Any]] = []
+        self.callback_queries: dict[str, FakeCallbackQuery] = {}
+        self.callback_answers: list[FakeCallbackQuery] = []
+        self.files: dict[str, UploadedFile] = {}
+        self.downloads: list[str] = []
+        self.faults: list[Fault] = []
+        self.internal_errors: list[BaseException] = []
+        self.webhook_url = ""
+        self._commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        # Machinery.
+        self._user_ids = itertools.count(10_001)
+        self._group_ids = itertools.count(1)
+        self._update_ids = itertools.count(1)
+        self._file_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+        self._confirmed = 1  # lowest update_id not yet confirmed by a getUpdates offset
+        self._allowed_updates: list[str] = []
+        self._polls: list[_Poll] = []
+        self._inflight: set[Call] = set()
+        self._waiters: list[asyncio.Future[None]] = []
+        self._last_activity = time.monotonic()
+        self._server: asyncio.Server | None = None
+        self._conns: set[_Connection] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+        self._methods: dict[str, tuple[str, Handler]] = {}
+        for name in (
+            "getMe", "logOut", "close", "getUpdates", "deleteWebhook", "getWebhookInfo",
+            "setMyCommands", "getMyCommands", "deleteMyCommands", "sendMessage", "sendPhoto",
+            "sendChatAction", "editMessageText", "editMessageCaption", "editMessageReplyMarkup",
+            "deleteMessage", "answerCallbackQuery", "getChat", "getChatMember",
+            "getChatAdministrators", "getFile",
+        ):  # fmt: skip
+            self._methods[name.lower()] = (name, getattr(self, f"_api_{name}"))
+
+    # ---------------------------------------------------------------- lifecycle
+
+    @property
+    def base_url(self) -> str:
+        """For ``ApplicationBuilder().base_url(...)``; PTB appends the token."""
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/file/bot"
+
+    def configure(self, builder: Any) -> Any:
+        """``builder.token(...).base_url(...).base_file_url(...)`` for an ApplicationBuilder."""
+        return builder.token(self.token).base_url(self.base_url).base_file_url(self.base_file_url)
+
+    async def start(self) -> None:
+        if self._server is not None:
+            raise RuntimeError("already started")
+        self._closing = False
+        self._server = await asyncio.start_server(self._on_connect, host="127.0.0.1", port=0)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        """Answers pending long polls with [], closes every connection, stops listening."""
+        if self._server is None:
+            return
+        self._closing = True
+        self._notify()
+        self._server.close()
+        for conn in list(self._conns):  # idle keep-alive connections; busy ones finish their answer
+            if not conn.busy and conn.task is not None:
+                conn.task.cancel()
+        tasks = list(self._tasks)  # a task not started yet sees _closing and just closes its socket
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=2.0)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        await self._server.wait_closed()
+        self._server = None
+
+    async def __aenter__(self) -> FakeTelegramServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: object, exc: object, tb: object) -> None:
+        await self.stop()
+        if self.internal_errors and exc_type is None:
+            raise AssertionError(f"fake Telegram server failed internally: {self.internal_errors!r}")
+
+    # ---------------------------------------------------------------- users, chats, updates
+
+    def add_user(
+        self,
+        first_name: str,
+        *,
+        id: int | None = None,
+        language_code: str | None = "en",
+        username: str | None = None,
+        last_name: str | None = None,
+        started: bool = False,
+    ) -> FakeUser:
+        """A user; ``started=False`` means the bot may not DM him until he sends something in private."""
+        uid = id if id is not None else next(self._user_ids)
+        if uid in self.users:
+            raise ValueError(f"user {uid} exists")
+        user = FakeUser(uid, first_name, language_code, username, last_name, started)
+        self.users[uid] = user
+        return user
+
+    def private_chat(self, user: FakeUser) -> FakeChat:
+        chat = self.chats.get(user.id)
+        if chat is None:
+            chat = FakeChat(id=user.id, type="private", user=user, members={user.id: "member"})
+            self.chats[user.id] = chat
+        return chat
+
+    def add_group(
+        self,
+        title: str = "Test group",
+        *,
+        members: Iterable[FakeUser] = (),
+        admins: Iterable[FakeUser] = (),
+        creator: FakeUser | None = None,
+        supergroup: bool = False,
+        id: int | None = None,
+        username: str | None = None,
+        bot_status: str = "member",
+    ) -> FakeChat:
+        """A group the bot is in (``bot_status`` member/administrator; left/kicked make sends 403)."""
+        n = next(self._group_ids)
+        gid = id if id is not None else (-1_001_000_000_000 - n if supergroup else -4_000_000_000 - n)
+        if gid in self.chats:
+            raise ValueError(f"chat {gid} exists")
+        chat = FakeChat(gid, "supergroup" if supergroup else "group", title=title, username=username)
+        chat.bot_status = bot_status
+        for user in members:
+            chat.members[user.id] = "member"
+        for user in admins:
+            chat.members[user.id] = "administrator"
+        if creator is not None:
+            chat.members[creator.id] = "creator"
+        self.chats[gid] = chat
+        return chat
+
+    def set_member(self, chat: FakeChat, user: FakeUser, status: str = "member") -> None:
+        """Sets a user's ChatMember status: creator, administrator, member, left or kicked."""
+        chat.members[user.id] = status
+
+    def block(self, user: FakeUser) -> None:
+        """The user blocks the bot: sends to his DM answer 403 until he sends /start again."""
+        user.blocked = True
+
+    def inject_update(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Queues a raw update (``{"message": {...}}`` etc.); the update_id is assigned here."""
+        update = {"update_id": next(self._update_ids), **payload}
+        self.updates.append(update)
+        self._notify()
+        return update
+
+    def send_text(
+        self,
+        user: FakeUser,
+        chat: FakeChat | int | None,
+        text: str,
+        *,
+        reply_to: FakeMessage | int | None = None,
+    ) -> FakeMessage:
+        """The user writes ``text`` in ``chat`` (None: his private chat with the bot).
+
+        A leading ``/word`` or ``/word@bot`` gets a bot_command entity, as Telegram sends it, so
+        CommandHandler sees ``/start payload`` with ``context.args == ["payload"]``. Any private message
+        marks the user as having started the bot; ``/start`` in private also unblocks it.
+        """
+        target = self._chat_arg(user, chat)
+        if target.members.get(user.id) == "kicked":
+            raise ValueError(f"{user.first_name} was banned from chat {target.id}")
+        if target.type != "private" and target.members.get(user.id) in (None, "left"):
+            target.members[user.id] = "member"
+        if target.type == "private":
+            user.started = True
+            if text.split(maxsplit=1)[:1] in (["/start"], [f"/start@{self.bot_username}"]):
+                user.blocked = False
+        entities = None
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0]
+            entities = [{"type": "bot_command", "offset": 0, "length": _utf16_len(command)}]
+        reply_id = _plain(reply_to)
+        message = FakeMessage(
+            chat=target,
+            message_id=target.next_message_id(),
+            date=_now(),
+            from_bot=False,
+            sender=user,
+            text=text,
+            entities=entities,
+            reply_to_message_id=reply_id,
+        )
+        target.messages.append(message)
+        payload = message.to_api(self)
+        self.inject_update({"message": payload})
+        return message
+
+    def press(
+        self,
+        user: FakeUser,
+        chat: FakeChat | int | None,
+        message_id: FakeMessage | int,
+        callback_data: str,
+        *,
+        check: bool = True,
+    ) -> FakeCallbackQuery:
+        """The user presses an inline button of a bot message; returns the query (see ``.answered``).
+
+        With ``check`` the message must be a live bot message whose current inline keyboard has a
+        button with this callback_data (ValueError otherwise), as in a real client.
+        """
+        target = self._chat_arg(user, chat)
+        message = self._find_message(target, _plain(message_id))
+        if message is None or message.deleted:
+            raise ValueError(f"no message {_plain(message_id)} in chat {target.id}")
+        if check and (not message.from_bot or callback_data not in message.callback_data):
+            raise ValueError(
+                f"message {message.message_id} has no button with callback_data {callback_data!r}; "
+                f"it has {message.callback_data!r}"
+            )
+        query = FakeCallbackQuery(str(next(self._query_ids) * 7919 + 4_200_000), user, message, callback_data)
+        self.callback_queries[query.id] = query
+        self.inject_update(
+            {
+                "callback_query": {
+                    "id": query.id,
+                    "from": user.to_api(),
+                    "message": message.to_api(self),
+                    "chat_instance": str(abs(target.id) * 31 + 7),
+                    "data": callback_data,
+                }
+            }
+        )
+        return query
+
+    @property
+    def pending_updates(self) -> list[dict[str, Any]]:
+        """Updates not yet confirmed by a getUpdates offset (delivered or not)."""
+        allowed = self._allowed_updates
+        return [
+            u
+            for u in self.updates
+            if u["update_id"] >= self._confirmed and (not allowed or _update_type(u) in allowed)
+        ]
+
+    # ---------------------------------------------------------------- state queries
+
+    def calls_to(self, *methods: str, ok: bool | None = None, **params: Any) -> list[Call]:
+        """Calls to any of ``methods`` (all if none given) whose params equal ``params``."""
+        wanted = {m.lower() for m in methods}
+        return [
+            c
+            for c in self.calls
+            if (not wanted or c.method.lower() in wanted)
+            and (ok is None or c.ok == ok)
+            and c.matches(**params)
+        ]
+
+    def mark(self) -> int:
+        """The seq the next call will get; pass it as ``since=`` to ignore earlier calls."""
+        return len(self.calls)
+
+    def messages(
+        self, chat: FakeChat | int, *, from_bot: bool | None = None, include_deleted: bool = False
+    ) -> list[FakeMessage]:
+        target = self.chats.get(_plain(chat))
+        if target is None:
+            return []
+        return [
+            m
+            for m in target.messages
+            if (include_deleted or not m.deleted) and (from_bot is None or m.from_bot == from_bot)
+        ]
+
+    def bot_messages(self, chat: FakeChat | int) -> list[FakeMessage]:
+        return self.messages(chat, from_bot=True)
+
+    def message(self, chat: FakeChat | int, message_id: int) -> FakeMessage:
+        target = self.chats.get(_plain(chat))
+        found = self._find_message(target, message_id) if target else None
+        if found is None:
+            raise KeyError(f"no message {message_id} in chat {_plain(chat)}")
+        return found
+
+    def commands(self, scope: dict[str, Any] | None = None, language_code: str = "") -> list[dict[str, Any]]:
+        """The commands last set by setMyCommands for this scope and language."""
+        return list(self._commands.get(self._scope_key(scope, language_code), []))
+
+    # ---------------------------------------------------------------- faults
+
+    def fail_next(
+        self,
+        method: str | None = None,
+        *,
+        times: int = 1,
+        status: int = 429,
+        retry_after: float | None = 1,
+        description: str | None = None,
+    ) -> Fault:
+        """The next ``times`` calls of ``method`` answer an error instead of running, then it recovers.
+
+        ``method=None`` matches every method except getUpdates (PTB's polling loop backs off >= 1 s on
+        errors; target "getUpdates" by name to test that). 429 carries ``parameters.retry_after``: PTB
+        raises RetryAfter only when it is truthy (0 surfaces as NetworkError); AIORateLimiter really
+        sleeps retry_after + 0.1 s before retrying and the polling loop retry_after + 0.5 s, so keep it
+        small - PTB accepts fractions such as 0.05 although Telegram only sends whole seconds.
+        500/502/... surface as NetworkError, 400 as BadRequest, 403 as Forbidden. Faulted calls are
+        recorded, with ``injected_fault=True``, and have no effect.
+        """
+        if description is None:
+            if status == 429:
+                description = f"Too Many Requests: retry after {retry_after:g}"
+            else:
+                description = HTTPStatus(status).phrase
+        fault = Fault(method, times, status, retry_after if status == 429 else None, description)
+        self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+
+    # ---------------------------------------------------------------- waiting
+
+    async def wait_for(
+        self,
+        predicate: Callable[[list[Call]], Any],
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        what: str | None = None,
+    ) -> Any:
+        """Waits until ``predicate(calls)`` is truthy and returns that value.
+
+        Re-checked after every change of server state (a call starts or ends, an update is queued), so
+        the predicate may also look at ``messages()``, ``callback_queries`` and so on.
+        Raises TimeoutError, listing the last calls, after ``timeout`` seconds.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = predicate(self.calls)
+            if value:
+                return value
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(
+                    f"timed out after {timeout}s waiting for {what or predicate!r}; "
+                    f"last calls: {self.calls[-8:]!r}"
+                )
+            await self._wait_change(remaining)
+
+    async def wait_for_call(
+        self,
+        method: str,
+        *,
+        predicate: Callable[[Call], bool] | None = None,
+        since: int = 0,
+        ok: bool | None = None,
+        finished: bool = True,
+        timeout: float = DEFAULT_TIMEOUT,
+        **params: Any,
+    ) -> Call:
+        """Waits for a finished call to ``method`` with seq >= ``since`` whose params equal ``params``
+        (FakeChat/FakeUser/FakeMessage stand for their ids) and that satisfies ``predicate``.
+
+        Returns the first such call. It has been answered, so ``messages()`` already shows its effect;
+        ``finished=False`` also matches a call still in flight (a pending getUpdates long poll).
+        """
+
+        def find(calls: list[Call]) -> Call | None:
+            for call in calls[since:]:
+                if (
+                    (call.done or not finished)
+                    and call.matches(method, **params)
+                    and (ok is None or call.ok == ok)
+                    and (predicate is None or predicate(call))
+                ):
+                    return call
+            return None
+
+        described = f"{method}({', '.join(f'{k}={_plain(v)!r}' for k, v in params.items())})"
+        result: Call = await self.wait_for(find, timeout=timeout, what=described)
+        return result
+
+    async def wait_idle(self, *, quiet: float = 0.1, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Waits until the bot is idle: every queued update was confirmed by a later getUpdates, a
+        getUpdates long poll is pending (if the bot polls at all), no other call is in flight, and no
+        call started or ended for ``quiet`` seconds.
+
+        Heuristic: a handler that awaits something other than the Bot API for longer than ``quiet``
+        looks idle. To wait for an expected effect use ``wait_for_call``; use this to check that
+        nothing more happens.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            busy = self._busy_reason()
+            now = time.monotonic()
+            wait = deadline - loop.time()
+            if busy is None:
+                left = self._last_activity + quiet - now
+                if left <= 0:
+                    return
+                wait = min(wait, left)
+            elif wait <= 0:
+                raise TimeoutError(f"bot not idle after {timeout}s: {busy}; last calls: {self.calls[-8:]!r}")
+            if wait <= 0:
+                raise TimeoutError(f"bot not idle after {timeout}s: calls keep coming: {self.calls[-8:]!r}")
+            await self._wait_change(wait)
+
+    def _busy_reason(self) -> str | None:
+        if self.pending_updates:
+            return f"{len(self.pending_updates)} update(s) not yet confirmed"
+        others = [c for c in self._inflight if c.method != _GET_UPDATES]
+        if others:
+            return f"calls in flight: {others!r}"
+        if any(c.method == _GET_UPDATES for c in self.calls) and not self._polls:
+            return "no getUpdates long poll pending"
+        return None
+
+    def _notify(self) -> None:
+        self._last_activity = time.monotonic()
+        waiters, self._waiters = self._waiters, []
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
+
+    def _change_future(self) -> asyncio.Future[None]:
+        """A future resolved by the next state change; registered at once, so no wakeup is lost."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        return fut
+
+    def _drop_future(self, fut: asyncio.Future[None]) -> None:
+        if not fut.done():
+            fut.cancel()
+        with contextlib.suppress(ValueError):
+            self._waiters.remove(fut)
+
+    async def _wait_change(self, timeout: float, *others: asyncio.Future[Any]) -> None:
+        """Waits for a state change (or one of ``others``), at most ``timeout`` seconds."""
+        fut = self._change_future()
+        try:
+            await asyncio.wait([fut, *others], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._drop_future(fut)
+
+    # ---------------------------------------------------------------- HTTP handling
+
+    def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        # A plain callback, so the handler task is created (and tracked) synchronously on accept.
+        task = asyncio.get_running_loop().create_task(self._handle_connection(reader, writer))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = _Connection(reader, writer)
+        conn.task = asyncio.current_task()
+        self._conns.add(conn)
+        try:
+            while not self._closing:
+                request = await conn.read_request()
+                if request is None:
+                    break
+                conn.busy = True
+                try:
+                    status, body, content_type = await self._serve(request, conn)
+                except _HttpError as exc:
+                    status, body, content_type = exc.status, str(exc).encode(), "text/plain"
+                keep_alive = request.keep_alive and not self._closing
+                await conn.respond(status, body, content_type, keep_alive)
+                conn.busy = False
+                if not keep_alive:
+                    break
+        except _HttpError as exc:
+            with contextlib.suppress(ConnectionError):
+                await conn.respond(exc.status, str(exc).encode(), "text/plain", False)
+        except (ConnectionError, _ClientGone, asyncio.IncompleteReadError):
+            pass
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:  # a bug in this module: surfaced by __aexit__
+            self.internal_errors.append(exc)
+        finally:
+            writer.close()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await writer.wait_closed()
+            self._conns.discard(conn)
+
+    async def _serve(self, request: _Request, conn: _Connection) -> tuple[int, bytes, str]:
+        url = urlsplit(request.target)
+        path = unquote(url.path)
+        if path.startswith("/file/bot"):
+            return self._serve_file(path.removeprefix("/file/bot"))
+        if not path.startswith("/bot"):
+            return self._json(404, ApiError(404, "Not Found").payload())
+        token, _, method = path.removeprefix("/bot").partition("/")
+        parse_error: ApiError | None = None
+        try:
+            params, files = self._parse_params(request, url.query)
+        except ApiError as exc:
+            params, files, parse_error = {}, {}, exc
+        canonical, handler = self._methods.get(method.lower(), (method, None))
+        call = Call(len(self.calls), canonical, params, time.monotonic(), files)
+        self.calls.append(call)
+        self._inflight.add(call)
+        self._notify()
+        try:
+            if token != self.token:
+                raise ApiError(401, "Unauthorized")
+            if parse_error is not None:
+                raise parse_error
+            fault = self._take_fault(canonical)
+            if fault is not None:
+                call.injected_fault = True
+                params_out = {"retry_after": fault.retry_after} if fault.retry_after is not None else None
+                raise ApiError(fault.status, fault.description, params_out)
+            if handler is None:
+                raise ApiError(404, "Not Found")
+            if canonical == _GET_UPDATES:
+                result = await self._get_updates(call, conn)
+            else:
+                result = handler(call)
+                if isinstance(result, Awaitable):
+                    result = await result
+            call.status, call.result = 200, result
+            payload: dict[str, Any] = {"ok": True, "result": result}
+        except ApiError as exc:
+            call.status, call.error = exc.status, exc.description
+            payload = exc.payload()
+        except _ClientGone:
+            call.error = "client closed the connection"
+            raise
+        except Exception as exc:  # a bug in this module: answered 500, surfaced by __aexit__
+            self.internal_errors.append(exc)
+            call.status, call.error = 500, f"Internal Server Error: fake server bug {exc!r}"
+            payload = {"ok": False, "error_code": 500, "description": call.error}
+        finally:
+            call.finished = time.monotonic()
+            self._inflight.discard(call)
+            self._notify()
+        return self._json(call.status or 500, payload)
+
+    @staticmethod
+    def _json(status: int, payload: Any) -> tuple[int, bytes, str]:
+        return status, json.dumps(payload, ensure_ascii=False).encode(), "application/json"
+
+    def _serve_file(self, rest: str) -> tuple[int, bytes, str]:
+        token, _, file_path = rest.partition("/")
+        if token != self.token:
+            return self._json(401, ApiError(401, "Unauthorized").payload())
+        self.downloads.append(file_path)
+        self._notify()
+        for file_id, stored in self.files.items():
+            if self._file_path(file_id) == file_path:
+                return 200, stored.data, stored.content_type or "application/octet-stream"
+        return self._json(404, ApiError(404, "Not Found").payload())
+
+    def _parse_params(self, request: _Request, query: str) -> tuple[dict[str, Any], dict[str, UploadedFile]]:
+        params: dict[str, Any] = {k: _coerce(k, v) for k, v in parse_qsl(query, keep_blank_values=True)}
+        files: dict[str, UploadedFile] = {}
+        content_type = request.headers.get("content-type", "")
+        kind = content_type.split(";")[0].strip().lower()
+        body = request.body
+        try:
+            if not body:
+                pass
+            elif kind == "application/json":
+                data = json.loads(body)
+                if not isinstance(data, dict):
+                    raise _bad("JSON body must be an object")
+                params.update(data)
+            elif kind == "application/x-www-form-urlencoded":
+                text = body.decode("utf-8")
+                params.update({k: _coerce(k, v) for k, v in parse_qsl(text, keep_blank_values=True)})
+            elif kind == "multipart/form-data":
+                fields, files = _parse_multipart(body, content_type)
+                params.update({k: _coerce(k, v) for k, v in fields.items()})
+            else:
+                raise _bad(f"unsupported Content-Type {kind!r}")
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise _bad(f"can't parse request body: {exc}") from exc
+        return params, files
+
+    def _take_fault(self, method: str) -> Fault | None:
+        for fault in self.faults:
+            if fault.remaining <= 0:
+                continue
+            if fault.method is None and method == _GET_UPDATES:
+                continue
+            if fault.method is not None and fault.method.lower() != method.lower():
+                continue
+            fault.remaining -= 1
+            if fault.remaining == 0:
+                self.faults.remove(fault)
+            return fault
+        return None
+
+    # ---------------------------------------------------------------- helpers for the methods
+
+    def _chat_arg(self, user: FakeUser, chat: FakeChat | int | None) -> FakeChat:
+        if chat is None:
+            return self.private_chat(user)
+        if isinstance(chat, FakeChat):
+            return chat
+        found = self.chats.get(chat)
+        if found is None:
+            if chat == user.id:
+                return self.private_chat(user)
+            raise ValueError(f"unknown chat {chat}")
+        return found
+
+    def _chat(self, chat_id: Any) -> FakeChat:
+        if chat_id is None or chat_id == "":
+            raise _bad("chat_id is empty")
+        if isinstance(chat_id, str) and chat_id.startswith("@"):
+            for chat in self.chats.values():
+                if chat.username and chat.username.lower() == chat_id[1:].lower():
+                    return chat
+            raise _bad("chat not found")
+        if not isinstance(chat_id, int):
+            raise _bad("chat not found")
+        found = self.chats.get(chat_id)
+        if found is None and chat_id in self.users:
+            found = self.private_chat(self.users[chat_id])
+        if found is None:
+            raise _bad("chat not found")
+        return found
+
+    def _writable_chat(self, chat_id: Any) -> FakeChat:
+        chat = self._chat(chat_id)
+        if chat.type == "private" and chat.user is not None:
+            if chat.user.blocked:
+                raise ApiError(403, "Forbidden: bot was blocked by the user")
+            if not chat.user.started:
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        elif chat.bot_status == "kicked":
+            raise ApiError(403, f"Forbidden: bot was kicked from the {chat.type} chat")
+        elif chat.bot_status == "left":
+            raise ApiError(403, f"Forbidden: bot is not a member of the {chat.type} chat")
+        return chat
+
+    @staticmethod
+    def _find_message(chat: FakeChat | None, message_id: Any) -> FakeMessage | None:
+        if chat is None:
+            return None
+        for message in chat.messages:
+            if message.message_id == message_id:
+                return message
+        return None
+
+    def _message_to_edit(self, params: dict[str, Any]) -> FakeMessage:
+        if params.get("inline_message_id"):
+            raise _bad("inline messages are not supported by the fake server")
+        chat = self._chat(params.get("chat_id"))
+        message = self._find_message(chat, params.get("message_id"))
+        if message is None or message.deleted:
+            raise _bad("message to edit not found")
+        if not message.from_bot:
+            raise _bad("message can't be edited")
+        return message
+
+    @staticmethod
+    def _check_markup(markup: Any) -> dict[str, Any] | None:
+        if markup is None:
+            return None
+        if isinstance(markup, str):  # a JSON-serialized object inside a JSON body
+            try:
+                markup = json.loads(markup)
+            except ValueError:
+                raise _bad("can't parse reply keyboard markup JSON object") from None
+        if not isinstance(markup, dict):
+            raise _bad("can't parse reply keyboard markup JSON object")
+        if "inline_keyboard" in markup:
+            rows = markup["inline_keyboard"]
+            if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+                raise _bad('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays')
+            for button in (b for row in rows for b in row):
+                if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+                    raise _bad("can't parse inline keyboard button: Text buttons are unallowed")
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                    raise _bad("BUTTON_DATA_INVALID")
+        return markup
+
+    def _reply_to(self, chat: FakeChat, params: dict[str, Any]) -> int | None:
+        reply = params.get("reply_parameters")
+        reply_id = reply.get("message_id") if isinstance(reply, dict) else params.get("reply_to_message_id")
+        if reply_id is None:
+            return None
+        allow = params.get("allow_sending_without_reply") or (
+            isinstance(reply, dict) and reply.get("allow_sending_without_reply")
+        )
+        target = self._find_message(chat, reply_id)
+        if target is None or target.deleted:
+            if allow:
+                return None
+            raise _bad("message to be replied not found")
+        return int(reply_id)
+
+    def _new_bot_message(self, chat: FakeChat, call: Call, **fields: Any) -> FakeMessage:
+        message = FakeMessage(chat=chat, message_id=chat.next_message_id(), date=_now(), from_bot=True,
+                              call=call, **fields)  # fmt: skip
+        chat.messages.append(message)
+        return message
+
+    def _edit(
+        self, message: FakeMessage, formatting: dict[str, Any] | None = None, **changes: Any
+    ) -> dict[str, Any]:
+        """Applies ``changes`` (compared, as Telegram does) and ``formatting`` (entities, parse_mode)."""
+        current = {k: getattr(message, k) for k in changes}
+        if current == changes:
+            raise _bad(
+                "message is not modified: specified new message content and reply markup are exactly "
+                "the same as a current content and reply markup of the message"
+            )
+        message.history.append(
+            MessageVersion(message.text, message.caption, message.reply_markup, message.updated)
+        )
+        for key, value in {**changes, **(formatting or {})}.items():
+            setattr(message, key, value)
+        message.edit_date = _now()
+        message.updated = time.monotonic()
+        return message.to_api(self)
+
+    @staticmethod
+    def _scope_key(scope: Any, language_code: Any) -> tuple[str, str]:
+        scope = scope if isinstance(scope, dict) and scope else {"type": "default"}
+        return json.dumps(scope, sort_keys=True), str(language_code or "")
+
+    def _new_file_id(self, upload: UploadedFile) -> str:
+        file_id = f"AgACAgFake{next(self._file_ids):06d}"
+        self.files[file_id] = upload
+        return file_id
+
+    def _file_path(self, file_id: str) -> str:
+        upload = self.files[file_id]
+        ext = {"image/png": "png", "image/gif": "gif"}.get(upload.content_type or "", "jpg")
+        return f"photos/{file_id}.{ext}"
+
+    def _photo_size(self, file_id: str) -> dict[str, Any]:
+        upload = self.files.get(file_id)
+        width, height = _image_size(upload.data) if upload else (1, 1)
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id[-8:]}",
+            "width": width,
+            "height": height,
+            "file_size": len(upload.data) if upload else 0,
+        }
+
+    def _member(self, chat: FakeChat, user_id: Any) -> dict[str, Any]:
+        if user_id == self.bot_id:
+            user_json, status = self.bot_user, "member" if chat.type == "private" else chat.bot_status
+        elif user_id in self.users:
+            user_json = self.users[user_id].to_api()
+            own = chat.type == "private" and user_id == chat.id
+            status = "member" if own else chat.members.get(user_id, "left")
+        else:
+            raise _bad("user not found")
+        if status == "creator":
+            return {"status": "creator", "user": user_json, "is_anonymous": False}
+        if status == "administrator":
+            rights = (
+                "can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members",
+                "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
+                "can_delete_stories", "can_pin_messages",
+            )  # fmt: skip
+            out: dict[str, Any] = {"status": "administrator", "user": user_json, "can_be_edited": False,
+                                   "is_anonymous": False, "can_promote_members": False}  # fmt: skip
+            out.update(dict.fromkeys(rights, True))
+            return out
+        if status == "kicked":
+            return {"status": "kicked", "user": user_json, "until_date": 0}
+        return {"status": status, "user": user_json}
+
+    # ---------------------------------------------------------------- Bot API methods
+
+    def _api_getMe(self, call: Call) -> dict[str, Any]:
+        return self.bot_user
+
+    def _api_logOut(self, call: Call) -> bool:
+        return True
+
+    def _api_close(self, call: Call) -> bool:
+        return True
+
+    def _api_deleteWebhook(self, call: Call) -> bool:
+        self.webhook_url = ""
+        if call.params.get("drop_pending_updates"):
+            self._confirmed = max(self._confirmed, self.updates[-1]["update_id"] + 1 if self.updates else 1)
+        return True
+
+    def _api_getWebhookInfo(self, call: Call) -> dict[str, Any]:
+        return {"url": self.webhook_url, "has_custom_certificate": False,
+                "pending_update_count": len(self.pending_updates)}  # fmt: skip
+
+    def _api_getUpdates(self, call: Call) -> Any:  # dispatched to _get_updates (needs the connection)
+        raise AssertionError("unreachable")
+
+    async def _get_updates(self, call: Call, conn: _Connection) -> list[dict[str, Any]]:
+        params = call.params
+        offset = int(params.get("offset") or 0)
+        limit = max(1, min(100, int(params.get("limit") or 100)))
+        timeout = max(0.0, float(params.get("timeout") or 0))
+        if isinstance(params.get("allowed_updates"), list):
+            self._allowed_updates = list(params["allowed_updates"])
+        if offset > 0:
+            self._confirmed = max(self._confirmed, offset)
+        elif offset < 0:
+            keep = self.pending_updates[offset:]
+            if keep:
+                self._confirmed = keep[0]["update_id"]
+        for other in self._polls:  # like Telegram: the newer request wins, the older one gets 409
+            other.conflict = True
+        if self._polls:
+            self._notify()
+        poll = _Poll()
+        self._polls.append(poll)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        watcher: asyncio.Task[bool] | None = None
+        try:
+            while True:
+                if poll.conflict:
+                    raise ApiError(409, "Conflict: terminated by other getUpdates request; "
+                                        "make sure that only one bot instance is running")  # fmt: skip
+                batch = self.pending_updates[:limit]
+                remaining = deadline - loop.time()
+                if batch or self._closing or remaining <= 0:
+                    return batch
+                if watcher is None and not conn.eof:
+                    watcher = asyncio.create_task(conn.peer_closed())
+                others = [watcher] if watcher is not None and not watcher.done() else []
+                await self._wait_change(remaining, *others)
+                if watcher is not None and watcher.done() and watcher.result():
+                    raise _ClientGone
+        finally:
+            self._polls.remove(poll)
+            if watcher is not None and not watcher.done():
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+
+    def _api_setMyCommands(self, call: Call) -> bool:
+        commands = call.params.get("commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise _bad("can't parse commands JSON object")
+        for cmd in commands:
+            if not isinstance(cmd, dict) or not _COMMAND_RE.match(str(cmd.get("command", ""))):
+                raise _bad("BOT_COMMAND_INVALID")
+            if not 1 <= len(str(cmd.get("description", ""))) <= 256:
+                raise _bad("BOT_COMMAND_DESCRIPTION_INVALID")
+        key = self._scope_key(call.params.get("scope"), call.params.get("language_code"))
+        self._commands[key] = [{"command": c["command"], "description": c["description"]} for c in commands]
+        return True
+
+    def _api_getMyCommands(self, call: Call) -> list[dict[str, Any]]:
+        return self.commands(call.params.get("scope"), call.params.get("language_code") or "")
+
+    def _api_deleteMyCommands(self, call: Call) -> bool:
+        self._commands.pop(self._scope_key(call.params.get("scope"), call.params.get("language_code")), None)
+        return True
+
+    def _api_sendMessage(self, call: Call) -> dict[str, Any]:
+        p = call.params
+        chat = self._writable_chat(p.get("chat_id"))
+        text = p.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise _bad("message text is empty")
+        if len(text) > 4096:
+            raise _bad("message is too long")
+        markup = self._check_markup(p.get("reply_markup"))
+        reply_id = self._reply_to(chat, p)
+        message = self._new_bot_message(chat, call, text=text, entities=p.get("entities"),
+                                         parse_mode=p.get("parse_mode"), reply_markup=markup,
+                                         reply_to_message_id=reply_id)  # fmt: skip
+        return message.to_api(self)
+
+    def _api_sendPhoto(self, call: Call) -> dict[str, Any]:
+        p = call.params
+        chat = self._writable_chat(p.get("chat_id"))
+        photo = p.get("photo")
+        if isinstance(photo, str) and photo.startswith("attach://"):
+            upload = call.files.get(photo.removeprefix("attach://"))
+        else:
+            upload = call.files.get("photo")
+        if upload is not None:
+            file_id = self._new_file_id(upload)
+        elif isinstance(photo, str) and photo in self.files:
+            file_id, upload = photo, self.files[photo]
+        elif isinstance(photo, str) and photo.startswith(("http://", "https://")):
+            file_id = self._new_file_id(UploadedFile("photo", None, None, b""))
+        else:
+            raise _bad(
+                "wrong file identifier/HTTP URL specified" if photo else "there is no photo in the request"
+            )
+        caption = p.get("caption")
+        if caption is not None and len(caption) > 1024:
+            raise _bad("message caption is too long")
+        markup = self._check_markup(p.get("reply_markup"))
+        reply_id = self._reply_to(chat, p)
+        message = self._new_bot_message(chat, call, caption=caption, entities=p.get("caption_entities"),
+                                         parse_mode=p.get("parse_mode"), reply_markup=markup,
+                                         photo=upload, photo_file_id=file_id,
+                                         reply_to_message_id=reply_id)  # fmt: skip
+        return message.to_api(self)
+
+    def _api_sendChatAction(self, call: Call) -> bool:
+        self._writable_chat(call.params.get("chat_id"))
+        return True
+
+    def _api_editMessageText(self, call: Call) -> dict[str, Any]:
+        p = call.params
+        message = self._message_to_edit(p)
+        if message.text is None:
+            raise _bad("there is no text in the message to edit")
+        text = p.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise _bad("message text is empty")
+        if len(text) > 4096:
+            raise _bad("message is too long")
+        markup = self._check_markup(p.get("reply_markup"))  # omitted: the inline keyboard is removed
+        formatting = {"entities": p.get("entities"), "parse_mode": p.get("parse_mode")}
+        return self._edit(message, formatting, text=text, reply_markup=markup)
+
+    def _api_editMessageCaption(self, call: Call) -> dict[str, Any]:
+        p = call.params
+        message = self._message_to_edit(p)
+        if message.photo_file_id is None:
+            raise _bad("there is no caption in the message to edit")
+        markup = self._check_markup(p.get("reply_markup"))
+        formatting = {"entities": p.get("caption_entities"), "parse_mode": p.get("parse_mode")}
+        return self._edit(message, formatting, caption=p.get("caption"), reply_markup=markup)
+
+    def _api_editMessageReplyMarkup(self, call: Call) -> dict[str, Any]:
+        message = self._message_to_edit(call.params)
+        return self._edit(message, reply_markup=self._check_markup(call.params.get("reply_markup")))
+
+    def _api_deleteMessage(self, call: Call) -> bool:
+        chat = self._chat(call.params.get("chat_id"))
+        message = self._find_message(chat, call.params.get("message_id"))
+        if message is None or message.deleted:
+            raise _bad("message to delete not found")
+        if not message.from_bot and chat.type != "private" and chat.bot_status != "administrator":
+            raise _bad("message can't be deleted")
+        message.deleted = True
+        return True
+
+    def _api_answerCallbackQuery(self, call: Call) -> bool:
+        p = call.params
+        query = self.callback_queries.get(str(p.get("callback_query_id")))
+        if query is None or query.answered:
+            raise _bad("query is too old and response timeout expired or query ID is invalid")
+        text = p.get("text")
+        if text is not None and len(text) > 200:
+            raise _bad("MESSAGE_TOO_LONG")
+        query.answered = True
+        query.text = text
+        query.show_alert = bool(p.get("show_alert"))
+        query.url = p.get("url")
+        query.cache_time = p.get("cache_time")
+        self.callback_answers.append(query)
+        return True
+
+    def _api_getChat(self, call: Call) -> dict[str, Any]:
+        chat = self._chat(call.params.get("chat_id"))
+        out = chat.to_api()
+        out.update(
+            {
+                "accent_color_id": 0,
+                "max_reaction_count": 11,
+                "accepted_gift_types": {
+                    "unlimited_gifts": False,
+                    "limited_gifts": False,
+                    "unique_gifts": False,
+                    "premium_subscription": False,
+                    "gifts_from_channels": False,
+                },
+            }
+        )
+        if chat.type != "private":
+            out["permissions"] = {"can_send_messages": True}
+        return out
+
+    def _api_getChatMember(self, call: Call) -> dict[str, Any]:
+        chat = self._chat(call.params.get("chat_id"))
+        return self._member(chat, call.params.get("user_id"))
+
+    def _api_getChatAdministrators(self, call: Call) -> list[dict[str, Any]]:
+        chat = self._chat(call.params.get("chat_id"))
+        if chat.type == "private":
+            raise _bad("there are no administrators in the private chat")
+        ids = [uid for uid, status in chat.members.items() if status in ("creator", "administrator")]
+        if chat.bot_status == "administrator":
+            ids.append(self.bot_id)
+        return [self._member(chat, uid) for uid in ids]
+
+    def _api_getFile(self, call: Call) -> dict[str, Any]:
+        file_id = call.params.get("file_id")
+        if file_id not in self.files:
+            raise _bad("invalid file_id")
+        size = self._photo_size(file_id)
+        return {"file_id": file_id, "file_unique_id": size["file_unique_id"], "file_size": size["file_size"],
+                "file_path": self._file_path(file_id)}  # fmt: skip
+
+
+@dataclass(eq=False)
+class _Poll:
+    conflict: bool = False
