@@ -45,6 +45,8 @@ def new_hand(
     opts = options if isinstance(options, Options) else ruleset.make_options(options)
     rng = random.Random(f"{ruleset.id}/{seed}")
     if dealer is None:
+        # the first dealer is drawn from the same stream before the shuffle: storage replays such a
+        # hand with dealer=None (a given dealer deals another wall from the same seed)
         dealer = rng.randrange(n)
     elif not 0 <= dealer < n:
         raise IllegalAction(f"dealer {dealer} is not a seat of a {n}-player table")

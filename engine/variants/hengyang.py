@@ -1,0 +1,303 @@
+"""衡阳麻将 Hengyang: 平和 with a 258 pair, 门前清, 扳牌 opening hands shown for three turns, additive big
+hands, two birds from the wall front, kong money, two-tile 开杠, no robbing the kong.
+
+RULES.md §1 and §3; seed 001_38e396c6cb9e69f8.txt (its first paragraph, 六胡利 / 字牌, describes another game:
+RULES.md D). Decisions the seed leaves open are marked D: here and in docs/rules/hengyang.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from operator import itemgetter
+
+from ..game import bird_target
+from ..melds import Meld, MeldKind
+from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
+from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
+from ..state import Payment, Settlement, State
+from ..tiles import Counts, is_258, remove_tile, suit_of
+
+# id -> (Chinese, English)
+NAMES: dict[str, tuple[str, str]] = {
+    "pinghu": ("平和", "plain win"),
+    "menqianqing": ("门前清", "concealed hand"),
+    "jiangyise": ("将一色", "all 2-5-8"),
+    "pengpenghu": ("碰碰胡", "all pungs"),
+    "quanqiuren": ("全求人", "all melds exposed"),
+    "qingyise": ("清一色", "one suit"),
+    "qidui": ("七小对", "seven pairs"),
+    "longqidui": ("龙七对", "dragon seven pairs"),
+    "gangshangkaihua": ("杠上开花", "win on the kong tiles"),
+    "haidilaoyue": ("海底捞月", "last tile self-drawn"),
+    "tianhu": ("天胡", "heavenly hand"),
+    "dihu": ("地胡", "earthly hand"),
+    "queyimen": ("缺一门", "a suit or the 2-5-8 missing at the deal"),
+    "sixi": ("四喜", "four of a kind at the deal"),
+    "liuliushun": ("六六顺", "two triplets at the deal"),
+    "angang": ("暗杠", "concealed kong"),
+    "bugang": ("补杠", "added kong"),
+    "zhigang": ("直杠", "kong on a discard"),
+}
+
+OPTIONS = (
+    # D: the seed turns up two birds (牌山正序的两张牌) and defines payments up to two hits (4倍), so a room
+    # may play with 0, 1 or 2 birds; 2 is the default.
+    OptionSpec("birds", 2, (0, 1, 2), "扎鸟数", "birds"),
+    OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
+)
+
+_258 = tuple(t for t in range(27) if is_258(t))
+_get_258 = itemgetter(*_258)
+
+OPENING_TURNS = 3  # 公开手牌三巡
+
+
+def _all_258(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    """将一色: every tile, melds included, is a 2, 5 or 8."""
+    if sum(_get_258(counts)) != sum(counts):
+        return False
+    return all(is_258(t) for m in melds for t in m.tiles)
+
+
+def _one_suit(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    suits = {suit_of(t) for t, n in enumerate(counts) if n}
+    suits.update(suit_of(m.tile) for m in melds)
+    return len(suits) == 1
+
+
+def _all_pungs(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    """碰碰胡: no chow anywhere, the concealed tiles are triplets and one pair."""
+    if any(m.kind == MeldKind.CHOW for m in melds):
+        return False
+    pairs = 0
+    for n in counts:
+        if n == 2:
+            pairs += 1
+        elif n not in (0, 3):
+            return False
+    return pairs == 1
+
+
+def _concealed(melds: tuple[Meld, ...]) -> bool:
+    """门前清: no chow, pung or 明杠; a concealed kong still counts (暗杠可以算作门前清)."""
+    return all(m.kind == MeldKind.KONG_CONCEALED for m in melds)
+
+
+def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
+    return is_standard(c) or (not melds and is_seven_pairs(c)) or _all_258(c, melds)
+
+
+def evaluate_win(ctx: WinContext) -> WinInfo | None:
+    """Which hands a complete 14 tiles make. Shape big hands need no 258 pair; 平和 does; the situational
+    big hands (天胡 地胡 海底捞月 杠上开花) need a hand that already wins (D, as Changsha)."""
+    c, melds = ctx.counts, ctx.melds
+    if sum(c) != 14 - 3 * len(melds):
+        return None
+    std = is_standard(c)
+    qd = not melds and is_seven_pairs(c)
+    jiang = _all_258(c, melds)
+    if not (std or qd or jiang):
+        return None
+    big: list[tuple[str, int]] = []
+    if jiang:
+        big.append(("jiangyise", 1))  # 将一色：手中全是二、五、八 … 即和牌
+    if std and _all_pungs(c, melds):
+        big.append(("pengpenghu", 1))  # 碰碰胡：4组刻子加任意对子
+    if (
+        not ctx.self_draw
+        and len(melds) == 4
+        and all(m.kind != MeldKind.KONG_CONCEALED for m in melds)
+        and sum(c) == 2
+        and is_258(ctx.tile)
+    ):
+        # 全求人：吃碰杠四组单钓将牌，需要二五八作将. D: won on a discard (everything from others).
+        big.append(("quanqiuren", 1))
+    if (std or qd) and _one_suit(c, melds):
+        big.append(("qingyise", 1))  # 清一色：不需要二五八作将
+    if qd:
+        # 七小对; a four of a kind in it (5 pairs + a triplet won on its fourth, or a four + 4 pairs + the
+        # single's mate) is 龙七对: one big hand and 1 番 more on each payment (RULES.md D).
+        big.append(("longqidui", 1) if seven_pairs_quads(c) else ("qidui", 1))
+    pinghu = std and any(is_258(p) for p in standard_pairs(c))
+    if not big and not pinghu:
+        return None
+    if ctx.first_turn and ctx.self_draw:
+        big.append(("tianhu", 1))  # 天胡：庄家起手就和牌
+    if ctx.first_discard and not ctx.self_draw:
+        big.append(("dihu", 1))  # 地胡：庄家打出第一张牌闲家就胡牌
+    if ctx.haidi and ctx.self_draw:
+        big.append(("haidilaoyue", 1))  # 海底捞月 (D: a win on the shown haidi tile is no big hand)
+    if ctx.self_draw and ctx.kong_draw == "kai":
+        big.append(("gangshangkaihua", 1))  # 杠上开花: only after 开杠 (D: a 补张 tile is a plain self-draw)
+    if big:
+        return WinInfo(tuple(big))
+    return WinInfo((), ("pinghu", "menqianqing") if _concealed(melds) else ("pinghu",))
+
+
+def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
+    """将一色 wins in any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
+    return _258 if _all_258(counts, melds) else ()
+
+
+# ------------------------------------------------------------------ 扳牌 opening hands
+
+
+def opening_counts(state: State, seat: int) -> Counts:
+    """The 13 dealt tiles an opening hand is judged on (起牌抓完13张牌后). D: the dealer's 14th tile is his
+    first draw and is left out."""
+    counts = state.seats[seat].counts
+    if seat == state.dealer and state.first_turn and state.drawn is not None and sum(counts) == 14:
+        return remove_tile(counts, state.drawn)
+    return counts
+
+
+def opening_kinds(counts: Counts) -> tuple[str, ...]:
+    """扳牌 held in 13 tiles. D: each kind counts once, several kinds combine."""
+    out = []
+    no_suit = any(not any(counts[s * 9 : s * 9 + 9]) for s in range(3))
+    if no_suit or not any(counts[t] for t in _258):
+        out.append("queyimen")  # 缺一门：没有索、饼、万、将任意一门
+    if any(n == 4 for n in counts):
+        out.append("sixi")  # 四喜：手牌有一组杠子
+    if sum(1 for n in counts if n >= 3) >= 2:
+        out.append("liuliushun")  # 六六顺：手牌有2组刻子 (D: a four holds a triplet)
+    return tuple(out)
+
+
+def opening_hands(state: State, seat: int) -> tuple[str, ...]:
+    return opening_kinds(opening_counts(state, seat))
+
+
+def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
+    """Each 扳牌 is 1 番 paid as a small self-draw (10, 20 where the dealer is involved), no birds."""
+    base = state.options["base"]
+    payments = [
+        Payment(p, seat, _small_units(state.dealer in (seat, p), False) * base)
+        for _ in kinds
+        for p in range(state.num_seats)
+        if p != seat
+    ]
+    return Settlement.from_payments(
+        "opening", state.num_seats, (seat,), ((seat, kinds),), (), tuple(payments)
+    )
+
+
+# ------------------------------------------------------------------ payments
+
+
+def _small_units(dealer_involved: bool, menqianqing: bool) -> int:
+    """小和 in 番 (1 番 = 10 at 底分 10): 1, 2 with the dealer involved; 门前清 adds 1."""
+    return (2 if dealer_involved else 1) + (1 if menqianqing else 0)
+
+
+def units(info: WinInfo, self_draw: bool, dealer_involved: bool) -> int:
+    """One payer's amount in 番 (RULES.md §3 table): small 1/2 (+1 门前清); big self-draw 3n / 3n+1; big on
+    a discard 6n / 7n; 龙七对 adds 1 to each payment."""
+    if not info.big:
+        return _small_units(dealer_involved, "menqianqing" in info.small)
+    n = info.big_count
+    if self_draw:
+        u = 3 * n + (1 if dealer_involved else 0)
+    else:
+        u = 7 * n if dealer_involved else 6 * n
+    return u + (1 if any(name == "longqidui" for name, _ in info.big) else 0)
+
+
+def _birds(state: State, haidi_tile: int | None) -> tuple[int, ...]:
+    """捉鸟: the next tiles at the front of the wall (牌山正序); a haidi win uses the haidi tile (§1)."""
+    n = state.options["birds"]
+    if n == 0:
+        return ()
+    if haidi_tile is not None:
+        return (haidi_tile,)
+    return state.wall.peek_front(n)
+
+
+def _names(info: WinInfo) -> tuple[str, ...]:
+    if info.big:
+        return tuple(n for n, k in info.big for _ in range(k))
+    return info.small
+
+
+def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
+    """Self-draw: the three others pay; on a discard only the discarder. A bird on the winner or on the
+    payer doubles that payer's amount, two hits ×4 (同一人被捉中2只鸟 … 4倍)."""
+    birds = _birds(state, ctx.tile if ctx.haidi else None)
+    targets = [bird_target(state, b, state.dealer) for b in birds]
+    base = state.options["base"]
+    payments: list[Payment] = []
+    for w, info in infos:
+        if ctx.self_draw:
+            payers = [s for s in range(state.num_seats) if s != w]
+        else:
+            assert ctx.from_seat is not None
+            payers = [ctx.from_seat]
+        for p in payers:
+            hits = sum(1 for t in targets if t in (w, p))
+            amount = units(info, ctx.self_draw, state.dealer in (w, p)) * base * 2**hits
+            payments.append(Payment(p, w, amount, hits))
+    hands = tuple((w, _names(info)) for w, info in infos)
+    return Settlement.from_payments(
+        "win", state.num_seats, tuple(w for w, _ in infos), hands, birds, tuple(payments)
+    )
+
+
+def settle_kong(
+    state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
+) -> Settlement | None:
+    """暗杠: each other player pays 2 番; 补杠: each pays 1 番; 直杠: the discarder alone pays 3 番.
+    D: no birds and no dealer extra on kong money; it stays on a drawn hand (流局不流杠)."""
+    base = state.options["base"]
+    others = [p for p in range(state.num_seats) if p != seat]
+    if kind == MeldKind.KONG_CONCEALED:
+        name, payments = "angang", [Payment(p, seat, 2 * base) for p in others]
+    elif kind == MeldKind.KONG_ADDED:
+        name, payments = "bugang", [Payment(p, seat, base) for p in others]
+    else:
+        assert from_seat is not None
+        name, payments = "zhigang", [Payment(from_seat, seat, 3 * base)]
+    return Settlement.from_payments("kong", state.num_seats, (seat,), ((seat, (name,)),), (), tuple(payments))
+
+
+# ------------------------------------------------------------------ dealer
+
+
+def next_dealer(state: State, winners: tuple[int, ...], ctx: WinContext | None) -> int | None:
+    """哪家和牌则为下一局的庄家; 庄家放铳时同时有两家和牌可以继续坐庄. D: several winners on one tile → the
+    discarder deals (so a dealer who dealt in stays); a drawn hand → the seat that took the haidi as a kong
+    replacement, else the haidi taker, else the first seat offered the haidi (RULES.md §1)."""
+    if len(winners) == 1:
+        return winners[0]
+    if winners:
+        assert ctx is not None and ctx.from_seat is not None
+        return ctx.from_seat
+    for seat in (state.haidi_as_replacement, state.haidi_taker, state.haidi_first):
+        if seat is not None:
+            return seat
+    return state.dealer
+
+
+RULESET = HENGYANG = Ruleset(
+    id="hengyang",
+    name_zh="衡阳麻将",
+    name_en="Hengyang",
+    with_honors=False,
+    seat_counts=(4,),
+    option_specs=OPTIONS,
+    evaluate_win=evaluate_win,
+    settle_wins=settle_wins,
+    opening_hands=opening_hands,
+    settle_opening=settle_opening,
+    opening_reveal=None,  # the whole hand is shown for three turns instead (公开手牌三巡)
+    opening_open_turns=OPENING_TURNS,
+    settle_kong=settle_kong,
+    wait_candidates=wait_candidates,
+    next_dealer=next_dealer,
+    could_win=could_win,
+    chow=True,
+    robbing_kong=False,  # 衡阳麻将不可以抢杠和牌
+    haidi_roaming=True,
+    kaigang="two",  # 开杠: dice, the 2 tiles of the N-th stack from the back
+    multi_win=True,
+    tile_names=NAMES,
+)

@@ -1,0 +1,170 @@
+"""Plain, immutable records the storage API returns, and the JSON form of a hand's result.
+
+Records carry values only (no connection, no lazy loading), so the bot can keep them in memory, log them or
+hand them to another task without touching the database again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import engine
+
+
+def to_datetime(ts: float) -> datetime:
+    """Stored times are UTC seconds since the epoch (REAL): comparable in SQL, exact enough for a game."""
+    return datetime.fromtimestamp(ts, UTC)
+
+
+class TableStatus(StrEnum):
+    OPEN = "open"  # seats may change, hands are played; restored after a restart
+    CLOSED = "closed"  # the game is over; kept for history and the leaderboard
+
+
+class Period(StrEnum):
+    """Leaderboard windows, as calendar periods in the timezone of the ``now`` passed in."""
+
+    ALL = "all"
+    WEEK = "week"  # Monday 00:00 to the next Monday 00:00
+    MONTH = "month"  # the 1st 00:00 to the next 1st 00:00
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    user_id: int
+    name: str
+    language: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: int
+    chat_id: int
+    variant: str
+    options: Mapping[str, Any]
+    seats: tuple[int | None, ...]  # Telegram user id per seat; None = a seat without a player (e.g. AI)
+    status: TableStatus
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    id: int
+    table_id: int
+    number: int
+    seed: int
+    dealer: int
+    dealer_drawn: bool  # the engine drew the dealer from the seed: replay passes dealer=None
+    seats: tuple[int | None, ...]
+    options: Mapping[str, Any]
+    version: int  # state version after the last logged action (0: nothing logged yet)
+    result: Mapping[str, Any] | None  # see ``result_to_json``; None while playing
+    started_at: datetime
+    ended_at: datetime | None
+
+    @property
+    def finished(self) -> bool:
+        return self.ended_at is not None
+
+    @property
+    def dealer_arg(self) -> int | None:
+        """What to pass as ``engine.new_hand(dealer=...)`` to deal this hand again. Not always ``dealer``:
+        drawing the dealer consumes the seed's randomness before the wall is shuffled."""
+        return None if self.dealer_drawn else self.dealer
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    seq: int
+    seat: int
+    action: str  # engine notation; ``engine.Action.parse`` reads it back
+    version: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class HandReplay:
+    """A hand's full record: enough to show it move by move or rebuild any intermediate state."""
+
+    hand: Hand
+    variant: str
+    actions: tuple[LoggedAction, ...]
+
+    def state(self, upto: int | None = None) -> engine.State:
+        """The state after the first ``upto`` actions (all by default), rebuilt through the engine."""
+        acts = self.actions if upto is None else self.actions[:upto]
+        return engine.replay(
+            engine.get_ruleset(self.variant),
+            self.hand.seed,
+            [engine.Action.parse(a.action) for a in acts],
+            self.hand.options,
+            self.hand.dealer_arg,
+            len(self.hand.seats),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """One open table after a restart. ``hand``/``state`` are None when no hand is in progress (a lobby,
+    or between hands); ``error`` says why a hand could not be rebuilt (``state`` is then None)."""
+
+    table: Table
+    hand: Hand | None
+    state: engine.State | None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One leaderboard line for a player in a chat over a period."""
+
+    user_id: int
+    name: str | None  # None if the player was never recorded with ``upsert_player``
+    points: int
+    hands: int
+    wins: int
+    best: int  # the largest single-hand gain (0 if the player never gained)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One finished hand from a player's point of view."""
+
+    hand_id: int
+    table_id: int
+    chat_id: int
+    number: int
+    seat: int
+    delta: int
+    win: bool
+    ended_at: datetime
+
+
+def result_to_json(state: engine.State) -> dict[str, Any]:
+    """The stored form of an ended hand: the result plus every settlement (names, birds, payments), so that
+    history can explain a score without replaying. ``deltas``/``winners`` feed ``score_deltas``."""
+    if state.phase != engine.Phase.ENDED or state.result is None:
+        raise ValueError("only an ended hand has a result")
+    r = state.result
+    return {
+        "reason": r.reason,
+        "winners": list(r.winners),
+        "deltas": list(r.deltas),
+        "next_dealer": r.next_dealer,
+        "settlements": [
+            {
+                "kind": s.kind,
+                "winners": list(s.winners),
+                "hands": [[seat, list(names)] for seat, names in s.hands],
+                "birds": list(s.birds),
+                "payments": [[p.payer, p.payee, p.amount, p.hits] for p in s.payments],
+                "deltas": list(s.deltas),
+                "note": s.note,
+            }
+            for s in state.settlements
+        ],
+    }

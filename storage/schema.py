@@ -1,0 +1,229 @@
+"""The schema as a list of migration steps, applied in order and recorded in ``PRAGMA user_version``.
+
+Step ``k`` (1-based) takes a database from version ``k - 1`` to ``k``. Steps are history: once released a step
+is never edited, only followed by a new one, so that every database ever written upgrades the same way.
+Each step runs in one ``BEGIN IMMEDIATE`` transaction together with its ``user_version`` bump, so a crash
+mid-migration leaves the previous version intact.
+
+Invariants live in the schema, not only in Python, so no writer can break them:
+
+* ``actions`` is append-only and strictly ordered: a trigger refuses an action whose ``version`` is not the
+  version of the hand's last logged action + 1 (0 before the first), whose ``seq`` leaves a gap, or that
+  targets an ended hand. A hand's current version is its last action's, read through the primary key, so
+  logging an action writes one row and nothing else (no counter to keep in step).
+* a table has at most one unfinished hand (partial unique index), which is the hand ``restore`` rebuilds.
+* ``score_deltas`` is derived from ``hands.result`` (the result JSON is the source of truth) and carries
+  ``chat_id`` and ``ended_at`` so a weekly or monthly leaderboard reads one covering index range and never
+  the action log. ``chat_totals`` (all-time sums) is kept by a trigger on ``score_deltas``, whose rows are
+  immutable.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+APPLICATION_ID = 0x4D4A4442  # "MJDB" in the header: tells our files from other applications' databases
+
+V1_GAME_RECORD: tuple[str, ...] = (
+    """
+    CREATE TABLE players (
+        user_id    INTEGER PRIMARY KEY,            -- Telegram user id
+        name       TEXT NOT NULL,                  -- display name, refreshed whenever the player shows up
+        language   TEXT,                           -- preferred language (e.g. Telegram language_code)
+        updated_at REAL NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE tables (
+        id         INTEGER PRIMARY KEY,
+        chat_id    INTEGER NOT NULL,               -- Telegram group chat
+        variant    TEXT NOT NULL,                  -- engine ruleset id, e.g. 'changsha'
+        options    TEXT NOT NULL CHECK (json_valid(options)),
+        seats      TEXT NOT NULL CHECK (json_valid(seats)),  -- JSON list: user id per seat, null = no player
+        status     TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+        created_at REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX tables_open ON tables (chat_id) WHERE status = 'open'",
+    """
+    CREATE TABLE hands (
+        id         INTEGER PRIMARY KEY,
+        table_id   INTEGER NOT NULL REFERENCES tables (id),
+        number     INTEGER NOT NULL,               -- 1, 2, ... within the table
+        seed       INTEGER NOT NULL,
+        dealer     INTEGER NOT NULL,               -- the dealer of this hand
+        dealer_drawn INTEGER NOT NULL DEFAULT 0 CHECK (dealer_drawn IN (0, 1)),
+                                                   -- 1: the engine drew the dealer from the seed, and
+                                                   -- replay must let it draw again (it uses the seed's
+                                                   -- randomness before the shuffle)
+        seats      TEXT NOT NULL CHECK (json_valid(seats)),    -- the table's seats when the hand started
+        options    TEXT NOT NULL CHECK (json_valid(options)),  -- fully resolved: later defaults cannot
+                                                               -- change how an old hand replays
+        result     TEXT CHECK (result IS NULL OR json_valid(result)),
+        started_at REAL NOT NULL,
+        ended_at   REAL,                           -- NULL while the hand is being played
+        UNIQUE (table_id, number)
+    )
+    """,
+    "CREATE UNIQUE INDEX hands_unfinished ON hands (table_id) WHERE ended_at IS NULL",
+    """
+    CREATE TABLE actions (
+        hand_id INTEGER NOT NULL REFERENCES hands (id),
+        seq     INTEGER NOT NULL,                  -- 1, 2, ... within the hand
+        seat    INTEGER NOT NULL,
+        action  TEXT NOT NULL,                     -- engine notation, e.g. '2 discard 5m'
+        version INTEGER NOT NULL,                  -- the state version this action produced
+        at      REAL NOT NULL,
+        PRIMARY KEY (hand_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TRIGGER actions_in_order BEFORE INSERT ON actions
+    BEGIN
+        SELECT RAISE(ABORT, 'mjdb: no such hand')
+            WHERE NOT EXISTS (SELECT 1 FROM hands WHERE id = NEW.hand_id);
+        SELECT RAISE(ABORT, 'mjdb: hand ended')
+            FROM hands WHERE id = NEW.hand_id AND ended_at IS NOT NULL;
+        SELECT RAISE(ABORT, 'mjdb: version out of order')
+            WHERE NEW.version <> 1 + COALESCE(
+                (SELECT version FROM actions WHERE hand_id = NEW.hand_id ORDER BY seq DESC LIMIT 1), 0);
+        SELECT RAISE(ABORT, 'mjdb: sequence gap')
+            WHERE NEW.seq <> 1 + COALESCE(
+                (SELECT seq FROM actions WHERE hand_id = NEW.hand_id ORDER BY seq DESC LIMIT 1), 0);
+    END
+    """,
+    """
+    CREATE TRIGGER actions_append_only BEFORE UPDATE ON actions
+    BEGIN
+        SELECT RAISE(ABORT, 'mjdb: actions are append-only');
+    END
+    """,
+)
+
+V2_SCORES: tuple[str, ...] = (
+    """
+    CREATE TABLE score_deltas (
+        hand_id  INTEGER NOT NULL REFERENCES hands (id),
+        seat     INTEGER NOT NULL,
+        user_id  INTEGER,                          -- NULL: a seat without a Telegram player
+        chat_id  INTEGER NOT NULL,
+        delta    INTEGER NOT NULL,
+        win      INTEGER NOT NULL CHECK (win IN (0, 1)),
+        ended_at REAL NOT NULL,
+        PRIMARY KEY (hand_id, seat)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX score_deltas_chat ON score_deltas (chat_id, ended_at, user_id, delta, win)",
+    "CREATE INDEX score_deltas_user ON score_deltas (user_id, ended_at)",
+    # hands finished before scores had their own table: derive their rows from the result JSON
+    """
+    INSERT INTO score_deltas (hand_id, seat, user_id, chat_id, delta, win, ended_at)
+    SELECT h.id, d.key, json_extract(h.seats, '$[' || d.key || ']'), t.chat_id, d.value,
+           EXISTS (SELECT 1 FROM json_each(h.result, '$.winners') AS w WHERE w.value = d.key),
+           h.ended_at
+    FROM hands AS h
+    JOIN tables AS t ON t.id = h.table_id
+    JOIN json_each(h.result, '$.deltas') AS d
+    WHERE h.ended_at IS NOT NULL AND h.result IS NOT NULL
+    """,
+)
+
+V3_CHAT_TOTALS: tuple[str, ...] = (
+    # all-time standings grow with a chat's whole history; keep them as running sums (one row per player),
+    # so the all-time leaderboard reads a handful of rows however old the chat is
+    """
+    CREATE TABLE chat_totals (
+        chat_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        points  INTEGER NOT NULL,
+        hands   INTEGER NOT NULL,
+        wins    INTEGER NOT NULL,
+        best    INTEGER NOT NULL,                  -- largest single-hand gain, 0 if none
+        PRIMARY KEY (chat_id, user_id)
+    ) WITHOUT ROWID
+    """,
+    """
+    INSERT INTO chat_totals (chat_id, user_id, points, hands, wins, best)
+    SELECT chat_id, user_id, SUM(delta), COUNT(*), SUM(win), MAX(MAX(delta), 0)
+    FROM score_deltas WHERE user_id IS NOT NULL
+    GROUP BY chat_id, user_id
+    """,
+    """
+    CREATE TRIGGER score_deltas_totals AFTER INSERT ON score_deltas WHEN NEW.user_id IS NOT NULL
+    BEGIN
+        INSERT INTO chat_totals (chat_id, user_id, points, hands, wins, best)
+        VALUES (NEW.chat_id, NEW.user_id, NEW.delta, 1, NEW.win, MAX(NEW.delta, 0))
+        ON CONFLICT (chat_id, user_id) DO UPDATE SET
+            points = points + excluded.points,
+            hands = hands + 1,
+            wins = wins + excluded.wins,
+            best = MAX(best, excluded.best);
+    END
+    """,
+    # the sums stay right only if score rows are never changed or removed behind their back
+    """
+    CREATE TRIGGER score_deltas_no_update BEFORE UPDATE ON score_deltas
+    BEGIN
+        SELECT RAISE(ABORT, 'mjdb: score rows are history');
+    END
+    """,
+    """
+    CREATE TRIGGER score_deltas_no_delete BEFORE DELETE ON score_deltas
+    BEGIN
+        SELECT RAISE(ABORT, 'mjdb: score rows are history');
+    END
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
+    V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
+    V3_CHAT_TOTALS,  # v3: running all-time sums per chat and player
+)
+LATEST = len(MIGRATIONS)
+
+# Same derivation as the v2 backfill, for one hand as it finishes (kept separate: the step above is history).
+SCORE_ROWS_FOR_HAND = """
+    INSERT INTO score_deltas (hand_id, seat, user_id, chat_id, delta, win, ended_at)
+    SELECT h.id, d.key, json_extract(h.seats, '$[' || d.key || ']'), t.chat_id, d.value,
+           EXISTS (SELECT 1 FROM json_each(h.result, '$.winners') AS w WHERE w.value = d.key),
+           h.ended_at
+    FROM hands AS h
+    JOIN tables AS t ON t.id = h.table_id
+    JOIN json_each(h.result, '$.deltas') AS d
+    WHERE h.id = ? AND h.ended_at IS NOT NULL AND h.result IS NOT NULL
+"""
+
+
+async def user_version(db: aiosqlite.Connection) -> int:
+    async with db.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(db: aiosqlite.Connection, target: int | None = None) -> int:
+    """Apply the missing steps up to ``target`` (default: the latest); returns the version reached.
+
+    The connection must be in autocommit mode (``isolation_level=None``). The version is re-read inside
+    each step's write transaction, so two processes opening a fresh file at once do not both apply it.
+    """
+    if target is None:
+        target = len(MIGRATIONS)
+    if not 0 <= target <= len(MIGRATIONS):
+        raise ValueError(f"no schema version {target}; versions go from 0 to {len(MIGRATIONS)}")
+    while True:
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            current = await user_version(db)
+            if current >= target:
+                await db.execute("COMMIT")
+                return current
+            for statement in MIGRATIONS[current]:
+                await db.execute(statement)
+            await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            await db.execute(f"PRAGMA user_version = {current + 1}")
+            await db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise

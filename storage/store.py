@@ -1,0 +1,1019 @@
+"""``Storage``: the one object that talks to the database. Everything is async (aiosqlite).
+
+Design, in short:
+
+* One connection per ``Storage`` (SQLite serialises writers anyway). Single statements share it and are
+  pipelined; transactions take it exclusively (``_Gate``), so a task never runs a statement inside another
+  task's open transaction.
+* Writes run shielded from cancellation: a transaction that started always ends in COMMIT or ROLLBACK,
+  even if the calling handler is cancelled (the caller still sees ``CancelledError``).
+* ``log_action`` is one INSERT of one row; a trigger in the schema checks the version order, so one
+  accepted action is one transaction, and a duplicate or a gap is refused by the database itself.
+* The action log is the source of truth for a hand in progress; ``restore`` rebuilds each open table's
+  current hand by replaying it through the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+import engine
+
+from . import schema
+from .errors import (
+    CorruptDatabase,
+    HandFinished,
+    HandInProgress,
+    IncompatibleDatabase,
+    InvalidInput,
+    NotFound,
+    OpenError,
+    ReadOnlyDatabase,
+    ReplayError,
+    StorageError,
+    TableClosed,
+    VersionConflict,
+)
+from .models import (
+    Hand,
+    HandReplay,
+    HistoryEntry,
+    LoggedAction,
+    Period,
+    Player,
+    Restored,
+    Standing,
+    Table,
+    TableStatus,
+    result_to_json,
+    to_datetime,
+)
+
+T = TypeVar("T")
+Clock = Callable[[], float]
+Row = Any  # sqlite3 rows are tuples of SQL values
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
+
+_TABLE_COLS = "id, chat_id, variant, options, seats, status, created_at"
+# a hand's version is its last action's (0 before the first): derived, so logging writes a single row
+_HAND_VERSION = (
+    "COALESCE((SELECT a.version FROM actions AS a WHERE a.hand_id = hands.id ORDER BY a.seq DESC LIMIT 1), 0)"
+)
+_HAND_COLS = (
+    "id, table_id, number, seed, dealer, dealer_drawn, seats, options, "
+    f"{_HAND_VERSION}, result, started_at, ended_at"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedHand:
+    """A finished hand to import in bulk (old archives, benchmarks). The caller vouches that ``result``
+    is what replaying ``actions`` gives; ``Storage.rebuild`` can check it later."""
+
+    seed: int
+    dealer: int
+    dealer_drawn: bool  # True if the dealer came from the seed (``new_hand(dealer=None)``)
+    seats: Sequence[int | None]
+    options: Mapping[str, Any]
+    actions: Sequence[str]
+    result: Mapping[str, Any]
+    started_at: float
+    ended_at: float
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def _errname(e: sqlite3.Error) -> str:
+    return str(getattr(e, "sqlite_errorname", ""))
+
+
+def _open_error(path: Path, e: sqlite3.Error) -> OpenError:
+    """Turn what SQLite says at open into a plain, actionable message."""
+    name, msg = _errname(e), str(e)
+    if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "not a database" in msg or "malformed" in msg:
+        return CorruptDatabase(
+            f"{path} is not a usable database ({msg}); restore it from a backup or move it out of the way"
+        )
+    if name.startswith("SQLITE_READONLY") or "readonly" in msg:
+        return ReadOnlyDatabase(
+            f"{path} is read-only ({msg}); the bot must write every accepted action, so give it write "
+            "access to the file and its directory"
+        )
+    if name.startswith("SQLITE_BUSY") or "locked" in msg:
+        return OpenError(f"{path} is locked by another process ({msg})")
+    return OpenError(f"cannot open {path}: {msg}")
+
+
+def _check_int64(name: str, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not _INT64_MIN <= value <= _INT64_MAX:
+        raise InvalidInput(f"{name} must be an integer that fits in 64 bits, not {value!r}")
+
+
+def _ruleset(variant: str) -> engine.Ruleset:
+    try:
+        return engine.get_ruleset(variant)
+    except engine.EngineError as e:
+        raise InvalidInput(str(e)) from None
+
+
+def _resolve_options(ruleset: engine.Ruleset, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Store options with every default filled in, so a later change of default never changes a replay."""
+    try:
+        return dict(ruleset.make_options(options))
+    except engine.EngineError as e:
+        raise InvalidInput(str(e)) from None
+
+
+def _check_seats(ruleset: engine.Ruleset, seats: Sequence[int | None]) -> tuple[int | None, ...]:
+    out = tuple(seats)
+    for s in out:
+        if s is not None:
+            _check_int64("a seat's user id", s)
+    if len(out) > max(ruleset.seat_counts):
+        raise InvalidInput(f"{ruleset.id} seats at most {max(ruleset.seat_counts)} players, not {len(out)}")
+    taken = [s for s in out if s is not None]
+    if len(taken) != len(set(taken)):
+        raise InvalidInput("a player cannot take two seats at one table")
+    return out
+
+
+def _table(row: Row) -> Table:
+    return Table(
+        id=row[0],
+        chat_id=row[1],
+        variant=row[2],
+        options=json.loads(row[3]),
+        seats=tuple(json.loads(row[4])),
+        status=TableStatus(row[5]),
+        created_at=to_datetime(row[6]),
+    )
+
+
+def _hand(row: Row) -> Hand:
+    return Hand(
+        id=row[0],
+        table_id=row[1],
+        number=row[2],
+        seed=row[3],
+        dealer=row[4],
+        dealer_drawn=bool(row[5]),
+        seats=tuple(json.loads(row[6])),
+        options=json.loads(row[7]),
+        version=row[8],
+        result=json.loads(row[9]) if row[9] is not None else None,
+        started_at=to_datetime(row[10]),
+        ended_at=to_datetime(row[11]) if row[11] is not None else None,
+    )
+
+
+def period_bounds(period: Period | str, now: datetime) -> tuple[float, float]:
+    """[start, end) of the calendar period containing ``now``, in ``now``'s own timezone, as UTC seconds.
+
+    The caller passes ``now`` (aware) so that "this week" is the chat's week, and tests need no clock.
+    """
+    period = Period(period)
+    if period == Period.ALL:
+        return -math.inf, math.inf
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise InvalidInput("now must be timezone-aware: a week or a month starts at local midnight")
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == Period.WEEK:
+        start = midnight - timedelta(days=now.weekday())
+        end = start + timedelta(days=7)
+    else:
+        start = midnight.replace(day=1)
+        end = start.replace(year=start.year + 1, month=1) if start.month == 12 else start.replace(
+            month=start.month + 1
+        )
+    return start.timestamp(), end.timestamp()
+
+
+def replay_actions(variant: str, hand: Hand, actions: Iterable[LoggedAction]) -> engine.State:
+    """Rebuild a hand from its record, checking that every step lands on the version that was logged."""
+    try:
+        state = engine.new_hand(_ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
+    except (engine.EngineError, InvalidInput) as e:
+        raise ReplayError(f"hand {hand.id} cannot be dealt again: {e}") from None
+    for a in actions:
+        try:
+            state, _ = engine.apply(state, engine.Action.parse(a.action))
+        except engine.EngineError as e:
+            raise ReplayError(f"hand {hand.id}: action #{a.seq} {a.action!r} does not replay: {e}") from None
+        if state.version != a.version:
+            raise ReplayError(
+                f"hand {hand.id}: action #{a.seq} {a.action!r} gave version {state.version}, "
+                f"the log says {a.version}"
+            )
+    if state.version != hand.version:
+        raise ReplayError(
+            f"hand {hand.id}: replay reached version {state.version}, the hand says {hand.version}"
+        )
+    return state
+
+
+class _Gate:
+    """Who may use the one connection now.
+
+    Single statements share it: each is atomic on its own in autocommit mode, and aiosqlite's worker thread
+    runs them in the order they were queued, so many can be in flight at once (pipelined: 200 busy tables do
+    not wait for one round trip each in turn). A transaction, or reads that must agree, take it exclusively:
+    after the statements in flight have finished and before new ones start (waiting transactions go first),
+    so no statement ever lands inside another task's transaction.
+    """
+
+    def __init__(self) -> None:
+        self._shared = 0  # single statements in flight
+        self._exclusive = False
+        self._queued = 0  # exclusive users waiting
+        self._waiters: list[asyncio.Future[None]] = []
+
+    # Releases are plain synchronous updates (one event loop thread): a cancellation arriving during a
+    # release cannot leave the gate half-released.
+
+    def _wake(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for w in waiters:
+            if not w.done():
+                w.set_result(None)
+
+    async def _until(self, ok: Callable[[], bool]) -> None:
+        while not ok():
+            w: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiters.append(w)
+            await w
+
+    @asynccontextmanager
+    async def shared(self) -> AsyncIterator[None]:
+        await self._until(lambda: not self._exclusive and not self._queued)
+        self._shared += 1
+        try:
+            yield
+        finally:
+            self._shared -= 1
+            if not self._shared:
+                self._wake()
+
+    @asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[None]:
+        self._queued += 1
+        try:
+            await self._until(lambda: not self._exclusive and not self._shared)
+        except BaseException:  # cancelled while waiting: single statements it held back may go
+            self._queued -= 1
+            self._wake()
+            raise
+        self._queued -= 1
+        self._exclusive = True
+        try:
+            yield
+        finally:
+            self._exclusive = False
+            self._wake()
+
+
+class Storage:
+    """The bot's persistence: tables, players, hands, the action log and scores, in one SQLite file.
+
+    Open with ``await Storage.open(path)``; use as ``async with`` or call ``close()``.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+        """Use ``Storage.open``: it configures and migrates the connection first."""
+        self._db: aiosqlite.Connection | None = db
+        self.path = path
+        self._clock = clock
+        self._gate = _Gate()
+
+    # ------------------------------------------------------------------ open / close
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        synchronous: str = "NORMAL",
+        busy_timeout: float = 5.0,
+        check: bool = True,
+        clock: Clock = time.time,
+    ) -> Storage:
+        """Open (creating if needed) and migrate the database at ``path``.
+
+        Fails early and clearly (``OpenError`` subclasses) rather than half-way through a game: corrupt or
+        foreign files, newer schemas and read-only files are refused before anything is written.
+        ``synchronous``: NORMAL (WAL: a committed action survives a process crash; an OS crash may lose the
+        last few) or FULL (fsync at every commit). ``check`` runs ``PRAGMA quick_check`` on existing files.
+        ``clock`` gives the times stored with each row (UTC seconds); tests pass a fake one.
+        """
+        p = Path(path)
+        sync = synchronous.upper()
+        if sync not in _SYNCHRONOUS:
+            raise InvalidInput(f"synchronous must be one of {', '.join(_SYNCHRONOUS)}, not {synchronous!r}")
+        if p.is_dir():
+            raise OpenError(f"{p} is a directory, not a database file")
+        if not p.parent.is_dir():
+            raise OpenError(f"cannot open {p}: the directory {p.parent} does not exist")
+        existed = p.exists() and p.stat().st_size > 0
+        try:
+            db = await aiosqlite.connect(p, isolation_level=None, timeout=busy_timeout)
+        except sqlite3.Error as e:
+            raise _open_error(p, e) from None
+        try:
+            await cls._prepare(db, p, sync, busy_timeout, check and existed)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, p, clock)
+
+    @staticmethod
+    async def _prepare(
+        db: aiosqlite.Connection, p: Path, sync: str, busy_timeout: float, check: bool
+    ) -> None:
+        try:
+            # reads first: a corrupt or foreign file is refused before anything is written to it
+            version = await schema.user_version(db)
+            app_id = await _scalar(db, "PRAGMA application_id")
+            objects = await _scalar(db, "SELECT count(*) FROM sqlite_master")
+            if app_id not in (0, schema.APPLICATION_ID):
+                raise IncompatibleDatabase(f"{p} belongs to another application (application_id {app_id:#x})")
+            if version == 0 and objects:
+                raise IncompatibleDatabase(f"{p} already holds tables that this bot did not create")
+            if version > schema.LATEST:
+                raise IncompatibleDatabase(
+                    f"{p} has schema version {version}, newer than this code knows ({schema.LATEST}): "
+                    "run a newer version of the bot"
+                )
+            if check:
+                problems = await db.execute_fetchall("PRAGMA quick_check(1)")
+                if [tuple(r) for r in problems] != [("ok",)]:
+                    detail = "; ".join(str(r[0]) for r in problems)
+                    raise CorruptDatabase(
+                        f"{p} failed its integrity check ({detail}); restore it from a backup"
+                    )
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            # write probe: a read-only file must fail here, not at the first accepted action
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                await db.execute(f"PRAGMA user_version = {version}")
+            finally:
+                await db.execute("ROLLBACK")
+            mode = await _scalar(db, "PRAGMA journal_mode = WAL")
+            if str(mode).lower() != "wal":
+                raise OpenError(f"{p} cannot use write-ahead logging (journal mode stays {mode!r})")
+            await db.execute(f"PRAGMA synchronous = {sync}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await schema.migrate(db)
+        except sqlite3.Error as e:
+            raise _open_error(p, e) from None
+
+    async def close(self) -> None:
+        """Wait for writes in flight, then close. Safe to call twice."""
+        async with self._gate.exclusive():
+            if self._db is not None:
+                db, self._db = self._db, None
+                await db.close()
+
+    async def settings(self) -> dict[str, Any]:
+        """The connection's durability settings, for a status command and for tests."""
+
+        async def run(db: aiosqlite.Connection) -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for name in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys", "user_version"):
+                out[name] = await _scalar(db, f"PRAGMA {name}")
+            out["synchronous"] = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[out["synchronous"]]
+            return out
+
+        return await self._read(run)
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _conn(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StorageError("the storage is closed")
+        return self._db
+
+    async def _single(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run ``fn``, which issues one statement (plus, on failure, reads that explain it), with shared
+        access: atomic by itself in autocommit mode, pipelined with other single statements."""
+        async with self._gate.shared():
+            try:
+                return await fn(self._conn())
+            except sqlite3.Error as e:
+                raise StorageError(f"database error: {e}") from e
+
+    async def _read(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run several reads that must agree with each other, with nothing else in between."""
+        async with self._gate.exclusive():
+            try:
+                return await fn(self._conn())
+            except sqlite3.Error as e:
+                raise StorageError(f"database error: {e}") from e
+
+    async def _write(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run ``fn`` in one BEGIN IMMEDIATE transaction with exclusive access, shielded: if the caller is
+        cancelled, the transaction still ends in COMMIT (or ROLLBACK on error), never left open."""
+        task = asyncio.ensure_future(self._transaction(fn))
+        task.add_done_callback(_retrieve)
+        return await asyncio.shield(task)
+
+    async def _transaction(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        async with self._gate.exclusive():
+            db = self._conn()
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+                try:
+                    out = await fn(db)
+                    await db.execute("COMMIT")
+                    return out
+                except BaseException:
+                    if db.in_transaction:
+                        await db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as e:
+                raise StorageError(f"database error: {e}") from e
+
+    def _now(self) -> float:
+        return float(self._clock())
+
+    # ------------------------------------------------------------------ players
+
+    async def upsert_player(self, user_id: int, name: str, language: str | None = None) -> Player:
+        """Record or refresh a player's display name (and language, if given: None keeps the old one)."""
+        _check_int64("user_id", user_id)
+        now = self._now()
+
+        async def run(db: aiosqlite.Connection) -> Player:
+            rows = await db.execute_fetchall(
+                """
+                INSERT INTO players (user_id, name, language, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id) DO UPDATE SET
+                    name = excluded.name,
+                    language = COALESCE(excluded.language, players.language),
+                    updated_at = excluded.updated_at
+                RETURNING user_id, name, language
+                """,
+                (user_id, name, language, now),
+            )
+            r = list(rows)[0]
+            return Player(r[0], r[1], r[2])
+
+        return await self._single(run)
+
+    async def get_player(self, user_id: int) -> Player | None:
+        async def run(db: aiosqlite.Connection) -> Player | None:
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT user_id, name, language FROM players WHERE user_id = ?", (user_id,)
+                )
+            )
+            return Player(*rows[0]) if rows else None
+
+        return await self._single(run)
+
+    # ------------------------------------------------------------------ tables
+
+    async def create_table(
+        self,
+        chat_id: int,
+        variant: str,
+        options: Mapping[str, Any] | None = None,
+        seats: Sequence[int | None] = (),
+    ) -> Table:
+        """A new open table in a chat. The variant and options are checked against the engine now, so a
+        typo fails at /new rather than when the first hand is dealt."""
+        _check_int64("chat_id", chat_id)
+        ruleset = _ruleset(variant)
+        opts = _resolve_options(ruleset, options)
+        seat_ids = _check_seats(ruleset, seats)
+        now = self._now()
+
+        async def run(db: aiosqlite.Connection) -> Table:
+            rows = await db.execute_fetchall(
+                f"""
+                INSERT INTO tables (chat_id, variant, options, seats, status, created_at)
+                VALUES (?, ?, ?, ?, 'open', ?) RETURNING {_TABLE_COLS}
+                """,
+                (chat_id, variant, _dumps(opts), _dumps(list(seat_ids)), now),
+            )
+            return _table(list(rows)[0])
+
+        return await self._single(run)
+
+    async def update_table(
+        self,
+        table_id: int,
+        *,
+        seats: Sequence[int | None] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Table:
+        """Change who sits where, or the room options, between hands. A hand in progress keeps the seats
+        and options it started with (they are copied into the hand)."""
+
+        async def run(db: aiosqlite.Connection) -> Table:
+            table = await _get_table(db, table_id)
+            if table.status != TableStatus.OPEN:
+                raise TableClosed(f"table {table_id} is closed")
+            ruleset = _ruleset(table.variant)
+            new_seats = _check_seats(ruleset, seats) if seats is not None else table.seats
+            new_opts = _resolve_options(ruleset, {**table.options, **options}) if options else table.options
+            rows = await db.execute_fetchall(
+                f"UPDATE tables SET seats = ?, options = ? WHERE id = ? RETURNING {_TABLE_COLS}",
+                (_dumps(list(new_seats)), _dumps(dict(new_opts)), table_id),
+            )
+            return _table(list(rows)[0])
+
+        return await self._write(run)
+
+    async def close_table(self, table_id: int, note: str = "table closed") -> Table:
+        """End a table: its unfinished hand (if any) is abandoned without scores. Kept for history."""
+        now = self._now()
+
+        async def run(db: aiosqlite.Connection) -> Table:
+            await _get_table(db, table_id)
+            await db.execute(
+                "UPDATE hands SET result = ?, ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
+                (_dumps({"reason": "abandoned", "note": note}), now, table_id),
+            )
+            rows = await db.execute_fetchall(
+                f"UPDATE tables SET status = 'closed' WHERE id = ? RETURNING {_TABLE_COLS}", (table_id,)
+            )
+            return _table(list(rows)[0])
+
+        return await self._write(run)
+
+    async def get_table(self, table_id: int) -> Table:
+        async def run(db: aiosqlite.Connection) -> Table:
+            return await _get_table(db, table_id)
+
+        return await self._single(run)
+
+    async def open_tables(self, chat_id: int | None = None) -> list[Table]:
+        """Open tables, oldest first; in one chat if ``chat_id`` is given."""
+
+        async def run(db: aiosqlite.Connection) -> list[Table]:
+            if chat_id is None:
+                rows = await db.execute_fetchall(
+                    f"SELECT {_TABLE_COLS} FROM tables WHERE status = 'open' ORDER BY id"
+                )
+            else:
+                rows = await db.execute_fetchall(
+                    f"SELECT {_TABLE_COLS} FROM tables WHERE status = 'open' AND chat_id = ? ORDER BY id",
+                    (chat_id,),
+                )
+            return [_table(r) for r in rows]
+
+        return await self._single(run)
+
+    # ------------------------------------------------------------------ hands
+
+    async def start_hand(
+        self,
+        table_id: int,
+        seed: int,
+        dealer: int | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> tuple[Hand, engine.State]:
+        """Deal the table's next hand and record it; returns the record and the dealt state (version 0).
+
+        ``options`` overlay the table's for this hand only. ``dealer=None`` lets the engine draw it from the
+        seed; the dealer actually used is stored, and whether it was drawn (replay needs to know).
+        Refused while another hand of the table is unfinished.
+        """
+        _check_int64("seed", seed)
+        now = self._now()
+
+        async def run(db: aiosqlite.Connection) -> tuple[Hand, engine.State]:
+            table = await _get_table(db, table_id)
+            if table.status != TableStatus.OPEN:
+                raise TableClosed(f"table {table_id} is closed")
+            ruleset = _ruleset(table.variant)
+            opts = _resolve_options(ruleset, {**table.options, **(options or {})})
+            if len(table.seats) not in ruleset.seat_counts:
+                raise InvalidInput(
+                    f"table {table_id} has {len(table.seats)} seats; {ruleset.id} needs {ruleset.seat_counts}"
+                )
+            try:
+                state = engine.new_hand(ruleset, seed, opts, dealer, len(table.seats))
+            except engine.EngineError as e:
+                raise InvalidInput(str(e)) from None
+            try:
+                rows = await db.execute_fetchall(
+                    _INSERT_HAND,
+                    (
+                        table_id,
+                        seed,
+                        state.dealer,
+                        dealer is None,
+                        _dumps(list(table.seats)),
+                        _dumps(opts),
+                        now,
+                        table_id,
+                    ),
+                )
+            except sqlite3.IntegrityError as e:
+                if "hands.table_id" in str(e):
+                    raise HandInProgress(
+                        f"table {table_id} already has an unfinished hand; finish or abandon it first"
+                    ) from None
+                raise
+            return _hand(list(rows)[0]), state
+
+        return await self._write(run)
+
+    async def log_action(
+        self,
+        hand_id: int,
+        action: str | engine.Action,
+        version: int,
+        *,
+        final: engine.State | None = None,
+    ) -> int:
+        """Persist one accepted action with the state version it produced; returns its sequence number.
+
+        One transaction: the action is logged with its version, or not at all. ``version`` must be exactly
+        the logged version + 1, otherwise ``VersionConflict`` (a gap, or the same action applied twice) and
+        nothing is written. Pass the resulting state as ``final`` when the action ended the hand: the result
+        and scores are then written in the same transaction, so a crash cannot separate them.
+        """
+        try:
+            parsed = engine.Action.parse(action) if isinstance(action, str) else action
+        except engine.EngineError as e:
+            raise InvalidInput(f"hand {hand_id}: cannot log {action!r}: {e}") from None
+        text = str(parsed)
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise InvalidInput(f"version must be an integer, not {version!r}")
+        result = None
+        if final is not None:
+            if final.version != version:
+                raise InvalidInput(f"the final state has version {final.version}, the action says {version}")
+            result = _final_result(final)
+        now = self._now()
+        params = (hand_id, parsed.seat, text, version, now, hand_id)
+
+        async def insert(db: aiosqlite.Connection) -> int:
+            try:
+                rows = await db.execute_fetchall(_INSERT_ACTION, params)
+            except sqlite3.IntegrityError as e:
+                raise await _action_refused(db, e, hand_id, text, version) from None
+            return int(list(rows)[0][0])
+
+        if result is None:
+            return await self._single(insert)
+
+        async def insert_and_finish(db: aiosqlite.Connection) -> int:
+            seq = await insert(db)
+            assert final is not None and result is not None
+            await _finish(db, hand_id, final, result, now)
+            return seq
+
+        return await self._write(insert_and_finish)
+
+    async def finish_hand(self, hand_id: int, state: engine.State) -> Hand:
+        """Record an ended hand's result and per-player score rows, from its final state.
+
+        The state's version must equal the logged version, so the scores always describe the logged hand.
+        """
+        result = _final_result(state)
+        now = self._now()
+
+        async def run(db: aiosqlite.Connection) -> Hand:
+            await _finish(db, hand_id, state, result, now)
+            return await _get_hand(db, hand_id)
+
+        return await self._write(run)
+
+    async def abandon_hand(self, hand_id: int, note: str = "") -> Hand:
+        """End a hand without scores (players left, the table broke up). Its log stays for replay."""
+        now = self._now()
+
+        async def run(db: aiosqlite.Connection) -> Hand:
+            hand = await _get_hand(db, hand_id)
+            if hand.finished:
+                raise HandFinished(f"hand {hand_id} has already ended")
+            await db.execute(
+                "UPDATE hands SET result = ?, ended_at = ? WHERE id = ?",
+                (_dumps({"reason": "abandoned", "note": note}), now, hand_id),
+            )
+            return await _get_hand(db, hand_id)
+
+        return await self._write(run)
+
+    async def get_hand(self, hand_id: int) -> Hand:
+        async def run(db: aiosqlite.Connection) -> Hand:
+            return await _get_hand(db, hand_id)
+
+        return await self._single(run)
+
+    async def table_hands(self, table_id: int) -> list[Hand]:
+        """Every hand of a table, in order."""
+
+        async def run(db: aiosqlite.Connection) -> list[Hand]:
+            rows = await db.execute_fetchall(
+                f"SELECT {_HAND_COLS} FROM hands WHERE table_id = ? ORDER BY number", (table_id,)
+            )
+            return [_hand(r) for r in rows]
+
+        return await self._single(run)
+
+    async def hand_replay(self, hand_id: int) -> HandReplay:
+        """A hand's full record: the hand, its variant and every logged action in order."""
+
+        async def run(db: aiosqlite.Connection) -> HandReplay:
+            hand = await _get_hand(db, hand_id)
+            variant = await _scalar(db, "SELECT variant FROM tables WHERE id = ?", (hand.table_id,))
+            rows = await db.execute_fetchall(
+                "SELECT seq, seat, action, version, at FROM actions WHERE hand_id = ? ORDER BY seq",
+                (hand_id,),
+            )
+            acts = tuple(LoggedAction(r[0], r[1], r[2], r[3], to_datetime(r[4])) for r in rows)
+            return HandReplay(hand, str(variant), acts)
+
+        return await self._read(run)
+
+    async def rebuild(self, hand_id: int) -> engine.State:
+        """The hand's current state, rebuilt from its log through the engine (``ReplayError`` if it does
+        not replay to the logged version)."""
+        rec = await self.hand_replay(hand_id)
+        return replay_actions(rec.variant, rec.hand, rec.actions)
+
+    async def restore(self) -> list[Restored]:
+        """After a restart: every open table with its current hand rebuilt from the log.
+
+        A hand whose log already reaches the end but whose result was never written (the writer died between
+        ``log_action`` and ``finish_hand``) is finished here, so its scores are not lost. A hand that does not
+        replay is reported in ``Restored.error`` rather than stopping the others.
+        """
+
+        async def load(db: aiosqlite.Connection) -> list[tuple[Table, int | None]]:
+            rows = await db.execute_fetchall(
+                f"""
+                SELECT {", ".join("t." + c.strip() for c in _TABLE_COLS.split(","))}, h.id
+                FROM tables AS t LEFT JOIN hands AS h ON h.table_id = t.id AND h.ended_at IS NULL
+                WHERE t.status = 'open' ORDER BY t.id
+                """
+            )
+            return [(_table(r[:7]), r[7]) for r in rows]
+
+        out: list[Restored] = []
+        for table, hand_id in await self._single(load):
+            if hand_id is None:
+                out.append(Restored(table, None, None))
+                continue
+            rec = await self.hand_replay(hand_id)
+            try:
+                state = replay_actions(rec.variant, rec.hand, rec.actions)
+            except ReplayError as e:
+                out.append(Restored(table, rec.hand, None, str(e)))
+                continue
+            hand = rec.hand
+            if state.phase == engine.Phase.ENDED:
+                hand = await self.finish_hand(hand_id, state)
+            out.append(Restored(table, hand, state))
+        return out
+
+    async def import_hands(self, table_id: int, hands: Iterable[ArchivedHand]) -> int:
+        """Bulk-load finished hands into a table in one transaction (archives, benchmarks); returns how
+        many. Each hand's actions go in with one ``executemany`` and pass the same order triggers."""
+
+        async def run(db: aiosqlite.Connection) -> int:
+            table = await _get_table(db, table_id)
+            ruleset = _ruleset(table.variant)
+            count = 0
+            for h in hands:
+                _check_int64("seed", h.seed)
+                seats = _check_seats(ruleset, h.seats)
+                opts = _resolve_options(ruleset, h.options)
+                try:
+                    acts = [engine.Action.parse(a) for a in h.actions]
+                except engine.EngineError as e:
+                    raise InvalidInput(f"archived hand {count + 1}: {e}") from None
+                deltas = h.result.get("deltas", [])
+                if not isinstance(deltas, list) or len(deltas) not in (0, len(seats)):
+                    raise InvalidInput(f"archived hand {count + 1}: the result needs one delta per seat")
+                rows = await db.execute_fetchall(
+                    _INSERT_HAND,
+                    (
+                        table_id,
+                        h.seed,
+                        h.dealer,
+                        h.dealer_drawn,
+                        _dumps(list(seats)),
+                        _dumps(opts),
+                        h.started_at,
+                        table_id,
+                    ),
+                )
+                hid = int(list(rows)[0][0])
+                await db.executemany(
+                    "INSERT INTO actions (hand_id, seq, seat, action, version, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(hid, i, a.seat, str(a), i, h.started_at) for i, a in enumerate(acts, 1)],
+                )
+                await db.execute(
+                    "UPDATE hands SET result = ?, ended_at = ? WHERE id = ?",
+                    (_dumps(dict(h.result)), h.ended_at, hid),
+                )
+                await db.execute(schema.SCORE_ROWS_FOR_HAND, (hid,))
+                count += 1
+            return count
+
+        return await self._write(run)
+
+    # ------------------------------------------------------------------ scores
+
+    async def leaderboard(
+        self,
+        chat_id: int,
+        period: Period | str = Period.ALL,
+        now: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[Standing]:
+        """A chat's standings over all time, this week or this month (calendar periods in ``now``'s
+        timezone; ``now`` defaults to the storage clock in UTC). Ranked by points, then wins.
+
+        All time reads the chat's running totals (one row per player); a week or a month reads the score
+        rows of that period through a covering index. Neither touches the action log.
+        """
+        when = now if now is not None else to_datetime(self._now())
+        start, end = period_bounds(period, when)
+        lim = -1 if limit is None else int(limit)
+
+        async def run(db: aiosqlite.Connection) -> list[Standing]:
+            if start == -math.inf and end == math.inf:
+                rows = await db.execute_fetchall(LEADERBOARD_ALL_SQL, (chat_id, lim))
+            else:
+                rows = await db.execute_fetchall(
+                    LEADERBOARD_PERIOD_SQL, (chat_id, _sql_bound(start), _sql_bound(end), lim)
+                )
+            return [Standing(*r) for r in rows]
+
+        return await self._single(run)
+
+    async def player_history(
+        self,
+        user_id: int,
+        *,
+        chat_id: int | None = None,
+        limit: int = 20,
+        before: datetime | None = None,
+    ) -> list[HistoryEntry]:
+        """A player's finished hands, newest first; pass the last entry's ``ended_at`` as ``before``
+        to get the next page."""
+        until = before.timestamp() if before is not None else math.inf
+
+        async def run(db: aiosqlite.Connection) -> list[HistoryEntry]:
+            rows = await db.execute_fetchall(
+                """
+                SELECT s.hand_id, h.table_id, s.chat_id, h.number, s.seat, s.delta, s.win, s.ended_at
+                FROM score_deltas AS s JOIN hands AS h ON h.id = s.hand_id
+                WHERE s.user_id = ? AND s.ended_at < ? AND (? IS NULL OR s.chat_id = ?)
+                ORDER BY s.ended_at DESC, s.hand_id DESC
+                LIMIT ?
+                """,
+                (user_id, _sql_bound(until), chat_id, chat_id, limit),
+            )
+            return [
+                HistoryEntry(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), to_datetime(r[7])) for r in rows
+            ]
+
+        return await self._single(run)
+
+
+# ---------------------------------------------------------------------- helpers on a connection
+
+# All time: the running sums, one row per player of the chat.
+LEADERBOARD_ALL_SQL = """
+    SELECT t.user_id, p.name, t.points, t.hands, t.wins, t.best
+    FROM chat_totals AS t
+    LEFT JOIN players AS p ON p.user_id = t.user_id
+    WHERE t.chat_id = ?
+    ORDER BY t.points DESC, t.wins DESC, t.user_id
+    LIMIT ?
+"""
+
+# A period: the score rows in [start, end), through the covering index (chat_id, ended_at, user_id, ...).
+LEADERBOARD_PERIOD_SQL = """
+    SELECT s.user_id, p.name, s.points, s.hands, s.wins, s.best
+    FROM (
+        SELECT user_id, SUM(delta) AS points, COUNT(*) AS hands, SUM(win) AS wins,
+               MAX(MAX(delta), 0) AS best
+        FROM score_deltas
+        WHERE chat_id = ? AND ended_at >= ? AND ended_at < ? AND user_id IS NOT NULL
+        GROUP BY user_id
+    ) AS s
+    LEFT JOIN players AS p ON p.user_id = s.user_id
+    ORDER BY s.points DESC, s.wins DESC, s.user_id
+    LIMIT ?
+"""
+
+_INSERT_HAND = f"""
+    INSERT INTO hands (table_id, number, seed, dealer, dealer_drawn, seats, options, started_at)
+    SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, ?, ?, ? FROM hands WHERE table_id = ?
+    RETURNING {_HAND_COLS}
+"""
+
+_INSERT_ACTION = """
+    INSERT INTO actions (hand_id, seq, seat, action, version, at)
+    SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM actions WHERE hand_id = ?
+    RETURNING seq
+"""
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a shielded write's exception as seen when its caller was cancelled and will never await it."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _sql_bound(x: float) -> float:
+    # SQLite has no infinity literal in parameters on every build; a huge finite bound does the same job
+    return max(min(x, 1e300), -1e300)
+
+
+async def _scalar(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    rows = list(await db.execute_fetchall(sql, params))
+    return rows[0][0] if rows else None
+
+
+async def _get_table(db: aiosqlite.Connection, table_id: int) -> Table:
+    rows = list(await db.execute_fetchall(f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,)))
+    if not rows:
+        raise NotFound(f"no table {table_id}")
+    return _table(rows[0])
+
+
+async def _get_hand(db: aiosqlite.Connection, hand_id: int) -> Hand:
+    rows = list(await db.execute_fetchall(f"SELECT {_HAND_COLS} FROM hands WHERE id = ?", (hand_id,)))
+    if not rows:
+        raise NotFound(f"no hand {hand_id}")
+    return _hand(rows[0])
+
+
+def _final_result(state: engine.State) -> dict[str, Any]:
+    if state.phase != engine.Phase.ENDED or state.result is None:
+        raise InvalidInput(f"the hand has not ended (phase {state.phase}); only an ended hand is finished")
+    return result_to_json(state)
+
+
+async def _finish(
+    db: aiosqlite.Connection, hand_id: int, state: engine.State, result: dict[str, Any], now: float
+) -> None:
+    """Write the result and derive the score rows; inside the caller's transaction."""
+    hand = await _get_hand(db, hand_id)
+    if hand.finished:
+        raise HandFinished(f"hand {hand_id} has already ended")
+    if (state.seed, state.dealer, state.num_seats) != (hand.seed, hand.dealer, len(hand.seats)):
+        raise InvalidInput(f"that final state is not hand {hand_id}'s (different seed, dealer or seats)")
+    if state.version != hand.version:
+        raise VersionConflict(
+            f"hand {hand_id}: the final state is version {state.version} but the log is at version "
+            f"{hand.version}; log every action before finishing",
+            hand_id,
+            hand.version,
+            state.version,
+        )
+    await db.execute("UPDATE hands SET result = ?, ended_at = ? WHERE id = ?", (_dumps(result), now, hand_id))
+    await db.execute(schema.SCORE_ROWS_FOR_HAND, (hand_id,))
+
+
+async def _action_refused(
+    db: aiosqlite.Connection, e: sqlite3.IntegrityError, hand_id: int, text: str, version: int
+) -> StorageError:
+    """Explain why the order triggers refused an action (the statement changed nothing)."""
+    msg = str(e)
+    if "no such hand" in msg or "FOREIGN KEY" in msg:
+        return NotFound(f"no hand {hand_id}; {text!r} was not logged")
+    if "hand ended" in msg:
+        return HandFinished(f"hand {hand_id} has ended; {text!r} was not logged")
+    if "version out of order" in msg:
+        logged = (await _get_hand(db, hand_id)).version
+        why = "already logged: applied twice?" if version <= logged else "actions are missing in between"
+        return VersionConflict(
+            f"hand {hand_id}: refused {text!r} with version {version}: the log is at version {logged}, "
+            f"so the next action must have version {logged + 1} ({why})",
+            hand_id,
+            logged + 1,
+            version,
+        )
+    return StorageError(f"hand {hand_id}: {text!r} was not logged: {msg}")

@@ -1,0 +1,220 @@
+"""Which hands win in Hengyang and what they are called: 平和, 门前清 and the big hands (RULES.md §3; seed
+番种介绍). Verdicts come straight from the ruleset's evaluate_win on whole hands in notation; the
+situational hands are also played through the engine in test_hengyang_play.py and test_hengyang_kong.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Act, Phase
+
+from .test_hengyang_helpers import HY, JUNK, act, deal, discard, hand_names, last_settlement, legal, win_names
+
+# ---------------------------------------------------------------- 平和 / 门前清
+
+
+def test_pinghu_needs_a_258_pair() -> None:
+    """Seed: 平和：必须以二五八的索、饼、万的对子做将，搭配任意4组刻子、顺子、杠子。 RULES §3: 平和: 258 pair
+    + 4 melds."""
+    assert win_names("[123m]456s789p234p55s", "5s") == ["pinghu"]
+    assert win_names("[123m]456s789p234p88m", "8m") == ["pinghu"]
+    assert win_names("[123m]456s789p234p22p", "2p") == ["pinghu"]
+    assert win_names("[123m]456s789p234p33s", "3s") is None
+    assert win_names("[123m]456s789p234p99p", "9p", self_draw=False) is None
+
+
+def test_pinghu_may_chow_pung_and_kong() -> None:
+    """Seed: 平和 … 可以吃、碰、杠，计1番。"""
+    assert win_names("[123m][555p][6666s]789p22m", "2m") == ["pinghu"]
+    assert win_names("[123m][555p][6666s]789p22m", "2m", self_draw=False) == ["pinghu"]
+
+
+def test_the_258_pair_may_sit_in_a_run() -> None:
+    """Seed: 必须以二五八 … 的对子做将 — any split with a 2/5/8 pair will do: 55567m is 55 + 567."""
+    assert win_names("[123m]456s789p55567m", "7m") == ["pinghu"]
+
+
+def test_runs_do_not_wrap_around() -> None:
+    """Seed 规则术语: 顺子：即123/234/345/456/567/678/789牌型的索、饼、万牌 — 891 or 912 is no run."""
+    assert win_names("[123m]456s789p189m55s", "5s") is None
+    assert win_names("[123m]456s789p129m55s", "5s") is None
+    assert win_names("[123m]456s789p789m55s", "5s") == ["pinghu"]
+
+
+def test_not_a_winning_shape_is_not_a_win() -> None:
+    """Seed: 和牌 — four sets and a pair (or a big hand); a broken shape never wins."""
+    assert win_names("123m456s789p235p55s", "5s") is None
+
+
+def test_menqianqing_small_hand_without_chow_pung_or_exposed_kong() -> None:
+    """Seed: 门前清：没有吃、碰、明杠的小和，计1番。 RULES §3: 门前清 (no chow/pung/明杠) adds 1 番."""
+    assert win_names("123m456s789p234p55s", "5s") == ["menqianqing", "pinghu"]
+    assert win_names("123m456s789p234p55s", "5s", self_draw=False) == ["menqianqing", "pinghu"]
+    assert win_names("[123m]456s789p234p55s", "5s") == ["pinghu"]  # 吃
+    assert win_names("[444m]456s789p234p55s", "5s") == ["pinghu"]  # 碰
+    assert win_names("[4444m]456s789p234p55s", "5s") == ["pinghu"]  # 明杠
+
+
+def test_menqianqing_with_a_concealed_kong() -> None:
+    """Seed: 手中有三张相同的牌，又抓到一张相同的牌，称为暗杠，可以算作门前清。"""
+    assert win_names("[(4444m)]456s789p234p55s", "5s") == ["menqianqing", "pinghu"]
+
+
+def test_menqianqing_is_for_small_hands_only() -> None:
+    """Seed: 门前清：没有吃、碰、明杠的小和 — D: a concealed big hand gets no 门前清 (the seed's own
+    清一色七小对 example pays 60/70, with no extra 番)."""
+    assert win_names("123m345m567m999m11m", "1m") == ["qingyise"]
+    assert win_names("11m33m55s77s99s22p44p", "4p") == ["qidui"]
+
+
+# ---------------------------------------------------------------- shape big hands
+
+
+def test_jiangyise_all_258_in_any_shape() -> None:
+    """Seed: 将一色：手中全是二、五、八的索、饼、万，即和牌，计6番。 D: any shape, melds included."""
+    assert win_names("22558m25588s2588p", "8p") == ["jiangyise"]
+    assert win_names("[222m][555s]88m2558p58s", "8m", self_draw=False) == ["jiangyise"]
+    assert win_names("22558m25588s2589p", "9p") is None  # one tile not a 2/5/8
+
+
+def test_jiangyise_waits_on_any_258() -> None:
+    """Seed: 将一色 … 即和牌 — an all-258 hand of 13 tiles waits on every 2/5/8 it can still draw."""
+    from engine import parse_hand, waits
+
+    counts, melds = parse_hand("22558m25588s258p")
+    got = waits(HY, counts, melds)
+    assert sorted(got) == sorted(t for t in range(27) if t % 9 in (1, 4, 7) and counts[t] < 4)
+
+
+def test_pengpenghu_four_pungs_any_pair() -> None:
+    """Seed: 碰碰胡：4组刻子加任意对子即可和牌，不需要二五八作将，计6番。"""
+    assert win_names("[111m]999s333p777p44s", "4s") == ["pengpenghu"]
+    assert win_names("111m999s333p777p44s", "4s", self_draw=False) == ["pengpenghu"]
+    assert win_names("[1111m][999s]333p777p44s", "4s") == ["pengpenghu"]
+    assert win_names("[123m]999s333p777p44s", "4s") is None  # a chow: not all pungs, pair not 258
+
+
+def test_quanqiuren_four_exposed_melds_single_258_wait() -> None:
+    """Seed: 全求人：吃碰杠四组单钓将牌即可和牌，需要二五八作将，计6番。 RULES §3: 全求人 (258 pair)."""
+    assert win_names("[123m][555s][789p][234p]55m", "5m", self_draw=False) == ["quanqiuren"]
+    assert win_names("[123m][6666s][789p][234p]88s", "8s", self_draw=False) == ["quanqiuren"]
+
+
+def test_quanqiuren_needs_a_258_pair() -> None:
+    """Seed: 全求人 … 需要二五八作将 — a single wait on a 3 is no hand at all."""
+    assert win_names("[123m][555s][789p][234p]33m", "3m", self_draw=False) is None
+
+
+def test_quanqiuren_is_won_on_a_discard() -> None:
+    """Seed: 全求人：吃碰杠四组单钓将牌 — D: everything from others, the last tile too; self-drawn it is a
+    平和 (a concealed kong is no 求人 either)."""
+    assert win_names("[123m][555s][789p][234p]55m", "5m", self_draw=True) == ["pinghu"]
+    assert win_names("[123m][(5555s)][789p][234p]55m", "5m", self_draw=False) == ["pinghu"]
+
+
+def test_qingyise_one_suit_any_pair() -> None:
+    """Seed: 清一色：牌型全是索、饼、万任意一色，可以吃、碰、杠，不需要二五八作将，计6番。"""
+    assert win_names("123m345m567m999m11m", "1m") == ["qingyise"]
+    assert win_names("[123s][777s]345s678s99s", "9s", self_draw=False) == ["qingyise"]
+    assert win_names("123m345m567m999m11p", "1p") is None  # two suits, pair not 258
+
+
+def test_qidui_seven_pairs_no_258_needed() -> None:
+    """Seed: 七小对：7组对子即可和牌，不需要二五八作将，计6番。"""
+    assert win_names("11m33m66s77s99s33p44p", "4p") == ["qidui"]
+    assert win_names("11m33m66s77s99s33p44p", "4p", self_draw=False) == ["qidui"]
+
+
+def test_longqidui_five_pairs_and_a_triplet_won_on_its_fourth() -> None:
+    """Seed: 龙七对：5组对子加上一组刻子，和牌即为龙七对 … 计7番。 RULES §3 D: 龙七对 = 七小对 + 1 番."""
+    assert win_names("1111m33m66s77s99s44p", "1m") == ["longqidui"]
+    assert win_names("1111m33m66s77s99s44p", "1m", self_draw=False) == ["longqidui"]
+
+
+def test_longqidui_a_four_four_pairs_and_the_single_self_drawn() -> None:
+    """Seed: 或者有一个杠子加上4组对子和一张单牌，在自摸那张单牌的情况下也为龙七对。 D: the four is held, not
+    declared (a declared kong leaves no seven pairs), and the hand is also 龙七对 won on a discard."""
+    assert win_names("1111m33m66s77s99s44p", "4p") == ["longqidui"]
+    assert win_names("1111m33m66s77s99s44p", "4p", self_draw=False) == ["longqidui"]
+
+
+def test_big_hands_add_up() -> None:
+    """Seed 注：大和番种可叠加计算，比如闲家清一色七小对. RULES §3: n = number of big hands."""
+    assert win_names("11s33s44s66s77s88s99s", "6s") == ["qidui", "qingyise"]
+    assert win_names("1111s33s44s66s77s88s", "8s") == ["longqidui", "qingyise"]
+    assert win_names("[222m][555s]888p222p55m", "5m") == ["jiangyise", "pengpenghu"]
+    assert win_names("[222m][555s][888p][222p]55m", "5m", self_draw=False) == [
+        "jiangyise",
+        "pengpenghu",
+        "quanqiuren",
+    ]
+
+
+# ---------------------------------------------------------------- situational big hands
+
+
+@pytest.mark.parametrize(
+    ("flags", "self_draw", "name"),
+    [
+        ({"first_turn": True}, True, "tianhu"),
+        ({"first_discard": True}, False, "dihu"),
+        ({"haidi": True}, True, "haidilaoyue"),
+        ({"kong_draw": "kai"}, True, "gangshangkaihua"),
+    ],
+)
+def test_situational_big_hand_needs_a_winning_hand(
+    flags: dict[str, object], self_draw: bool, name: str
+) -> None:
+    """Seed: 天胡：庄家起手就和牌 / 地胡：庄家打出第一张牌闲家就胡牌 / 海底捞月：海底牌正好是要胡的牌 /
+    杠上开花：补杠的牌只要有1张正好可以胡牌 — each 1 big hand; D: the hand must already win (平和 or a shape
+    big hand)."""
+    assert win_names("[123m]456s789p234p55s", "5s", self_draw, **flags) == [name]  # type: ignore[arg-type]
+    assert win_names("[123m]456s789p234p33s", "3s", self_draw, **flags) is None  # type: ignore[arg-type]
+    assert win_names("11m33m66s77s99s33p44p", "4p", self_draw, **flags) == sorted([name, "qidui"])  # type: ignore[arg-type]
+
+
+def test_no_haidipao_no_gangshangpao_no_robbing_hand() -> None:
+    """RULES §3 lists the big hands: 将一色 碰碰胡 全求人 清一色 七小对 龙七对 杠上开花 海底捞月 天胡 地胡 —
+    D: a win on the shown haidi tile, on the tiles an 开杠 turned up, or after any kong is valued by its
+    shape only."""
+    hand = "[123m]456s789p234p55s"
+    assert win_names(hand, "5s", False, haidi=True) == ["pinghu"]
+    assert win_names(hand, "5s", False, kong_discard=True, after_kong="kai") == ["pinghu"]
+    assert win_names(hand, "5s", True, kong_draw="bu") == ["pinghu"]
+
+
+def test_tianhu_played() -> None:
+    """Seed: 天胡：庄家起手就和牌，计3番。 The dealer wins on his dealt 14 tiles: a big self-draw, each pays
+    40."""
+    state = deal(["123m456m789s234p55p", JUNK[0], JUNK[1], JUNK[2]])
+    assert "0 win" in legal(state, 0)
+    state = act(state, 0, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 0) == ["tianhu"]
+    assert settlement.deltas == (120, -40, -40, -40)
+
+
+def test_dihu_played() -> None:
+    """Seed: 地胡：庄家打出第一张牌闲家就胡牌，计3番。 The dealer deals in: big on a discard, 70."""
+    state = deal([JUNK[0] + "5p", "123m456m789s234p5p", JUNK[1], JUNK[2]])
+    state = act(state, 0, Act.DISCARD, "5p")
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["dihu"]
+    assert settlement.deltas == (-70, 70, 0, 0)
+
+
+def test_dihu_only_on_the_dealers_first_discard() -> None:
+    """Seed: 地胡：庄家打出第一张牌闲家就胡牌 — the dealer's later discard is an ordinary 点炮 (平和 + 门前清,
+    the dealer pays 30)."""
+    state = deal([JUNK[0] + "5p", "123m456m789s234p5p", JUNK[1], JUNK[2]], draws="1s1s1s3s")
+    state = discard(state, 0, "1p")
+    for _ in range(3):
+        state = discard(state, state.current, "1s")
+    assert state.current == 0 and state.phase == Phase.TURN
+    state = act(state, 0, Act.DISCARD, "5p")
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["menqianqing", "pinghu"]
+    assert settlement.deltas == (-30, 30, 0, 0)

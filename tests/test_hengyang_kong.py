@@ -1,0 +1,278 @@
+"""Kongs in Hengyang: kong money, no robbing, 补张 from the back, two-tile 开杠 and 杠上开花 (RULES.md §1
+"补 vs 杠", §3; seed 杠, 暗杠, 补杠, 杠上开花).
+
+Seat 0 deals and throws first; seat 1 holds 555m. 底分 10 (1 番 = 10), no birds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Act, Event, MeldKind, Phase, State, parse_tile, parse_tiles_ordered, tile_str
+
+from .test_hengyang_helpers import (
+    HY,
+    JUNK,
+    act,
+    act_events,
+    back_positions,
+    deal,
+    discard,
+    hand_names,
+    kai_dice,
+    last_settlement,
+    legal,
+    paid,
+    pass_claims,
+    tsumogiri,
+)
+
+READY_KONG = "555m234s678p23p88s"  # after the kong: 234s 678p 23p 88s, waits 1p/4p
+UNREADY_KONG = "555m234s678p13p89s"  # after the kong: 234s 678p 13p 89s, not ready
+WAITS_5M = "34m456s55s678p234p"  # seat 2 in the robbing tests: 34m waits 2m/5m
+
+
+def kong_deal(
+    hand: str = READY_KONG,
+    seed: int = 0,
+    draws: str = "5m",
+    back: str = "",
+    stacks_from_back: dict[int, str] | None = None,
+    seat2: str = JUNK[1],
+) -> State:
+    """Seat 1 holds ``hand`` and has just drawn the fourth 5m (the first of ``draws``)."""
+    state = deal(
+        [JUNK[0] + "3s", hand, seat2, JUNK[2]],
+        draws=draws,
+        back=back,
+        stacks_from_back=stacks_from_back,
+        seed=seed,
+    )
+    state = discard(state, 0, "3s")
+    assert state.current == 1 and state.drawn == parse_tile("5m")
+    return state
+
+
+def dice_sum(events: tuple[Event, ...]) -> int:
+    (dice,) = [e for e in events if e.kind == "dice"]
+    d1, d2 = dice.detail.split("+")
+    return int(d1) + int(d2)
+
+
+# ---------------------------------------------------------------- kong money
+
+
+def test_concealed_kong_each_other_player_pays_2_fan() -> None:
+    """Seed: 暗杠成功时，其他三家需要付出2番的点数给开暗杠者。 RULES §3: 暗杠 each other player pays 2 番."""
+    state = act(kong_deal(), 1, Act.KONG, "5m", "bu")
+    settlement = last_settlement(state, "kong")
+    assert settlement.winners == (1,) and hand_names(settlement, 1) == ["angang"]
+    assert paid(settlement) == {0: 20, 2: 20, 3: 20}
+    assert settlement.deltas == (-20, 60, -20, -20)
+    assert settlement.birds == ()
+
+
+def test_added_kong_each_pays_1_fan() -> None:
+    """Seed: 补杠时每家需付出1番的点数给补杠者。 RULES §3: 补杠 each pays 1 番."""
+    state = deal([JUNK[0] + "5m", "155m234s678p23p88s", JUNK[1], JUNK[2]], draws="1s1s1s5m")
+    state = pass_claims(act(state, 0, Act.DISCARD, "5m"), keep=lambda s: s == 1)
+    state = discard(act(state, 1, Act.PUNG), 1, "1m")
+    for _ in range(3):
+        state = tsumogiri(state)
+    assert state.current == 1 and "1 kong 5m bu" in legal(state, 1)
+    state = act(state, 1, Act.KONG, "5m", "bu")
+    settlement = last_settlement(state, "kong")
+    assert hand_names(settlement, 1) == ["bugang"]
+    assert paid(settlement) == {0: 10, 2: 10, 3: 10}
+    assert [m.kind for m in state.seats[1].melds] == [MeldKind.KONG_ADDED]
+
+
+def test_exposed_kong_the_discarder_alone_pays_3_fan() -> None:
+    """Seed: 直接点杠者需要单人付出3番的点数给开杠者。 RULES §3: 直杠 the discarder pays 3 番."""
+    state = deal([JUNK[0] + "5m", READY_KONG, JUNK[1], JUNK[2]])
+    state = act(state, 0, Act.DISCARD, "5m")
+    assert "1 kong 5m bu" in legal(state, 1)
+    state = pass_claims(state, keep=lambda s: s == 1)
+    state = act(state, 1, Act.KONG, "5m", "bu")
+    settlement = last_settlement(state, "kong")
+    assert hand_names(settlement, 1) == ["zhigang"]
+    assert paid(settlement) == {0: 30}
+    assert settlement.deltas == (-30, 30, 0, 0)
+
+
+@pytest.mark.parametrize("base", [1, 5])
+def test_kong_money_scales_with_base(base: int) -> None:
+    """RULES §3: 暗杠 each other player pays 2 番 — 1 番 = 底分."""
+    state = deal([JUNK[0] + "3s", READY_KONG, JUNK[1], JUNK[2]], draws="5m", base=base)
+    state = act(discard(state, 0, "3s"), 1, Act.KONG, "5m", "bu")
+    assert paid(last_settlement(state, "kong")) == {0: 2 * base, 2: 2 * base, 3: 2 * base}
+
+
+def test_kong_money_stays_on_a_drawn_hand() -> None:
+    """RULES §1: Kong payments … are settled when the kong is made and stay on a drawn hand (流局不流杠)."""
+    state = act(kong_deal(back="9p"), 1, Act.KONG, "5m", "bu")
+    state = discard(state, 1, "9p")
+    while state.phase == Phase.TURN:
+        state = tsumogiri(state)
+    while state.phase == Phase.HAIDI:
+        state = act(state, state.current, Act.PASS)
+    assert state.phase == Phase.ENDED and state.result is not None
+    assert state.result.reason == "draw"
+    assert state.result.deltas == (-20, 60, -20, -20)
+
+
+def test_kong_money_adds_to_the_win() -> None:
+    """Seed: 暗杠成功时，其他三家需要付出2番 … — paid at once, and a later win is paid on top: 补张 win 平和 +
+    门前清 (暗杠可以算作门前清) self-drawn: 30 / 20 / 20, after 20 each for the kong."""
+    state = act(kong_deal(back="4p"), 1, Act.KONG, "5m", "bu")
+    state = act(state, 1, Act.WIN)
+    assert hand_names(last_settlement(state), 1) == ["menqianqing", "pinghu"]
+    assert state.result is not None and state.result.deltas == (-50, 130, -40, -40)
+
+
+# ---------------------------------------------------------------- no robbing
+
+
+def test_no_robbing_the_added_kong() -> None:
+    """Seed: 衡阳麻将不可以抢杠和牌。 RULES §3: No robbing the kong. Seat 2 waits on 5m, seat 1 adds the
+    fourth 5m to its pung: no claim window opens, the kong goes ahead."""
+    assert HY.robbing_kong is False
+    state = deal([JUNK[0] + "5m", "155m234s678p23p88s", WAITS_5M, JUNK[2]], draws="1s1s1s5m")
+    state = act(state, 0, Act.DISCARD, "5m")
+    assert "2 win" in legal(state, 2)  # the 5m wins for seat 2 on a discard …
+    state = pass_claims(state, keep=lambda s: s == 1)
+    state = discard(act(state, 1, Act.PUNG), 1, "1m")
+    for _ in range(3):
+        state = tsumogiri(state)
+    assert not state.seats[2].furiten
+    state = act(state, 1, Act.KONG, "5m", "bu")  # … but not when it is added to a pung
+    assert state.phase == Phase.TURN and state.current == 1 and state.claim is None
+    assert legal(state, 2) == set()
+
+
+# ---------------------------------------------------------------- 补张
+
+
+def test_kong_replacement_comes_from_the_back_of_the_wall() -> None:
+    """Seed: 暗杠 … 再到牌山尾补一张牌，补牌后同样要打出一张牌。 RULES §1: Kong replacements come from the
+    back: top tile of the last stack, then its bottom tile."""
+    state = kong_deal(back="9p1s")
+    last_top = state.wall.tiles[back_positions()[0]]
+    state = act(state, 1, Act.KONG, "5m", "bu")
+    assert state.drawn == parse_tile("9p") == last_top
+    assert state.phase == Phase.TURN and state.current == 1
+    assert all(a.split()[1] in ("discard", "kong", "win") for a in legal(state, 1))
+
+
+def test_exposed_kong_replacement_then_a_discard() -> None:
+    """Seed: 杠：其他人打出一张牌，自己手中有三张相同的牌，即可杠牌，称为明杠，倒下这个杠，
+    再到牌山尾补一张牌，补牌后需要打出一张牌。"""
+    state = deal([JUNK[0] + "5m", READY_KONG, JUNK[1], JUNK[2]], back="9p")
+    state = pass_claims(act(state, 0, Act.DISCARD, "5m"), keep=lambda s: s == 1)
+    state = act(state, 1, Act.KONG, "5m", "bu")
+    assert state.drawn == parse_tile("9p") and state.current == 1
+    assert [m.kind for m in state.seats[1].melds] == [MeldKind.KONG_EXPOSED]
+    assert "1 discard 9p" in legal(state, 1)
+
+
+def test_buzhang_win_is_a_plain_self_draw() -> None:
+    """Seed: 杠上开花：本家在听牌后开杠，可要求打骰数点 … — D: only 开杠 makes 杠上开花; a win on a 补张 tile
+    from the back is an ordinary self-draw."""
+    state = act(kong_deal(back="1p"), 1, Act.KONG, "5m", "bu")
+    assert state.drawn == parse_tile("1p")
+    state = act(state, 1, Act.WIN)
+    assert hand_names(last_settlement(state), 1) == ["menqianqing", "pinghu"]
+
+
+# ---------------------------------------------------------------- 开杠
+
+
+def test_kaigang_offered_only_when_ready() -> None:
+    """Seed: 杠上开花：本家在听牌后开杠。 RULES §1: or, only when ready (听牌), 开杠."""
+    assert {"1 kong 5m bu", "1 kong 5m kai"} <= legal(kong_deal(READY_KONG), 1)
+    unready = legal(kong_deal(UNREADY_KONG), 1)
+    assert "1 kong 5m bu" in unready and "1 kong 5m kai" not in unready
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 5])
+def test_kaigang_turns_up_both_tiles_of_the_dice_stack(seed: int) -> None:
+    """Seed: 如果骰子为7点，则从牌尾开始数至第7墩 … 拿取该墩2张牌。 RULES §1: Hengyang: turn up the 2 tiles of
+    one stack. Neither wins here: both fall into the konger's river."""
+    n = kai_dice(seed)
+    state = kong_deal(seed=seed, stacks_from_back={n: "9m1s"})
+    state, events = act_events(state, 1, Act.KONG, "5m", "kai")
+    assert dice_sum(events) == n
+    (shown,) = [e for e in events if e.kind == "kong_tiles"]
+    assert shown.detail == "9m 1s"
+    assert state.seats[1].discards[-2:] == tuple(parse_tiles_ordered("9m1s"))
+    assert state.seats[1].locked
+
+
+@pytest.mark.parametrize("tiles", ["1p9m", "9m4p"])
+def test_gangshangkaihua_on_either_tile(tiles: str) -> None:
+    """Seed: 如果补杠的牌只要有1张正好可以胡牌，则为杠上开花，计3番。 A big self-draw: the dealer pays 40, the
+    others 30 (after 20 each for the 暗杠); the other tile goes to the river."""
+    n = kai_dice(0)
+    state = act(kong_deal(stacks_from_back={n: tiles}), 1, Act.KONG, "5m", "kai")
+    win = [t for t in parse_tiles_ordered(tiles) if tile_str(t) != "9m"][0]
+    assert legal(state, 1) == {f"1 win {tile_str(win)}", "1 pass"}
+    state = act(state, 1, Act.WIN, tile_str(win))
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["gangshangkaihua"]
+    assert paid(settlement) == {0: 40, 2: 30, 3: 30}
+    assert state.seats[1].discards[-1] == parse_tile("9m")
+    assert state.result is not None and state.result.deltas == (-60, 160, -50, -50)
+
+
+def test_kaigang_tiles_nobody_wins_are_discards_and_the_hand_locks() -> None:
+    """RULES §1: After 开杠 the player's hand is locked: every drawn or turned-up tile that does not win is
+    discarded automatically. Seat 1's next draw (9s) falls by itself."""
+    n = kai_dice(0)
+    state = kong_deal(draws="5m1m1m1m9s", stacks_from_back={n: "9m1s"})
+    state = act(state, 1, Act.KONG, "5m", "kai")
+    assert state.current == 2 and state.seats[1].locked
+    for _ in range(3):
+        state = tsumogiri(state)
+    state = pass_claims(state)
+    assert state.current == 2 and state.seats[1].discards[-1] == parse_tile("9s")
+
+
+def test_win_on_kaigang_tiles_is_paid_by_the_konger_as_a_discard() -> None:
+    """RULES §1: another player winning on a tile the locked konger must discard — D: in Hengyang no 杠上炮
+    big hand: seat 2 wins 平和 + 门前清 on the fallen 5p, the konger pays 20 as for any discard."""
+    n = kai_dice(0)
+    seat2 = "234m45556s789p34p"  # waits 2p/5p
+    state = kong_deal(stacks_from_back={n: "9m5p"}, seat2=seat2)
+    state = act(state, 1, Act.KONG, "5m", "kai")
+    assert state.phase == Phase.CLAIM and legal(state, 2) == {"2 win", "2 pass"}
+    state = act(state, 2, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 2) == ["menqianqing", "pinghu"]
+    assert paid(settlement) == {1: 20}
+
+
+def test_kaigang_stack_counting_half_stacks() -> None:
+    """Seed: 某墩只有1张的话也算1墩，2张全部拿完后则不再算1墩。 After one 补张 the last stack (one tile left)
+    is still stack 1; after two it no longer counts."""
+    wall = kong_deal(back="9p1s").wall
+    n = len(wall.tiles)
+    pos = back_positions(n)
+    _, one = wall.draw_back()
+    tiles, _ = one.draw_dice_stack(1)
+    assert tiles == (wall.tiles[pos[1]],)  # the lone bottom tile of the last stack
+    tiles, _ = one.draw_dice_stack(3)
+    assert tiles == (wall.tiles[pos[4]], wall.tiles[pos[5]])  # the third stack from the back
+    _, two = one.draw_back()
+    tiles, _ = two.draw_dice_stack(3)
+    assert tiles == (wall.tiles[pos[6]], wall.tiles[pos[7]])  # the emptied stack is skipped
+
+
+def test_kong_needs_a_tile_left_in_the_wall() -> None:
+    """Seed: 再到牌山尾补一张牌 — with nothing left to draw there is no kong."""
+    state = kong_deal()
+    empty = state.wall
+    while empty.remaining:
+        _, empty = empty.draw_front()
+    from dataclasses import replace
+
+    assert "1 kong 5m bu" not in legal(replace(state, wall=empty), 1)
