@@ -20,14 +20,15 @@ play: install
 	$(PY) -m bot.console
 
 lint: install
-	$(PY) -m ruff check engine bench tests
-	$(PY) -m mypy engine
+	$(PY) -m ruff check engine storage bot bench tests
+	$(PY) -m mypy engine storage
 
 test: lint
 	$(PY) -m pytest -q
 
 bench: install
 	$(PY) bench/engine_bench.py
+	$(PY) bench/storage_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
