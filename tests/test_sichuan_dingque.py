@@ -1,0 +1,170 @@
+"""定缺 (void suit), the 108 tiles and no chow (seed 四川麻将 二.1, 三.1–3; RULES.md §6 first line).
+
+Seat 0 deals. J0/J1/J2 are junk hands that void their missing suit (see test_sichuan_helpers)."""
+
+from __future__ import annotations
+
+from engine import Act, Phase, arranged_hand, legal_actions, new_hand, observe, parse_tiles
+from engine.tiles import SUITED_KINDS
+
+from .test_sichuan_helpers import J0, J1, J2, SC, act, can, deal, discard, fans, legal
+
+
+def offered(hands: list[str], seat: int) -> list[str]:
+    """The 定缺 choices ``seat`` is offered right after this deal, in order (the default first)."""
+    state = arranged_hand(SC, hands)
+    assert state.phase == Phase.CHOOSE
+    return [a.detail for a in legal_actions(state, seat)]
+
+
+# ---------------------------------------------------------------- the set
+
+
+def test_108_tiles_without_honors() -> None:
+    """Seed 三.1: 只有条（索）、筒（饼）、万三种牌共108张，没有花、风牌和箭牌。"""
+    state = new_hand(SC, 1)
+    assert sorted(state.wall.tiles) == parse_tiles("123456789m123456789s123456789p" * 4)
+    assert sum(sum(s.counts) for s in state.seats) + state.wall.remaining == 108
+    assert all(t < SUITED_KINDS for t in state.wall.tiles)
+    assert SC.seat_counts == (4,)
+
+
+# ---------------------------------------------------------------- choosing the void
+
+
+def test_dingque_is_chosen_after_the_deal_by_every_player() -> None:
+    """Seed 二.1: 摸牌结束后由玩家选择一门花色作为该局游戏的定缺花色。 Every seat chooses, looking at its
+    tiles; play starts with the dealer only when all four have chosen."""
+    state = arranged_hand(SC, [J0 + "3p", "123456m1234s123p", J1, J2])
+    assert state.phase == Phase.CHOOSE
+    assert observe(state, 1).hand  # chosen after looking at the tiles (not blind)
+    for seat, void in ((3, "s"), (1, "m"), (2, "m")):
+        state = act(state, seat, Act.CHOOSE, detail=void)
+        assert state.phase == Phase.CHOOSE
+    state = act(state, 0, Act.CHOOSE, detail="p")
+    assert state.phase == Phase.TURN and state.current == 0
+    assert [s.choice for s in state.seats] == ["p", "m", "m", "s"]
+
+
+def test_dingque_default_is_the_suit_with_fewest_tiles() -> None:
+    """RULES §6: each player picks a void suit (default: the suit with fewest tiles). 6 万, 4 条, 3 筒: 筒
+    is offered first, any suit may be chosen."""
+    assert offered([J0 + "3p", "123456m1234s123p", J1, J2], 1) == ["p", "s", "m"]
+
+
+def test_dingque_default_tie_goes_in_the_order_wan_tiao_tong() -> None:
+    """D: with equally few tiles in two suits the default is the first in the order 万 条 筒."""
+    assert offered([J0 + "3p", "12345m1234s1234p", J1, J2], 1) == ["s", "p", "m"]
+
+
+def test_dingque_with_two_suits_the_third_is_the_void() -> None:
+    """Seed 二.1 注：若摸牌结束只有两门花色，则以第三门花色作为定缺花色。 D: it is the only choice offered."""
+    hands = [J0 + "3p", J1, J2, "123456789m1234s"]
+    assert offered(hands, 3) == ["p"]
+    assert offered(hands, 1) == ["m"]
+
+
+def test_dingque_with_one_suit_choose_either_other_suit() -> None:
+    """Seed 二.1 注：若为一门花色，则可以在其他两门花色中选择。"""
+    assert offered([J0 + "3p", J1, J2, "1122344578899s"], 3) == ["m", "p"]
+
+
+def test_dingque_is_shown_once_everyone_has_chosen() -> None:
+    """Seed 二.1: 游戏时会在个人游戏秀旁显示定缺花色 — public during play; hidden while others still
+    choose."""
+    state = arranged_hand(SC, [J0 + "3p", "123456m1234s123p", J1, J2])
+    state = act(state, 1, Act.CHOOSE, detail="s")
+    assert observe(state, 1).seats[1].choice == "s"
+    assert observe(state, 2).seats[1].choice is None
+    for seat in (0, 2, 3):
+        state = act(state, seat, Act.CHOOSE, detail=legal_actions(state, seat)[0].detail)
+    assert observe(state, 2).seats[1].choice == "s"
+
+
+# ---------------------------------------------------------------- void tiles go first
+
+
+def test_void_tiles_must_be_discarded_first() -> None:
+    """Seed 二.1: 游戏中必须先打完该门花色，即手上不能留定缺花色的牌。 Void 筒: only 3p and 5p may go."""
+    state = deal(["12345678m1145s35p", J0, J1, J2])
+    assert state.seats[0].choice == "p"
+    assert {a for a in legal(state, 0) if "discard" in a} == {"0 discard 3p", "0 discard 5p"}
+
+
+def test_any_tile_may_go_once_the_void_is_gone() -> None:
+    """Seed 二.1 先打完该门花色: after the last 筒 the whole hand is free again."""
+    state = deal(["123456789m1145s3p", J0, J1, J2], draws="6p6p6p9m")
+    assert can(state, 0, Act.DISCARD, "3p") and not can(state, 0, Act.DISCARD, "1m")
+    state = discard(state, 0, "3p")
+    for seat in (1, 2, 3):
+        state = discard(state, seat, "6p")
+    assert state.current == 0
+    assert can(state, 0, Act.DISCARD, "1m") and can(state, 0, Act.DISCARD, "9m")
+
+
+def test_a_drawn_void_tile_must_go_before_anything_else() -> None:
+    """Seed 二.1 手上不能留定缺花色的牌: a 筒 drawn by a player who voided 筒 is his only discard."""
+    state = deal([J0 + "3p", "123456789m1234s", J1, J2], draws="6p")
+    state = discard(state, 0, "3p")
+    assert state.current == 1
+    assert {a for a in legal(state, 1) if "discard" in a} == {"1 discard 6p"}
+
+
+def test_no_pung_of_the_void_suit() -> None:
+    """D (手上不能留定缺花色的牌): a void tile cannot be punged or konged. Seat 1 holds 33p: with 筒 as
+    the void no claim is offered on the dealer's 3p; with 条 as the void the pung is."""
+    hands = [J0 + "3p", "123456789m12s33p", J1, J2]
+    voided = deal(hands, voids=".p..")
+    voided = act(voided, 0, Act.DISCARD, "3p")
+    assert voided.phase == Phase.TURN and voided.current == 1  # no claim window at all
+    kept = deal(hands, voids=".s..")
+    kept = act(kept, 0, Act.DISCARD, "3p")
+    assert kept.phase == Phase.CLAIM and can(kept, 1, Act.PUNG)
+
+
+def test_no_concealed_kong_of_the_void_suit() -> None:
+    """D (手上不能留定缺花色的牌): four void tiles are not konged, they are thrown."""
+    hands = ["5555p123456789m1s", J0, "1245789m134679s", "1234679m235689s"]
+    voided = deal(hands, voids="p...")
+    assert not can(voided, 0, Act.KONG, "5p")
+    assert {a for a in legal(voided, 0) if "discard" in a} == {"0 discard 5p"}
+    kept = deal(hands, voids="s...")
+    assert can(kept, 0, Act.KONG, "5p")
+
+
+# ---------------------------------------------------------------- 缺门 to win
+
+
+def test_no_win_with_three_suits() -> None:
+    """Seed 三.3: 必须缺门可胡，即胡牌的时候不能有三种花色的牌。 A complete 4 sets + pair with 万 条 筒 does
+    not win, whatever the void."""
+    for void in ("m", "s", "p"):
+        assert fans("123456789m123s55p", "3s", void=void) is None
+    assert fans("123456789m123s55s", "3s", void="p") == {"pinghu": 0}
+
+
+def test_no_win_holding_the_void_suit() -> None:
+    """RULES §6: must discard it before anything else; a hand with three suits can't win — nor one holding
+    the void suit: 万 and 条 only, but 条 is the void."""
+    assert fans("123456789m123s55s", "3s", void="s") is None
+    assert fans("123456789m123s55s", "3s", void="m") is None
+
+
+def test_three_suit_hand_is_not_offered_the_win() -> None:
+    """Seed 三.3 必须缺门可胡, in play: seat 1 completes 123456789m 23s+1s 55p on the dealer's 1s, but holds
+    three suits (the 5p are his void tiles): no win is offered, no claim window opens."""
+    state = deal([J0 + "1s", "123456789m23s55p", J1, J2], voids=".p..")
+    state = act(state, 0, Act.DISCARD, "1s")
+    assert state.phase == Phase.TURN and state.current == 1
+
+
+# ---------------------------------------------------------------- no chow
+
+
+def test_no_chow() -> None:
+    """Seed 三.2: 不可以吃。 RULES §6: No chow. The next seat holding 12m gets no claim on a 3m."""
+    assert SC.chow is False
+    state = deal([J0 + "3m", "12m456789m12345s", J1, J2])
+    state = act(state, 0, Act.DISCARD, "3m")
+    assert state.phase == Phase.TURN and state.current == 1
+    assert not any(a.act == Act.CHOW for a in legal_actions(state, 1))

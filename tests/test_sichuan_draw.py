@@ -1,0 +1,178 @@
+"""The wall runs out: 查花猪, 查大叫, 退税 (RULES.md §6 "Drawn hand"; seed 一 流局查卫生（查花猪）), and the
+next dealer.
+
+Played-out hands run with ``last_four=False`` so that everyone may keep throwing what he draws; nobody
+claims anything."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import Act, Payment, Settlement, State, parse_tiles
+from engine.state import evolve_seat
+from engine.tiles import to_counts
+from engine.variants.sichuan import best_fan, is_huazhu
+
+from .test_sichuan_helpers import (
+    J0,
+    J1,
+    J2,
+    SC,
+    act,
+    deal,
+    discard,
+    flows,
+    hand_names,
+    last_settlement,
+    play_to_end,
+    tsumogiri,
+)
+
+PINGHU = "123m456m789m23s55s"  # waits 1s/4s: 平胡, 0 番
+QINGYISE_P = "123p456p789p23p55p"  # waits 1p/4p: 清一色, 2 番
+DUIDUI = "333m666m222s888s4s"  # waits 4s: 对对胡
+PING2 = "123p456p789p56s77s"  # waits 4s/7s
+
+
+def test_chadajiao_unready_players_pay_every_ready_player_his_best_hand() -> None:
+    """RULES §6: 查大叫 (not ready) pays each ready player his best possible hand. Seats 0 and 2 are not
+    ready: each pays seat 1 (平胡, 1) and seat 3 (清一色, 4). Nobody won: the dealer stays (D)."""
+    state = deal([J0 + "3p", PINGHU, J1, QINGYISE_P], last_four=False)
+    state = play_to_end(discard(state, 0, "3p"))
+    settlement = last_settlement(state, "draw")
+    assert flows(settlement) == {(0, 1, 1), (0, 3, 4), (2, 1, 1), (2, 3, 4)}
+    assert dict(settlement.hands) == {0: ("wujiao",), 1: ("youjiao",), 2: ("wujiao",), 3: ("youjiao",)}
+    assert state.result is not None
+    assert state.result.reason == "draw" and state.result.next_dealer == 0
+    assert state.result.deltas == (-5, 2, -5, 8)
+
+
+def test_tuishui_unready_konger_returns_his_kong_money() -> None:
+    """RULES §6: the kong income of players not ready is returned (退税). Seat 2's 暗杠 took 2 from each;
+    at the end he is not ready: he gives it back, and pays seat 1's 大叫 as well."""
+    state = deal([J0 + "3p", PINGHU, "7777s1359s13579p", J2], draws="6s1p", last_four=False)
+    state = tsumogiri(discard(state, 0, "3p"))
+    state = act(state, 2, Act.KONG, "7s")
+    state = play_to_end(state)
+    settlement = last_settlement(state, "draw")
+    assert flows(settlement) == {(0, 1, 1), (2, 1, 1), (3, 1, 1), (2, 0, 2), (2, 1, 2), (2, 3, 2)}
+    assert "退税" in settlement.note
+    assert state.result is not None and state.result.deltas[2] == -1  # +6 kong, -6 back, -1 大叫
+
+
+def test_ready_konger_keeps_his_kong_money_and_gen_counts() -> None:
+    """RULES §6: only players not ready return kong money. Seat 2 is ready (123p456p789p1p + [(7777s)]):
+    he keeps the 6 and is paid 平胡 + 根 = 1 番, 2 by each of the others."""
+    state = deal([J0 + "3p", J2, "7777s123p456p789p", J0], draws="6s1p", last_four=False)
+    state = tsumogiri(discard(state, 0, "3p"))
+    state = act(state, 2, Act.KONG, "7s")
+    state = play_to_end(state)
+    assert flows(last_settlement(state, "draw")) == {(0, 2, 2), (1, 2, 2), (3, 2, 2)}
+    assert state.result is not None and state.result.deltas == (-4, -4, 12, -4)
+
+
+def test_winners_take_no_part_in_chajiao() -> None:
+    """RULES §6 查花猪 / 查大叫 are between the players still in: seat 1 has won; the not-ready seats 0, 2
+    and 3 have nobody ready to pay; no draw settlement. The first winner deals next."""
+    state = deal([J0 + "4s", DUIDUI, J1, J2], last_four=False)
+    state = act(state, 0, Act.DISCARD, "4s")
+    state = play_to_end(act(state, 1, Act.WIN))
+    assert [s.kind for s in state.settlements] == ["win"]
+    assert state.result is not None and state.result.next_dealer == 1
+
+
+def test_next_dealer_after_yipao_duoxiang_is_the_discarder() -> None:
+    """D: if the first win of the hand was 一炮多响, the player who dealt in deals next. Seat 3 throws the 4s
+    he drew (his void); seats 1 and 2 win on it."""
+    state = deal([J0 + "3p", DUIDUI, PING2, J2], draws="6p6p4s", last_four=False)
+    state = discard(state, 0, "3p")
+    state = tsumogiri(tsumogiri(state))
+    state = act(state, 3, Act.DISCARD, "4s")
+    state = act(act(state, 1, Act.WIN), 2, Act.WIN)
+    assert last_settlement(state).winners == (1, 2)
+    state = play_to_end(state)
+    assert state.result is not None and state.result.next_dealer == 3
+
+
+# ---------------------------------------------------------------- 查花猪 on a set position
+
+
+def position(
+    hands: list[str], won: tuple[int, ...] = (), kongs: tuple[Settlement, ...] = (), **options: object
+) -> State:
+    """A position at the wall's end: 13-tile ``hands``; each voids the first suit it lacks (筒 if it holds
+    all three); seats in ``won`` have won; ``kongs`` are the hand's settlements so far."""
+    state = deal([J0 + "3p", J1, J2, "1245789m134679s"], **options)
+    seats = []
+    for i, (s, h) in enumerate(zip(state.seats, hands, strict=True)):
+        counts = to_counts(parse_tiles(h))
+        void = next((x for k, x in enumerate("msp") if not any(counts[9 * k : 9 * k + 9])), "p")
+        seats.append(evolve_seat(s, counts=counts, won=i in won, choice=void))
+    return replace(state, seats=tuple(seats), settlements=kongs)
+
+
+HUAZHU = "123m456s789p1234m"  # three suits: 花猪
+
+
+def test_huazhu_pays_the_cap_to_every_other_player_still_in() -> None:
+    """RULES §6: 查花猪 (holding three suits) pays each other player the cap. Seed 一: 流局查卫生（查花猪）.
+    The cap (default 3 番) is 8: to the ready seat 1 and the unready seat 2; seat 3 has won and gets
+    nothing. The unready seat 2 still pays seat 1's 大叫; the 花猪 pays no 大叫 on top of the cap (D)."""
+    state = position([HUAZHU, PINGHU, J1, J2], won=(3,))
+    assert is_huazhu(state, 0) and not is_huazhu(state, 2)
+    settlement = SC.settle_draw(state)
+    assert settlement is not None
+    assert flows(settlement) == {(0, 1, 8), (0, 2, 8), (2, 1, 1)}
+    assert dict(settlement.hands)[0] == ("huazhu",)
+
+
+def test_huazhu_do_not_pay_each_other() -> None:
+    """RULES §6: a 花猪 pays each other (non-花猪) player; two 花猪 settle nothing between them. Cap 4:
+    16."""
+    state = position([HUAZHU, PINGHU, "123m456s789p1234s", J2], cap=4)
+    settlement = SC.settle_draw(state)
+    assert settlement is not None
+    assert flows(settlement) == {(0, 1, 16), (0, 3, 16), (2, 1, 16), (2, 3, 16), (3, 1, 1)}
+
+
+def test_huazhu_returns_kong_money() -> None:
+    """RULES §6: the kong income of players not ready is returned — a 花猪 is not ready."""
+    pays = (Payment(1, 0, 2), Payment(2, 0, 2))
+    kong = Settlement.from_payments("kong", 4, (0,), ((0, ("angang",)),), (), pays)
+    state = position([HUAZHU, J1, J2, "1245789m134679s"], kongs=(kong,))
+    settlement = SC.settle_draw(state)
+    assert settlement is not None
+    assert flows(settlement) == {(0, 1, 8), (0, 2, 8), (0, 3, 8), (0, 1, 2), (0, 2, 2)}
+
+
+def test_best_hand_for_chadajiao() -> None:
+    """RULES §6 his best possible hand: the best wait counts — 1112345678999p waits on every 筒; on 1p or 9p
+    it holds four (清一色 + 根 = 3), and that is what it is paid (D: shape and 根 only)."""
+    state = position([J0, "1112345678999p", J2, PINGHU])
+    assert best_fan(state, 1) == 3
+    assert best_fan(state, 3) == 0
+    assert best_fan(state, 0) is None
+
+
+def test_best_hand_is_capped() -> None:
+    """RULES §6 Payment … capped: a ready 清龙七对 (5 番) collects 8 at the default cap."""
+    state = position(["6666p11p33p77p99p2p", J0, J2, "1245789m134679s"])
+    settlement = SC.settle_draw(state)
+    assert settlement is not None
+    assert flows(settlement) == {(1, 0, 8), (2, 0, 8), (3, 0, 8)}
+
+
+def test_no_settlement_when_everyone_is_ready() -> None:
+    """RULES §6: only players not ready (or 花猪) pay; nothing moves between ready players."""
+    state = position([PINGHU, QINGYISE_P, J2, "123m456m789m23s55s"], won=(2,))
+    assert SC.settle_draw(state) is None
+
+
+def test_hand_names_of_a_draw_settlement() -> None:
+    """The table shows who was 花猪, 无叫 or 有叫."""
+    state = position([HUAZHU, PINGHU, J1, J2])
+    settlement = SC.settle_draw(state)
+    assert settlement is not None
+    assert hand_names(settlement, 0) == ["huazhu"]
+    assert hand_names(settlement, 1) == ["youjiao"]
+    assert hand_names(settlement, 2) == ["wujiao"]
