@@ -1,0 +1,408 @@
+"""湘阴推倒胡 Xiangyin: no chow (option: toward 清一色 only), small hands by self-draw only, big hands
+worth 5·2^(n−1), 飘, kong points, 开杠 of a whole stack, 杠上炮 paid as the konger's own 杠上开花, birds
+from the winner.
+
+RULES.md §1 and §4; seed 002_af8fcff776f61441.txt. Decisions the seed leaves open are marked D: here and in
+docs/rules/xiangyin.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from operator import itemgetter
+
+from ..actions import Act
+from ..game import is_ready, seat_waits, waits, win_info
+from ..melds import Meld, MeldKind
+from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
+from ..shape import is_seven_pairs, is_standard, seven_pairs_quads
+from ..state import Payment, Settlement, State
+from ..tiles import Counts, is_258, suit_of
+
+# id -> (Chinese, English)
+NAMES: dict[str, tuple[str, str]] = {
+    "xiaohu": ("小胡", "small hand"),
+    "pengpenghu": ("碰碰胡", "all pungs"),
+    "jiangjianghu": ("将将胡", "all 2-5-8"),
+    "qingyise": ("清一色", "one suit"),
+    "qidui": ("七小对", "seven pairs"),
+    "haohua_qidui": ("豪华七小对", "luxury seven pairs"),
+    "shuanghaohua_qidui": ("双豪华七小对", "double luxury seven pairs"),
+    "haidilaoyue": ("海底捞月", "last tile self-drawn"),
+    "haidipao": ("海底炮", "win on the shown last tile"),
+    "gangshangkaihua": ("杠上开花", "win on the kong tile"),
+    "qiangganghu": ("抢杠胡", "robbing the kong"),
+    "gangshangpao": ("杠上炮", "win on the konger's tile"),
+    "quanqiuren": ("全求人", "all melds claimed"),
+    "fanggang": ("放杠", "kong on a discard"),
+    "minggang": ("明杠", "kong added to a pung"),
+    "angang": ("暗杠", "concealed kong"),
+}
+
+OPTIONS = (
+    OptionSpec("birds", 2, (0, 1, 2, 4, 6), "抓鸟数", "birds"),
+    OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
+    OptionSpec("piao", False, (False, True), "加飘", "piao (extra stake 0–4)"),
+    OptionSpec("jiangjiang_zimo", False, (False, True), "将将胡必须自摸", "all 2-5-8 by self-draw only"),
+    OptionSpec("qingyise_chow", False, (False, True), "清一色可吃", "chow toward one suit"),
+    OptionSpec("no_late_bu", False, (False, True), "明杠过杠不能再补", "a skipped added kong: 开杠 only"),
+    OptionSpec(
+        "jiangpeng_not_jiangjiang",
+        False,
+        (False, True),
+        "将碰胡接炮不算将将胡",
+        "2-5-8 all pungs on a discard: all pungs only",
+    ),
+)
+
+PIAO_CHOICES = ("0", "1", "2", "3", "4")  # 飘 0–4, the default first
+
+BIG_VALUE = 5  # 大胡基础分 5 分
+# 放杠: the discarder pays 3 (3 players: 2, 2 players: 1); 明杠 (补杠) each other 1; 暗杠 each other 2
+FANGGANG_POINTS = {4: 3, 3: 2, 2: 1}
+
+_258 = tuple(t for t in range(27) if is_258(t))
+_get_258 = itemgetter(*_258)
+# 全求人: every meld claimed from others — pungs and exposed kongs (明杠 both kinds), never 暗杠 or a chow
+_CLAIMED = (MeldKind.PUNG, MeldKind.KONG_EXPOSED, MeldKind.KONG_ADDED)
+
+
+# ---------------------------------------------------------------- shapes
+
+
+def _all_258(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    """将将胡: every tile, melds included, is a 2, 5 or 8 (any shape)."""
+    if sum(_get_258(counts)) != sum(counts):
+        return False
+    return all(is_258(m.tile) and m.kind != MeldKind.CHOW for m in melds)
+
+
+def _one_suit(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    suits = {suit_of(t) for t, n in enumerate(counts) if n}
+    suits.update(suit_of(m.tile) for m in melds)
+    return len(suits) == 1
+
+
+def _all_pungs(counts: Counts, melds: tuple[Meld, ...]) -> bool:
+    """碰碰胡: no chow, the concealed tiles are triplets and exactly one pair."""
+    if any(m.kind == MeldKind.CHOW for m in melds):
+        return False
+    pairs = 0
+    for n in counts:
+        if n == 2:
+            pairs += 1
+        elif n not in (0, 3):
+            return False
+    return pairs == 1
+
+
+def _chow_suit(melds: tuple[Meld, ...]) -> int | None:
+    """The suit of the player's chows (清一色可吃: all his chows are in one suit), None without a chow."""
+    for m in melds:
+        if m.kind == MeldKind.CHOW:
+            return suit_of(m.tile)
+    return None
+
+
+def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
+    return is_standard(c) or (not melds and is_seven_pairs(c)) or _all_258(c, melds)
+
+
+def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
+    """将将胡 wins with any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
+    return _258 if _all_258(counts, melds) else ()
+
+
+# ---------------------------------------------------------------- winning hands
+
+
+def evaluate_win(ctx: WinContext) -> WinInfo | None:
+    """Which hands 14 tiles make here. A small hand (any pair) wins only by self-draw; 杠上炮, 抢杠胡 and
+    海底炮 are big hands, so any winning shape may take them. After a chow only 清一色 wins (特殊规则 5》)."""
+    c, melds = ctx.counts, ctx.melds
+    if sum(c) != 14 - 3 * len(melds):
+        return None
+    opts = ctx.options
+    on_discard = not ctx.self_draw
+    std = is_standard(c)
+    qd = not melds and is_seven_pairs(c)
+    # 将将胡必须自摸: not on a discard (D: 抢杠, 杠上炮 and 海底炮 are 接炮 too)
+    jj = _all_258(c, melds) and not (on_discard and opts.get("jiangjiang_zimo", False))
+    if not (std or qd or jj):
+        return None
+    one_suit = (std or qd) and _one_suit(c, melds)
+    if _chow_suit(melds) is not None and not one_suit:
+        return None  # 吃牌后，只能胡带清一色的牌型
+    if ctx.kong_discard and on_discard:
+        # 杠上炮: 不计算胡牌人的牌型分数 — the konger pays his own 杠上开花 (settle_wins)
+        return WinInfo((("gangshangpao", 1),))
+    big: list[tuple[str, int]] = []
+    pph = std and _all_pungs(c, melds)
+    if pph:
+        big.append(("pengpenghu", 1))
+    if jj and not (on_discard and pph and opts.get("jiangpeng_not_jiangjiang", False)):
+        big.append(
+            ("jiangjianghu", 1)
+        )  # 将碰胡接炮不算将将胡: the all-pung 258 hand on a discard is 碰碰胡 only
+    if one_suit:
+        big.append(("qingyise", 1))
+    if qd:
+        quads = seven_pairs_quads(c)
+        # D: three fours count as 双豪华七小对 too (the seed's top seven-pairs hand)
+        big.append(
+            ("qidui", 1) if not quads else ("haohua_qidui", 2) if quads == 1 else ("shuanghaohua_qidui", 3)
+        )
+    if len(melds) == 4 and sum(c) == 2 and all(m.kind in _CLAIMED for m in melds):
+        big.append(("quanqiuren", 1))  # 单钓, all melds claimed; always with 碰碰胡 (至少为碰碰胡)
+    if ctx.haidi:
+        big.append(("haidilaoyue", 1) if ctx.self_draw else ("haidipao", 1))
+    if ctx.self_draw and ctx.kong_draw == "kai":
+        big.append(("gangshangkaihua", 1))  # D: 只记一张 — one 杠上开花 even if both turned-up tiles win
+    if ctx.robbed:
+        big.append(("qiangganghu", 1))
+    if big:
+        return WinInfo(tuple(big))
+    if ctx.self_draw:
+        return WinInfo((), ("xiaohu",))
+    return None  # 小胡只能自摸
+
+
+def hand_value(info: WinInfo) -> int:
+    """牌型分: small 1, big 5·2^(n−1) for n big hands (豪华七小对 counts 2, 双豪华 3)."""
+    n = info.big_count
+    return BIG_VALUE * 2 ** (n - 1) if n else 1
+
+
+# ---------------------------------------------------------------- claims and kongs
+
+
+def claim_allowed(state: State, seat: int, act: Act, t: int) -> bool:
+    """No chow, unless 清一色可吃: then only toward one suit (seed 清一色 (1)(2)); after a chow no pung or
+    kong (明、暗) of another suit."""
+    s = state.seats[seat]
+    suit = suit_of(t)
+    if act == Act.CHOW:
+        if not state.options["qingyise_chow"]:
+            return False
+        if any(suit_of(m.tile) != suit for m in s.melds):
+            return False  # 碰了 / 吃了别的花色，就不能再吃这个花色
+        # 手牌和桌面上碰的牌，某个花色大于等于7个 (D: the discard itself is not counted)
+        held = sum(s.counts[suit * 9 : suit * 9 + 9]) + sum(len(m.tiles) for m in s.melds)
+        return held >= 7
+    chow_suit = _chow_suit(s.melds)
+    return chow_suit is None or chow_suit == suit
+
+
+def _after_kong(counts: Counts, melds: tuple[Meld, ...], t: int) -> tuple[Counts, tuple[Meld, ...]]:
+    """A seat's own kong of ``t``: concealed (four in hand) or added to its pung."""
+    c = list(counts)
+    if counts[t] == 4:
+        c[t] -= 4
+        return tuple(c), (*melds, Meld(MeldKind.KONG_CONCEALED, t))
+    c[t] -= 1
+    return tuple(c), tuple(
+        Meld(MeldKind.KONG_ADDED, t, m.from_seat) if m.kind == MeldKind.PUNG and m.tile == t else m
+        for m in melds
+    )
+
+
+def _has_pung(melds: tuple[Meld, ...], t: int) -> bool:
+    return any(m.kind == MeldKind.PUNG and m.tile == t for m in melds)
+
+
+def kong_mode_allowed(state: State, seat: int, t: int, mode: str) -> bool:
+    """明杠过杠不能再补: a 补杠 skipped at the first chance may later be made only as 开杠. After 开杠 a
+    further 开杠 must leave the hand ready (D: 听牌和番数可以改变 — the waits may change, not vanish)."""
+    s = state.seats[seat]
+    if mode == "bu":
+        return not (state.options["no_late_bu"] and t in s.passed_kongs and _has_pung(s.melds, t))
+    if mode == "kai" and s.locked:
+        counts, melds = _after_kong(s.counts, s.melds, t)
+        return is_ready(state.ruleset, counts, melds, state.options, s.choice)
+    return True
+
+
+def settle_kong(state: State, seat: int, t: int, kind: MeldKind, from_seat: int | None) -> Settlement | None:
+    """杠分 (× 底分), paid when the kong is made and kept on a drawn hand (流局不流杠). A 补杠 made after it
+    was skipped scores nothing (两种玩法下过补后再补和杠，都不算杠分)."""
+    n = state.num_seats
+    base = state.options["base"]
+    others = [p for p in range(n) if p != seat]
+    if kind == MeldKind.KONG_EXPOSED:
+        assert from_seat is not None
+        name, payments = "fanggang", [Payment(from_seat, seat, FANGGANG_POINTS[n] * base)]
+    elif kind == MeldKind.KONG_ADDED:
+        if t in state.seats[seat].passed_kongs:
+            return None
+        name, payments = "minggang", [Payment(p, seat, base) for p in others]
+    else:
+        name, payments = "angang", [Payment(p, seat, 2 * base) for p in others]
+    return Settlement.from_payments("kong", n, (seat,), ((seat, (name,)),), (), tuple(payments))
+
+
+# ---------------------------------------------------------------- haidi, 飘
+
+
+def haidi_eligible(state: State, seat: int) -> bool:
+    """海底漫游: 听牌者才有摸海底的权利."""
+    return bool(seat_waits(state, seat))
+
+
+def pre_hand(state: State, seat: int) -> tuple[str, ...]:
+    """加飘: before the hand (blind) each player picks 0–4."""
+    return PIAO_CHOICES if state.options["piao"] else ()
+
+
+def _piao(state: State, seat: int) -> int:
+    if not state.options["piao"]:
+        return 0
+    return int(state.seats[seat].choice or 0)
+
+
+# ---------------------------------------------------------------- birds and payments
+
+
+def bird_seat(n: int, origin: int, tile: int) -> int | None:
+    """抓鸟: 1/5/9 → ``origin`` (the winner, 全中), 2/6 → 下家, 3/7 → 对家, 4/8 → 上家. D: with 3 players
+    there is no 对家 (3/7 hit nobody); with 2 the other player sits opposite (3/7 hit him, 2/6/4/8 nobody)."""
+    d = tile % 9 % 4  # 0 self, 1 下家, 2 对家, 3 上家
+    if n == 4:
+        return (origin + d) % 4
+    if d == 0:
+        return origin
+    if n == 3:
+        return {1: (origin + 1) % 3, 3: (origin + 2) % 3}.get(d)
+    return (origin + 1) % 2 if d == 2 else None
+
+
+def _birds(state: State, ctx: WinContext) -> tuple[int, ...]:
+    """N tiles from the front of the wall (fewer if it is short); a haidi win uses the haidi tile."""
+    n = state.options["birds"]
+    if n == 0:
+        return ()
+    if ctx.haidi:
+        return (ctx.tile,)
+    return state.wall.peek_front(n)
+
+
+def _names(info: WinInfo) -> tuple[str, ...]:
+    if info.big:
+        return tuple(name for name, k in info.big for _ in range(k))
+    return info.small
+
+
+def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int, tuple[str, ...]]:
+    """杠上炮: the big hands the konger would have had, had one turned-up tile made his 杠上开花
+    (只记一张成功). D: his most valuable wait counts. Returns (big count, names)."""
+    s = state.seats[konger]
+    best: tuple[int, tuple[str, ...]] = (1, ("gangshangkaihua",))
+    for t in waits(state.ruleset, s.counts, s.melds, state.options, s.choice):
+        c = list(s.counts)
+        c[t] += 1
+        ctx = WinContext(
+            seat=konger,
+            dealer=state.dealer,
+            counts=tuple(c),
+            melds=s.melds,
+            tile=t,
+            self_draw=True,
+            kong_draw="kai",
+            kong_tiles=tiles,
+            choice=s.choice,
+            options=state.options,
+        )
+        info = evaluate_win(ctx)
+        if info is not None and info.big_count > best[0]:
+            best = (info.big_count, _names(info))
+    return best
+
+
+def _settle_gangshangpao(
+    state: State, winners: tuple[int, ...], ctx: WinContext, targets: list[int | None]
+) -> tuple[list[Payment], tuple[str, ...], str]:
+    """Seed 备注: 杠上炮不计算胡牌人的牌型分数，只计算开杠者理论开杠成功时所获分数的总和 (进多少出多少). Both
+    turned-up tiles winnable → one more big hand (2个大番); 1 winner takes it all, 2 split it (D: 四舍五入),
+    3 share it and the bird multiplies a share (中鸟的玩家多拿一番)."""
+    konger = ctx.from_seat
+    assert konger is not None
+    n = state.num_seats
+    base = state.options["base"]
+    tiles = ctx.kong_tiles or (ctx.tile,)
+
+    def wins(w: int, t: int) -> bool:
+        info = win_info(
+            state, w, t, False, from_seat=konger, kong_discard=True, after_kong="kai", kong_tiles=tiles
+        )
+        return info is not None
+
+    winnable = [any(wins(w, t) for w in winners) for t in tiles]
+    both = len(tiles) == 2 and all(winnable)
+    big, names = konger_value(state, konger, tiles)
+    big += 1 if both else 0
+    pot = BIG_VALUE * 2 ** (big - 1) * base * (n - 1)
+    share = {1: pot, 2: (pot + 1) // 2, 3: pot // 3}[len(winners)]
+    payments = []
+    for w in winners:
+        hits = sum(1 for x in targets if x in (w, konger))
+        extra = (_piao(state, w) + _piao(state, konger)) * base
+        payments.append(Payment(konger, w, share * (hits + 1) + extra, hits))
+    shown = ("gangshangpao", "gangshangpao") if both else ("gangshangpao",)
+    note = f"gangshangpao: seat {konger} pays his {'+'.join(names)}{' +1 (both tiles)' if both else ''}"
+    return payments, shown, note
+
+
+def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
+    """最终得分 = 牌型分 × 底分 × (中鸟数 + 1) + 飘分 (+ 杠分, settled with each kong). Self-draw: every other
+    player pays; on a discard (抢杠, 海底炮 too) the discarder pays."""
+    n = state.num_seats
+    base = state.options["base"]
+    winners = tuple(w for w, _ in infos)
+    birds = _birds(state, ctx)
+    # counted from the winner; 一炮多响 from the discarder
+    origin = winners[0] if len(winners) == 1 or ctx.from_seat is None else ctx.from_seat
+    targets = [bird_seat(n, origin, b) for b in birds]
+    if ctx.kong_discard and not ctx.self_draw:
+        payments, shown, note = _settle_gangshangpao(state, winners, ctx, targets)
+        hands = tuple((w, shown) for w in winners)
+        return Settlement.from_payments("win", n, winners, hands, birds, tuple(payments), note)
+    pays: list[Payment] = []
+    for w, info in infos:
+        if ctx.self_draw:
+            payers = [p for p in range(n) if p != w]
+        else:
+            assert ctx.from_seat is not None
+            payers = [ctx.from_seat]
+        value = hand_value(info) * base
+        for p in payers:
+            hits = sum(1 for x in targets if x in (w, p))
+            extra = (_piao(state, w) + _piao(state, p)) * base
+            pays.append(Payment(p, w, value * (hits + 1) + extra, hits))
+    hands = tuple((w, _names(info)) for w, info in infos)
+    return Settlement.from_payments("win", n, winners, hands, birds, tuple(pays))
+
+
+RULESET = XIANGYIN = Ruleset(
+    id="xiangyin",
+    name_zh="湘阴推倒胡",
+    name_en="Xiangyin Push-Down",
+    with_honors=False,
+    seat_counts=(2, 3, 4),
+    option_specs=OPTIONS,
+    evaluate_win=evaluate_win,
+    settle_wins=settle_wins,
+    settle_kong=settle_kong,
+    wait_candidates=wait_candidates,
+    claim_allowed=claim_allowed,
+    haidi_eligible=haidi_eligible,
+    pre_hand=pre_hand,
+    pre_hand_blind=True,
+    could_win=could_win,
+    chow=True,  # offered only through claim_allowed (清一色可吃)
+    robbing_kong=True,
+    haidi_roaming=True,
+    kaigang="two",
+    locked_can_kong=True,
+    kong_mode_allowed=kong_mode_allowed,
+    multi_win=True,
+    tile_names=NAMES,
+)

@@ -1,0 +1,170 @@
+"""海底漫游 for ready players only, 海底捞月 / 海底炮, and who deals next (RULES.md §1 "Haidi", "Dealer of the
+next hand", §4; seed 一.3 庄家分配 1》–5》, 二 海底 / 海底炮, 三 海底漫游).
+
+Seat 0 deals and throws 3s; then everyone throws what he draws and nobody claims, so the 55 wall tiles run out
+in play order and seat 3 is the first due to draw the haidi. ``tail`` fixes the second-last tile (drawn by
+seat 2) and the haidi. SMALL (seat 1) waits 1p/4p with a small hand; WAITS_3P is a second ready hand.
+底分 10, no birds unless told.
+"""
+
+from __future__ import annotations
+
+from engine import Act, Phase, State, get_ruleset, new_hand, parse_tile
+
+from .test_xiangyin_helpers import (
+    JUNK,
+    act,
+    deal,
+    discard,
+    hand_names,
+    last_settlement,
+    legal,
+    paid,
+    play_until_haidi,
+    tsumogiri,
+)
+
+XY = get_ruleset("xiangyin")
+SMALL = "234m45556s23789p"
+WAITS_3P = "123m678m789s12p99p"
+DEAD = "1357m13579s1357p"  # a fourth hand that is never ready
+
+
+def haidi_deal(seat3: str = JUNK[2], haidi: str = "4p", birds: int = 0) -> State:
+    state = deal([JUNK[0] + "3s", SMALL, JUNK[1], seat3], tail="9m" + haidi, birds=birds)
+    return play_until_haidi(state, "3s")
+
+
+# ---------------------------------------------------------------- 海底漫游
+
+
+def test_haidi_only_for_ready_players() -> None:
+    """Seed 三 海底漫游：海底时，听牌者才有摸海底的权利. Seat 3 is due to draw it but is not ready, nor is
+    seat 0: the first offer goes to seat 1."""
+    state = haidi_deal()
+    assert state.phase == Phase.HAIDI and state.wall.remaining == 1
+    assert state.current == 1 and state.haidi_first == 1
+    assert legal(state, 1) == {"1 take", "1 pass"}
+
+
+def test_haidi_refusal_passes_to_the_next_ready_player() -> None:
+    """Seed 三 海底漫游: 如果第一个玩家不要海底，则第二个玩家才能要，依次类推. Seats 3 and 1 are ready:
+    seat 3 is asked first, then seat 1 (seat 0 is skipped)."""
+    state = haidi_deal(WAITS_3P)
+    assert state.current == 3
+    state = act(state, 3, Act.PASS)
+    assert state.phase == Phase.HAIDI and state.current == 1
+
+
+def test_all_refuse_drawn_first_offered_deals() -> None:
+    """Seed 三 海底漫游: 都不要则自动黄庄; 一.3.5》:
+    如果4个玩家都不要海底牌，则下局庄家为第一个可选择海底胡的玩家."""
+    state = haidi_deal(WAITS_3P)
+    state = act(state, 3, Act.PASS)
+    state = act(state, 1, Act.PASS)
+    assert state.phase == Phase.ENDED and state.result is not None
+    assert state.result.reason == "draw" and state.result.deltas == (0, 0, 0, 0)
+    assert state.result.next_dealer == 3
+
+
+def test_haidilaoyue() -> None:
+    """Seed 二 海底：最后一张牌为海底 (a big hand). Seat 1 takes the haidi 4p and wins: a big self-draw,
+    each pays 50; the winner deals next (一.3.2》 以后谁胡牌，下局谁做庄)."""
+    state = haidi_deal()
+    state = act(state, 1, Act.TAKE)
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["haidilaoyue"]
+    assert paid(settlement) == {0: 50, 2: 50, 3: 50}
+    assert state.result is not None and state.result.next_dealer == 1
+
+
+def test_haidi_win_uses_the_haidi_tile_as_the_bird() -> None:
+    """RULES §1 Birds: (a haidi win uses the haidi tile as the bird). The haidi 4p is the only bird: a 4
+    points at the winner's 上家 (seat 0), who pays double."""
+    state = haidi_deal(birds=2)
+    state = act(state, 1, Act.TAKE)
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert settlement.birds == (parse_tile("4p"),)
+    assert paid(settlement) == {0: 100, 2: 50, 3: 50}
+
+
+def test_haidipao_the_taker_pays() -> None:
+    """Seed 二 海底炮：如果玩家摸了海底牌，自己不能胡，而其他玩家能胡. Seat 3 takes the haidi 4p and cannot
+    win; seat 1 wins on the shown tile with a small shape (海底炮 is a big hand): seat 3 pays 50."""
+    state = haidi_deal(WAITS_3P)
+    state = act(state, 3, Act.TAKE)
+    assert state.phase == Phase.CLAIM and legal(state, 1) == {"1 win", "1 pass"}
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["haidipao"]
+    assert paid(settlement) == {3: 50}
+
+
+def test_haidi_taken_nobody_wins_the_taker_deals() -> None:
+    """Seed 一.3.3》: 如果有人要了海底牌没人胡，则摸海底牌的玩家下局做庄. Seat 3 takes 9s, which wins for
+    nobody."""
+    state = haidi_deal(WAITS_3P, haidi="9s")
+    state = act(state, 3, Act.TAKE)
+    assert state.phase == Phase.ENDED and state.result is not None
+    assert state.result.reason == "draw" and state.result.next_dealer == 3
+
+
+def test_nobody_ready_no_haidi_dealer_stays() -> None:
+    """Seed 三 海底漫游 (听牌者才有摸海底的权利) with nobody ready. D: nobody is offered the haidi, the
+    hand is drawn at once and the dealer (seat 2 here) deals again."""
+    state = deal([JUNK[1], DEAD, JUNK[0] + "3s", JUNK[2]], dealer=2)
+    state = play_until_haidi(state, "3s")
+    assert state.phase == Phase.ENDED and state.result is not None
+    assert state.result.reason == "draw" and state.wall.remaining == 1
+    assert state.result.next_dealer == 2
+
+
+def test_last_tile_as_kong_replacement_that_seat_deals() -> None:
+    """Seed 一.3.3》 (要了海底牌 ... 下局做庄), D: a seat whose kong took the last tile as its replacement
+    has taken the haidi: if nobody wins it deals next. Seat 2 draws the fourth 5m as the second-last tile
+    and konges."""
+    state = deal([JUNK[0] + "3s", SMALL, "555m279s14689p13m", JUNK[2]], tail="5m9s")
+    state = discard(state, 0, "3s")
+    while not (state.current == 2 and state.wall.remaining == 1):
+        state = tsumogiri(state)
+    assert state.drawn == parse_tile("5m")
+    state = act(state, 2, Act.KONG, "5m", "bu")
+    assert state.wall.remaining == 0 and state.drawn == parse_tile("9s")
+    state = discard(state, 2, "9s")
+    assert state.phase == Phase.ENDED and state.result is not None
+    assert state.result.reason == "draw" and state.result.next_dealer == 2
+    assert state.result.deltas == (-20, -20, 60, -20)  # 流局不流杠
+
+
+# ---------------------------------------------------------------- 庄家分配
+
+
+def test_first_dealer_is_the_tables_creator() -> None:
+    """Seed 一.3.1》: 第一局由创建者为庄家. The caller passes the creator's seat as ``dealer``; the engine
+    keeps it for 2, 3 and 4 players."""
+    for seats in (2, 3, 4):
+        for creator in range(seats):
+            assert new_hand(XY, 11, dealer=creator, seats=seats).dealer == creator
+
+
+def test_winner_deals_next() -> None:
+    """Seed 一.3.2》: 以后谁胡牌，下局谁做庄. Seat 1 self-draws a small hand."""
+    state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p")
+    state = discard(state, 0, "3s")
+    state = act(state, 1, Act.WIN)
+    assert state.result is not None and state.result.next_dealer == 1
+
+
+def test_tongpao_the_discarder_deals() -> None:
+    """Seed 一.3.4》: 如果出现通炮的情况，则放炮玩家下局为庄家. Seat 2 throws 7p into two big hands."""
+    pph, qidui = "111m333s333p77p55m", "11s44s88s22m99p66p7p"
+    state = deal([JUNK[0] + "9m", pph, "2367m12468s1248p", qidui], draws="5s7p")
+    state = discard(state, 0, "9m")
+    state = discard(state, 1, "5s")
+    state = act(state, 2, Act.DISCARD, "7p")
+    state = act(state, 1, Act.WIN)
+    state = act(state, 3, Act.WIN)
+    assert state.result is not None and set(state.result.winners) == {1, 3}
+    assert state.result.next_dealer == 2
