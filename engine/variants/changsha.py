@@ -7,14 +7,15 @@ D: here and in docs/rules/changsha.md.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import itemgetter
 
 from ..game import bird_target
+from ..hands import TILES_258, all_258, all_pungs, hand_names, one_suit
+from ..hands import birds as bird_tiles
 from ..melds import Meld, MeldKind
 from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
 from ..state import Payment, Settlement, State
-from ..tiles import Counts, is_258, suit_of
+from ..tiles import Counts, is_258
 
 # id -> (Chinese, English)
 NAMES: dict[str, tuple[str, str]] = {
@@ -43,39 +44,9 @@ OPTIONS = (
     OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
 )
 
-_NON_258 = tuple(t for t in range(27) if not is_258(t))
-_258 = tuple(t for t in range(27) if is_258(t))
-
-
-_get_258 = itemgetter(*_258)
-
-
-def _all_258(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    if sum(_get_258(counts)) != sum(counts):
-        return False
-    return all(is_258(t) for m in melds for t in m.tiles)
-
-
-def _one_suit(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    suits = {suit_of(t) for t, n in enumerate(counts) if n}
-    suits.update(suit_of(m.tile) for m in melds)
-    return len(suits) == 1 and 3 not in suits
-
-
-def _all_pungs(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    if any(m.kind == MeldKind.CHOW for m in melds):
-        return False
-    pairs = 0
-    for n in counts:
-        if n == 2:
-            pairs += 1
-        elif n not in (0, 3):
-            return False
-    return pairs == 1
-
 
 def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
-    return is_standard(c) or (not melds and is_seven_pairs(c)) or _all_258(c, melds)
+    return is_standard(c) or (not melds and is_seven_pairs(c)) or all_258(c, melds)
 
 
 def evaluate_win(ctx: WinContext) -> WinInfo | None:
@@ -86,15 +57,15 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         return None
     std = is_standard(c)
     qd = not melds and is_seven_pairs(c)
-    jj = _all_258(c, melds)
+    jj = all_258(c, melds)
     if not (std or qd or jj):
         return None
     big: list[tuple[str, int]] = []
-    if std and _all_pungs(c, melds):
+    if std and all_pungs(c, melds):
         big.append(("pengpenghu", 1))
     if jj:
         big.append(("jiangjianghu", 1))
-    if (std or qd) and _one_suit(c, melds):
+    if (std or qd) and one_suit(c, melds):
         big.append(("qingyise", 1))
     if qd:
         # D: a seven-pairs hand with any four of a kind is 豪华七小对 and counts 2, however many fours.
@@ -127,7 +98,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
 
 def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
     """将将胡 wins with any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-    return _258 if _all_258(counts, melds) else ()
+    return TILES_258 if all_258(counts, melds) else ()
 
 
 def opening_hands(state: State, seat: int) -> tuple[str, ...]:
@@ -139,7 +110,7 @@ def opening_kinds(counts: Counts) -> tuple[str, ...]:
     out = []
     if any(n == 4 for n in counts):
         out.append("sixi")  # 四喜：手上已有四张一样的牌
-    if not any(counts[t] for t in _258):
+    if not any(counts[t] for t in TILES_258):
         out.append("banbanhu")  # 板板胡：没有一张 2、5、8
     if any(not any(counts[s * 9 : s * 9 + 9]) for s in range(3)):
         out.append("queyise")  # 缺一色：筒、索、万任缺一门
@@ -167,15 +138,6 @@ def _units(big: int, self_draw: bool, dealer_involved: bool) -> int:
     return per + (1 if dealer_involved else 0)
 
 
-def _birds(state: State, haidi_tile: int | None) -> tuple[int, ...]:
-    n = state.options["birds"]
-    if n == 0:
-        return ()
-    if haidi_tile is not None:
-        return (haidi_tile,)  # 海底胡，以海底牌为鸟
-    return state.wall.peek_front(n)
-
-
 def _pay(
     state: State, winner: int, payers: Iterable[int], big: int, self_draw: bool, birds: tuple[int, ...]
 ) -> list[Payment]:
@@ -190,14 +152,8 @@ def _pay(
     return out
 
 
-def _names(info: WinInfo) -> tuple[str, ...]:
-    if info.big:
-        return tuple(n for n, k in info.big for _ in range(k))
-    return info.small
-
-
 def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
-    birds = _birds(state, ctx.tile if ctx.haidi else None)
+    birds = bird_tiles(state, ctx.tile if ctx.haidi else None)
     payments: list[Payment] = []
     for w, info in infos:
         if ctx.self_draw:
@@ -206,7 +162,7 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
             assert ctx.from_seat is not None
             payers = [ctx.from_seat]
         payments += _pay(state, w, payers, info.big_count, ctx.self_draw, birds)
-    hands = tuple((w, _names(info)) for w, info in infos)
+    hands = tuple((w, hand_names(info)) for w, info in infos)
     return Settlement.from_payments(
         "win", state.num_seats, tuple(w for w, _ in infos), hands, birds, tuple(payments)
     )
@@ -215,7 +171,7 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
 def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
     """Each opening hand is paid as a small self-draw (等同小胡自摸), birds included. D: the bird tiles
     are looked at, not taken: they stay at the front of the wall."""
-    birds = _birds(state, None)
+    birds = bird_tiles(state, None)
     payers = [s for s in range(state.num_seats) if s != seat]
     payments: list[Payment] = []
     for _ in kinds:

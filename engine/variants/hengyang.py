@@ -8,14 +8,15 @@ RULES.md D). Decisions the seed leaves open are marked D: here and in docs/rules
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import itemgetter
 
 from ..game import bird_target
+from ..hands import TILES_258, all_258, all_pungs, hand_names, one_suit
+from ..hands import birds as bird_tiles
 from ..melds import Meld, MeldKind
 from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
 from ..state import Payment, Settlement, State
-from ..tiles import Counts, is_258, remove_tile, suit_of
+from ..tiles import Counts, is_258, remove_tile
 
 # id -> (Chinese, English)
 NAMES: dict[str, tuple[str, str]] = {
@@ -46,36 +47,8 @@ OPTIONS = (
     OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
 )
 
-_258 = tuple(t for t in range(27) if is_258(t))
-_get_258 = itemgetter(*_258)
 
 OPENING_TURNS = 3  # 公开手牌三巡
-
-
-def _all_258(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    """将一色: every tile, melds included, is a 2, 5 or 8."""
-    if sum(_get_258(counts)) != sum(counts):
-        return False
-    return all(is_258(t) for m in melds for t in m.tiles)
-
-
-def _one_suit(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    suits = {suit_of(t) for t, n in enumerate(counts) if n}
-    suits.update(suit_of(m.tile) for m in melds)
-    return len(suits) == 1
-
-
-def _all_pungs(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    """碰碰胡: no chow anywhere, the concealed tiles are triplets and one pair."""
-    if any(m.kind == MeldKind.CHOW for m in melds):
-        return False
-    pairs = 0
-    for n in counts:
-        if n == 2:
-            pairs += 1
-        elif n not in (0, 3):
-            return False
-    return pairs == 1
 
 
 def _concealed(melds: tuple[Meld, ...]) -> bool:
@@ -84,7 +57,7 @@ def _concealed(melds: tuple[Meld, ...]) -> bool:
 
 
 def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
-    return is_standard(c) or (not melds and is_seven_pairs(c)) or _all_258(c, melds)
+    return is_standard(c) or (not melds and is_seven_pairs(c)) or all_258(c, melds)
 
 
 def evaluate_win(ctx: WinContext) -> WinInfo | None:
@@ -95,13 +68,13 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         return None
     std = is_standard(c)
     qd = not melds and is_seven_pairs(c)
-    jiang = _all_258(c, melds)
+    jiang = all_258(c, melds)
     if not (std or qd or jiang):
         return None
     big: list[tuple[str, int]] = []
     if jiang:
         big.append(("jiangyise", 1))  # 将一色：手中全是二、五、八 … 即和牌
-    if std and _all_pungs(c, melds):
+    if std and all_pungs(c, melds):
         big.append(("pengpenghu", 1))  # 碰碰胡：4组刻子加任意对子
     if (
         not ctx.self_draw
@@ -112,7 +85,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     ):
         # 全求人：吃碰杠四组单钓将牌，需要二五八作将. D: won on a discard (everything from others).
         big.append(("quanqiuren", 1))
-    if (std or qd) and _one_suit(c, melds):
+    if (std or qd) and one_suit(c, melds):
         big.append(("qingyise", 1))  # 清一色：不需要二五八作将
     if qd:
         # 七小对; a four of a kind in it (5 pairs + a triplet won on its fourth, or a four + 4 pairs + the
@@ -136,7 +109,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
 
 def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
     """将一色 wins in any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-    return _258 if _all_258(counts, melds) else ()
+    return TILES_258 if all_258(counts, melds) else ()
 
 
 # ------------------------------------------------------------------ 扳牌 opening hands
@@ -155,7 +128,7 @@ def opening_kinds(counts: Counts) -> tuple[str, ...]:
     """扳牌 held in 13 tiles. D: each kind counts once, several kinds combine."""
     out = []
     no_suit = any(not any(counts[s * 9 : s * 9 + 9]) for s in range(3))
-    if no_suit or not any(counts[t] for t in _258):
+    if no_suit or not any(counts[t] for t in TILES_258):
         out.append("queyimen")  # 缺一门：没有索、饼、万、将任意一门
     if any(n == 4 for n in counts):
         out.append("sixi")  # 四喜：手牌有一组杠子
@@ -203,26 +176,10 @@ def units(info: WinInfo, self_draw: bool, dealer_involved: bool) -> int:
     return u + (1 if any(name == "longqidui" for name, _ in info.big) else 0)
 
 
-def _birds(state: State, haidi_tile: int | None) -> tuple[int, ...]:
-    """捉鸟: the next tiles at the front of the wall (牌山正序); a haidi win uses the haidi tile (§1)."""
-    n = state.options["birds"]
-    if n == 0:
-        return ()
-    if haidi_tile is not None:
-        return (haidi_tile,)
-    return state.wall.peek_front(n)
-
-
-def _names(info: WinInfo) -> tuple[str, ...]:
-    if info.big:
-        return tuple(n for n, k in info.big for _ in range(k))
-    return info.small
-
-
 def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
     """Self-draw: the three others pay; on a discard only the discarder. A bird on the winner or on the
     payer doubles that payer's amount, two hits ×4 (同一人被捉中2只鸟 … 4倍)."""
-    birds = _birds(state, ctx.tile if ctx.haidi else None)
+    birds = bird_tiles(state, ctx.tile if ctx.haidi else None)
     targets = [bird_target(state, b, state.dealer) for b in birds]
     base = state.options["base"]
     payments: list[Payment] = []
@@ -236,7 +193,7 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
             hits = sum(1 for t in targets if t in (w, p))
             amount = units(info, ctx.self_draw, state.dealer in (w, p)) * base * 2**hits
             payments.append(Payment(p, w, amount, hits))
-    hands = tuple((w, _names(info)) for w, info in infos)
+    hands = tuple((w, hand_names(info)) for w, info in infos)
     return Settlement.from_payments(
         "win", state.num_seats, tuple(w for w, _ in infos), hands, birds, tuple(payments)
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..hands import all_pungs
 from ..melds import Meld, MeldKind
 from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
 from ..shape import is_seven_pairs, is_standard, is_thirteen_orphans, seven_pairs_quads
@@ -95,19 +96,6 @@ def _suits(counts: Counts, melds: tuple[Meld, ...]) -> set[int]:
     return out
 
 
-def _all_pungs(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    """碰碰胡: every meld a pung or kong, concealed tiles only triplets and one pair."""
-    if any(m.kind == MeldKind.CHOW for m in melds):
-        return False
-    pairs = 0
-    for n in counts:
-        if n == 2:
-            pairs += 1
-        elif n not in (0, 3):
-            return False
-    return pairs == 1
-
-
 def _menqing(melds: tuple[Meld, ...]) -> bool:
     """门前清: no chow, pung, exposed or added kong. D: a concealed kong (暗杠) keeps the hand 门前清, and so
     does winning on a robbed tile or 杠上炮 (the last tile is not what makes a hand "open")."""
@@ -131,7 +119,7 @@ def hand_kinds(counts: Counts, melds: tuple[Meld, ...]) -> list[str]:
     std = is_standard(counts)
     if std:
         out.append("menqing_pinghu" if concealed else "pinghu")
-        if _all_pungs(counts, melds):
+        if all_pungs(counts, melds):
             out.append("menqing_pengpenghu" if concealed else "pengpenghu")
     if std or (not melds and is_seven_pairs(counts)):
         # D: 清一色 / 风一色 also count for a seven-pairs shape (then always 门前清)

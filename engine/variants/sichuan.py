@@ -15,11 +15,12 @@ from typing import Any
 
 from ..actions import Act
 from ..game import waits
+from ..hands import all_258, all_pungs
 from ..melds import Meld, MeldKind
 from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads
 from ..state import Payment, Settlement, State
-from ..tiles import Counts, is_258
+from ..tiles import Counts
 
 SUIT_LETTERS = "msp"  # 万 条 筒, the 定缺 choices (CHOOSE detail)
 
@@ -111,24 +112,6 @@ def _totals(counts: Counts, melds: tuple[Meld, ...]) -> list[int]:
     return total
 
 
-def _all_pungs(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    """对对胡: the concealed tiles are pungs and one pair, every meld a pung or kong."""
-    if any(m.kind == MeldKind.CHOW for m in melds):
-        return False
-    pairs = 0
-    for n in counts:
-        if n == 2:
-            pairs += 1
-        elif n not in (0, 3):
-            return False
-    return pairs == 1
-
-
-def _all_258(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    """将对: every tile, melds included, is a 2, 5 or 8."""
-    return all(is_258(t) for t, n in enumerate(counts) if n) and all(is_258(m.tile) for m in melds)
-
-
 def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
     return is_standard(c) or (not melds and is_seven_pairs(c))
 
@@ -139,8 +122,8 @@ def _shape(counts: Counts, melds: tuple[Meld, ...], one_suit: bool) -> tuple[str
     gen = sum(1 for n in _totals(counts, melds) if n == 4)
     readings: list[tuple[str, int]] = []
     if is_standard(counts):
-        if _all_pungs(counts, melds):
-            name = "qingdui" if one_suit else "jiangdui" if _all_258(counts, melds) else "duiduihu"
+        if all_pungs(counts, melds):
+            name = "qingdui" if one_suit else "jiangdui" if all_258(counts, melds) else "duiduihu"
         else:
             name = "qingyise" if one_suit else "pinghu"
         readings.append((name, gen))

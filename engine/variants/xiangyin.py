@@ -9,15 +9,16 @@ docs/rules/xiangyin.md.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import itemgetter
 
 from ..actions import Act
 from ..game import is_ready, seat_waits, waits, win_info
+from ..hands import TILES_258, all_258, all_pungs, hand_names, one_suit
+from ..hands import birds as bird_tiles
 from ..melds import Meld, MeldKind
 from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads
 from ..state import Payment, Settlement, State
-from ..tiles import Counts, is_258, suit_of
+from ..tiles import Counts, suit_of
 
 # id -> (Chinese, English)
 NAMES: dict[str, tuple[str, str]] = {
@@ -61,39 +62,11 @@ BIG_VALUE = 5  # 大胡基础分 5 分
 # 放杠: the discarder pays 3 (3 players: 2, 2 players: 1); 明杠 (补杠) each other 1; 暗杠 each other 2
 FANGGANG_POINTS = {4: 3, 3: 2, 2: 1}
 
-_258 = tuple(t for t in range(27) if is_258(t))
-_get_258 = itemgetter(*_258)
 # 全求人: every meld claimed from others — pungs and exposed kongs (明杠 both kinds), never 暗杠 or a chow
 _CLAIMED = (MeldKind.PUNG, MeldKind.KONG_EXPOSED, MeldKind.KONG_ADDED)
 
 
 # ---------------------------------------------------------------- shapes
-
-
-def _all_258(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    """将将胡: every tile, melds included, is a 2, 5 or 8 (any shape)."""
-    if sum(_get_258(counts)) != sum(counts):
-        return False
-    return all(is_258(m.tile) and m.kind != MeldKind.CHOW for m in melds)
-
-
-def _one_suit(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    suits = {suit_of(t) for t, n in enumerate(counts) if n}
-    suits.update(suit_of(m.tile) for m in melds)
-    return len(suits) == 1
-
-
-def _all_pungs(counts: Counts, melds: tuple[Meld, ...]) -> bool:
-    """碰碰胡: no chow, the concealed tiles are triplets and exactly one pair."""
-    if any(m.kind == MeldKind.CHOW for m in melds):
-        return False
-    pairs = 0
-    for n in counts:
-        if n == 2:
-            pairs += 1
-        elif n not in (0, 3):
-            return False
-    return pairs == 1
 
 
 def _chow_suit(melds: tuple[Meld, ...]) -> int | None:
@@ -105,12 +78,12 @@ def _chow_suit(melds: tuple[Meld, ...]) -> int | None:
 
 
 def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
-    return is_standard(c) or (not melds and is_seven_pairs(c)) or _all_258(c, melds)
+    return is_standard(c) or (not melds and is_seven_pairs(c)) or all_258(c, melds)
 
 
 def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
     """将将胡 wins with any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-    return _258 if _all_258(counts, melds) else ()
+    return TILES_258 if all_258(counts, melds) else ()
 
 
 # ---------------------------------------------------------------- winning hands
@@ -127,24 +100,23 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     std = is_standard(c)
     qd = not melds and is_seven_pairs(c)
     # 将将胡必须自摸: not on a discard (D: 抢杠, 杠上炮 and 海底炮 are 接炮 too)
-    jj = _all_258(c, melds) and not (on_discard and opts.get("jiangjiang_zimo", False))
+    jj = all_258(c, melds) and not (on_discard and opts.get("jiangjiang_zimo", False))
     if not (std or qd or jj):
         return None
-    one_suit = (std or qd) and _one_suit(c, melds)
-    if _chow_suit(melds) is not None and not one_suit:
+    pure = (std or qd) and one_suit(c, melds)
+    if _chow_suit(melds) is not None and not pure:
         return None  # 吃牌后，只能胡带清一色的牌型
     if ctx.kong_discard and on_discard:
         # 杠上炮: 不计算胡牌人的牌型分数 — the konger pays his own 杠上开花 (settle_wins)
         return WinInfo((("gangshangpao", 1),))
     big: list[tuple[str, int]] = []
-    pph = std and _all_pungs(c, melds)
+    pph = std and all_pungs(c, melds)
     if pph:
         big.append(("pengpenghu", 1))
+    # 将碰胡接炮不算将将胡: with the option, the all-pung 258 hand on a discard is 碰碰胡 only
     if jj and not (on_discard and pph and opts.get("jiangpeng_not_jiangjiang", False)):
-        big.append(
-            ("jiangjianghu", 1)
-        )  # 将碰胡接炮不算将将胡: the all-pung 258 hand on a discard is 碰碰胡 only
-    if one_suit:
+        big.append(("jiangjianghu", 1))
+    if pure:
         big.append(("qingyise", 1))
     if qd:
         quads = seven_pairs_quads(c)
@@ -275,22 +247,6 @@ def bird_seat(n: int, origin: int, tile: int) -> int | None:
     return (origin + 1) % 2 if d == 2 else None
 
 
-def _birds(state: State, ctx: WinContext) -> tuple[int, ...]:
-    """N tiles from the front of the wall (fewer if it is short); a haidi win uses the haidi tile."""
-    n = state.options["birds"]
-    if n == 0:
-        return ()
-    if ctx.haidi:
-        return (ctx.tile,)
-    return state.wall.peek_front(n)
-
-
-def _names(info: WinInfo) -> tuple[str, ...]:
-    if info.big:
-        return tuple(name for name, k in info.big for _ in range(k))
-    return info.small
-
-
 def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int, tuple[str, ...]]:
     """杠上炮: the big hands the konger would have had, had one turned-up tile made his 杠上开花
     (只记一张成功). D: his most valuable wait counts. Returns (big count, names)."""
@@ -313,7 +269,7 @@ def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int
         )
         info = evaluate_win(ctx)
         if info is not None and info.big_count > best[0]:
-            best = (info.big_count, _names(info))
+            best = (info.big_count, hand_names(info))
     return best
 
 
@@ -357,7 +313,7 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
     n = state.num_seats
     base = state.options["base"]
     winners = tuple(w for w, _ in infos)
-    birds = _birds(state, ctx)
+    birds = bird_tiles(state, ctx.tile if ctx.haidi else None)
     # counted from the winner; 一炮多响 from the discarder
     origin = winners[0] if len(winners) == 1 or ctx.from_seat is None else ctx.from_seat
     targets = [bird_seat(n, origin, b) for b in birds]
@@ -377,7 +333,7 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
             hits = sum(1 for x in targets if x in (w, p))
             extra = (_piao(state, w) + _piao(state, p)) * base
             pays.append(Payment(p, w, value * (hits + 1) + extra, hits))
-    hands = tuple((w, _names(info)) for w, info in infos)
+    hands = tuple((w, hand_names(info)) for w, info in infos)
     return Settlement.from_payments("win", n, winners, hands, birds, tuple(pays))
 
 
