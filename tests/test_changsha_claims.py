@@ -9,19 +9,8 @@ import pytest
 
 from engine import Act, MeldKind, Phase, observe, parse_tile, to_act
 
-from .conftest import (
-    JUNK,
-    act,
-    can,
-    deal,
-    discard,
-    hand_names,
-    last_settlement,
-    legal,
-    paid,
-    pass_claims,
-    tsumogiri,
-)
+from .conftest import JUNK, deal
+from .dealing import act, can, discard, hand_names, last_settlement, legal, paid, pass_claims, tsumogiri
 
 SMALL = "234m45556s23789p"  # waits 1p / 4p
 WAITS_3P = "234m45556s12789p"  # waits 3p

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from engine import Act, Phase, get_ruleset, new_hand
 
-from .conftest import JUNK, act, can, deal, discard, hand_names, last_settlement, paid
+from .conftest import JUNK, deal
+from .dealing import act, can, discard, hand_names, last_settlement, paid
 
 TIANHU = "223344m456s789p55s"  # the dealer's 14 tiles already win (small shape)
 TIANHU_QIDUI = "2233m4477s6699p11s"  # seven pairs at the deal

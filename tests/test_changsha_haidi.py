@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from engine import Act, IllegalAction, Phase, State, parse_tile
 
-from .conftest import (
-    JUNK,
+from .conftest import JUNK, deal
+from .dealing import (
     act,
     can,
-    deal,
     hand_names,
     last_settlement,
     legal,

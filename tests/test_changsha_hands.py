@@ -8,7 +8,8 @@ import pytest
 
 from engine import Act
 
-from .conftest import JUNK, act, can, deal, discard, hand_names, last_settlement, win_names
+from .conftest import JUNK, deal, win_names
+from .dealing import act, can, discard, hand_names, last_settlement
 
 # ---------------------------------------------------------------- small hand (小胡)
 

@@ -5,16 +5,19 @@ Seat 0 deals and throws a 3s first; seat 1 holds 555m and draws the fourth 5m. �
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from engine import Act, Event, IllegalAction, MeldKind, Phase, State, observe, parse_tile, tile_str, to_act
+from engine import Act, IllegalAction, MeldKind, Phase, State, observe, parse_tile, tile_str, to_act
 
-from .conftest import (
-    JUNK,
+from . import dealing
+from .conftest import JUNK, deal
+from .dealing import (
     act,
     act_events,
     can,
-    deal,
+    dice_sum,
     discard,
     hand_names,
     last_settlement,
@@ -29,31 +32,10 @@ UNREADY_KONG = "555m234s678p13p89s"  # after the kong: 234s 678p 13p 89s, not re
 WAITS_3P = "234m45556s12789p"
 
 
-def kong_deal(
-    hand: str = READY_KONG,
-    seat2: str = JUNK[1],
-    seed: int = 0,
-    draws: str = "5m",
-    back: str = "",
-    stacks_from_back: dict[int, str] | None = None,
-) -> State:
-    """Seat 1 holds ``hand`` and has just drawn the fourth 5m (the first of ``draws``)."""
-    state = deal(
-        [JUNK[0] + "3s", hand, seat2, JUNK[2]],
-        draws=draws,
-        back=back,
-        stacks_from_back=stacks_from_back,
-        seed=seed,
-    )
-    state = discard(state, 0, "3s")
-    assert state.current == 1 and state.drawn == parse_tile("5m")
-    return state
-
-
-def dice_sum(events: tuple[Event, ...]) -> int:
-    (dice,) = [e for e in events if e.kind == "dice"]
-    d1, d2 = dice.detail.split("+")
-    return int(d1) + int(d2)
+def kong_deal(hand: str = READY_KONG, seat2: str = JUNK[1], seed: int = 0, **kw: Any) -> State:
+    """Seat 1 holds ``hand`` and has just drawn the fourth 5m (the first of ``draws``, default 5m); ``kw``:
+    the other arguments of deal (back, stacks)."""
+    return dealing.kong_deal(deal, JUNK, hand, seat2, seed=seed, **kw)
 
 
 def kaigang_stack(seed: int = 0, hand: str = READY_KONG, seat2: str = JUNK[1]) -> int:
@@ -102,7 +84,7 @@ def test_kaigang_takes_the_top_of_the_dice_stack_from_the_back() -> None:
     sum). Seed 五.3.9: 从最后一张牌计算，倒数，骰子开几点，即取倒数第几叠牌的最上面一张。"""
     n = kaigang_stack()
     assert 2 <= n <= 12
-    state = kong_deal(stacks_from_back={n: "9s"}, back="1s1s")
+    state = kong_deal(stacks={n: "9s"}, back="1s1s")
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
     assert dice_sum(events) == n
     draws = [e for e in events if e.kind == "draw" and e.seat == 1]
@@ -113,7 +95,7 @@ def test_kaigang_win_is_gangshangkaihua() -> None:
     """RULES §1: Win on a kong tile by the konger = 杠上开花. Seed 五.3.9: 一旦补张的牌能被开杠者胡则算大胡。
     A big self-draw: the dealer pays 40, the others 30."""
     n = kaigang_stack()
-    state = kong_deal(stacks_from_back={n: "4p"})
+    state = kong_deal(stacks={n: "4p"})
     state = act(state, 1, Act.KONG, "5m", "kai")
     assert can(state, 1, Act.WIN)
     state = act(state, 1, Act.WIN)
@@ -138,7 +120,7 @@ def test_after_kaigang_non_winning_tiles_are_discarded_automatically() -> None:
     discarded automatically until the hand ends. Seed 七.6: 一旦掷骰子后摸进任何牌掷骰子者如果不能胡则必须打
     出，直到胡牌或放炮为止。"""
     n = kaigang_stack()
-    state = kong_deal(stacks_from_back={n: "9s"}, draws="5m1s1s1s7s7s7s9m4p")
+    state = kong_deal(stacks={n: "9s"}, draws="5m1s1s1s7s7s7s9m4p")
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
     assert state.seats[1].locked and observe(state, 2).seats[1].locked
     assert [(e.seat, tile_str(e.tile or 0), e.detail) for e in events if e.kind == "discard"] == [
@@ -164,7 +146,7 @@ def test_locked_hand_may_not_pung(mode: str, may_pung: bool) -> None:
     win), while after 补张 it plays on freely. Seat 1 (88s in hand) is offered the dealer's 8s only after 补
     张."""
     n = kaigang_stack()
-    state = kong_deal(stacks_from_back={n: "9s"}, back="9s", draws="5m1s1s8m")
+    state = kong_deal(stacks={n: "9s"}, back="9s", draws="5m1s1s8m")
     state = act(state, 1, Act.KONG, "5m", mode)
     if mode == "bu":
         state = act(state, 1, Act.DISCARD, "9s")
@@ -179,7 +161,7 @@ def test_locked_hand_still_wins_on_a_discard() -> None:
     """RULES §1: the locked hand discards what does not win — it still wins: the dealer's 4p is offered to
     seat 1 after its 开杠, as an ordinary small hand on a discard (20 from the dealer)."""
     n = kaigang_stack()
-    state = kong_deal(stacks_from_back={n: "9s"}, draws="5m1s1s1s")
+    state = kong_deal(stacks={n: "9s"}, draws="5m1s1s1s")
     state = act(state, 1, Act.KONG, "5m", "kai")
     state = pass_claims(state)
     state = tsumogiri(state)  # seat 2
@@ -195,7 +177,7 @@ def test_locked_hand_still_wins_on_a_discard() -> None:
 def test_locked_hand_may_not_choose_its_discard() -> None:
     """RULES §1: the locked hand discards the drawn tile: another discard is illegal, with the reason."""
     n = kaigang_stack()
-    state = kong_deal(stacks_from_back={n: "4p"})
+    state = kong_deal(stacks={n: "4p"})
     state = act(state, 1, Act.KONG, "5m", "kai")
     try:
         act(state, 1, Act.DISCARD, "2s")
@@ -210,7 +192,7 @@ def test_gangshangpao_on_the_kaigang_discard() -> None:
     的牌开杠者若不能胡而其他玩家可以胡属于杠上炮; 七.6: 属大胡. Seat 1's dice tile 3p is thrown; seat 2 wins
     on it: big on discard, 60 from seat 1."""
     n = kaigang_stack(seat2=WAITS_3P)
-    state = kong_deal(seat2=WAITS_3P, stacks_from_back={n: "3p"})
+    state = kong_deal(seat2=WAITS_3P, stacks={n: "3p"})
     state = act(state, 1, Act.KONG, "5m", "kai")
     assert state.phase == Phase.CLAIM and state.seats[1].discards[-1] == parse_tile("3p")
     state = act(state, 2, Act.WIN)

@@ -8,7 +8,8 @@ import pytest
 
 from engine import Act, Phase, State, observe, parse_tiles, parse_tiles_ordered, to_act
 
-from .conftest import JUNK, act, deal, discard, last_settlement, legal, paid
+from .conftest import JUNK, deal
+from .dealing import act, discard, last_settlement, legal, paid
 
 SIXI = "5555m23479s6789p"  # four 5m
 BANBAN = "13469m1347s1379p"  # no 2, 5 or 8

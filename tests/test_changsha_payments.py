@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Act, State
+from engine import Act
 
-from .conftest import CS, JUNK, act, deal, discard, hand_names, last_settlement, paid, tsumogiri
+from .conftest import CS, JUNK, deal
+from .dealing import act, check_zero_sum, discard, hand_names, last_settlement, paid, tsumogiri
 
 SMALL = "234m45556s23789p"
 QIDUI = "11m33m4m55s77s22p99p"
 HAOHUA = "111m33m55s77s22p99p"
 BIG = [(QIDUI, "4m", 1), (HAOHUA, "1m", 2)]
-
-
-def check_zero_sum(state: State) -> None:
-    assert state.result is not None
-    assert sum(state.result.deltas) == 0
-    for s in state.settlements:
-        assert sum(s.deltas) == 0
 
 
 # ---------------------------------------------------------------- 小胡自摸

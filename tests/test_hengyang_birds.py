@@ -11,7 +11,8 @@ import pytest
 
 from engine import Act, parse_tiles_ordered
 
-from .test_hengyang_helpers import HY, JUNK, act, deal, discard, last_settlement, paid, tsumogiri
+from .dealing import act, discard, last_settlement, paid, tsumogiri
+from .test_hengyang_helpers import HY, JUNK, deal
 
 SMALL = "234m45556s23789p"
 

@@ -9,7 +9,8 @@ import pytest
 
 from engine import Act, Phase
 
-from .test_hengyang_helpers import HY, JUNK, act, deal, discard, hand_names, last_settlement, legal, win_names
+from .dealing import act, discard, hand_names, last_settlement, legal
+from .test_hengyang_helpers import HY, JUNK, deal, win_names
 
 # ---------------------------------------------------------------- 平和 / 门前清
 

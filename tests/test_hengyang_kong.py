@@ -6,57 +6,37 @@ Seat 0 deals and throws first; seat 1 holds 555m. 底分 10 (1 番 = 10), no bir
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from engine import Act, Event, MeldKind, Phase, State, parse_tile, parse_tiles_ordered, tile_str
+from engine import Act, MeldKind, Phase, State, parse_tile, parse_tiles_ordered, tile_str
 
-from .test_hengyang_helpers import (
-    HY,
-    JUNK,
+from . import dealing
+from .dealing import (
     act,
     act_events,
     back_positions,
-    deal,
+    dice_sum,
     discard,
     hand_names,
-    kai_dice,
     last_settlement,
     legal,
     paid,
     pass_claims,
     tsumogiri,
 )
+from .test_hengyang_helpers import HY, JUNK, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"  # after the kong: 234s 678p 23p 88s, waits 1p/4p
 UNREADY_KONG = "555m234s678p13p89s"  # after the kong: 234s 678p 13p 89s, not ready
 WAITS_5M = "34m456s55s678p234p"  # seat 2 in the robbing tests: 34m waits 2m/5m
 
 
-def kong_deal(
-    hand: str = READY_KONG,
-    seed: int = 0,
-    draws: str = "5m",
-    back: str = "",
-    stacks_from_back: dict[int, str] | None = None,
-    seat2: str = JUNK[1],
-) -> State:
-    """Seat 1 holds ``hand`` and has just drawn the fourth 5m (the first of ``draws``)."""
-    state = deal(
-        [JUNK[0] + "3s", hand, seat2, JUNK[2]],
-        draws=draws,
-        back=back,
-        stacks_from_back=stacks_from_back,
-        seed=seed,
-    )
-    state = discard(state, 0, "3s")
-    assert state.current == 1 and state.drawn == parse_tile("5m")
-    return state
-
-
-def dice_sum(events: tuple[Event, ...]) -> int:
-    (dice,) = [e for e in events if e.kind == "dice"]
-    d1, d2 = dice.detail.split("+")
-    return int(d1) + int(d2)
+def kong_deal(hand: str = READY_KONG, seat2: str = JUNK[1], seed: int = 0, **kw: Any) -> State:
+    """Seat 1 holds ``hand`` and has just drawn the fourth 5m (the first of ``draws``, default 5m); ``kw``:
+    the other arguments of deal (back, stacks)."""
+    return dealing.kong_deal(deal, JUNK, hand, seat2, seed=seed, **kw)
 
 
 # ---------------------------------------------------------------- kong money
@@ -199,7 +179,7 @@ def test_kaigang_turns_up_both_tiles_of_the_dice_stack(seed: int) -> None:
     """Seed: 如果骰子为7点，则从牌尾开始数至第7墩 … 拿取该墩2张牌。 RULES §1: Hengyang: turn up the 2 tiles of
     one stack. Neither wins here: both fall into the konger's river."""
     n = kai_dice(seed)
-    state = kong_deal(seed=seed, stacks_from_back={n: "9m1s"})
+    state = kong_deal(seed=seed, stacks={n: "9m1s"})
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
     assert dice_sum(events) == n
     (shown,) = [e for e in events if e.kind == "kong_tiles"]
@@ -213,7 +193,7 @@ def test_gangshangkaihua_on_either_tile(tiles: str) -> None:
     """Seed: 如果补杠的牌只要有1张正好可以胡牌，则为杠上开花，计3番。 A big self-draw: the dealer pays 40, the
     others 30 (after 20 each for the 暗杠); the other tile goes to the river."""
     n = kai_dice(0)
-    state = act(kong_deal(stacks_from_back={n: tiles}), 1, Act.KONG, "5m", "kai")
+    state = act(kong_deal(stacks={n: tiles}), 1, Act.KONG, "5m", "kai")
     win = [t for t in parse_tiles_ordered(tiles) if tile_str(t) != "9m"][0]
     assert legal(state, 1) == {f"1 win {tile_str(win)}", "1 pass"}
     state = act(state, 1, Act.WIN, tile_str(win))
@@ -228,7 +208,7 @@ def test_kaigang_tiles_nobody_wins_are_discards_and_the_hand_locks() -> None:
     """RULES §1: After 开杠 the player's hand is locked: every drawn or turned-up tile that does not win is
     discarded automatically. Seat 1's next draw (9s) falls by itself."""
     n = kai_dice(0)
-    state = kong_deal(draws="5m1m1m1m9s", stacks_from_back={n: "9m1s"})
+    state = kong_deal(draws="5m1m1m1m9s", stacks={n: "9m1s"})
     state = act(state, 1, Act.KONG, "5m", "kai")
     assert state.current == 2 and state.seats[1].locked
     for _ in range(3):
@@ -242,7 +222,7 @@ def test_win_on_kaigang_tiles_is_paid_by_the_konger_as_a_discard() -> None:
     big hand: seat 2 wins 平和 + 门前清 on the fallen 5p, the konger pays 20 as for any discard."""
     n = kai_dice(0)
     seat2 = "234m45556s789p34p"  # waits 2p/5p
-    state = kong_deal(stacks_from_back={n: "9m5p"}, seat2=seat2)
+    state = kong_deal(stacks={n: "9m5p"}, seat2=seat2)
     state = act(state, 1, Act.KONG, "5m", "kai")
     assert state.phase == Phase.CLAIM and legal(state, 2) == {"2 win", "2 pass"}
     state = act(state, 2, Act.WIN)

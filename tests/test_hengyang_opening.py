@@ -10,17 +10,8 @@ import pytest
 
 from engine import Act, Phase, observe, parse_tile, parse_tiles, to_act
 
-from .test_hengyang_helpers import (
-    JUNK,
-    act,
-    deal,
-    discard,
-    hand_names,
-    last_settlement,
-    legal,
-    paid,
-    tsumogiri,
-)
+from .dealing import act, discard, hand_names, last_settlement, legal, paid, tsumogiri
+from .test_hengyang_helpers import JUNK, deal
 
 QUEYIMEN_SUIT = "2345678m234567s"  # no 筒
 QUEYIMEN_258 = "13469m1347s1379p"  # no 2, 5 or 8 (将)

@@ -12,19 +12,8 @@ import pytest
 
 from engine import Act, State
 
-from .test_hengyang_helpers import (
-    HY,
-    JUNK,
-    act,
-    check_zero_sum,
-    deal,
-    discard,
-    hand_names,
-    last_settlement,
-    paid,
-    pass_claims,
-    tsumogiri,
-)
+from .dealing import act, check_zero_sum, discard, hand_names, last_settlement, paid, pass_claims, tsumogiri
+from .test_hengyang_helpers import HY, JUNK, deal
 
 OPEN = "99m234m45556s9s23p"  # [999m] 234m 456s 55s 23p after the pung
 SMALL = "234m45556s23789p"

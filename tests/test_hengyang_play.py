@@ -11,19 +11,8 @@ import pytest
 from engine import Act, IllegalAction, Phase, arranged_hand, new_hand, parse_tile, to_act
 from engine.tiles import SUITED_KINDS
 
-from .test_hengyang_helpers import (
-    HY,
-    JUNK,
-    act,
-    can,
-    deal,
-    discard,
-    last_settlement,
-    legal,
-    paid,
-    pass_claims,
-    tsumogiri,
-)
+from .dealing import act, can, discard, last_settlement, legal, paid, pass_claims, tsumogiri
+from .test_hengyang_helpers import HY, JUNK, deal
 
 SMALL = "234m45556s23789p"  # waits 1p/4p
 SEAT3 = "135789m1379s147p"  # junk with a 1m

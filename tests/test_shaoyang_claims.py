@@ -9,20 +9,8 @@ from __future__ import annotations
 
 from engine import Act, MeldKind, Phase, parse_tile, tile_str, to_act
 
-from .test_shaoyang_helpers import (
-    JUNK,
-    SY,
-    act,
-    can,
-    deal,
-    discard,
-    hand_names,
-    last_settlement,
-    legal,
-    paid,
-    tsumogiri,
-    win_name,
-)
+from .dealing import act, can, discard, last_settlement, legal, paid, tsumogiri
+from .test_shaoyang_helpers import JUNK, SY, deal, hand_names, win_name
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"  # 暗杠 1111m, then throws 3s

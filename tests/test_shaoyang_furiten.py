@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from engine import Act, Phase
 
-from .test_shaoyang_helpers import JUNK, act, can, deal, discard, pass_claims, tsumogiri
+from .dealing import act, can, discard, pass_claims, tsumogiri
+from .test_shaoyang_helpers import JUNK, deal
 
 A = 2
 HANDS = ["9999m3p147s17p2347z", "5555s6p147m39p156z", "123m456m789s11z45p", "2222s6p258m3567z8p"]

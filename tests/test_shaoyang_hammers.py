@@ -9,37 +9,11 @@ from __future__ import annotations
 
 from engine import Act, Phase, arranged_hand, observe, to_act
 
-from .test_shaoyang_helpers import (
-    JUNK,
-    SY,
-    act,
-    choose_hammers,
-    deal,
-    discard,
-    last_settlement,
-    legal,
-    paid,
-    tsumogiri,
-)
+from .dealing import act, discard, last_settlement, legal, paid, tsumogiri
+from .test_shaoyang_helpers import JUNK, SY, choose_hammers, chow_then_self_draw, deal
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"
-
-
-def chow_then_self_draw(base: int, hammers: str):  # type: ignore[no-untyped-def]
-    """Seat 1 chows the dealer's 3s and self-draws 1z: 平胡 (2) × 自摸 (2) × 底分 from each of the three."""
-    state = deal(
-        [JUNK[0] + "3s", "45s234m789p234p1z9s", JUNK[1], JUNK[2]],
-        draws="6m6m6m1z",
-        base=base,
-        hammers=hammers,
-    )
-    state = act(state, 0, Act.DISCARD, "3s")
-    state = act(state, 1, Act.CHOW, "3s")
-    state = discard(state, 1, "9s")
-    for _ in range(3):
-        state = tsumogiri(state)
-    return act(state, 1, Act.WIN)
 
 
 def test_every_seat_chooses_0_1_or_2_hammers_before_the_hand() -> None:

@@ -8,41 +8,13 @@ from __future__ import annotations
 
 from engine import Act, MeldKind
 
-from .test_shaoyang_helpers import (
-    JUNK,
-    act,
-    can,
-    check_zero_sum,
-    deal,
-    discard,
-    hand_names,
-    last_settlement,
-    paid,
-    tsumogiri,
-)
+from .dealing import act, can, check_zero_sum, discard, last_settlement, paid, tsumogiri
+from .test_shaoyang_helpers import JUNK, chow_then_self_draw, deal, hand_names
 
 READY_3S = "234m789s789p234p3s"  # 门前清, waits on 3s only
 KONG_DEALER = "1111m47m258s369p1z3s"  # 暗杠 1111m, then throws 3s
 KONG_6Z = "666z234m789p234p3s"  # three 6z; after a kong of 6z it waits on 3s
 JUNK_NO_6Z = "258m369s147p1257z"
-
-
-def chow_then_self_draw(base: int = 1, hammers: str = "0000"):  # type: ignore[no-untyped-def]
-    """Seat 1 chows the dealer's 3s (345s), throws 9s, and three draws later self-draws 1z: 平胡 (not
-    门前清: the chow is open)."""
-    state = deal(
-        [JUNK[0] + "3s", "45s234m789p234p1z9s", JUNK[1], JUNK[2]],
-        draws="6m6m6m1z",
-        base=base,
-        hammers=hammers,
-    )
-    state = act(state, 0, Act.DISCARD, "3s")
-    state = act(state, 1, Act.CHOW, "3s")
-    state = discard(state, 1, "9s")
-    for _ in range(3):
-        state = tsumogiri(state)
-    assert state.current == 1
-    return act(state, 1, Act.WIN)
 
 
 # ---------------------------------------------------------------- 自摸

@@ -7,13 +7,9 @@ from __future__ import annotations
 
 from engine import Act, Phase, legal_actions, observe, to_act
 
-from .test_sichuan_helpers import (
-    J0,
-    J1,
-    J2,
+from .dealing import (
     act,
     can,
-    deal,
     discard,
     flows,
     hand_names,
@@ -23,6 +19,7 @@ from .test_sichuan_helpers import (
     settlements,
     tsumogiri,
 )
+from .test_sichuan_helpers import J0, J1, J2, deal
 
 DUIDUI = "333m666m222s888s4s"
 PING2 = "123p456p789p56s77s"

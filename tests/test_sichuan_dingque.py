@@ -7,7 +7,8 @@ from __future__ import annotations
 from engine import Act, Phase, arranged_hand, legal_actions, new_hand, observe, parse_tiles
 from engine.tiles import SUITED_KINDS
 
-from .test_sichuan_helpers import J0, J1, J2, SC, act, can, deal, discard, fans, legal
+from .dealing import act, can, discard, legal
+from .test_sichuan_helpers import J0, J1, J2, SC, deal, fans
 
 
 def offered(hands: list[str], seat: int) -> list[str]:

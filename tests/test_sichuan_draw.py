@@ -13,20 +13,8 @@ from engine.state import evolve_seat
 from engine.tiles import to_counts
 from engine.variants.sichuan import best_fan, is_huazhu
 
-from .test_sichuan_helpers import (
-    J0,
-    J1,
-    J2,
-    SC,
-    act,
-    deal,
-    discard,
-    flows,
-    hand_names,
-    last_settlement,
-    play_to_end,
-    tsumogiri,
-)
+from .dealing import act, discard, flows, hand_names, last_settlement, play_to_end, tsumogiri
+from .test_sichuan_helpers import J0, J1, J2, SC, deal
 
 PINGHU = "123m456m789m23s55s"  # waits 1s/4s: 平胡, 0 番
 QINGYISE_P = "123p456p789p23p55p"  # waits 1p/4p: 清一色, 2 番

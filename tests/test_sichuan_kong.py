@@ -7,12 +7,9 @@ from __future__ import annotations
 from engine import Act, Phase
 from engine.variants.sichuan import HUJIAO_NOTE
 
-from .test_sichuan_helpers import (
-    J0,
-    J2,
+from .dealing import (
     act,
     can,
-    deal,
     discard,
     flows,
     hand_names,
@@ -23,6 +20,7 @@ from .test_sichuan_helpers import (
     settlements,
     tsumogiri,
 )
+from .test_sichuan_helpers import J0, J2, deal
 
 DUIDUI = "333m666m222s888s4s"  # 对对胡, waits 4s
 

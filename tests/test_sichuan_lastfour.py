@@ -9,21 +9,8 @@ from __future__ import annotations
 
 from engine import Act, Phase, State
 
-from .test_sichuan_helpers import (
-    J0,
-    J1,
-    J2,
-    act,
-    deal,
-    discard,
-    flows,
-    hand_names,
-    last_settlement,
-    legal,
-    paid,
-    settlements,
-    tsumogiri,
-)
+from .dealing import act, discard, flows, hand_names, last_settlement, legal, paid, settlements, tsumogiri
+from .test_sichuan_helpers import J0, J1, J2, deal
 
 TANKI = "123m456m789m123s9s"
 

@@ -11,7 +11,8 @@ from engine import get_ruleset, new_hand, parse_tiles, tile_str
 from engine.game import arranged_hand, parse_tiles_ordered
 from engine.wall import Wall
 
-from .conftest import CS, JUNK, back_positions, discard
+from .conftest import CS, JUNK
+from .dealing import back_positions, discard
 
 # ten tiles = five stacks; positions 2k / 2k+1 are the top / bottom of stack k
 SMALL = "1m2m3m4m5m6m7m8m9m1s"

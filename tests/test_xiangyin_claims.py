@@ -14,12 +14,9 @@ from engine.state import evolve_seat
 from engine.tiles import to_counts
 from engine.variants.xiangyin import claim_allowed
 
-from .test_xiangyin_helpers import (
-    JUNK,
+from .dealing import (
     act,
     can,
-    check_zero_sum,
-    deal,
     discard,
     hand_names,
     last_settlement,
@@ -28,8 +25,8 @@ from .test_xiangyin_helpers import (
     pass_claims,
     received,
     tsumogiri,
-    win_names,
 )
+from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, win_names
 
 CHOWER = "1346789m2356s36p"  # seven 万, four 条, two 筒
 SIX_WAN = "134678m23556s36p"  # six 万 only

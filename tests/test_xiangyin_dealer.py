@@ -11,18 +11,8 @@ from __future__ import annotations
 
 from engine import Act, Phase, State, get_ruleset, new_hand, parse_tile
 
-from .test_xiangyin_helpers import (
-    JUNK,
-    act,
-    deal,
-    discard,
-    hand_names,
-    last_settlement,
-    legal,
-    paid,
-    play_until_haidi,
-    tsumogiri,
-)
+from .dealing import act, discard, hand_names, last_settlement, legal, paid, play_until_haidi, tsumogiri
+from .test_xiangyin_helpers import JUNK, deal
 
 XY = get_ruleset("xiangyin")
 SMALL = "234m45556s23789p"

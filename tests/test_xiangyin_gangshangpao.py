@@ -11,21 +11,8 @@ import pytest
 
 from engine import Act, Phase
 
-from .test_xiangyin_helpers import (
-    JUNK,
-    act,
-    can,
-    check_zero_sum,
-    deal,
-    discard,
-    hand_names,
-    kai_dice,
-    last_settlement,
-    legal,
-    paid,
-    pass_claims,
-    received,
-)
+from .dealing import act, can, discard, hand_names, last_settlement, legal, paid, pass_claims, received
+from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"
 WAITS_3P = "234m45556s12789p"  # a small hand: 234m 456s 55s 12p 789p

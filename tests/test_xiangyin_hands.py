@@ -11,7 +11,8 @@ import pytest
 from engine import Act, Phase, WinInfo, get_ruleset, new_hand, parse_tile
 from engine.variants.xiangyin import hand_value
 
-from .test_xiangyin_helpers import JUNK, act, can, deal, discard, hand_names, last_settlement, paid, win_names
+from .dealing import act, can, discard, hand_names, last_settlement, paid
+from .test_xiangyin_helpers import JUNK, deal, win_names
 
 XY = get_ruleset("xiangyin")
 

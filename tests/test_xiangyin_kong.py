@@ -13,16 +13,12 @@ import pytest
 
 from engine import Act, MeldKind, Phase, parse_tile, tile_str, to_act
 
-from .test_xiangyin_helpers import (
-    JUNK,
+from .dealing import (
     act,
     act_events,
     can,
-    check_zero_sum,
-    deal,
     discard,
     hand_names,
-    kai_dice,
     last_settlement,
     legal,
     paid,
@@ -31,6 +27,7 @@ from .test_xiangyin_helpers import (
     received,
     tsumogiri,
 )
+from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"  # + 5m: after the kong waits 1p/4p
 UNREADY_KONG = "555m234s678p13p89s"  # + 5m: after the kong not ready

@@ -13,17 +13,8 @@ from engine import Act, Phase, observe, parse_tiles_ordered, to_act
 from engine.game import bird_target
 from engine.variants.xiangyin import bird_seat
 
-from .test_xiangyin_helpers import (
-    JUNK,
-    act,
-    check_zero_sum,
-    deal,
-    discard,
-    hand_names,
-    last_settlement,
-    legal,
-    paid,
-)
+from .dealing import act, discard, hand_names, last_settlement, legal, paid
+from .test_xiangyin_helpers import JUNK, check_zero_sum, deal
 
 SMALL = "234m45556s23789p"
 PPH = "111m333s333p77p55m"
