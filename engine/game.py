@@ -763,11 +763,11 @@ def _complete_kong(
         first_turn=False,
         claim=None,
     )
-    # a concealed kong's tile is hidden from the others (observe() hides the meld too)
-    events.append(
-        Event("kong", seat, t, f"{kind.name.lower()} {mode}".strip(), private=kind == MeldKind.KONG_CONCEALED)
-    )
+    # a concealed kong's tile is hidden from the others (observe() hides the meld too), unless the
+    # variant shows one tile of it (暗杠亮一张牌)
     rs = state.ruleset
+    hidden = kind == MeldKind.KONG_CONCEALED and not rs.concealed_kong_shown
+    events.append(Event("kong", seat, t, f"{kind.name.lower()} {mode}".strip(), private=hidden))
     if rs.settle_kong is not None:
         settlement = rs.settle_kong(state, seat, t, kind, from_seat)
         if settlement is not None:

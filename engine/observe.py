@@ -68,7 +68,8 @@ def observe(state: State, seat: int) -> Observation:
     for i, s in enumerate(state.seats):
         own = i == seat
         shown = ended or s.won or s.open_turns > 0
-        melds = s.melds if own or ended else tuple(m for m in s.melds if m.kind != MeldKind.KONG_CONCEALED)
+        hide = not (own or ended or state.ruleset.concealed_kong_shown)
+        melds = tuple(m for m in s.melds if m.kind != MeldKind.KONG_CONCEALED) if hide else s.melds
         seats.append(
             PublicSeat(
                 seat=i,

@@ -141,6 +141,7 @@ class Ruleset:
     # may this seat kong this tile as "bu" (补张) / "kai" (开杠)? None = yes
     # (Xiangyin: a skipped 补杠 may only be 开杠)
     kong_mode_allowed: Callable[[State, int, int, str], bool] | None = None
+    concealed_kong_shown: bool = False  # 暗杠亮一张牌: the other seats see which tile a concealed kong is
     multi_win: bool = True  # 一炮多响 / 通炮
     bloody: bool = False  # 血战到底: winners leave, play goes on until one seat is left or the wall ends
     tile_names: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # id -> (zh, en)

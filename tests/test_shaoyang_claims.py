@@ -271,3 +271,17 @@ def test_no_haidi_roaming_the_last_tile_is_drawn_normally() -> None:
     assert can(state, 3, Act.WIN)
     state = act(state, 3, Act.WIN)
     assert hand_names(last_settlement(state), 3) == ("menqing_pinghu", "zimo")
+
+
+
+def test_concealed_kong_shows_one_tile_to_the_others() -> None:
+    """Seed 搶杠: 暗杠亮一張牌，其余三張蓋住 — the other seats see which tile a concealed kong is (in
+    Changsha it stays face down until the hand ends)."""
+    from engine import observe
+
+    state = deal([KONG_DEALER, READY_3S, JUNK[1], JUNK[2]], back="5z")
+    state = act(state, 0, Act.KONG, "1m")
+    for seat in (1, 2, 3):
+        view = observe(state, seat).seats[0]
+        assert [(m.kind, tile_str(m.tile)) for m in view.melds] == [(MeldKind.KONG_CONCEALED, "1m")]
+        assert view.concealed_kongs == 0

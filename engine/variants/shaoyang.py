@@ -279,6 +279,7 @@ RULESET = SHAOYANG = Ruleset(
     chow=True,
     robbing_kong=True,
     rob_concealed=True,
+    concealed_kong_shown=True,  # 暗杠亮一张牌，其余三张盖住
     haidi_roaming=False,
     kaigang="",
     multi_win=True,
