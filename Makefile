@@ -21,7 +21,7 @@ play: install
 
 lint: install
 	$(PY) -m ruff check engine storage bot bench tests
-	$(PY) -m mypy engine storage
+	$(PY) -m mypy engine storage bot
 
 test: lint
 	$(PY) -m pytest -q
@@ -29,6 +29,7 @@ test: lint
 bench: install
 	$(PY) bench/engine_bench.py
 	$(PY) bench/storage_bench.py
+	$(PY) bench/bot_bench.py --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,372 @@
+"""Bot benchmark: many concurrent tables over the fake Telegram Bot API on loopback.
+
+Each table is a group with one scripted player and three AI seats (Changsha). The player presses the
+first button of each decision in his private panel after a think time (uniform 0.5-1.5 × ``--think``,
+3 s by default); the tables open over the first ``--ramp`` seconds. The bot runs in its own process (as
+in production, with its production settings: SQLite on disk, group messages paced at one per 3 s) against
+``tests/fake_telegram.py`` in this one, over real HTTP. Measured:
+
+* press → answer: from injecting the callback query to the bot's answerCallbackQuery (target p99 < 50 ms)
+* press → reaction: to the bot's next message or edit in the player's private chat
+* memory per table: the bot process's RSS growth with every table mid-hand, divided by the tables
+* the bot's CPU per press, how long its event loop is blocked at a time, and its garbage collections
+
+AIORateLimiter's global 30 messages/s is off (loopback has no flood limits; on Telegram it would pace the
+bot). Every accepted action is one SQLite write through one aiosqlite connection: that serial chain, not
+the CPU, is what limits the press rate at which the p99 target holds (see ``--think 1``).
+
+Run: ``.venv/bin/python bench/bot_bench.py`` (200 tables, about 80 s) or ``--quick`` (20 tables, ~25 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import multiprocessing as mp
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fake_telegram import Call, FakeChat, FakeMessage, FakeTelegramServer, FakeUser  # noqa: E402
+
+
+def rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+# ------------------------------------------------------------------ the bot, in its own process
+
+
+def bot_process(conn: Connection, base_url: str, token: str, db_path: str) -> None:
+    profile = os.environ.get("BOT_BENCH_PROFILE")  # a file for the bot process's cProfile stats
+    if not profile:
+        asyncio.run(_bot_main(conn, base_url, token, db_path))
+        return
+    import cProfile
+
+    with cProfile.Profile() as pr:
+        asyncio.run(_bot_main(conn, base_url, token, db_path))
+    pr.dump_stats(profile)
+
+
+async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str) -> None:
+    from telegram.ext import AIORateLimiter
+
+    from bot.app import build_application, configure_logging, running
+
+    configure_logging()
+    app = build_application(
+        token,
+        db_path,
+        base_url,
+        rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=5),
+        seed_fn=lambda table, number: 7919 * table + number,
+    )
+    loop = asyncio.get_running_loop()
+    lags: list[float] = []
+    gc_pauses: list[float] = []
+    gc_start = [0.0]
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            gc_start[0] = time.perf_counter()
+        else:
+            gc_pauses.append(time.perf_counter() - gc_start[0])
+            if os.environ.get("BOT_BENCH_LAGS") and gc_pauses[-1] > 0.01:
+                print(f"gc gen {info['generation']} {1000 * gc_pauses[-1]:.0f} ms {info}", file=sys.stderr)
+
+    async def watch_lag() -> None:  # how long the event loop is blocked at a time
+        while True:
+            t = loop.time()
+            await asyncio.sleep(0.005)
+            lags.append(loop.time() - t - 0.005)
+            if os.environ.get("BOT_BENCH_LAGS") and lags[-1] > 0.02:
+                print(f"lag {1000 * lags[-1]:.0f} ms at {t:.2f}", file=sys.stderr)
+
+    gc.callbacks.append(on_gc)
+    watcher = asyncio.create_task(watch_lag())
+    async with running(app, poll_timeout=10):
+        gc.collect()
+        conn.send(("ready", rss_bytes(), time.process_time()))
+        while True:
+            try:
+                cmd = await loop.run_in_executor(None, conn.recv)
+            except (EOFError, OSError):  # the benchmark went away
+                return
+            if cmd == "rss":
+                gc.collect()
+                svc = app.bot_data["service"]
+                lag = sorted(lags) or [0.0]
+                stats = {
+                    "lag_p99_ms": 1000 * lag[int(0.99 * (len(lag) - 1))],
+                    "lag_max_ms": 1000 * lag[-1],
+                    "gc_total_s": sum(gc_pauses),
+                    "gc_max_ms": 1000 * max(gc_pauses, default=0.0),
+                }
+                conn.send(("rss", rss_bytes(), len(svc.tables), svc.actions, time.process_time(), stats))
+            else:
+                break
+    watcher.cancel()
+    conn.send(("stopped", 0))
+
+
+# ------------------------------------------------------------------ the fake server, instrumented
+
+
+class BenchServer(FakeTelegramServer):
+    """The fake server with per-chat wake-ups (so 200 drivers do not all re-check every call) and the
+    times of answers and of the first private message after a press."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wake: dict[int, asyncio.Event] = {}
+        self.answered: dict[str, float] = {}
+        self.reacting: dict[int, float] = {}  # user id -> press time, until the bot writes to him
+        self.reactions: list[float] = []
+
+    def _touch(self, call: Call) -> None:
+        chat_id = call.params.get("chat_id")
+        if not isinstance(chat_id, int):
+            return
+        pressed = self.reacting.pop(chat_id, None)
+        if pressed is not None:
+            self.reactions.append(time.perf_counter() - pressed)
+        ev = self.wake.get(chat_id)
+        if ev is not None:
+            ev.set()
+
+    def _api_sendMessage(self, call: Call) -> dict[str, Any]:
+        out = super()._api_sendMessage(call)
+        self._touch(call)
+        return out
+
+    def _api_editMessageText(self, call: Call) -> dict[str, Any]:
+        out = super()._api_editMessageText(call)
+        self._touch(call)
+        return out
+
+    def _api_answerCallbackQuery(self, call: Call) -> bool:
+        out = super()._api_answerCallbackQuery(call)
+        self.answered[str(call.params.get("callback_query_id"))] = time.perf_counter()
+        return out
+
+
+class Table:
+    def __init__(self, tg: BenchServer, i: int, think: float, rng: random.Random) -> None:
+        self.tg = tg
+        self.user: FakeUser = tg.add_user(f"P{i}", started=True)
+        self.group: FakeChat = tg.add_group(f"G{i}", members=[self.user])
+        self.ev = asyncio.Event()
+        tg.wake[self.user.id] = tg.wake[self.group.id] = self.ev
+        self.think = think
+        self.rng = rng
+        self.last_since = -1
+        self.table_id = 0
+        self.presses: list[tuple[str, float]] = []
+        self.hands = 0
+
+    async def _wait(self) -> None:
+        try:
+            await asyncio.wait_for(self.ev.wait(), timeout=30)
+        except TimeoutError:
+            raise RuntimeError(f"table {self.table_id}: nothing happens") from None
+        self.ev.clear()
+
+    def _lobby(self) -> FakeMessage | None:
+        for m in reversed(self.tg.bot_messages(self.group)):
+            go = [d for d in m.callback_data if d.endswith("|go")]
+            if go and f"1. {self.user.first_name}" in (m.text or ""):
+                self.table_id = int(go[0].split("|")[1])
+                return m
+        return None
+
+    def _decision(self) -> tuple[FakeMessage, str] | None:
+        for m in reversed(self.tg.bot_messages(self.user)):
+            data = [d for d in m.callback_data if d.startswith(f"g|{self.table_id}|")]
+            if data:
+                return (m, data[0]) if int(data[0].split("|")[2]) > self.last_since else None
+        return None
+
+    def _over(self, n: int) -> bool:
+        return any(f"Hand {n} is over" in (m.text or "") for m in self.tg.bot_messages(self.group)[-3:])
+
+    async def play(self, hands: int, started: asyncio.Event | None = None, ramp: float = 0.0) -> None:
+        tg = self.tg
+        await asyncio.sleep(self.rng.uniform(0, ramp))  # tables open over the first seconds, not at once
+        tg.send_text(self.user, self.group, "/newtable changsha")
+        for n in range(1, hands + 1):
+            while (lobby := self._lobby()) is None:
+                await self._wait()
+            tg.press(self.user, self.group, lobby.message_id, f"L|{self.table_id}|go")
+            while not self._over(n):
+                d = self._decision()
+                if d is None:
+                    await self._wait()
+                    continue
+                if self.think:
+                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                message, data = d
+                self.last_since = int(data.split("|")[2])
+                pressed = time.perf_counter()
+                tg.reacting[self.user.id] = pressed
+                query = tg.press(self.user, self.user.id, message.message_id, data)
+                self.presses.append((query.id, pressed))
+                if started is not None:
+                    started.set()  # the hand is under way
+            self.hands += 1
+            if started is not None:
+                started.set()
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def run(tables: int, hands: int, think: float, seed: int, ramp: float = 10.0) -> dict[str, Any]:
+    ctx = mp.get_context("spawn")
+    with tempfile.TemporaryDirectory() as tmp:
+        async with BenchServer() as tg:
+            parent, child = ctx.Pipe()
+            db = str(Path(tmp) / "bench.db")
+            proc = ctx.Process(target=bot_process, args=(child, tg.base_url, tg.token, db))
+            proc.start()
+            try:
+                return await _drive(tg, parent, tables, hands, think, seed, ramp)
+            finally:
+                proc.join(10)
+                if proc.is_alive():
+                    proc.terminate()
+                    proc.join(5)
+
+
+async def _drive(
+    tg: BenchServer, parent: Connection, tables: int, hands: int, think: float, seed: int, ramp: float
+) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+
+    async def ask(cmd: str) -> tuple[Any, ...]:
+        parent.send(cmd)
+        reply: tuple[Any, ...] = await loop.run_in_executor(None, parent.recv)
+        return reply
+
+    kind, rss0, cpu0 = await loop.run_in_executor(None, parent.recv)
+    assert kind == "ready"
+    lags: list[float] = []
+
+    async def watch_lag() -> None:
+        while True:
+            t = loop.time()
+            await asyncio.sleep(0.005)
+            lags.append(loop.time() - t - 0.005)
+
+    watcher = asyncio.create_task(watch_lag())
+    pcpu0 = time.process_time()
+    try:
+        rng = random.Random(seed)
+        drivers = [Table(tg, i, think, random.Random(rng.random())) for i in range(tables)]
+        started = [asyncio.Event() for _ in drivers]
+        t0 = time.perf_counter()
+        tasks = [asyncio.create_task(d.play(hands, s, ramp)) for d, s in zip(drivers, started, strict=True)]
+
+        async def mid_hand_rss() -> tuple[Any, ...]:
+            await asyncio.gather(*(s.wait() for s in started))
+            return await ask("rss")
+
+        mid = asyncio.create_task(mid_hand_rss())
+        await asyncio.gather(*tasks)
+        elapsed = time.perf_counter() - t0
+        _, rss_mid, open_tables, _, _, _ = await mid
+        _, rss_end, _, actions, cpu1, loop_stats = await ask("rss")
+    finally:
+        watcher.cancel()
+        await ask("stop")
+    lags.sort()
+    answers = [tg.answered[q] - t for d in drivers for q, t in d.presses if q in tg.answered]
+    ms = [a * 1000 for a in answers]
+    react = [r * 1000 for r in tg.reactions]
+    return {
+        "tables": tables,
+        "hands": sum(d.hands for d in drivers),
+        "presses": sum(len(d.presses) for d in drivers),
+        "answered": len(answers),
+        "actions": actions,
+        "api_calls": len(tg.calls),
+        "elapsed_s": elapsed,
+        "bot_cpu_s": cpu1 - cpu0,
+        **loop_stats,
+        "driver_cpu_s": time.process_time() - pcpu0,
+        "driver_lag_p99_ms": 1000 * lags[int(0.99 * (len(lags) - 1))] if lags else 0.0,
+        "driver_lag_max_ms": 1000 * lags[-1] if lags else 0.0,
+        "answer_median_ms": statistics.median(ms),
+        "answer_p99_ms": percentile(ms, 99),
+        "answer_max_ms": max(ms),
+        "reaction_median_ms": statistics.median(react),
+        "reaction_p99_ms": percentile(react, 99),
+        "mem_per_table_kib": (rss_mid - rss0) / max(1, open_tables) / 1024,
+        "rss_start_mib": rss0 / 2**20,
+        "rss_mid_mib": rss_mid / 2**20,
+        "rss_end_mib": rss_end / 2**20,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--quick", action="store_true", help="20 tables opening over 2 s, think 1 s, one hand each"
+    )
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--hands", type=int, default=1, help="hands per table")
+    ap.add_argument(
+        "--think", type=float, default=None, help="mean think time of a player, seconds (3; 1 --quick)"
+    )
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ramp", type=float, default=10.0, help="tables open over this many seconds")
+    args = ap.parse_args()
+    tables = 20 if args.quick else args.tables
+    ramp = min(args.ramp, 2.0) if args.quick else args.ramp
+    think = args.think if args.think is not None else (1.0 if args.quick else 3.0)
+    r = asyncio.run(run(tables, args.hands, think, args.seed, ramp))
+    print(report(r, think))
+
+
+def report(r: dict[str, Any], think: float) -> str:
+    per_press = 1000 * r["bot_cpu_s"] / max(1, r["presses"])
+    lines = [
+        f"bot benchmark: {r['tables']} concurrent tables (1 player + 3 AI seats each), think {think:g}s",
+        f"  {r['hands']} hands, {r['presses']} presses, {r['actions']} game actions, "
+        f"{r['api_calls']} API calls in {r['elapsed_s']:.1f}s",
+        f"  bot process CPU {r['bot_cpu_s']:.1f}s ({per_press:.1f} ms per press)",
+        f"  bot event loop blocked: p99 {r['lag_p99_ms']:.1f} ms, max {r['lag_max_ms']:.1f} ms; "
+        f"GC {r['gc_total_s']:.2f}s in all, longest {r['gc_max_ms']:.1f} ms",
+        f"  fake server + players: CPU {r['driver_cpu_s']:.1f}s, event loop blocked p99 "
+        f"{r['driver_lag_p99_ms']:.1f} ms, max {r['driver_lag_max_ms']:.1f} ms",
+        f"  press → answer   median {r['answer_median_ms']:.1f} ms   p99 {r['answer_p99_ms']:.1f} ms   "
+        f"max {r['answer_max_ms']:.1f} ms   (target p99 < 50 ms)",
+        f"  press → reaction median {r['reaction_median_ms']:.1f} ms   p99 {r['reaction_p99_ms']:.1f} ms",
+        f"  memory: {r['mem_per_table_kib']:.0f} KiB per table mid-hand (bot RSS {r['rss_start_mib']:.0f} → "
+        f"{r['rss_mid_mib']:.0f} → {r['rss_end_mib']:.0f} MiB)",
+        "  target met" if r["answer_p99_ms"] < 50 else "  TARGET MISSED",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

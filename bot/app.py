@@ -1,0 +1,240 @@
+"""Building and running the Telegram Application.
+
+``build_application(token, db_path, base_url=None, ...)`` wires python-telegram-bot 22 (concurrent updates,
+AIORateLimiter, JobQueue, post_init / post_shutdown, an error handler) to the table service. Tests and the
+benchmark pass ``base_url`` (a local fake Bot API server), a clock and a seed function; ``running(app)``
+starts and stops an application exactly as ``run_polling`` does, inside an ``async with``.
+
+The token only ever comes from the environment or ``.env`` (``load_token``) and is never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from telegram import BotCommand, Update
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
+
+from storage import Storage
+
+from . import handlers
+from .meta import Meta
+from .outbox import Outbox, retry_seconds
+from .service import TableService
+from .texts import t
+from .timers import Timers
+
+log = logging.getLogger(__name__)
+
+DEFAULT = object()
+AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+
+def load_token(env: dict[str, str] | None = None, dotenv: str | os.PathLike[str] = ".env") -> str | None:
+    """TELEGRAM_BOT_TOKEN from the environment, else from a ``.env`` file (KEY=VALUE lines)."""
+    environ = os.environ if env is None else env
+    token = environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if token:
+        return token
+    path = Path(dotenv)
+    if not path.is_file():
+        return None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, sep, value = line.strip().removeprefix("export ").partition("=")
+        if sep and key.strip() == "TELEGRAM_BOT_TOKEN":
+            value = value.strip().strip('"').strip("'")
+            return value or None
+    return None
+
+
+def build_application(
+    token: str,
+    db_path: str | os.PathLike[str],
+    base_url: str | None = None,
+    *,
+    base_file_url: str | None = None,
+    clock: Callable[[], float] = time.time,
+    seed_fn: Callable[[int, int], int] | None = None,
+    rate_limiter: BaseRateLimiter[Any] | None | object = DEFAULT,
+    meta_path: str | os.PathLike[str] | None = None,
+    concurrent_updates: int = 256,
+    connection_pool_size: int = 16,
+    group_interval: float = 3.0,
+    restore: bool = True,
+) -> AnyApp:
+    """The bot as a PTB Application; the service is created in post_init (``app.bot_data["service"]``)."""
+    # A modest pool: httpcore scans every pooled connection for each request it assigns, so a big pool of
+    # mostly idle connections costs more than requests briefly queueing for one (pool_timeout covers it).
+    builder = (
+        ApplicationBuilder()
+        .token(token)
+        .concurrent_updates(concurrent_updates)
+        .connection_pool_size(connection_pool_size)
+        .pool_timeout(30)
+    )
+    if base_url is not None:
+        builder = builder.base_url(base_url)
+        builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
+    limiter = AIORateLimiter(max_retries=3) if rate_limiter is DEFAULT else rate_limiter
+    if limiter is not None:
+        assert isinstance(limiter, BaseRateLimiter)
+        builder = builder.rate_limiter(limiter)
+    db = Path(db_path)
+    meta_file = Path(meta_path) if meta_path is not None else db.with_name(db.name + ".bot.json")
+
+    async def post_init(app: AnyApp) -> None:
+        # Every accepted action waits for the database thread (aiosqlite). While the event loop is busy that
+        # thread waits for the GIL for up to the switch interval (5 ms) at each step, and writes queue up
+        # behind it: a shorter interval keeps a busy bot's writes (and so its answers) quick.
+        sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
+        storage = await Storage.open(db, clock=clock)
+        holder: dict[str, TableService] = {}
+
+        async def on_forbidden(user_id: int) -> None:
+            await holder["service"].dm_forbidden(user_id)
+
+        def on_message(chat_id: int, key: str, message_id: int) -> None:
+            holder["service"].on_message(chat_id, key, message_id)
+
+        outbox = Outbox(
+            app.bot, on_forbidden=on_forbidden, on_message=on_message, group_interval=group_interval
+        )
+
+        async def on_due(table_id: int) -> None:
+            await holder["service"].on_due(table_id)
+
+        timers = Timers(app.job_queue, on_due, clock)
+        service = TableService(
+            storage,
+            Meta.load(meta_file),
+            outbox,
+            timers,
+            dm_probe=_dm_probe(app),
+            clock=clock,
+            seed_fn=seed_fn,
+            bot_username=app.bot.username,
+        )
+        holder["service"] = service
+        app.bot_data.update(service=service, storage=storage, outbox=outbox, timers=timers)
+        if restore:
+            await service.restore()
+        await _set_commands(app)
+        # Everything loaded so far (libraries, rulesets, restored tables) lives as long as the bot: keep it
+        # out of the cyclic collector's full scans, which otherwise stall the event loop for tens of ms.
+        gc.collect()
+        gc.freeze()
+
+    async def post_shutdown(app: AnyApp) -> None:
+        service = app.bot_data.get("service")
+        if isinstance(service, TableService):
+            service.meta.flush()
+        outbox = app.bot_data.pop("outbox", None)
+        if isinstance(outbox, Outbox):
+            await outbox.close()
+        storage = app.bot_data.pop("storage", None)
+        if isinstance(storage, Storage):
+            await storage.close()
+        app.bot_data.pop("service", None)
+
+    app: AnyApp = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+    handlers.install(app)
+    return app
+
+
+def _dm_probe(app: AnyApp) -> Callable[[int, str], Any]:
+    async def probe(user_id: int, text: str) -> bool:
+        """Send a private message; False only when Telegram refuses it (the user never started the bot)."""
+        for attempt in range(4):
+            try:
+                await app.bot.send_message(user_id, text)
+                return True
+            except Forbidden:
+                return False
+            except RetryAfter as e:
+                await asyncio.sleep(retry_seconds(e))
+            except BadRequest as e:
+                log.info("private message refused: %s", e.message)
+                return False
+            except NetworkError as e:
+                log.info("private message failed (%s), attempt %d", e.message, attempt + 1)
+                await asyncio.sleep(0.05 * 2**attempt)
+        return True  # the network failed, not the user: seat him; a later 403 is handled by the outbox
+
+    return probe
+
+
+async def _set_commands(app: AnyApp) -> None:
+    try:
+        for lang, code in (("en", None), ("zh", "zh")):
+            cmds = [BotCommand(c, t(f"cmd.{c}", lang)) for c in handlers.COMMANDS]
+            await app.bot.set_my_commands(cmds, language_code=code)
+    except TelegramError as e:
+        log.info("could not set the command list: %s", e.message)
+
+
+@contextlib.asynccontextmanager
+async def running(app: AnyApp, *, poll_timeout: float = 10) -> AsyncIterator[AnyApp]:
+    """Start and stop ``app`` as ``run_polling`` does (initialize, post_init, polling, start; and back)."""
+    await app.initialize()
+    try:
+        if app.post_init is not None:
+            await app.post_init(app)
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=int(poll_timeout))
+        await app.start()
+        try:
+            yield app
+        finally:
+            if app.updater.running:
+                await app.updater.stop()
+            if app.running:
+                await app.stop()
+            if app.post_stop is not None:
+                await app.post_stop(app)
+    finally:
+        await app.shutdown()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+
+
+# Library loggers that would leak: httpx logs request URLs (they hold the token), PTB's bot logs every
+# request's parameters and answers at DEBUG (private hands), aiosqlite logs statements at DEBUG.
+QUIET_LOGGERS = {
+    "httpx": logging.WARNING,
+    "httpcore": logging.WARNING,
+    "telegram": logging.INFO,
+    "aiosqlite": logging.INFO,
+    "apscheduler": logging.WARNING,
+}
+
+
+def configure_logging(level: int = logging.INFO) -> None:
+    """The bot's own loggers at ``level``; libraries capped so that no token or hand reaches a log."""
+    logging.getLogger("bot").setLevel(level)
+    logging.getLogger("storage").setLevel(level)
+    for name, cap in QUIET_LOGGERS.items():
+        logging.getLogger(name).setLevel(cap)
+
+
+def main(db_path: str | None = None) -> int:
+    """Run the bot until Ctrl-C (TELEGRAM_BOT_TOKEN from the environment or .env)."""
+    token = load_token()
+    if not token:
+        raise SystemExit("TELEGRAM_BOT_TOKEN is not set (environment or .env)")
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=logging.INFO)
+    configure_logging()
+    path = db_path or os.environ.get("MAHJONG_DB", "mahjong.db")
+    app = build_application(token, path)
+    log.info("starting the bot (database %s)", path)
+    app.run_polling(allowed_updates=Update.ALL_TYPES)
+    return 0

@@ -1,0 +1,260 @@
+"""Outgoing messages: one ordered queue per chat, live messages edited in place, flood-friendly.
+
+The service says *what* a chat should show; the outbox decides *when* it is sent:
+
+* ``live(chat, key, text, keyboard)`` sets the content of a message that is edited in place (the table
+  in a group, a player's hand in private). While an earlier request for the same message waits its turn,
+  a new one replaces its content: a burst of moves is one edit, so a busy table stays within Telegram's
+  flood limits (AIORateLimiter paces what is sent). ``fresh=True`` sends a new message instead (a new
+  decision notifies the player) and strips the keyboard off the old one.
+* ``post(chat, text)`` sends a new message.
+* Requests to one group are spaced by ``group_interval`` (Telegram's ~20 messages a minute per group);
+  at most ``max_in_flight`` requests are in flight at once over all chats.
+
+Errors never reach the caller: 429 RetryAfter waits and retries, network errors and 5xx answers are
+retried with a short backoff, "message is not modified" counts as done, a vanished message is sent anew,
+and a 403 from a private chat is reported through ``on_forbidden`` (the player blocked the bot, or never
+started it). Message texts are never logged: a hand is private.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from telegram import Bot
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+
+from .keyboards import Keyboard, to_markup
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    text: str
+    kb: Keyboard | None = None
+
+
+@dataclass(slots=True)
+class _Op:
+    live: bool
+    key: str
+    content: Content
+    fresh: bool = False
+
+
+@dataclass(slots=True)
+class _Slot:
+    message_id: int | None = None
+    content: Content | None = None
+
+
+def retry_seconds(e: RetryAfter) -> float:
+    value = e._retry_after  # a timedelta in PTB 22 (the public property warns about its type)
+    return value.total_seconds() if isinstance(value, dt.timedelta) else float(value)
+
+
+class Outbox:
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        on_forbidden: Callable[[int], Awaitable[None]] | None = None,
+        on_message: Callable[[int, str, int], None] | None = None,
+        retries: int = 6,
+        backoff: float = 0.05,
+        max_in_flight: int = 8,
+        group_interval: float = 3.0,
+    ) -> None:
+        self.bot = bot
+        self.on_forbidden = on_forbidden
+        self.on_message = on_message
+        self.retries = retries
+        self.backoff = backoff
+        self._queues: dict[int, deque[_Op]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._slots: dict[tuple[int, str], _Slot] = {}
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closed = False
+        # Requests in flight at once, over all chats: the rest wait here, cheaply, rather than in httpcore's
+        # connection pool (which rescans its queue for every request) - and button answers, which do not go
+        # through the outbox, always find a free connection.
+        self._slots_free = asyncio.Semaphore(max_in_flight)
+        # Telegram allows a bot about 20 messages a minute in one group (edits included): requests to a group
+        # are spaced by this much, and what piles up meanwhile is merged, so the table message stays current.
+        self.group_interval = group_interval
+        self._last_group_send: dict[int, float] = {}
+        self.sent = 0  # requests made (for the benchmark)
+
+    # ------------------------------------------------------------------ what to show
+
+    def live(
+        self, chat_id: int, key: str, text: str, kb: Keyboard | None = None, *, fresh: bool = False
+    ) -> None:
+        content = Content(text, kb)
+        q = self._queues.setdefault(chat_id, deque())
+        for op in q:
+            if op.live and op.key == key:
+                op.content = content
+                op.fresh = op.fresh or fresh
+                return
+        slot = self._slots.get((chat_id, key))
+        if (
+            not fresh
+            and not q
+            and slot is not None
+            and slot.content == content
+            and chat_id not in self._workers
+        ):
+            return  # already shown
+        q.append(_Op(True, key, content, fresh))
+        self._kick(chat_id)
+
+    def post(self, chat_id: int, text: str, kb: Keyboard | None = None) -> None:
+        self._queues.setdefault(chat_id, deque()).append(_Op(False, "", Content(text, kb)))
+        self._kick(chat_id)
+
+    def adopt(self, chat_id: int, key: str, message_id: int) -> None:
+        """A live message sent before a restart: edit it rather than send a new one."""
+        self._slots[chat_id, key] = _Slot(message_id, None)
+
+    def message_id(self, chat_id: int, key: str) -> int | None:
+        slot = self._slots.get((chat_id, key))
+        return slot.message_id if slot else None
+
+    def forget(self, chat_id: int, key: str) -> None:
+        self._slots.pop((chat_id, key), None)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def drain(self, timeout: float | None = None) -> None:
+        """Wait until everything queued has been sent (or given up)."""
+        await asyncio.wait_for(self._idle.wait(), timeout)
+
+    @property
+    def idle(self) -> bool:
+        return self._idle.is_set()
+
+    async def close(self) -> None:
+        self._closed = True
+        workers = list(self._workers.values())
+        for w in workers:
+            w.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        self._queues.clear()
+        self._idle.set()
+
+    # ------------------------------------------------------------------ the workers
+
+    def _kick(self, chat_id: int) -> None:
+        if self._closed or chat_id in self._workers:
+            return
+        self._idle.clear()
+        self._workers[chat_id] = asyncio.get_running_loop().create_task(
+            self._run(chat_id), name=f"outbox:{chat_id}"
+        )
+
+    async def _run(self, chat_id: int) -> None:
+        q = self._queues[chat_id]
+        loop = asyncio.get_running_loop()
+        try:
+            while q:
+                if chat_id < 0 and self.group_interval > 0:
+                    wait = self._last_group_send.get(chat_id, -1e18) + self.group_interval - loop.time()
+                    if wait > 0:
+                        await asyncio.sleep(wait)  # requests queued meanwhile are merged
+                        continue
+                    self._last_group_send[chat_id] = loop.time()
+                op = q.popleft()
+                try:
+                    await self._deliver(chat_id, op)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("dropping a message to chat %s after an unexpected error", chat_id)
+        finally:
+            self._workers.pop(chat_id, None)
+            if not q:
+                self._queues.pop(chat_id, None)
+            if not self._workers:
+                self._idle.set()
+
+    async def _deliver(self, chat_id: int, op: _Op) -> None:
+        delay = self.backoff
+        for attempt in range(self.retries + 1):
+            try:
+                async with self._slots_free:
+                    await self._send(chat_id, op)
+                return
+            except RetryAfter as e:
+                wait = retry_seconds(e)
+                log.info("chat %s: flood limit, retrying in %.2fs", chat_id, wait)
+                await asyncio.sleep(wait)
+            except Forbidden as e:
+                log.info("chat %s refuses messages: %s", chat_id, e.message)
+                self._queues.get(chat_id, deque()).clear()
+                if chat_id > 0 and self.on_forbidden is not None:
+                    await self.on_forbidden(chat_id)
+                return
+            except BadRequest as e:
+                msg = e.message.lower()
+                if "not modified" in msg:
+                    return
+                if op.live and ("not found" in msg or "can't be edited" in msg):
+                    op.fresh = True
+                    self._slots.pop((chat_id, op.key), None)
+                    continue
+                log.warning("chat %s: request refused: %s", chat_id, e.message)
+                return
+            except NetworkError as e:  # timeouts, connection errors, 5xx answers
+                if attempt == self.retries:
+                    log.warning("chat %s: giving up after %d attempts: %s", chat_id, attempt + 1, e.message)
+                    return
+                log.info("chat %s: %s; retrying in %.2fs", chat_id, e.message, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+            except TelegramError as e:
+                log.warning("chat %s: %s", chat_id, e.message)
+                return
+
+    async def _send(self, chat_id: int, op: _Op) -> None:
+        text = op.content.text[:MAX_TEXT]
+        markup = to_markup(op.content.kb)
+        if not op.live:
+            self.sent += 1
+            await self.bot.send_message(chat_id, text, reply_markup=markup)
+            return
+        slot = self._slots.get((chat_id, op.key))
+        if op.fresh or slot is None or slot.message_id is None:
+            if slot is not None and slot.message_id is not None and (slot.content is None or slot.content.kb):
+                old = slot.message_id
+                slot.content = Content(slot.content.text if slot.content else "", None)
+                try:
+                    self.sent += 1
+                    await self.bot.edit_message_reply_markup(
+                        chat_id=chat_id, message_id=old, reply_markup=None
+                    )
+                except TelegramError as e:  # best effort: the old buttons answer "out of date" anyway
+                    log.debug("chat %s: could not strip the old keyboard: %s", chat_id, e)
+            self.sent += 1
+            msg = await self.bot.send_message(chat_id, text, reply_markup=markup)
+            self._slots[chat_id, op.key] = _Slot(msg.message_id, op.content)
+            op.fresh = False
+            if self.on_message is not None:
+                self.on_message(chat_id, op.key, msg.message_id)
+            return
+        if slot.content == op.content:
+            return
+        self.sent += 1
+        await self.bot.edit_message_text(
+            text, chat_id=chat_id, message_id=slot.message_id, reply_markup=markup
+        )
+        slot.content = op.content

@@ -1,0 +1,182 @@
+"""The lobby as a new user meets it: /newtable, join without a private chat (deep link), AI seats,
+settings, foreign presses, /stop, /rules, /help."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from .fake_telegram import FakeTelegramServer
+from .test_bot_support import bot_running, lobby_message, open_table, service
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegramServer]:
+    async with FakeTelegramServer() as server:
+        yield server
+
+
+async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    alice = tg.add_user("Alice", started=True)
+    bob = tg.add_user("Bob")  # never opened a private chat with the bot
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db") as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        rt = svc.tables[tid]
+        await tg.wait_for(lambda _: alice.id in rt.seats, what="Alice seated")
+        lobby = await lobby_message(tg, group, tid, "j")
+        query = tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: query.answered, what="the answer to Bob's press")
+        link = f"https://t.me/{tg.bot_username}?start=j{tid}"
+        assert query.url == link  # opens the private chat straight away
+        assert bob.id not in rt.seats
+        [refused] = tg.calls_to("sendMessage", chat_id=bob.id)
+        assert refused.status == 403
+        note = await tg.wait_for(
+            lambda _: next(
+                (m for m in tg.bot_messages(group) if "never opened a chat" in (m.text or "")), None
+            ),
+            what="the group is told why",
+        )
+        assert "Bob" in (note.text or "") and note.buttons[0]["url"] == link
+        await tg.wait_for(
+            lambda _: "waiting for the private chat" in (tg.message(group, lobby.message_id).text or "")
+        )
+
+        tg.send_text(bob, None, f"/start j{tid}")  # he presses Start in the private chat
+        await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
+        await tg.wait_for_call("sendMessage", chat_id=bob.id, ok=True)
+        await tg.wait_idle()
+        assert any("You joined table" in (m.text or "") for m in tg.bot_messages(bob))
+        text = tg.message(group, lobby.message_id).text or ""
+        assert "Bob" in text and "waiting for the private chat" not in text
+
+
+async def test_creator_without_dm_is_told_in_the_group(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    carol = tg.add_user("Carol", language_code="zh-hans")
+    group = tg.add_group("麻将", members=[carol])
+    async with bot_running(tg, tmp_path / "bot.db") as app:
+        tid, _ = await open_table(tg, carol, group, "长沙")
+        assert service(app).tables[tid].table.variant == "changsha"
+        note = await tg.wait_for(
+            lambda _: next(
+                (m for m in tg.bot_messages(group) if "私聊" in (m.text or "") and m.buttons), None
+            )
+        )
+        assert note.buttons[0]["url"].endswith(f"?start=j{tid}")
+
+
+async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    alice = tg.add_user("Alice", started=True)
+    dave = tg.add_user("Dave", started=True)  # in the group, never joins
+    group = tg.add_group("Mahjong", members=[alice, dave])
+    async with bot_running(tg, tmp_path / "bot.db") as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "xiangyin")
+        rt = svc.tables[tid]
+        await tg.wait_for(lambda _: alice.id in rt.seats)
+        lobby = await lobby_message(tg, group, tid)
+
+        async def press(user: object, data: str) -> str:
+            q = tg.press(user, group, lobby.message_id, data, check=False)  # type: ignore[arg-type]
+            await tg.wait_for(lambda _: q.answered, what=f"answer to {data}")
+            return q.text or ""
+
+        # someone who is not seated changes nothing
+        before = (list(rt.seats), list(rt.meta.ai), dict(rt.options))
+        for op in ("a", "s", "go", "l", "o|0"):
+            assert await press(dave, f"L|{tid}|{op}") == "You're not seated at this table"
+        assert (list(rt.seats), list(rt.meta.ai), dict(rt.options)) == before
+
+        assert await press(alice, f"L|{tid}|a") == "OK"
+        assert rt.meta.ai == [1]
+        assert await press(alice, f"L|{tid}|r") == "OK"
+        assert rt.meta.ai == []
+        assert await press(alice, f"L|{tid}|j") == "You're already seated"
+        # settings: options of the variant cycle through their choices, timers, player count, language
+        assert await press(alice, f"L|{tid}|s") == "OK"
+        await tg.wait_for(lambda _: f"L|{tid}|o|0" in tg.message(group, lobby.message_id).callback_data)
+        assert await press(alice, f"L|{tid}|o|0") == "OK"  # birds 2 -> 4
+        assert rt.options["birds"] == 4
+        assert await press(alice, f"L|{tid}|c") == "OK"
+        assert rt.meta.claim_s == 45
+        assert await press(alice, f"L|{tid}|n") == "OK"  # xiangyin: 2, 3 or 4 players
+        assert len(rt.seats) == 2
+        assert await press(alice, f"L|{tid}|b") == "OK"
+        await tg.wait_idle()
+        text = tg.message(group, lobby.message_id).text or ""
+        assert "birds 4" in text and "claims 45s" in text and text.count("(empty)") == 1
+        stored = await svc.storage.get_table(tid)
+        assert stored.options["birds"] == 4 and len(stored.seats) == 2
+        assert await press(alice, "L|999|go") == "This table is closed"
+        assert await press(alice, "garbage") == "This button is out of date"
+
+
+async def test_stop_by_vote_or_admin(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    dave, erin = tg.add_user("Dave"), tg.add_user("Erin")
+    group = tg.add_group("Mahjong", members=[alice, bob, dave], admins=[erin])
+    async with bot_running(tg, tmp_path / "bot.db") as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        rt = svc.tables[tid]
+        lobby = await lobby_message(tg, group, tid, "j")
+        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: alice.id in rt.seats and bob.id in rt.seats)
+
+        async def command(user: object, text: str) -> str:
+            mark = tg.mark()
+            tg.send_text(user, group, text)  # type: ignore[arg-type]
+            call = await tg.wait_for_call(
+                "sendMessage",
+                chat_id=group.id,
+                since=mark,
+                predicate=lambda c: "reply_parameters" in c.params,
+            )
+            return str(call.params["text"])
+
+        assert "Only seated players" in await command(dave, "/stop")
+        assert "votes to stop the table (1/2)" in await command(alice, "/stop")
+        assert tid in svc.tables
+        assert "stopped" in await command(bob, "/stop")
+        assert tid not in svc.tables
+        assert "No open table" in await command(dave, "/stop")
+
+        tid2, _ = await open_table(tg, alice, group, "sichuan")
+        assert tid2 != tid
+        assert "already has a table" in await command(bob, "/newtable")
+        assert "stopped" in await command(erin, "/stop")  # a group admin, not seated
+        table = await svc.storage.get_table(tid2)
+        assert table.status == "closed"
+
+
+async def test_help_rules_and_private_commands(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, tmp_path / "bot.db"):
+        await tg.wait_for(lambda _: tg.commands(), what="the command list")
+        assert {c["command"] for c in tg.commands()} >= {"newtable", "rules", "score", "hand", "stop", "help"}
+        assert tg.commands(language_code="zh")[0]["description"] == "开一桌"
+        for text, expected in (
+            ("/help", "/newtable [variant]"),
+            ("/rules sichuan", "Sichuan"),
+            ("/rules nowhere", "Unknown variant"),
+            ("/hand", "not seated"),
+        ):
+            mark = tg.mark()
+            tg.send_text(alice, group, text)
+            call = await tg.wait_for_call("sendMessage", chat_id=group.id, since=mark)
+            assert expected in call.params["text"], (text, call.params["text"])
+        mark = tg.mark()
+        tg.send_text(alice, None, "/newtable")
+        call = await tg.wait_for_call("sendMessage", chat_id=alice.id, since=mark)
+        assert "in a group" in call.params["text"]
+        mark = tg.mark()
+        tg.send_text(alice, None, "/start")
+        call = await tg.wait_for_call("sendMessage", chat_id=alice.id, since=mark)
+        assert "/newtable" in call.params["text"]

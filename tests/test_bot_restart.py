@@ -1,0 +1,164 @@
+"""Restart: stop the bot in the middle of a hand, build a new Application on the same database, and every
+table goes on where it was: the hand replayed from the action log, panels re-sent, timers re-armed."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.texts import t
+from bot.timers import job_name
+from engine import Phase
+
+from .fake_telegram import FakeTelegramServer
+from .test_bot_support import (
+    Clock,
+    Player,
+    bot_running,
+    hand_over,
+    last_with_button,
+    lobby_message,
+    open_table,
+    play_hand,
+    service,
+)
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegramServer]:
+    async with FakeTelegramServer() as server:
+        yield server
+
+
+async def test_restart_mid_hand_goes_on_where_it_was(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    clock = Clock()
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True, language_code="zh")
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    lobby_group = tg.add_group("Lobby only", members=[bob])
+    async with bot_running(tg, db, clock) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "hengyang")
+        lobby = await lobby_message(tg, group, tid, "j")
+        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: bob.id in svc.tables[tid].seats)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        players = [Player(tg, alice, tid), Player(tg, bob, tid)]
+        for _ in range(6):  # a few decisions into the hand
+            await tg.wait_for(lambda _: any(p.decision() for p in players))
+            for p in players:
+                d = p.decision()
+                if d is not None:
+                    p.press(*d[:1], d[1][0])
+        await tg.wait_idle()
+        other, _ = await open_table(tg, bob, lobby_group, "sichuan")  # a second table, still in its lobby
+        await tg.wait_idle()
+        rt = svc.tables[tid]
+        assert rt.state is not None and rt.state.phase != Phase.ENDED
+        before = rt.state
+        pending_before = set(rt.pending)
+        table_message = rt.meta.group_msg
+        assert pending_before and table_message is not None
+
+    clock.advance(3600)  # the bot was down for an hour
+    mark = tg.mark()
+    async with bot_running(tg, db, clock) as app2:
+        svc2 = service(app2)
+        assert set(svc2.tables) == {tid, other}
+        rt2 = svc2.tables[tid]
+        assert rt2.state is not None
+        assert rt2.state.version == before.version and rt2.state.seats == before.seats
+        assert rt2.hand is not None and rt2.hand.seats == tuple(rt.hand_seats())
+        # timers re-armed: one job for the table, due a full decision time from now
+        [job] = app2.job_queue.get_jobs_by_name(job_name(tid))  # type: ignore[union-attr]
+        assert svc2.timers.deadline(tid) == min(p.deadline for p in rt2.pending.values())  # type: ignore[attr-defined]
+        assert all(p.deadline > clock.now for p in rt2.pending.values())
+        assert set(rt2.pending) == pending_before
+        assert svc2.tables[other].state is None and bob.id in svc2.tables[other].seats
+        await tg.wait_idle()
+        # the group is told, and the table message is edited in place (not sent again)
+        assert any(
+            "restarted" in (c.params.get("text") or "")
+            for c in tg.calls_to("sendMessage", chat_id=group.id)[mark:]
+        ) or any("restarted" in (m.text or "") for m in tg.bot_messages(group))
+        assert tg.calls_to("editMessageText", chat_id=group.id, message_id=table_message)
+        # each seated player gets his panel again, with buttons for the current decision
+        for p in players:
+            seat = rt2.seats.index(p.user.id)
+            if seat in rt2.pending:
+                assert p.decision() is not None
+        done = hand_over(tg, group, t("note.result_title", "en", n=1))
+        await play_hand(players, done)
+        await tg.wait_idle()
+        assert rt2.state is None and rt2.hands_played == 1
+        [hand] = await svc2.storage.table_hands(tid)
+        assert hand.finished and hand.result is not None and "deltas" in hand.result
+
+
+async def test_restart_finishes_a_hand_whose_ai_moves_were_not_made(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Stopped right after a human action was logged, before the AI seats moved: they move on restart."""
+    db = tmp_path / "bot.db"
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, db, clock) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        player = Player(tg, alice, tid)
+        decision = await player.wait_decision(lambda: False)
+        assert decision is not None
+        rt = svc.tables[tid]
+        seat = rt.seats.index(alice.id)
+        action = rt.pending[seat].legal[0]
+        # log Alice's action the way press() does, without letting the AI seats answer
+        async with rt.lock:
+            await svc._commit(rt, action)
+        version = rt.state.version if rt.state else 0
+        await tg.wait_idle()
+    async with bot_running(tg, db, clock) as app2:
+        rt2 = service(app2).tables[tid]
+        assert rt2.state is None or rt2.state.version > version  # the AI seats moved on
+        await tg.wait_idle()
+
+
+async def test_a_hand_that_no_longer_replays_is_abandoned(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """If the engine's rules changed under a stored hand, the table goes back to its lobby; the reason (which
+    quotes logged actions, hidden tiles included) stays out of the chat."""
+    db = tmp_path / "bot.db"
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, db, Clock()) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        player = Player(tg, alice, tid)
+        decision = await player.wait_decision(lambda: False)
+        assert decision is not None
+        player.press(decision[0], decision[1][0])
+        await player.wait_decision(lambda: svc.tables[tid].state is None)
+        await tg.wait_idle()
+        hand_id = svc.tables[tid].hand.id  # type: ignore[union-attr]
+    with sqlite3.connect(db) as conn:  # another deal: the logged actions no longer fit it
+        conn.execute("UPDATE hands SET seed = seed + 1 WHERE id = ?", (hand_id,))
+    mark = tg.mark()
+    async with bot_running(tg, db, Clock()) as app2:
+        rt = service(app2).tables[tid]
+        assert rt.state is None and rt.hand is None
+        await tg.wait_idle()
+        notes = [c.params["text"] for c in tg.calls_to("sendMessage", chat_id=group.id) if c.seq >= mark]
+        assert any("could not be restored" in n for n in notes)
+        assert not any(re.search(r"\d (discard|kong|pung|chow) ", n) or "replay" in n for n in notes)
+        assert last_with_button(tg, group, f"L|{tid}|go") is not None  # the lobby, for a new hand
+        hand = await service(app2).storage.get_hand(hand_id)
+        assert hand.finished and hand.result == {"reason": "abandoned", "note": "does not replay"}

@@ -1,0 +1,221 @@
+"""Helpers for the bot's end-to-end tests (and bench/bot_bench.py): the app over the fake Bot API server,
+a clock the tests move by hand, and scripted players who read their private panel and press its buttons.
+
+No test lives here; the module is named test_bot_* only so it sits with the bot's tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from telegram.ext import AIORateLimiter, Application
+
+from bot.app import build_application, running
+from bot.service import TableService
+
+from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
+
+POLL_TIMEOUT = 10
+T0 = 1_750_000_000.0  # a fixed "now" for the injected clock (a Sunday, 2025-06-15 UTC)
+
+
+class Clock:
+    """The bot's clock in tests: deadlines are compared with it, and tests move it by hand."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def seeds(base: int = 0) -> Callable[[int, int], int]:
+    return lambda table_id, number: base + 1000 * table_id + number
+
+
+def make_app(
+    tg: FakeTelegramServer,
+    db: Path,
+    clock: Clock | None = None,
+    seed_base: int = 0,
+    **kwargs: Any,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The bot against the fake server; no flood pacing (tests would wait for it), 429s retried."""
+    kwargs.setdefault("rate_limiter", AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3))
+    kwargs.setdefault("group_interval", 0)
+    return build_application(
+        tg.token,
+        db,
+        tg.base_url,
+        base_file_url=tg.base_file_url,
+        clock=clock or Clock(),
+        seed_fn=seeds(seed_base),
+        **kwargs,
+    )
+
+
+@contextlib.asynccontextmanager
+async def bot_running(
+    tg: FakeTelegramServer, db: Path, clock: Clock | None = None, **kwargs: Any
+) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
+    app = make_app(tg, db, clock, **kwargs)
+    async with running(app, poll_timeout=POLL_TIMEOUT):
+        yield app
+
+
+def service(app: Application[Any, Any, Any, Any, Any, Any]) -> TableService:
+    svc = app.bot_data["service"]
+    assert isinstance(svc, TableService)
+    return svc
+
+
+async def quiet(app: Application[Any, Any, Any, Any, Any, Any], tg: FakeTelegramServer) -> None:
+    """Wait until the bot's outbox has sent everything and the fake server saw no more calls (after work
+    that did not start from an update, such as a timer run by hand, ``tg.wait_idle`` alone may be early)."""
+    outbox = app.bot_data["outbox"]
+    for _ in range(20):
+        await outbox.drain(5)
+        await tg.wait_idle()
+        if outbox.idle:
+            return
+    raise TimeoutError("the bot keeps sending")
+
+
+# ------------------------------------------------------------------ reading the chats
+
+
+def buttons_with(message: FakeMessage, prefix: str) -> list[str]:
+    return [d for d in message.callback_data if d.startswith(prefix)]
+
+
+def last_with_button(
+    tg: FakeTelegramServer, chat: FakeChat | FakeUser | int, prefix: str
+) -> FakeMessage | None:
+    for m in reversed(tg.bot_messages(chat.id if not isinstance(chat, int) else chat)):
+        if buttons_with(m, prefix):
+            return m
+    return None
+
+
+async def lobby_message(
+    tg: FakeTelegramServer, group: FakeChat, table_id: int, op: str = "go"
+) -> FakeMessage:
+    def find(_: object) -> FakeMessage | None:
+        return last_with_button(tg, group, f"L|{table_id}|{op}")
+
+    found: FakeMessage = await tg.wait_for(find, what=f"lobby of table {table_id}")
+    return found
+
+
+async def open_table(
+    tg: FakeTelegramServer, user: FakeUser, group: FakeChat, variant: str = ""
+) -> tuple[int, FakeMessage]:
+    """``/newtable variant`` by ``user``; returns the table id and its lobby message."""
+    tg.send_text(user, group, f"/newtable {variant}".strip())
+
+    def find(_: object) -> tuple[int, FakeMessage] | None:
+        for m in reversed(tg.bot_messages(group)):
+            for d in m.callback_data:
+                if d.startswith("L|") and d.endswith("|go"):
+                    return int(d.split("|")[1]), m
+        return None
+
+    found: tuple[int, FakeMessage] = await tg.wait_for(find, what="a lobby")
+    return found
+
+
+def press_button(tg: FakeTelegramServer, user: FakeUser, message: FakeMessage, data: str) -> Any:
+    return tg.press(user, message.chat, message.message_id, data)
+
+
+def game_buttons(message: FakeMessage, table_id: int) -> list[str]:
+    return buttons_with(message, f"g|{table_id}|")
+
+
+def since_of(data: str) -> int:
+    return int(data.split("|")[2])
+
+
+class Player:
+    """A scripted player: waits for a new decision in his private chat and presses a button."""
+
+    def __init__(self, tg: FakeTelegramServer, user: FakeUser, table_id: int) -> None:
+        self.tg = tg
+        self.user = user
+        self.table_id = table_id
+        self.last_since = -1
+        self.presses = 0
+
+    def decision(self) -> tuple[FakeMessage, list[str]] | None:
+        for m in reversed(self.tg.bot_messages(self.user)):
+            data = game_buttons(m, self.table_id)
+            if data:
+                if since_of(data[0]) > self.last_since:
+                    return m, data
+                return None
+        return None
+
+    async def wait_decision(
+        self, done: Callable[[], bool], timeout: float = 10
+    ) -> tuple[FakeMessage, list[str]] | None:
+        """The next decision, or None once ``done()`` (e.g. the hand is over)."""
+
+        def check(_: object) -> Any:
+            d = self.decision()
+            if d is not None:
+                return d
+            return "done" if done() else None
+
+        found = await self.tg.wait_for(check, timeout=timeout, what=f"a decision for {self.user.first_name}")
+        return None if found == "done" else found
+
+    def press(self, message: FakeMessage, data: str) -> Any:
+        self.last_since = since_of(data)
+        self.presses += 1
+        return press_button(self.tg, self.user, message, data)
+
+
+def hand_over(tg: FakeTelegramServer, group: FakeChat, marker: str) -> Callable[[], bool]:
+    """True once a group message contains ``marker`` (e.g. the result title of a hand)."""
+
+    def done() -> bool:
+        return any(marker in (m.text or "") for m in tg.bot_messages(group))
+
+    return done
+
+
+async def play_hand(
+    players: list[Player],
+    done: Callable[[], bool],
+    choose: Callable[[Player, FakeMessage, list[str]], str] | None = None,
+    max_presses: int = 400,
+) -> int:
+    """Every scripted player answers each of his decisions (the first button unless ``choose`` says
+    otherwise) until ``done()``; returns the number of presses."""
+    presses = 0
+    pick = choose or (lambda p, m, data: data[0])
+    while not done():
+        progressed = False
+        for p in players:
+            d = p.decision()
+            if d is None:
+                continue
+            message, data = d
+            p.press(message, pick(p, message, data))
+            presses += 1
+            progressed = True
+        if not progressed:
+            tg = players[0].tg
+
+            def ready(_: object) -> bool:
+                return done() or any(p.decision() is not None for p in players)
+
+            await tg.wait_for(ready, timeout=10, what="a decision or the end of the hand")
+        assert presses < max_presses, "the hand does not end"
+    return presses

@@ -1,0 +1,127 @@
+"""Turn timers: on a timeout the bot plays for the player; after two in a row the seat is on auto-play until
+"I'm back". The clock is injected and the JobQueue job is run by hand: no test waits 30 seconds."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import TableService, timeout_action
+from bot.texts import t
+from bot.timers import job_name
+from engine import Act, Phase, get_ruleset, new_hand, observe
+
+from .fake_telegram import FakeTelegramServer, FakeUser
+from .test_bot_support import (
+    Clock,
+    Player,
+    bot_running,
+    hand_over,
+    lobby_message,
+    open_table,
+    play_hand,
+    quiet,
+    service,
+)
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegramServer]:
+    async with FakeTelegramServer() as server:
+        yield server
+
+
+async def _time_out(app: Any, svc: TableService, clock: Clock, tid: int) -> None:
+    """Move the clock past the earliest deadline and run the table's timer job now."""
+    deadline = svc.timers.deadline(tid)  # type: ignore[attr-defined]
+    assert deadline is not None
+    clock.now = deadline + 0.5
+    [job] = app.job_queue.get_jobs_by_name(job_name(tid))
+    await job.run(app)
+
+
+async def _answer_others(players: list[Player], rt: Any, tg: FakeTelegramServer, alone: FakeUser) -> None:
+    """Let the other players answer until only ``alone`` has a pending decision."""
+    seat = rt.seats.index(alone.id)
+    while True:
+        await tg.wait_idle()
+        if set(rt.pending) == {seat}:
+            return
+        for p in players:
+            d = p.decision()
+            if d is not None and p.user is not alone:
+                p.press(d[0], d[1][0])
+        await tg.wait_for(
+            lambda _: any(p.decision() for p in players if p.user is not alone) or set(rt.pending) == {seat}
+        )
+
+
+async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    clock = Clock()
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=5) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        lobby = await lobby_message(tg, group, tid, "j")
+        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        rt = svc.tables[tid]
+        await tg.wait_for(lambda _: bob.id in rt.seats)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        pa, pb = Player(tg, alice, tid), Player(tg, bob, tid)
+        seat = rt.seats.index(alice.id)
+
+        for n in (1, 2):
+            await _answer_others([pa, pb], rt, tg, alice)
+            version = rt.state.version  # type: ignore[union-attr]
+            limit = rt.meta.claim_s if rt.state.phase == Phase.CLAIM else rt.meta.discard_s  # type: ignore[union-attr]
+            assert svc.timers.deadline(tid) == rt.pending[seat].deadline  # type: ignore[attr-defined]
+            assert rt.pending[seat].deadline == pytest.approx(clock.now + limit, abs=limit)
+            await _time_out(app, svc, clock, tid)
+            assert rt.state is None or rt.state.version > version  # the bot played for her
+            assert rt.timeouts.get(seat) == n or rt.state is None
+            await quiet(app, tg)
+            notes = [m.text or "" for m in tg.bot_messages(alice) if "timed out" in (m.text or "")]
+            assert len(notes) == n
+            assert rt.state is not None, "the hand ended during the timeouts: pick another seed_base"
+
+        assert seat in rt.meta.auto
+        await tg.wait_for(lambda _: any("auto-play" in (m.text or "") for m in tg.bot_messages(group)))
+        panel = next(m for m in reversed(tg.bot_messages(alice)) if f"b|{tid}" in m.callback_data)
+        assert "auto-play" in (panel.text or "")
+        # while on auto-play she is never asked: Bob plays, Alice's seat moves by itself
+        for _ in range(3):
+            d = await pb.wait_decision(lambda: rt.state is None)
+            if d is None:
+                break
+            pb.press(d[0], d[1][0])
+            await tg.wait_idle()
+            assert seat not in rt.pending
+        assert rt.state is not None, "the hand ended while she was away: pick another seed_base"
+        q = tg.press(alice, alice.id, panel.message_id, f"b|{tid}")
+        await tg.wait_for(lambda _: q.answered)
+        assert q.text == "Welcome back!"
+        assert seat not in rt.meta.auto and rt.timeouts[seat] == 0
+        q2 = tg.press(alice, alice.id, panel.message_id, f"b|{tid}", check=False)
+        await tg.wait_for(lambda _: q2.answered)
+        assert q2.text == "You're not on auto-play"
+        done = hand_over(tg, group, t("note.result_title", "en", n=1))
+        assert await play_hand([pa, pb], done) >= 0
+        assert pa.presses > 0  # she was asked again after coming back
+
+
+def test_timeout_policy_takes_a_win_passes_claims_and_discards_the_drawn_tile() -> None:
+    state = new_hand(get_ruleset("changsha"), 1)
+    while state.phase == Phase.OPENING:
+        from engine import Action, apply
+
+        state, _ = apply(state, Action(state.current, Act.PASS))
+    obs = observe(state, state.current)
+    action = timeout_action(obs)
+    if any(a.act == Act.WIN for a in obs.legal):
+        assert action.act == Act.WIN
+    else:
+        assert action.act == Act.DISCARD and action.tile == obs.drawn
