@@ -219,21 +219,8 @@ def settle_kong(
 # ------------------------------------------------------------------ dealer
 
 
-def next_dealer(state: State, winners: tuple[int, ...], ctx: WinContext | None) -> int | None:
-    """哪家和牌则为下一局的庄家; 庄家放铳时同时有两家和牌可以继续坐庄. D: several winners on one tile → the
-    discarder deals (so a dealer who dealt in stays); a drawn hand → the seat that took the haidi as a kong
-    replacement, else the haidi taker, else the first seat offered the haidi (RULES.md §1)."""
-    if len(winners) == 1:
-        return winners[0]
-    if winners:
-        assert ctx is not None and ctx.from_seat is not None
-        return ctx.from_seat
-    for seat in (state.haidi_as_replacement, state.haidi_taker, state.haidi_first):
-        if seat is not None:
-            return seat
-    return state.dealer
-
-
+# Next dealer: the core's common rule (RULES.md §1) is Hengyang's — 哪家和牌则为下一局的庄家; several
+# winners on one tile → the discarder, so 庄家放铳时同时有两家和牌可以继续坐庄; a drawn hand → the haidi rule.
 RULESET = HENGYANG = Ruleset(
     id="hengyang",
     name_zh="衡阳麻将",
@@ -249,7 +236,6 @@ RULESET = HENGYANG = Ruleset(
     opening_open_turns=OPENING_TURNS,
     settle_kong=settle_kong,
     wait_candidates=wait_candidates,
-    next_dealer=next_dealer,
     could_win=could_win,
     chow=True,
     robbing_kong=False,  # 衡阳麻将不可以抢杠和牌
