@@ -8,9 +8,8 @@ is made from his own ``observe(state, seat)``. No function here reads a State's 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
-from engine import Event, Observation, Phase, State, observe
+from engine import Event, Observation, Phase, State, observe_public
 from engine.ruleset import Ruleset
 
 from . import render
@@ -23,12 +22,8 @@ QUIET_EVENTS = {"draw", "answer", "furiten", "settle", "end", "continue"}
 
 
 def public_observation(state: State) -> Observation:
-    """What anyone may see of the table: seat i's public part is taken from another seat's Observation."""
-    n = state.num_seats
-    a = observe(state, 0)
-    b = observe(state, 1 % n)
-    seats = tuple(b.seats[0] if i == 0 else a.seats[i] for i in range(n))
-    return replace(a, seats=seats, hand=(), drawn=None, furiten=False, to_act=(), legal=())
+    """What anyone may see of the table (the engine's own public view: no hand, no drawn tile, no actions)."""
+    return observe_public(state)
 
 
 def variant_name(rs: Ruleset, lang: str) -> str:

@@ -20,7 +20,7 @@ from .game import (
     win_info,
 )
 from .melds import Meld, MeldKind, format_hand, parse_hand
-from .observe import Observation, observe
+from .observe import Observation, observe, observe_public
 from .ruleset import Options, OptionSpec, Ruleset, WinContext, WinInfo
 from .state import Claim, HandResult, Payment, Phase, Seat, Settlement, State
 from .tiles import format_tiles, parse_tile, parse_tiles, tile_str, tile_zh
@@ -59,6 +59,7 @@ __all__ = [
     "legal_actions",
     "new_hand",
     "observe",
+    "observe_public",
     "parse_hand",
     "parse_tile",
     "parse_tiles",

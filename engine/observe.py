@@ -61,7 +61,17 @@ def _to_act_visible(state: State, seat: int) -> tuple[int, ...]:
     return seats
 
 
+PUBLIC = -1  # the viewer of observe_public: no seat
+
+
+def observe_public(state: State) -> Observation:
+    """What anyone may see (the group chat, a spectator): every seat's public part, no hand, no drawn tile,
+    no legal actions."""
+    return observe(state, PUBLIC)
+
+
 def observe(state: State, seat: int) -> Observation:
+    """What ``seat`` may see; ``PUBLIC`` (-1) for a viewer who holds no seat."""
     ended = state.phase == Phase.ENDED
     seats = []
     choosing = state.phase == Phase.CHOOSE
@@ -85,7 +95,7 @@ def observe(state: State, seat: int) -> Observation:
                 won=s.won,
             )
         )
-    me = state.seats[seat]
+    me = state.seats[seat] if seat != PUBLIC else None
     claim = state.claim if state.phase == Phase.CLAIM else None
     return Observation(
         seat=seat,
@@ -97,9 +107,11 @@ def observe(state: State, seat: int) -> Observation:
         version=state.version,
         wall_remaining=state.wall.remaining,
         # 飘 / 加锤 are chosen before looking at the tiles
-        hand=() if choosing and state.ruleset.pre_hand_blind else tuple(from_counts(me.counts)),
+        hand=()
+        if me is None or (choosing and state.ruleset.pre_hand_blind)
+        else tuple(from_counts(me.counts)),
         drawn=state.drawn if state.current == seat and state.phase in (Phase.TURN, Phase.HAIDI) else None,
-        furiten=me.furiten,
+        furiten=me is not None and me.furiten,
         seats=tuple(seats),
         claim_tile=claim.tile if claim else None,
         claim_from=claim.from_seat if claim else None,

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from engine import Act, Action, Phase, State, apply, legal_actions, observe, to_act
+from engine import Act, Action, Phase, State, apply, legal_actions, observe, observe_public, to_act
 from engine.shape import shanten
 from engine.state import evolve, evolve_seat
 from engine.tiles import remove_tile
@@ -112,6 +112,8 @@ def check_invariants(state: State, total_tiles: int, rng: random.Random, check_h
             expect = {13}
         assert held in expect, f"seat {i} holds {held} tiles"
         obs = observe(state, i)
+        shown = observe_public(state).seats[i].hand
+        assert shown is None or state.seats[i].won or state.seats[i].open_turns, "a hand in the public view"
         for j, pub in enumerate(obs.seats):
             if j != i and not (state.seats[j].won or state.seats[j].open_turns):
                 assert pub.hand is None, "another seat's hand is visible before the end"
@@ -125,6 +127,7 @@ def check_invariants(state: State, total_tiles: int, rng: random.Random, check_h
             for j in range(state.num_seats):
                 if j != i:
                     assert observe(state, j) == observe(other, j), f"seat {j} sees seat {i}'s hidden tiles"
+            assert observe_public(state) == observe_public(other), f"the table sees seat {i}'s hidden tiles"
 
 
 def play_hand(
