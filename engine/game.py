@@ -258,15 +258,19 @@ def _choices(state: State, seat: int) -> tuple[str, ...]:
     return hook(state, seat)
 
 
-_last: list[Any] = [None, -1, ()]  # one-entry cache: (state, seat, actions); apply re-asks for the same
+# One-entry cache (state, seat, actions): apply() re-asks what the caller just asked. Read and replaced as
+# one tuple, so threads sharing the module can never see one state's actions for another.
+_last: tuple[State | None, int, tuple[Action, ...]] = (None, -1, ())
 
 
 def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     """Every action ``seat`` may take now (empty when it has nothing to decide)."""
-    if _last[0] is state and _last[1] == seat:
-        return _last[2]  # type: ignore[no-any-return]
+    global _last
+    cached = _last
+    if cached[0] is state and cached[1] == seat:
+        return cached[2]
     acts = _legal_actions(state, seat)
-    _last[:] = [state, seat, acts]
+    _last = (state, seat, acts)
     return acts
 
 
