@@ -323,6 +323,9 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
         for t in sorted(set(state.kong_tiles)):
             if _kong_tile_win(state, seat, t) is not None:
                 acts.append(Action(seat, Act.WIN, t))
+        if state.ruleset.locked_can_kong and state.wall.remaining > 0:
+            for t in sorted(set(state.kong_tiles)):
+                acts.extend(_kong_tile_kongs(state, seat, t))
         acts.append(Action(seat, Act.PASS))
         return _forced(tuple(acts), state, seat)
     if (state.drawn is not None or state.first_turn) and _self_win(state, seat) is not None:
@@ -369,6 +372,22 @@ def _self_win(state: State, seat: int) -> WinInfo | None:
         kong_draw=state.kong_draw,
         kong_from=state.kong_from,
     )
+
+
+def _kong_tile_kongs(state: State, seat: int, t: int) -> list[Action]:
+    """开杠开出来的牌，自己可以杠 (Xiangyin): a turned-up tile that makes a four with the hand (a concealed
+    kong) or with a pung (补杠) may be konged again."""
+    s = state.seats[seat]
+    has_pung = any(m.kind == MeldKind.PUNG and m.tile == t for m in s.melds)
+    if s.counts[t] != 3 and not has_pung:
+        return []
+    if not _allowed(state, seat, Act.KONG, t):
+        return []
+    c = list(s.counts)
+    c[t] += 1
+    kind = MeldKind.KONG_CONCEALED if c[t] == 4 else MeldKind.KONG_ADDED
+    with_tile = evolve(state, seats=_set_seat(state, seat, counts=tuple(c)))
+    return _kong_actions(with_tile, seat, t, kind)
 
 
 def _kong_tile_win(state: State, seat: int, t: int) -> WinInfo | None:
@@ -605,6 +624,22 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
             state, seat, tuple(c), t, True, kong_draw="kai", kong_from=state.kong_from, kong_tiles=tiles
         )
         return _wins(state, ((seat, info),), ctx, events)
+    pending: tuple[int, MeldKind] | None = None
+    if action.act == Act.KONG:
+        # the konger keeps that tile for a new kong; the others fall first (others may only win on them)
+        assert action.tile is not None
+        t = action.tile
+        rest = list(tiles)
+        rest.remove(t)
+        s = state.seats[seat]
+        c = list(s.counts)
+        c[t] += 1
+        pending = (t, MeldKind.KONG_CONCEALED if c[t] == 4 else MeldKind.KONG_ADDED)
+        state = evolve(state, seats=_set_seat(state, seat, counts=tuple(c)))
+        events.append(Event("kong_declared", seat, t, "kai"))
+        if not rest:
+            return _complete_kong(evolve(state, kong_tiles=()), seat, t, pending[1], "kai", None, events)
+        tiles = tuple(rest)
     s = state.seats[seat]
     state = evolve(
         state,
@@ -630,8 +665,20 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         ):
             options.append((other, _forced((Action(other, Act.WIN), Action(other, Act.PASS)), state, other)))
     if not options:
+        if pending is not None:
+            return _complete_kong(state, seat, pending[0], pending[1], "kai", None, events)
         return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
-    claim = Claim(tiles[0], seat, "kong", tuple(options), kong_discard=True, after_kong="kai", tiles=tiles)
+    claim = Claim(
+        tiles[0],
+        seat,
+        "kong",
+        tuple(options),
+        kong_discard=True,
+        after_kong="kai",
+        tiles=tiles,
+        kong_kind=int(pending[1]) if pending else 0,
+        kept=pending[0] if pending else -1,
+    )
     return evolve(state, phase=Phase.CLAIM, claim=claim)
 
 
@@ -977,6 +1024,17 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
         )
     if claim.kind == "haidi":
         return _drawn_hand(state, events)
+    if claim.kind == "kong" and claim.kept >= 0:
+        # nobody won on the fallen 开杠 tiles: the konger's new kong with the tile he kept goes on
+        return _complete_kong(
+            evolve(state, claim=None),
+            claim.from_seat,
+            claim.kept,
+            MeldKind(claim.kong_kind),
+            "kai",
+            None,
+            events,
+        )
     claimed = [s for s in order if s in resp and resp[s].act != Act.PASS]
     # 碰/杠 beat 吃 (seed 三: "碰" 比 "吃" 优先); only one seat can pung or kong a given tile
     taker = max(claimed, key=lambda s: _LEVEL[resp[s].act], default=None)
@@ -1050,13 +1108,12 @@ def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Eve
 
 def _auto(state: State, events: list[Event]) -> State:
     """Moves nobody decides: a locked hand (开杠) discards every tile that does not win, and turned-up
-    开杠 tiles that win for nobody fall at once."""
+    开杠 tiles the konger can neither win on nor kong fall at once."""
     while state.phase == Phase.TURN:
         seat = state.current
         if state.kong_tiles:
-            acts = legal_actions(state, seat)
-            if any(a.act == Act.WIN for a in acts):
-                break
+            if any(a.act != Act.PASS for a in legal_actions(state, seat)):
+                break  # a win or a kong on a turned-up tile: the konger decides
             state = _on_kong_tiles(state, Action(seat, Act.PASS), events)
             continue
         s = state.seats[seat]

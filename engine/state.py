@@ -52,6 +52,7 @@ class Claim:
     kong_kind: int = 0  # for "rob": the pending kong's MeldKind
     after_kong: str = ""  # the discarder had just konged ("bu" / "kai"): 杠上炮 in some variants
     tiles: tuple[int, ...] = ()  # for "kong": every tile turned up by a two-tile 开杠
+    kept: int = -1  # for "kong": a turned-up tile the konger kept for a new kong (-1: none)
 
     def options_for(self, seat: int) -> tuple[Action, ...]:
         for s, acts in self.options:

@@ -318,3 +318,20 @@ def test_bu_discard_is_not_gangshangpao() -> None:
     state = act(state, 1, Act.KONG, "5m", "bu")
     state = act(state, 1, Act.DISCARD, "3p")
     assert not can(state, 2, Act.WIN)
+
+
+def test_rule2_the_konger_may_kong_a_turned_up_tile() -> None:
+    """Seed 四.2》: 开杠开出来的牌，其余玩家除了胡，不能操作其它的，自己可以杠可以胡. Seat 1 holds 777p; its
+    开杠 turns up 7p and 1s: it keeps 7p for a second 开杠 (a concealed kong, 234s 23p 88s still waits
+    1p/4p), the 1s falls, and the new kong rolls the dice again."""
+    state = kong_deal("555m777p234s23p88s", stacks={N: "7p1s"})
+    state = act(state, 1, Act.KONG, "5m", "kai")
+    assert legal(state, 1) == {"1 kong 7p kai", "1 pass"}
+    state, events = act_events(state, 1, Act.KONG, "7p", "kai")
+    assert [(m.kind, tile_str(m.tile)) for m in state.seats[1].melds] == [
+        (MeldKind.KONG_CONCEALED, "5m"),
+        (MeldKind.KONG_CONCEALED, "7p"),
+    ]
+    assert parse_tile("1s") in state.seats[1].discards  # the other turned-up tile fell
+    assert sum(1 for e in events if e.kind == "dice") == 1  # the second 开杠's own roll
+    assert state.seats[1].locked
