@@ -19,10 +19,8 @@ SUITED_KINDS = 27
 SUIT_NAMES_ZH = ("万", "条", "筒")
 NUMBER_ZH = "一二三四五六七八九"
 HONOR_ZH = ("东", "南", "西", "北", "白", "发", "中")
-SUIT_NAMES_EN = ("characters", "bamboo", "dots")
 
 Counts = tuple[int, ...]
-EMPTY: Counts = (0,) * NUM_KINDS
 
 
 def tile(rank: int, suit: str) -> int:
