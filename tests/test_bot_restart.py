@@ -121,7 +121,7 @@ async def test_restart_finishes_a_hand_whose_ai_moves_were_not_made(
         action = rt.pending[seat].legal[0]
         # log Alice's action the way press() does, without letting the AI seats answer
         async with rt.lock:
-            await svc._commit(rt, action)
+            await svc.play.commit(rt, action)
         version = rt.state.version if rt.state else 0
         await tg.wait_idle()
     async with bot_running(tg, db, clock) as app2:

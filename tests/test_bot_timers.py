@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import TableService, timeout_action
+from bot.play import timeout_action
+from bot.service import TableService
 from bot.texts import t
 from bot.timers import job_name
 from engine import Act, Phase, get_ruleset, new_hand, observe

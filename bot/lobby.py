@@ -1,0 +1,269 @@
+"""A table between hands: opening it, seats (join, leave, AI seats), settings, language, starting a hand,
+what happens when a hand ends, and stopping the table.
+
+Seating and options are stored first (``storage``) and changed in memory only if the database took them;
+lobby-only settings (AI seats, timers, language) are bot settings (``bot/meta.py``). Joining needs a
+private chat with the bot (that is where the hand is dealt): without one the player gets a deep link.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import engine
+from storage import Storage
+
+from . import views
+from .meta import CLAIM_CHOICES, DISCARD_CHOICES, Meta
+from .people import People
+from .play import Play
+from .present import Presenter
+from .runtime import DmProbe, FinishedHand, Reply, TableRuntime, Tables
+from .texts import t
+
+log = logging.getLogger(__name__)
+
+
+class Lobby:
+    def __init__(
+        self,
+        tables: Tables,
+        storage: Storage,
+        meta: Meta,
+        people: People,
+        present: Presenter,
+        play: Play,
+        dm_probe: DmProbe,
+    ) -> None:
+        self.tables = tables
+        self.storage = storage
+        self.meta = meta
+        self.people = people
+        self.present = present
+        self.play = play
+        self.dm_probe = dm_probe
+
+    # ================================================================== entry points (take the table lock)
+
+    async def new_table(
+        self, chat_id: int, user_id: int, variant: str, lang: str
+    ) -> tuple[TableRuntime, bool]:
+        """Open a table in a group (one per group); returns (table, created). The creator then joins."""
+        async with self.tables.chat_lock(chat_id):
+            existing = self.tables.in_chat(chat_id)
+            if existing is not None:
+                return existing, False
+            rs = engine.get_ruleset(variant)
+            n = max(rs.seat_counts)
+            table = await self.storage.create_table(chat_id, rs.id, None, [None] * n)
+            tm = self.meta.table(table.id)
+            tm.lang = self.people.chat_lang(chat_id, lang)
+            tm.creator = user_id
+            self.meta.save()
+            rt = TableRuntime(table, tm, list(table.seats), dict(table.options))
+            self.tables.add(rt)
+            async with rt.lock:
+                self.present.show_lobby(rt, fresh=True)
+            return rt, True
+
+    async def join(self, table_id: int, user_id: int, *, from_dm: bool = False) -> Reply:
+        rt = self.tables.by_id.get(table_id)
+        lang = self.people.dm_lang(user_id) if from_dm else self.people.table_lang(rt)
+        if rt is None or rt.closed:
+            return Reply(t("ans.closed", lang))
+        async with rt.lock:
+            if user_id in rt.seats:
+                return Reply(t("ans.already", lang))
+            if rt.playing:
+                return Reply(t("ans.started", lang))
+            seat = self._free_seat(rt)
+            if seat is None:
+                return Reply(t("ans.full", lang))
+            dlang = self.people.dm_lang(user_id)
+            chat_title = self.people.chat_titles.get(rt.chat_id, "")
+            variant = views.variant_name(rt.ruleset, dlang)
+            text = t("dm.joined", dlang, chat=chat_title or "—", tid=rt.id, variant=variant)
+            if not await self.dm_probe(user_id, text):
+                url = self.present.deep_link(f"j{rt.id}")
+                if user_id not in rt.waiting_dm:
+                    rt.waiting_dm.add(user_id)
+                    self.present.note_no_dm(rt, user_id, url)
+                    self.present.show_lobby(rt)
+                return Reply(t("ans.no_dm", lang), url=url)
+            seats = list(rt.seats)
+            seats[seat] = user_id
+            await self._save_seats(rt, seats)
+            rt.waiting_dm.discard(user_id)
+            if seat in rt.meta.ai:
+                rt.meta.ai.remove(seat)
+            self.present.show_lobby(rt)
+            return Reply(t("ans.joined", lang), ok=True)
+
+    async def lobby(self, table_id: int, user_id: int, op: str, arg: str = "") -> Reply:
+        """Lobby buttons other than join: leave, AI seats, settings, start."""
+        rt = self.tables.open(table_id)
+        if rt is None:
+            return Reply(t("ans.closed", self.people.dm_lang(user_id)))
+        lang = self.people.table_lang(rt)
+        if op == "go":
+            return await self.start(table_id, user_id)
+        async with rt.lock:
+            if rt.playing:
+                return Reply(t("ans.started", lang))
+            seated = user_id in rt.seats
+            anyone = not any(u is not None for u in rt.seats)
+            if op == "l" and user_id in rt.waiting_dm:  # pressed Join without a private chat: cancel it
+                rt.waiting_dm.discard(user_id)
+                self.present.show_lobby(rt)
+                return Reply(t("ans.left", lang), ok=True)
+            if not seated and not (anyone and op != "l"):
+                return Reply(t("ans.not_seated", lang))
+            rs = rt.ruleset
+            tm = rt.meta
+            if op == "l":
+                seats = [None if u == user_id else u for u in rt.seats]
+                await self._save_seats(rt, seats)
+                self.present.show_lobby(rt)
+                return Reply(t("ans.left", lang), ok=True)
+            if op == "a":
+                free = [i for i, u in enumerate(rt.seats) if u is None and i not in tm.ai]
+                if not free:
+                    return Reply(t("ans.no_room", lang))
+                tm.ai.append(free[0])
+            elif op == "r":
+                if not tm.ai:
+                    return Reply(t("ans.no_ai", lang))
+                tm.ai.pop()
+            elif op == "s":
+                tm.settings = True
+            elif op == "b":
+                tm.settings = False
+            elif op == "o" and arg.isdigit() and int(arg) < len(rs.option_specs):
+                spec = rs.option_specs[int(arg)]
+                cur = rt.options.get(spec.name, spec.default)
+                nxt = (
+                    spec.choices[(spec.choices.index(cur) + 1) % len(spec.choices)]
+                    if cur in spec.choices
+                    else spec.default
+                )
+                rt.table = await self.storage.update_table(rt.id, options={spec.name: nxt})
+                rt.options = dict(rt.table.options)
+            elif op == "c":
+                tm.claim_s = _cycle(CLAIM_CHOICES, tm.claim_s)
+            elif op == "d":
+                tm.discard_s = _cycle(DISCARD_CHOICES, tm.discard_s)
+            elif op == "n" and len(rs.seat_counts) > 1:
+                n = _cycle(tuple(sorted(rs.seat_counts)), len(rt.seats))
+                humans = [u for u in rt.seats if u is not None]
+                if len(humans) > n:
+                    return Reply(t("ans.full", lang))
+                await self._save_seats(rt, humans + [None] * (n - len(humans)))
+                tm.ai = [i for i in tm.ai if i < n and rt.seats[i] is None]
+            elif op == "t":
+                tm.lang = "en" if tm.lang == "zh" else "zh"
+                self.meta.chats.setdefault(rt.chat_id, {})["lang"] = tm.lang
+            else:
+                return Reply(t("ans.stale", lang))
+            self.meta.save()
+            self.present.show_lobby(rt)
+            return Reply(t("ans.ok", tm.lang), ok=True)
+
+    async def start(self, table_id: int, user_id: int) -> Reply:
+        """Deal the next hand (a seated player pressed Start): empty seats are played by the AI."""
+        rt = self.tables.open(table_id)
+        if rt is None:
+            return Reply(t("ans.closed", self.people.dm_lang(user_id)))
+        lang = self.people.table_lang(rt)
+        async with rt.lock:
+            if rt.playing:
+                return Reply(t("ans.started", lang))
+            if user_id not in rt.seats:
+                return Reply(t("ans.not_seated", lang))
+            if not await self.begin_hand(rt):
+                return Reply(t("ans.error", lang), alert=True)
+            return Reply(t("ans.ok", lang), ok=True)
+
+    async def stop(self, chat_id: int, user_id: int, is_admin: bool) -> str:
+        """/stop: a group admin closes the table at once; players close it by a majority of their votes."""
+        rt = self.tables.in_chat(chat_id)
+        lang = self.people.chat_lang(chat_id, self.people.user_langs.get(user_id))
+        if rt is None:
+            return t("note.no_table", lang)
+        lang = self.people.table_lang(rt)
+        async with rt.lock:
+            humans = rt.humans()
+            if not is_admin:
+                if humans and user_id not in humans:
+                    return t("note.stop_denied", lang)
+                rt.stop_votes.add(user_id)
+                need = len(humans) // 2 + 1
+                votes = len(rt.stop_votes & set(humans)) if humans else need
+                if votes < need:
+                    return t("note.stop_vote", lang, name=self.people.name(user_id), n=votes, need=need)
+            await self.close(rt)
+            return t("note.stopped", lang)
+
+    async def set_lang(self, chat_id: int, lang: str) -> None:
+        """/lang: a group's language (its table is shown again) or a player's (his panels are)."""
+        self.meta.set_chat_lang(chat_id, lang)
+        rt = self.tables.in_chat(chat_id)
+        if rt is not None:
+            async with rt.lock:
+                rt.meta.lang = lang
+                self.meta.save()
+                self.present.refresh(rt)
+        for rt in self.tables.of_user(chat_id):  # a private chat: this player's panels
+            async with rt.lock:
+                seat = rt.seat_of(chat_id)
+                if seat is not None and rt.playing:
+                    self.present.publish_seat(rt, seat)
+
+    # ================================================================== under the table lock
+
+    async def begin_hand(self, rt: TableRuntime) -> bool:
+        """Deal a hand with the lobby's seating (empty seats go to the AI) and show it; False if it could
+        not be stored."""
+        rt.meta.ai = [i for i, u in enumerate(rt.seats) if u is None]
+        rt.meta.settings = False
+        rt.meta.auto = []
+        self.meta.save()
+        if not await self.play.deal(rt):
+            return False
+        self.present.show_lobby_started(rt)
+        await self.play.resume(rt, fresh_group=True)
+        return True
+
+    async def after_hand(self, rt: TableRuntime, finished: FinishedHand) -> None:
+        """A hand ended: the lobby comes back (a new message, under the hand's result) for the next one."""
+        self.present.show_lobby(rt, fresh=True, prefix=finished.summary)
+
+    async def close(self, rt: TableRuntime) -> None:
+        await self.storage.close_table(rt.id, "stopped in the chat")
+        rt.closed = True
+        self.play.stop_clock(rt)
+        self.present.show_closed(rt)
+        self.tables.remove(rt)
+        self.meta.drop_table(rt.id)
+
+    async def _save_seats(self, rt: TableRuntime, seats: list[int | None]) -> None:
+        """Store the lobby's new seating first; memory follows only if the database took it."""
+        rt.table = await self.storage.update_table(rt.id, seats=seats)
+        rt.seats = list(rt.table.seats)
+        self.meta.save()
+
+    @staticmethod
+    def _free_seat(rt: TableRuntime) -> int | None:
+        for i, user in enumerate(rt.seats):
+            if user is None and i not in rt.meta.ai:
+                return i
+        for i, user in enumerate(rt.seats):
+            if user is None:
+                return i
+        return None
+
+
+def _cycle(choices: Sequence[int], current: int) -> int:
+    if current in choices:
+        return choices[(list(choices).index(current) + 1) % len(choices)]
+    return choices[0]

@@ -1,0 +1,258 @@
+"""What each chat shows: the group's lobby and table messages, each player's private panel, and notes.
+
+Texts and keyboards are built here from Observations (``views``, ``render``, ``keyboards``) and pushed
+through the ``Out`` port (the outbox edits a live message in place, or sends it afresh). Nothing here
+changes a table: callers hold the table's lock and call in after memory has changed (engine → storage →
+memory → render). The group only ever sees ``views.public_observation``; a panel only its seat's
+``engine.observe``.
+
+Live messages have one key each in the outbox: ``l<table>`` the group's lobby, ``g<table>`` the group's
+table during a hand, ``p<table>`` a player's panel (in his private chat). The group's two are remembered in
+the table's settings so that a restart edits them instead of posting new ones.
+"""
+
+from __future__ import annotations
+
+from engine import Action, Observation, Phase, observe
+
+from . import keyboards as kb
+from . import render, views
+from .keyboards import Keyboard
+from .meta import Meta, TableMeta
+from .people import People
+from .runtime import Clock, Out, TableRuntime
+from .texts import t
+
+
+def lobby_key(table_id: int) -> str:
+    return f"l{table_id}"
+
+
+def group_key(table_id: int) -> str:
+    return f"g{table_id}"
+
+
+def panel_key(table_id: int) -> str:
+    return f"p{table_id}"
+
+
+class Presenter:
+    def __init__(self, out: Out, people: People, meta: Meta, clock: Clock, bot_username: str = "") -> None:
+        self.out = out
+        self.people = people
+        self.meta = meta
+        self.clock = clock
+        self.bot_username = bot_username
+
+    # ------------------------------------------------------------------ names, labels, links
+
+    def deep_link(self, payload: str) -> str:
+        return f"https://t.me/{self.bot_username}?start={payload}"
+
+    def seat_names(self, rt: TableRuntime, lang: str, viewer: int | None = None) -> list[str]:
+        out = []
+        ai_n = 0
+        for i, user in enumerate(rt.hand_seats()):
+            if user is None:
+                ai_n += 1
+                name = t("ai.name", lang, n=ai_n)
+            else:
+                name = self.people.name(user)
+            if viewer == i:
+                name += t("you", lang)
+            out.append(name)
+        return out
+
+    def seat_lang(self, rt: TableRuntime, seat: int) -> str:
+        user = rt.hand_seats()[seat]
+        return self.people.dm_lang(user) if user is not None else self.people.table_lang(rt)
+
+    @staticmethod
+    def action_label(obs: Observation, action: Action, lang: str) -> str:
+        return render.action_label(obs, action, lang)
+
+    # ------------------------------------------------------------------ the lobby (group)
+
+    def _seat_labels(self, rt: TableRuntime, lang: str) -> list[str]:
+        out = []
+        ai_n = 0
+        for i, user in enumerate(rt.seats):
+            if user is not None:
+                out.append(self.people.name(user))
+            elif i in rt.meta.ai:
+                ai_n += 1
+                out.append("🤖 " + t("ai.name", lang, n=ai_n))
+            else:
+                out.append(t("lobby.empty", lang))
+        for user in sorted(rt.waiting_dm):
+            out_label = t("lobby.pending", lang, name=self.people.name(user))
+            out.append(f"… {out_label}")
+        return out
+
+    def lobby_content(self, rt: TableRuntime) -> tuple[str, Keyboard]:
+        lang = self.people.table_lang(rt)
+        rs = rt.ruleset
+        text = views.lobby_text(
+            rs, rt.id, rt.options, rt.meta, self._seat_labels(rt, lang), rt.hands_played + 1, lang
+        )
+        if rt.meta.settings:
+            keyboard = kb.settings_keyboard(rt.id, rs, rt.options, _with_lang(rt.meta, lang), len(rt.seats))
+        else:
+            keyboard = kb.lobby_keyboard(rt.id, lang, rt.hands_played > 0)
+        return text, keyboard
+
+    def show_lobby(self, rt: TableRuntime, *, fresh: bool = False, prefix: str = "") -> None:
+        text, keyboard = self.lobby_content(rt)
+        if prefix:
+            text = prefix + "\n\n" + text
+        self.out.live(rt.chat_id, lobby_key(rt.id), text, keyboard, fresh=fresh)
+
+    def show_lobby_started(self, rt: TableRuntime) -> None:
+        """The lobby message once a hand starts: its last line says so, and its buttons go."""
+        text, _ = self.lobby_content(rt)
+        lines = text.split("\n")
+        text = "\n".join(lines[:-1] + [t("lobby.started", self.people.table_lang(rt))])
+        self.out.live(rt.chat_id, lobby_key(rt.id), text, None)
+
+    # ------------------------------------------------------------------ a hand (group table, DM panels)
+
+    def group_content(self, rt: TableRuntime) -> tuple[str, Keyboard | None]:
+        assert rt.state is not None and rt.hand is not None
+        lang = self.people.table_lang(rt)
+        names = self.seat_names(rt, lang)
+        obs = views.public_observation(rt.state)
+        auto = [names[s] for s in rt.meta.auto if s < len(names)]
+        text = views.group_table_text(obs, lang, names, rt.id, rt.hand.number, list(rt.recent), auto)
+        keyboard = kb.table_keyboard(rt.id, lang) if rt.state.phase != Phase.ENDED else None
+        return text, keyboard
+
+    def panel_content(self, rt: TableRuntime, seat: int) -> tuple[str, Keyboard | None]:
+        assert rt.state is not None and rt.hand is not None
+        user = rt.hand_seats()[seat]
+        assert user is not None
+        lang = self.people.dm_lang(user)
+        obs = observe(rt.state, seat)
+        names = self.seat_names(rt, lang, viewer=seat)
+        rs = rt.ruleset
+        header = t("dm.header", lang, variant=views.variant_name(rs, lang), tid=rt.id, n=rt.hand.number)
+        auto = seat in rt.meta.auto
+        p = rt.pending.get(seat)
+        left = int(p.deadline - self.clock() + 0.5) if p is not None else None
+        text = views.panel_text(obs, lang, names, header, left, auto)
+        keyboard: Keyboard | None = None
+        if obs.phase != Phase.ENDED:
+            if auto:
+                keyboard = kb.back_keyboard(rt.id, lang)
+            elif p is not None:
+                keyboard = kb.game_keyboard(obs, p.legal, rt.id, p.since, lang)
+        return text, keyboard
+
+    def publish_seat(self, rt: TableRuntime, seat: int, *, fresh: bool = False) -> None:
+        """One player's private panel (not sent to a player the bot cannot reach in private)."""
+        user = rt.hand_seats()[seat]
+        if user is None or user in rt.dm_lost:
+            return
+        text, keyboard = self.panel_content(rt, seat)
+        self.out.live(user, panel_key(rt.id), text, keyboard, fresh=fresh)
+
+    def publish(self, rt: TableRuntime, fresh_seats: set[int], *, fresh_group: bool = False) -> None:
+        """The group's table and every player's panel; ``fresh`` ones are sent as new messages."""
+        if rt.state is None:
+            return
+        text, keyboard = self.group_content(rt)
+        self.out.live(rt.chat_id, group_key(rt.id), text, keyboard, fresh=fresh_group)
+        for seat, user in enumerate(rt.hand_seats()):
+            if user is not None:
+                self.publish_seat(rt, seat, fresh=seat in fresh_seats)
+
+    def refresh(self, rt: TableRuntime) -> None:
+        """Show the table again as it is (after a language change): the hand if one is on, else the lobby."""
+        if rt.playing:
+            self.publish(rt, set())
+        else:
+            self.show_lobby(rt)
+
+    def hand_summary(self, rt: TableRuntime) -> str:
+        """The group's note on a finished hand (still in ``rt``): the result and the table's totals."""
+        state, hand = rt.state, rt.hand
+        assert state is not None and hand is not None
+        lang = self.people.table_lang(rt)
+        names = self.seat_names(rt, lang)
+        obs = views.public_observation(state)
+        lines = [t("note.result_title", lang, n=hand.number), render.result_view(obs, lang, names)]
+        totals = ", ".join(f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names)))
+        lines.append(t("note.totals", lang, totals=totals))
+        return "\n".join(lines)
+
+    def show_closed(self, rt: TableRuntime) -> None:
+        """A stopped table: its messages stay, with their buttons gone and a line saying it is closed."""
+        lang = self.people.table_lang(rt)
+        if rt.state is not None and rt.hand is not None:
+            text, _ = self.group_content(rt)
+            self.out.live(rt.chat_id, group_key(rt.id), text + "\n\n" + t("lobby.closed", lang), None)
+            for seat, user in enumerate(rt.hand_seats()):
+                if user is not None and user not in rt.dm_lost:
+                    ptext, _ = self.panel_content(rt, seat)
+                    closed = t("dm.closed", self.people.dm_lang(user))
+                    self.out.live(user, panel_key(rt.id), ptext + "\n\n" + closed, None)
+        title = self.lobby_content(rt)[0].split("\n")[0]
+        self.out.live(rt.chat_id, lobby_key(rt.id), title + "\n" + t("lobby.closed", lang), None)
+
+    # ------------------------------------------------------------------ notes (new messages)
+
+    def note_no_dm(self, rt: TableRuntime, user: int, url: str) -> None:
+        """Someone pressed Join but never started the bot in private: a link for him in the group."""
+        lang = self.people.table_lang(rt)
+        name = self.people.name(user)
+        self.out.post(rt.chat_id, t("note.no_dm", lang, name=name), kb.deep_link_keyboard(url, lang))
+
+    def note_dm_lost(self, rt: TableRuntime, user: int, url: str) -> None:
+        lang = self.people.table_lang(rt)
+        name = self.people.name(user)
+        self.out.post(rt.chat_id, t("note.dm_lost", lang, name=name), kb.deep_link_keyboard(url, lang))
+
+    def note_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
+        user = rt.hand_seats()[seat]
+        name = self.people.name(user) if user is not None else ""
+        key = "note.auto_on" if on else "note.auto_off"
+        self.out.post(rt.chat_id, t(key, self.people.table_lang(rt), name=name))
+
+    def note_timeout(self, rt: TableRuntime, seat: int, label: str, lang: str) -> None:
+        """Tell a player (in private) what the bot played for him when his time ran out."""
+        user = rt.hand_seats()[seat]
+        if user is not None and user not in rt.dm_lost:
+            name = self.people.names.get(user, "")
+            self.out.post(user, t("note.timeout", lang, name=name, label=label))
+
+    def note_group(self, rt: TableRuntime, key: str) -> None:
+        """A one-line note to the group (``note.restored``, ``note.restore_failed``)."""
+        self.out.post(rt.chat_id, t(key, self.people.table_lang(rt)))
+
+    # ------------------------------------------------------------------ live message ids
+
+    def adopt(self, rt: TableRuntime) -> None:
+        """After a restart: edit the group's messages of before in place."""
+        if rt.meta.group_msg is not None:
+            self.out.adopt(rt.chat_id, group_key(rt.id), rt.meta.group_msg)
+        if rt.meta.lobby_msg is not None:
+            self.out.adopt(rt.chat_id, lobby_key(rt.id), rt.meta.lobby_msg)
+
+    def on_message(self, chat_id: int, key: str, message_id: int) -> None:
+        """A live group message was (re)sent: remember its id so a restart edits it in place."""
+        if key[:1] in ("g", "l") and key[1:].isdigit():
+            tm = self.meta.tables.get(int(key[1:]))
+            if tm is None:
+                return
+            if key[0] == "g":
+                tm.group_msg = message_id
+            else:
+                tm.lobby_msg = message_id
+            self.meta.save()
+
+
+def _with_lang(tm: TableMeta, lang: str) -> TableMeta:
+    if tm.lang == lang:
+        return tm
+    copy = TableMeta(**{k: getattr(tm, k) for k in tm.__dataclass_fields__})
+    copy.lang = lang
+    return copy

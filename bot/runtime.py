@@ -1,0 +1,183 @@
+"""A table in memory and the ports the table service talks through. No logic beyond look-ups.
+
+One ``TableRuntime`` per open table, each with its own ``asyncio.Lock``: every change to a table (a button,
+a command, a timer, a restart) runs under that lock, so two players pressing at once are applied one after
+the other against the current state version. Functions in ``bot/`` that take a ``TableRuntime`` expect the
+caller to hold its lock; those that take a table id take it themselves.
+
+The ports (``Out``, ``TimerPort``, ``DmProbe``, ``Clock``, ``SeedFn``) are what the service needs from the
+outside; ``bot/app.py`` passes the real ones (outbox, JobQueue timers, a probe over the Bot API).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from engine import Action, Event, Phase, State
+from engine.ruleset import Ruleset
+from storage import Hand, Table
+
+from .keyboards import Keyboard
+from .meta import TableMeta
+
+Clock = Callable[[], float]
+SeedFn = Callable[[int, int], int]  # (table id, hand number) -> the hand's seed
+DmProbe = Callable[[int, str], Awaitable[bool]]  # send a DM; False when the user never started the bot
+
+
+class Out(Protocol):
+    """What the service needs from the outbox (bot/outbox.py)."""
+
+    def live(
+        self, chat_id: int, key: str, text: str, kb: Keyboard | None = None, *, fresh: bool = False
+    ) -> None: ...
+    def post(self, chat_id: int, text: str, kb: Keyboard | None = None) -> None: ...
+    def adopt(self, chat_id: int, key: str, message_id: int) -> None: ...
+    def forget(self, chat_id: int, key: str) -> None: ...
+
+
+class TimerPort(Protocol):
+    """One wake-up per table (bot/timers.py): ``arm`` replaces the table's earlier deadline."""
+
+    def arm(self, table_id: int, deadline: float) -> None: ...
+    def cancel(self, table_id: int) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The short answer to a button press (or a command's text reply)."""
+
+    text: str
+    url: str | None = None
+    alert: bool = False
+    ok: bool = False  # the press changed something: the caller should let the table move on
+
+
+@dataclass(slots=True)
+class Pending:
+    """A human seat's open decision: its buttons carry ``since``; a press is good until ``key`` changes."""
+
+    since: int  # the state version the decision started at
+    deadline: float
+    legal: tuple[Action, ...]
+    key: tuple[Any, ...]
+
+
+def decision_key(state: State, seat: int) -> tuple[Any, ...]:
+    """Identifies one decision of a seat: it stays the same while other seats answer the same claim."""
+    if state.phase == Phase.CLAIM and state.claim is not None:
+        c = state.claim
+        return ("claim", c.from_seat, c.tile, c.kind, state.discards_made, state.wall.remaining)
+    if state.phase == Phase.CHOOSE:
+        return ("choose",)
+    return ("v", state.version)
+
+
+def score_key(user: int | None, seat: int) -> str:
+    """Whose running total a seat's points go to: the player, or the AI in that seat."""
+    return f"u{user}" if user is not None else f"ai{seat}"
+
+
+@dataclass(eq=False)
+class TableRuntime:
+    table: Table
+    meta: TableMeta
+    seats: list[int | None]  # the lobby: user id per seat (None: empty or AI, see meta.ai)
+    options: dict[str, Any]
+    hand: Hand | None = None
+    state: State | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    pending: dict[int, Pending] = field(default_factory=dict)
+    timeouts: dict[int, int] = field(default_factory=dict)
+    active: dict[int, float] = field(default_factory=dict)  # seat -> clock time of its last press
+    recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
+    stop_votes: set[int] = field(default_factory=set)
+    waiting_dm: set[int] = field(default_factory=set)  # pressed Join without a private chat
+    dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
+    totals: dict[str, int] = field(default_factory=dict)  # score_key -> points over this table's hands
+    next_dealer: int | None = None
+    hands_played: int = 0
+    closed: bool = False
+
+    @property
+    def id(self) -> int:
+        return self.table.id
+
+    @property
+    def chat_id(self) -> int:
+        return self.table.chat_id
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return engine.get_ruleset(self.table.variant)
+
+    @property
+    def playing(self) -> bool:
+        return self.state is not None and self.hand is not None
+
+    def hand_seats(self) -> tuple[int | None, ...]:
+        return self.hand.seats if self.hand is not None else tuple(self.seats)
+
+    def seat_of(self, user_id: int) -> int | None:
+        seats = self.hand_seats()
+        return seats.index(user_id) if user_id in seats else None
+
+    def humans(self) -> list[int]:
+        return [u for u in self.hand_seats() if u is not None]
+
+    def score_key(self, seat: int) -> str:
+        return score_key(self.hand_seats()[seat], seat)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedHand:
+    """A hand that has just ended, as the hand-end hook gets it (the table is back in its lobby)."""
+
+    hand: Hand
+    final: State  # its last state (phase ENDED, with its result)
+    summary: str  # the group's note on it: the result and the table's totals
+
+
+HandEndHook = Callable[[TableRuntime, FinishedHand], Awaitable[None]]
+
+
+class Tables:
+    """The open tables, by id and by group chat (one open table per group)."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, TableRuntime] = {}
+        self.by_chat: dict[int, int] = {}
+        self._chat_locks: dict[int, asyncio.Lock] = {}
+
+    def __iter__(self) -> Iterator[TableRuntime]:
+        return iter(list(self.by_id.values()))  # a copy: tables may close while a caller awaits
+
+    def open(self, table_id: int) -> TableRuntime | None:
+        """The table if it is open (a press on a closed or unknown table gets "closed")."""
+        rt = self.by_id.get(table_id)
+        return rt if rt is not None and not rt.closed else None
+
+    def in_chat(self, chat_id: int) -> TableRuntime | None:
+        tid = self.by_chat.get(chat_id)
+        return self.by_id.get(tid) if tid is not None else None
+
+    def of_user(self, user_id: int) -> list[TableRuntime]:
+        return [rt for rt in self.by_id.values() if user_id in rt.hand_seats() or user_id in rt.seats]
+
+    def chat_lock(self, chat_id: int) -> asyncio.Lock:
+        """Serialises opening a table in one group (before there is a table lock to take)."""
+        return self._chat_locks.setdefault(chat_id, asyncio.Lock())
+
+    def add(self, rt: TableRuntime) -> None:
+        self.by_id[rt.id] = rt
+        self.by_chat[rt.chat_id] = rt.id
+
+    def remove(self, rt: TableRuntime) -> None:
+        self.by_id.pop(rt.id, None)
+        if self.by_chat.get(rt.chat_id) == rt.id:
+            del self.by_chat[rt.chat_id]
