@@ -85,6 +85,8 @@ def score_key(user: int | None, seat: int) -> str:
 
 @dataclass(eq=False)
 class TableRuntime:
+    """One open table in memory: its stored row, lobby, current hand (if any) and the hand's live state."""
+
     table: Table
     meta: TableMeta
     seats: list[int | None]  # the lobby: user id per seat (None: empty or AI, see meta.ai)
