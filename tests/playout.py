@@ -51,17 +51,16 @@ def eager_policy(state: State, seat: int, acts: tuple[Action, ...], rng: random.
 
 def tiles_in_play(state: State) -> Counter[int]:
     """Every tile somewhere: hands, melds, rivers, the wall, and a 补杠 tile held by a rob window."""
-    c: Counter[int] = Counter()
-    for s in state.seats:
-        for t, n in enumerate(s.counts):
-            c[t] += n
-        for m in s.melds:
-            c.update(m.tiles)
-        c.update(s.discards)
-    c.update(state.wall.tiles[p] for p in state.wall.positions_left())
+    loose = [t for s in state.seats for m in s.melds for t in m.tiles]
+    loose += [t for s in state.seats for t in s.discards]
+    loose += [state.wall.tiles[p] for p in state.wall.positions_left()]
+    loose += state.kong_tiles
     if state.phase == Phase.CLAIM and state.claim is not None and state.claim.kind == "rob":
-        c[state.claim.tile] += 1
-    c.update(state.kong_tiles)
+        loose.append(state.claim.tile)
+    c = Counter(loose)  # one Counter over a list, not many updates: this runs after every step
+    for t, n in enumerate(map(sum, zip(*(s.counts for s in state.seats), strict=True))):
+        if n:
+            c[t] += n
     return c
 
 
@@ -95,6 +94,8 @@ def swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
 
 
 def check_invariants(state: State, total_tiles: int, rng: random.Random, check_hidden: bool) -> None:
+    """The core invariants of one position. Each seat is observed once and the table once; the hidden-tile
+    check compares those same observations with the ones of the swapped position."""
     counts = tiles_in_play(state)
     assert sum(counts.values()) == total_tiles, f"{sum(counts.values())} tiles in play"
     assert all(n in (0, 4) for n in counts.values()), f"a tile kind is not 4 copies: {counts}"
@@ -103,6 +104,9 @@ def check_invariants(state: State, total_tiles: int, rng: random.Random, check_h
     if state.phase == Phase.ENDED:
         assert state.result is not None and sum(state.result.deltas) == 0
         return
+    public = observe_public(state)
+    views = [observe(state, i) for i in range(state.num_seats)]
+    shown = [bool(s.won or s.open_turns) for s in state.seats]  # a won (血战) or 扳牌 hand is public
     for i, s in enumerate(state.seats):
         held = sum(s.counts) + 3 * len(s.melds)
         expect = {13, 14}
@@ -111,11 +115,10 @@ def check_invariants(state: State, total_tiles: int, rng: random.Random, check_h
         if state.kong_tiles and i == state.current:
             expect = {13}
         assert held in expect, f"seat {i} holds {held} tiles"
-        obs = observe(state, i)
-        shown = observe_public(state).seats[i].hand
-        assert shown is None or state.seats[i].won or state.seats[i].open_turns, "a hand in the public view"
+        assert public.seats[i].hand is None or shown[i], "a hand in the public view"
+        obs = views[i]
         for j, pub in enumerate(obs.seats):
-            if j != i and not (state.seats[j].won or state.seats[j].open_turns):
+            if j != i and not shown[j]:
                 assert pub.hand is None, "another seat's hand is visible before the end"
         if obs.drawn is not None:
             assert i == state.current
@@ -126,8 +129,8 @@ def check_invariants(state: State, total_tiles: int, rng: random.Random, check_h
                 continue
             for j in range(state.num_seats):
                 if j != i:
-                    assert observe(state, j) == observe(other, j), f"seat {j} sees seat {i}'s hidden tiles"
-            assert observe_public(state) == observe_public(other), f"the table sees seat {i}'s hidden tiles"
+                    assert views[j] == observe(other, j), f"seat {j} sees seat {i}'s hidden tiles"
+            assert public == observe_public(other), f"the table sees seat {i}'s hidden tiles"
 
 
 def play_hand(
