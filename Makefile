@@ -1,9 +1,10 @@
 # Two commands matter: `make run` (the bot, or the console game when no token is set) and `make test`.
+# `make soak` runs the long tests `make test` deselects (the 2,000-hand playouts: pytest -m soak).
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: install run play test lint bench clean
+.PHONY: install run play test soak lint bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +24,14 @@ lint: install
 	$(PY) -m ruff check engine storage bot bench tests
 	$(PY) -m mypy engine storage bot
 
+# pytest-xdist: one worker per core (the 2-core target machine: two)
+XDIST  := -n auto --dist worksteal
+
 test: lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(XDIST)
+
+soak: install
+	$(PY) -m pytest -q $(XDIST) -m soak
 
 bench: install
 	$(PY) bench/engine_bench.py
