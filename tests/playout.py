@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 
 from engine import Act, Action, Phase, State, apply, legal_actions, observe, observe_public, to_act
 from engine.shape import shanten
@@ -166,4 +166,11 @@ def play_hand(
     raise AssertionError(f"hand did not end within {MAX_STEPS} steps")
 
 
-__all__ = ["eager_policy", "play_hand", "random_policy"]
+def assert_reached(seen: Counter[str], names: Iterable[str], arranged: Collection[str] = ()) -> None:
+    """The playouts reached every branch in ``names`` (or they prove little) but those in ``arranged``, which
+    the caller reaches from an arranged deal instead."""
+    missing = [name for name in names if name not in arranged and seen[name] == 0]
+    assert not missing, f"no playout reached {missing}: {seen}"
+
+
+__all__ = ["assert_reached", "eager_policy", "play_hand", "random_policy"]

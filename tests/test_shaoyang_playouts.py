@@ -13,7 +13,7 @@ import pytest
 from engine import Phase, State, get_ruleset, new_hand, replay
 from engine.variants.shaoyang import MULTIPLIER, hammers
 
-from .playout import eager_policy, play_hand, random_policy
+from .playout import assert_reached, eager_policy, play_hand, random_policy
 
 RULES = get_ruleset("shaoyang")
 WAYS = {"zimo", "gangkai", "qianggang", "gangshangpao"}
@@ -90,8 +90,7 @@ def test_300_random_hands_keep_every_invariant() -> None:
     """Seeded random playouts, invariants checked after every step; the default run (2,000 under
     `make soak`)."""
     seen = playouts(300)
-    for name in REACHED:
-        assert seen[name] > 0, f"no playout reached {name}: {seen}"
+    assert_reached(seen, REACHED)
     assert seen["win"] > 45 and seen["draw"] > 45
 
 
@@ -100,8 +99,7 @@ def test_2000_random_hands_keep_every_invariant() -> None:
     """Issue: seeded random playouts of at least 2,000 whole hands, invariants checked after every step
     (seeds 0 … 1999, the default run's 300 among them)."""
     seen = playouts(2000)
-    for name in REACHED:
-        assert seen[name] > 0, f"no playout reached {name}: {seen}"
+    assert_reached(seen, REACHED)
     assert seen["win"] > 300 and seen["draw"] > 300
 
 

@@ -13,7 +13,7 @@ import pytest
 from engine import Act, Action, MeldKind, Phase, State, get_ruleset, new_hand, replay
 
 from .dealing import act, discard
-from .playout import eager_policy, play_hand, random_policy
+from .playout import assert_reached, eager_policy, play_hand, random_policy
 from .test_xiangyin_helpers import deal
 
 RULES = get_ruleset("xiangyin")
@@ -102,8 +102,7 @@ def test_300_random_hands_keep_every_invariant() -> None:
     """Tiles conserved, deltas sum to zero, every hand ends, at every table size; the default run (2,000
     under `make soak`). The hands it must reach are the soak's, but for ARRANGED."""
     seen = playouts(300)
-    for name in REACHED:
-        assert name in ARRANGED or seen[name] > 0, f"no playout reached {name}: {seen}"
+    assert_reached(seen, REACHED, ARRANGED)
     assert seen["win"] > 45 and seen["draw"] > 45, seen
 
 
@@ -111,8 +110,7 @@ def test_300_random_hands_keep_every_invariant() -> None:
 def test_2000_random_hands_keep_every_invariant() -> None:
     """The 2,000 whole hands (seeds 0 … 1999, the default run's 300 among them)."""
     seen = playouts(2000)
-    for name in REACHED:
-        assert seen[name] > 0, f"no playout reached {name}: {seen}"
+    assert_reached(seen, REACHED)
     assert seen["win"] > 300 and seen["draw"] > 300, seen
 
 
