@@ -37,6 +37,7 @@ bench: install
 	$(PY) bench/engine_bench.py
 	$(PY) bench/storage_bench.py
 	$(PY) bench/bot_bench.py --quick
+	$(PY) bench/picture_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

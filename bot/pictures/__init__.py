@@ -1,0 +1,138 @@
+"""Pictures of the game for Telegram (Pillow): a player's hand, the table, the end of a hand.
+
+Each function takes an engine Observation — what one seat (``observe``) or the group (``observe_public``)
+may see — and display data, and returns PNG bytes. Nothing else reaches the renderer, so a hidden tile
+cannot be drawn into the wrong chat. Tile faces, winds and the few marks (庄 胡 缺) are drawn by our own
+code (tiles.py, glyphs.py); Pillow's bundled font draws ASCII only. Player names are not drawn unless
+plain ASCII: seats are marked by their wind, and ``legend`` gives the caption line that names them.
+
+    png = table_image(observe_public(state), Display(lang="zh"))
+    await bot.send_photo(chat, png, caption=legend(obs, names, "zh"))
+
+Pictures are cached: the same Observation, mode and display data give the same bytes without drawing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from functools import lru_cache
+
+from engine import Event, Observation
+
+from .layout import Item, Kind, Layout, Mark, position_of, wind_of
+from .paint import GROUNDS, bake, encode, index_of, paint, palette
+from .paint import clear_caches as clear_paint_caches
+from .scenes import Display, end_layout, hand_layout, sprite_grounds, table_layout
+from .tiles import clear_caches as clear_tile_caches
+
+MIME = "image/png"
+
+
+class Mode(StrEnum):
+    HAND = "hand"  # the viewer's hand, for his DM
+    TABLE = "table"  # the table: the group's view (observe_public) or a seat's (that seat at the bottom)
+    END = "end"  # every hand revealed and the amounts, once the hand has ended
+
+
+def layout(obs: Observation, mode: Mode, display: Display | None = None) -> Layout:
+    """Where everything of a picture goes, as data (what the tests check)."""
+    display = display or Display()
+    if mode == Mode.HAND:
+        return hand_layout(obs, display)
+    if mode == Mode.TABLE:
+        return table_layout(obs, display)
+    return end_layout(obs, display)
+
+
+@lru_cache(maxsize=256)
+def _render(obs: Observation, mode: Mode, display: Display) -> bytes:
+    return encode(paint(layout(obs, mode, display)))
+
+
+def render(obs: Observation, mode: Mode, display: Display | None = None) -> bytes:
+    """PNG bytes of a picture. Cached on the whole Observation (it carries the hand's version and the
+    viewer's seat), the mode and the display data: a repeated edit costs nothing, and two tables at the same
+    version can never share a picture."""
+    return _render(obs, Mode(mode), display or Display())
+
+
+def hand_image(obs: Observation, display: Display | None = None) -> bytes:
+    """The viewer's hand (``observe(state, seat)``): melds, tiles by suit, the drawn tile apart."""
+    return render(obs, Mode.HAND, display)
+
+
+def table_image(obs: Observation, display: Display | None = None) -> bytes:
+    """The table: the group's (``observe_public``) or a seat's own view, with that seat at the bottom."""
+    return render(obs, Mode.TABLE, display)
+
+
+def end_image(obs: Observation, display: Display | None = None) -> bytes:
+    """The end of a hand: every hand revealed, the winning tile apart, each seat's amount, the birds."""
+    return render(obs, Mode.END, display)
+
+
+def win_tiles_from_events(events: Iterable[Event]) -> tuple[tuple[int, int], ...]:
+    """(seat, tile) of every win among a hand's events (public: everyone sees the winning tile), for
+    ``Display.win_tiles``."""
+    return tuple(
+        (e.seat, e.tile) for e in events if e.kind == "win" and e.seat is not None and e.tile is not None
+    )
+
+
+_WIND_EN = {"东": "East", "南": "South", "西": "West", "北": "North"}
+
+
+def legend(obs: Observation, names: Sequence[str], lang: str = "zh") -> str:
+    """The caption line naming each seat by the wind drawn for it, dealer first:
+    ``东 Lily（庄）· 南 阿华 · 西 Bob · 北 Dave`` / ``East 东 Lily (dealer) · South 南 阿华 · …``."""
+    n = len(obs.seats)
+    parts = []
+    for i in range(n):
+        seat = (obs.dealer + i) % n
+        wind = wind_of(obs, seat)
+        name = names[seat] if seat < len(names) else f"#{seat + 1}"
+        if lang == "zh":
+            parts.append(f"{wind} {name}" + ("（庄）" if seat == obs.dealer else ""))
+        else:
+            parts.append(f"{_WIND_EN[wind]} {wind} {name}" + (" (dealer)" if seat == obs.dealer else ""))
+    return " · ".join(parts)
+
+
+def cache_clear(sprites: bool = False) -> None:
+    """Forget the cached pictures (and, with ``sprites``, every drawn tile and mark)."""
+    _render.cache_clear()
+    if sprites:
+        clear_tile_caches()
+        clear_paint_caches()
+
+
+def warm() -> None:
+    """Draw every tile face at every size the pictures use, and the palette, ahead of the first picture
+    (about a second, once per process): call it at start-up so no player waits for it."""
+    for w, h, ground in sprite_grounds():
+        for t in range(-1, 34):
+            bake(t, w, h, False, index_of(GROUNDS[ground]))
+    palette()
+
+
+__all__ = [
+    "MIME",
+    "Display",
+    "Item",
+    "Kind",
+    "Layout",
+    "Mark",
+    "Mode",
+    "cache_clear",
+    "end_image",
+    "hand_image",
+    "layout",
+    "legend",
+    "position_of",
+    "render",
+    "table_image",
+    "warm",
+    "win_tiles_from_events",
+    "wind_of",
+]

@@ -1,0 +1,479 @@
+"""bot.pictures: what each picture draws where (its Layout), per variant, from fixed arranged states; that a
+group picture never shows a hidden tile; that the 34 faces differ; that rendering is deterministic.
+
+The Layout is the renderer's own input (paint.py draws exactly its items), so asserting on it checks the
+picture's structure without comparing pixels: "seat 2's third discard is at (530, 357, 58, 79), face 5p,
+highlighted as the latest discard".
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot import pictures
+from bot.pictures import Display, Kind, Layout, Mark, Mode, layout, legend, render, win_tiles_from_events
+from bot.pictures.paint import encode, paint
+from bot.pictures.samples import play, steps
+from bot.pictures.tiles import back_sprite, tile_sprite
+from engine import Act, Observation, Phase, State, observe, observe_public, parse_tile, tile_str
+
+from .conftest import JUNK
+from .conftest import deal as changsha_deal
+from .dealing import act, act_events, discard, tsumogiri
+from .playout import swap_hidden
+from .test_hengyang_helpers import deal as hengyang_deal
+from .test_shaoyang_helpers import JUNK as SY_JUNK
+from .test_shaoyang_helpers import deal as shaoyang_deal
+from .test_sichuan_helpers import J0, J1, J2
+from .test_sichuan_helpers import deal as sichuan_deal
+from .test_xiangyin_helpers import deal as xiangyin_deal
+
+T = parse_tile
+
+# ------------------------------------------------------------------ fixed states
+
+SEAT3 = "1345m13579s3557p"  # a pair of 5p: pungs the dealer's 5p
+DRAWS = "3s4s6s8s3p6p7p9m4m5m5p2p"
+
+
+def pung_then_three_rounds(deal: Callable[..., State], **kw: Any) -> State:
+    """Seat 0 deals and throws 5p; seat 3 pungs it and throws 1m; then everyone throws what he draws until
+    seat 2 has thrown three tiles (6s 7p 5p): seat 3 has just drawn 2p and is to play.
+
+    Rivers: seat 0 3s 3p 4m · seat 1 4s 6p 5m · seat 2 6s 7p 5p · seat 3 1m 8s 9m."""
+    state = deal([JUNK[0] + "5p", JUNK[1], JUNK[2], SEAT3], draws=DRAWS, **kw)
+    state = discard(state, 0, "5p", keep={3})
+    state = act(state, 3, Act.PUNG)
+    state = discard(state, 3, "1m")
+    while len(state.seats[2].discards) < 3:
+        state = tsumogiri(state)
+    assert state.current == 3 and state.drawn == T("2p")
+    return state
+
+
+NO_HONOURS = {"changsha": changsha_deal, "hengyang": hengyang_deal, "xiangyin": xiangyin_deal}
+
+DUIDUI = "333m666m222s888s4s"  # 对对胡 waiting on 4s
+
+
+def sichuan_win() -> tuple[State, Display]:
+    """Sichuan, 定缺 made (seat 0 p, seat 1 p, seat 2 m, seat 3 s): seat 1 wins on the dealer's 4s and leaves
+    play (血战); seats 2 and 3 then throw what they draw. The display knows the win from its event."""
+    state = sichuan_deal([J0 + "4s", DUIDUI, J1, J2], draws="7m1m")
+    state = act(state, 0, Act.DISCARD, "4s")
+    state, events = act_events(state, 1, Act.WIN)
+    state = tsumogiri(tsumogiri(state))
+    return state, Display(win_tiles=win_tiles_from_events(events))
+
+
+def shaoyang_pung() -> State:
+    """Shaoyang (honours, 加锤 chosen "0"): seat 3 pungs the dealer's 发 (6z) and throws 1z."""
+    state = shaoyang_deal([SY_JUNK[0] + "6z", SY_JUNK[1], SY_JUNK[2], "258m147s369p1667z"], draws="9m")
+    state = discard(state, 0, "6z", keep={3})
+    state = act(state, 3, Act.PUNG)
+    return discard(state, 3, "1z")
+
+
+def tiles_of(lay: Layout, role: str, seat: int | None = None) -> list[str]:
+    return [tile_str(it.tile) for it in lay.find(Kind.TILE, role, seat)]
+
+
+def one(items: list[Any]) -> Any:
+    assert len(items) == 1, items
+    return items[0]
+
+
+# ------------------------------------------------------------------ the table (group)
+
+
+@pytest.mark.parametrize("variant", sorted(NO_HONOURS))
+def test_table_rivers_in_play_order_and_the_latest_discard_highlighted(variant: str) -> None:
+    """Each seat's discards lie in its river in play order, in rows of six; the latest discard (seat 2's
+    5p) is the one highlighted tile; a claimed tile (the dealer's 5p, punged) has left the river."""
+    state = pung_then_three_rounds(NO_HONOURS[variant])
+    lay = layout(observe_public(state), Mode.TABLE)
+    assert (lay.width, lay.height) == (1280, 1158)
+    third = lay.find(Kind.TILE, "discard", seat=2)[2]
+    assert third.box == (530, 357, 58, 79) and tile_str(third.tile) == "5p" and third.index == 2
+    assert one(lay.find(mark=Mark.LAST)) == third
+    assert tiles_of(lay, "discard", 0) == ["3s", "3p", "4m"]
+    assert tiles_of(lay, "discard", 1) == ["4s", "6p", "5m"]
+    assert tiles_of(lay, "discard", 2) == ["6s", "7p", "5p"]
+    assert tiles_of(lay, "discard", 3) == ["1m", "8s", "9m"]
+    # a row reads left to right
+    boxes = [it.box for it in lay.find(Kind.TILE, "discard", seat=2)]
+    assert [b[0] for b in boxes] == [410, 470, 530] and len({b[1] for b in boxes}) == 1
+
+
+@pytest.mark.parametrize("variant", sorted(NO_HONOURS))
+def test_table_seats_sit_around_the_centre_in_play_order(variant: str) -> None:
+    """The group sees seat 0 at the bottom and play going counter-clockwise: seat 1 (下家) on the right,
+    seat 2 opposite, seat 3 on the left. Each seat's marker shows its wind from the dealer (东); the seat to
+    play is lit on its marker and on the centre; the centre shows the wall."""
+    state = pung_then_three_rounds(NO_HONOURS[variant])
+    lay = layout(observe_public(state), Mode.TABLE)
+    assert [pictures.position_of(observe_public(state), s) for s in range(4)] == [
+        "bottom",
+        "right",
+        "top",
+        "left",
+    ]
+    seats = {it.seat: it for it in lay.find(Kind.SEAT, "seat")}
+    assert {s: it.text for s, it in seats.items()} == {0: "东", 1: "南", 2: "西", 3: "北"}
+    assert seats[0].box[1] > 1000 and seats[2].box[1] < 100  # bottom, top
+    assert seats[3].box[0] < 100 and seats[1].box[0] > 1150  # left, right
+    assert [s for s, it in seats.items() if Mark.TURN in it.marks] == [3]
+    assert [it.seat for it in lay.find(Kind.WIND, mark=Mark.TURN)] == [3]
+    assert one(lay.find(Kind.BADGE, "dealer")).seat == 0
+    wall = one(lay.find(Kind.TEXT, "wall"))
+    assert wall.text == str(state.wall.remaining) == "43"
+    # rivers lie on their owners' sides of the centre
+    console = one(lay.find(Kind.PANEL, "console")).box
+    cx0, cy0, cw, ch = console
+    first = {s: lay.find(Kind.TILE, "discard", seat=s)[0].box for s in range(4)}
+    assert first[0][1] >= cy0 + ch and first[2][1] + first[2][3] <= cy0
+    assert first[3][0] + first[3][2] <= cx0 and first[1][0] >= cx0 + cw
+
+
+@pytest.mark.parametrize("variant", sorted(NO_HONOURS))
+def test_table_shows_melds_face_up_and_hidden_hands_face_down(variant: str) -> None:
+    """Seat 3's pung of 5p lies face up; every concealed hand is face down in the group's picture (backs
+    for the top and bottom seats, the standing tiles' edges for the side seats), one per tile."""
+    state = pung_then_three_rounds(NO_HONOURS[variant])
+    obs = observe_public(state)
+    lay = layout(obs, Mode.TABLE)
+    assert tiles_of(lay, "meld", 3) == ["5p", "5p", "5p"]
+    assert lay.find(Kind.TILE, "hand") == [] and lay.find(Kind.TILE, "drawn") == []
+    for seat, kind in ((0, Kind.BACK), (1, Kind.EDGE), (2, Kind.BACK), (3, Kind.EDGE)):
+        assert len(lay.find(kind, "hand", seat)) == obs.seats[seat].hand_size
+    assert obs.seats[3].hand_size == 11
+
+
+def test_a_seats_own_table_puts_him_at_the_bottom_with_his_hand_face_up() -> None:
+    """In seat 2's own table, seat 2 sits at the bottom, seat 3 on his right, seat 0 opposite; his hand is
+    face up, the others' face down."""
+    state = pung_then_three_rounds(changsha_deal)
+    obs = observe(state, 2)
+    lay = layout(obs, Mode.TABLE)
+    assert [pictures.position_of(obs, s) for s in range(4)] == ["top", "left", "bottom", "right"]
+    assert tiles_of(lay, "hand", 2) == [tile_str(t) for t in sorted(obs.hand)]
+    assert lay.find(Kind.TILE, "hand", 0) == [] and len(lay.find(Kind.BACK, "hand", 0)) == 13
+    bottom = one(lay.find(Kind.SEAT, "seat", 2))
+    assert bottom.box[1] > 1000
+
+
+def test_a_concealed_kong_is_face_down_to_the_others() -> None:
+    """暗杠: the others see four face-down tiles (the engine only counts it for them); its owner sees the
+    kong's tile on top."""
+    hands = ["5555m25689s1248p7m", JUNK[1], JUNK[2], "1346m13579s3557p"]
+    state = act(changsha_deal(hands), 0, Act.KONG, "5m", detail="bu")
+    public = layout(observe_public(state), Mode.TABLE)
+    assert public.find(Kind.TILE, "meld", 0) == []
+    assert len(public.find(Kind.BACK, "meld", 0)) == 4
+    own = layout(observe(state, 0), Mode.TABLE)
+    assert tiles_of(own, "meld", 0) == ["5m"] and len(own.find(Kind.BACK, "meld", 0)) == 3
+    top = one(own.find(Kind.TILE, "meld", 0))
+    assert all(top.box[1] < b.box[1] for b in own.find(Kind.BACK, "meld", 0))  # the fourth lies on top
+
+
+def test_three_and_two_seat_tables() -> None:
+    """Xiangyin plays with 2, 3 or 4: three sit bottom, right, left; two face each other."""
+    three = xiangyin_deal([JUNK[0] + "5p", JUNK[1], JUNK[2]])
+    obs = observe_public(three)
+    assert [pictures.position_of(obs, s) for s in range(3)] == ["bottom", "right", "left"]
+    lay = layout(obs, Mode.TABLE)
+    assert {it.text for it in lay.find(Kind.SEAT, "seat")} == {"东", "南", "西"}
+    two = xiangyin_deal([JUNK[0] + "5p", JUNK[1]])
+    obs2 = observe_public(two)
+    assert [pictures.position_of(obs2, s) for s in range(2)] == ["bottom", "top"]
+    assert len(layout(obs2, Mode.TABLE).find(Kind.BACK, "hand")) == 27
+
+
+def test_sichuan_void_suits_and_won_seat() -> None:
+    """定缺 (a seat's public choice m/s/p) is a badge with that suit on its marker; a seat that has won (血战)
+    is stamped 胡 and its hand lies open, the winning tile apart and ringed."""
+    state, display = sichuan_win()
+    obs = observe_public(state)
+    lay = layout(obs, Mode.TABLE, display)
+    voids = {it.seat: it.tile // 9 for it in lay.find(Kind.BADGE, "void")}
+    assert voids == {0: 2, 1: 2, 2: 0, 3: 1}  # p p m s
+    assert [it.seat for it in lay.find(Kind.BADGE, "won")] == [1]
+    assert one(lay.find(Kind.BADGE, "won")).text == "胡"
+    assert tiles_of(lay, "hand", 1) == [
+        "3m",
+        "3m",
+        "3m",
+        "6m",
+        "6m",
+        "6m",
+        "2s",
+        "2s",
+        "2s",
+        "4s",
+        "8s",
+        "8s",
+        "8s",
+    ]
+    win = one(lay.find(Kind.TILE, "win", 1))
+    assert tile_str(win.tile) == "4s" and {Mark.WIN, Mark.APART} <= win.marks
+    en = layout(obs, Mode.TABLE, Display("en", win_tiles=display.win_tiles))
+    assert one(en.find(Kind.BADGE, "won")).text == "WIN"
+
+
+def test_shaoyang_honours_and_no_void_badge_for_hammers() -> None:
+    """Honour tiles are drawn (the 发 pung); a numeric choice (加锤 "0") is no 定缺: no void badge."""
+    state = shaoyang_pung()
+    lay = layout(observe_public(state), Mode.TABLE)
+    assert tiles_of(lay, "meld", 3) == ["6z", "6z", "6z"]
+    assert tiles_of(lay, "discard", 3) == ["1z"]
+    assert lay.find(Kind.BADGE, "void") == []
+    assert all(ps.choice == "0" for ps in observe_public(state).seats)
+
+
+# ------------------------------------------------------------------ the hand (DM)
+
+
+@pytest.mark.parametrize("variant", sorted(NO_HONOURS))
+def test_hand_sorted_by_suit_with_the_drawn_tile_apart(variant: str) -> None:
+    """Seat 3's DM picture: his pung first (on its tray), then his tiles sorted 万 条 筒 with a gap between
+    suits, then the 2p he just drew, set apart."""
+    state = pung_then_three_rounds(NO_HONOURS[variant])
+    lay = layout(observe(state, 3), Mode.HAND)
+    hand = lay.find(Kind.TILE, "hand", 3)
+    assert [tile_str(it.tile) for it in hand] == ["3m", "4m", "5m", "1s", "3s", "5s", "7s", "9s", "3p", "7p"]
+    drawn = one(lay.find(Kind.TILE, "drawn", 3))
+    assert tile_str(drawn.tile) == "2p" and {Mark.APART, Mark.DRAWN} <= drawn.marks
+    last = hand[-1].box
+    assert drawn.box[0] - (last[0] + last[2]) >= 24  # apart
+    gaps = [b.box[0] - (a.box[0] + a.box[2]) for a, b in zip(hand, hand[1:], strict=False)]
+    assert gaps == [0, 0, 10, 0, 0, 0, 0, 10, 0]  # 万 | 条 | 筒
+    melds = lay.find(Kind.TILE, "meld", 3)
+    assert [tile_str(it.tile) for it in melds] == ["5p", "5p", "5p"]
+    assert max(it.box[0] + it.box[2] for it in melds) < hand[0].box[0]
+    assert one(lay.find(Kind.PANEL, "meld", 3))  # the tray
+    assert hand[0].box == (286, 106, 80, 109) and drawn.box == (1136, 106, 80, 109)
+    # the header: his wind, the latest discard (seat 2's 5p) and the wall
+    assert one(lay.find(Kind.SEAT, "seat", 3)).text == "北"
+    assert tile_str(one(lay.find(Kind.TILE, "last")).tile) == "5p"
+    assert one(lay.find(Kind.SEAT, "from")).text == "西"
+    assert one(lay.find(Kind.TEXT, "wall")).text == "43"
+
+
+def test_hand_shows_the_tile_on_offer() -> None:
+    """While a seat may claim a discard, its DM picture shows that tile apart, ringed."""
+    state = changsha_deal([JUNK[0] + "5p", JUNK[1], JUNK[2], SEAT3])
+    state = act(state, 0, Act.DISCARD, "5p")
+    assert state.phase == Phase.CLAIM
+    lay = layout(observe(state, 3), Mode.HAND)
+    offer = one(lay.find(Kind.TILE, "claim", 3))
+    assert tile_str(offer.tile) == "5p" and Mark.CLAIM in offer.marks
+    assert layout(observe(state, 2), Mode.HAND).find(role="claim") == []  # seat 2 cannot claim it
+
+
+def test_hand_dims_what_may_not_be_thrown() -> None:
+    """Sichuan: while a seat holds its void suit only those tiles may go; the others are dimmed."""
+    state = sichuan_deal(["124578m235689s1p4s", DUIDUI, J1, J2])  # the dealer voids 筒 and holds 1p
+    assert state.seats[0].choice == "p"
+    lay = layout(observe(state, 0), Mode.HAND)
+    tiles = lay.find(Kind.TILE, "hand", 0) + lay.find(Kind.TILE, "drawn", 0)
+    bright = [tile_str(it.tile) for it in tiles if Mark.DIM not in it.marks]
+    assert bright == ["1p"] and len(tiles) == 14
+
+
+def test_hand_picture_needs_a_seat() -> None:
+    state = pung_then_three_rounds(changsha_deal)
+    with pytest.raises(ValueError):
+        layout(observe_public(state), Mode.HAND)
+
+
+# ------------------------------------------------------------------ the end of a hand
+
+
+def ended(variant: str, seed: int, seats: int | None = None) -> tuple[State, Display]:
+    state, events = play(variant, seed, seats=seats)
+    assert state.phase == Phase.ENDED
+    return state, Display(win_tiles=win_tiles_from_events(events))
+
+
+@pytest.mark.parametrize("variant", ["changsha", "hengyang", "shaoyang", "sichuan", "xiangyin"])
+def test_end_reveals_every_hand_the_winning_tile_and_the_amounts(variant: str) -> None:
+    """One row per seat, dealer (东) first: its melds, its whole hand face up, the winning tile apart and
+    ringed for each winner, and the seat's amount for the hand (+ gold, − blue)."""
+    for seed in range(40):
+        state, display = ended(variant, seed)
+        if state.result is not None and state.result.winners:
+            break
+    assert state.result is not None
+    obs = observe_public(state)
+    lay = layout(obs, Mode.END, display)
+    rows = lay.find(Kind.PANEL, "row")
+    assert [r.seat for r in rows] == [(obs.dealer + i) % 4 for i in range(4)]
+    assert [r.box[1] for r in rows] == sorted(r.box[1] for r in rows)
+    assert {r.seat for r in rows if Mark.WIN in r.marks} == set(state.result.winners)
+    for ps in obs.seats:
+        assert ps.hand is not None
+        shown = tiles_of(lay, "hand", ps.seat) + tiles_of(lay, "win", ps.seat)
+        win = display.win_tile(ps.seat)
+        extra = (win,) if win is not None and len(ps.hand) % 3 == 1 else ()  # won on another's tile
+        assert sorted(shown) == sorted(tile_str(t) for t in ps.hand + extra)
+        amount = one(lay.find(Kind.TEXT, "amount", ps.seat))
+        d = state.result.deltas[ps.seat]
+        assert amount.text == (f"{d:+d}" if d else "0")
+        assert (Mark.PLUS in amount.marks) == (d > 0) and (Mark.MINUS in amount.marks) == (d < 0)
+    for w in state.result.winners:
+        win_tile = one(lay.find(Kind.TILE, "win", w))
+        assert win_tile.tile == display.win_tile(w) and Mark.WIN in win_tile.marks
+    birds = [t for s in obs.settlements for t in s.birds]
+    assert [it.tile for it in lay.find(Kind.TILE, "bird")] == birds
+
+
+# ------------------------------------------------------------------ every picture, many positions
+
+
+def _check_geometry(lay: Layout) -> None:
+    """Everything lies inside the picture, and no two tiles overlap except a kong's fourth on its meld."""
+    tiles = [it for it in lay.items if it.kind in (Kind.TILE, Kind.BACK, Kind.EDGE)]
+    for it in lay.items:
+        x, y, w, h = it.box
+        assert 0 <= x and 0 <= y and x + w <= lay.width and y + h <= lay.height, it
+    for a, b in combinations(tiles, 2):
+        ax, ay, aw, ah = a.box
+        bx, by, bw, bh = b.box
+        if ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah:
+            assert a.role == b.role == "meld" and (a.seat, a.index) == (b.seat, b.index), (a, b)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [
+        ("changsha", 4),
+        ("hengyang", 4),
+        ("shaoyang", 4),
+        ("sichuan", 4),
+        ("xiangyin", 4),
+        ("xiangyin", 3),
+        ("xiangyin", 2),
+    ],
+)
+def test_layouts_stay_inside_and_tiles_never_overlap(variant: str, seats: int) -> None:
+    """Every position of two seeded hands, every picture a seat or the group gets: nothing drawn outside,
+    no tile over another (long rivers shrink to fit)."""
+    labels = ("Lily", "阿华", "Bob", "Dave")[:seats]
+    for seed in (1, 2):
+        for k, (state, events) in enumerate(steps(variant, seed, seats)):
+            display = Display(labels=labels, win_tiles=win_tiles_from_events(events))
+            if state.phase == Phase.ENDED:
+                _check_geometry(layout(observe_public(state), Mode.END, display))
+            elif k % 3 == 0:
+                for viewer in (-1, state.current):
+                    _check_geometry(layout(observe(state, viewer), Mode.TABLE, display))
+                _check_geometry(layout(observe(state, state.current), Mode.HAND, display))
+
+
+# ------------------------------------------------------------------ no hidden tile in a group picture
+
+
+@pytest.mark.parametrize("variant", ["changsha", "hengyang", "shaoyang", "sichuan", "xiangyin"])
+def test_no_hidden_tile_in_a_group_picture(variant: str) -> None:
+    """Swapping a concealed tile of any seat with a wall tile leaves the group's picture byte for byte the
+    same, and every other seat's pictures too (drawn afresh: the cache is cleared)."""
+    rng = random.Random(5)
+    swapped = 0
+    for stop in (8, 20):
+        state, _ = play(variant, 3, stop_at=stop)
+        assert state.phase != Phase.ENDED
+        for seat in range(4):
+            other = swap_hidden(state, seat, rng)
+            if other is None:
+                continue
+            assert other.seats[seat].counts != state.seats[seat].counts
+            swapped += 1
+            pictures.cache_clear()
+            before = table_image_fresh(observe_public(state))
+            pictures.cache_clear()
+            assert table_image_fresh(observe_public(other)) == before
+            viewer = (seat + 1) % 4
+            assert render(observe(state, viewer), Mode.HAND) == render_fresh(
+                observe(other, viewer), Mode.HAND
+            )
+            assert render(observe(state, viewer), Mode.TABLE) == render_fresh(
+                observe(other, viewer), Mode.TABLE
+            )
+            # … while the seat's own picture does change
+            assert render(observe(state, seat), Mode.HAND) != render(observe(other, seat), Mode.HAND)
+    assert swapped >= 4
+
+
+def table_image_fresh(obs: Observation) -> bytes:
+    return render_fresh(obs, Mode.TABLE)
+
+
+def render_fresh(obs: Observation, mode: Mode) -> bytes:
+    """Drawn now, never from the cache."""
+    return encode(paint(layout(obs, mode)))
+
+
+# ------------------------------------------------------------------ faces, determinism, output
+
+
+@pytest.mark.parametrize("width", [27, 34, 58, 80])
+def test_all_34_faces_differ(width: int) -> None:
+    """Every tile face is its own picture at every size we draw (the smallest river tile included), and
+    none is a tile's back."""
+    h = round(width * 1.36)
+    images = [tile_sprite(t, width, h).image.tobytes() for t in range(34)]
+    assert len(set(images)) == 34
+    assert back_sprite(width, h).image.tobytes() not in images
+
+
+def test_rendering_is_deterministic() -> None:
+    """The same observation gives the same bytes, drawn twice from scratch (sprite caches cleared too)."""
+    state, display = sichuan_win()
+    obs = observe_public(state)
+    first = encode(paint(layout(obs, Mode.TABLE, display)))
+    pictures.cache_clear(sprites=True)
+    assert render(obs, Mode.TABLE, display) == first
+
+
+def test_pictures_are_png_of_their_layout_size_and_cached() -> None:
+    state = pung_then_three_rounds(changsha_deal)
+    obs = observe(state, 3)
+    for mode in Mode:
+        if mode == Mode.END:
+            continue
+        data = render(obs, mode)
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+        img = Image.open(io.BytesIO(data))
+        lay = layout(obs, mode)
+        assert img.size == (lay.width, lay.height) and img.mode == "P"
+        assert render(obs, mode) is data  # cached
+    assert pictures.MIME == "image/png"
+
+
+# ------------------------------------------------------------------ display data
+
+
+def test_labels_only_when_plain_ascii() -> None:
+    """A name is drawn under its marker only when it is plain ASCII (no font for the rest): the caption
+    names everyone."""
+    state = pung_then_three_rounds(changsha_deal)
+    display = Display("en", labels=("Lily", "阿华", "Bob the Builder of Tables", ""))
+    lay = layout(observe_public(state), Mode.TABLE, display)
+    labels = {it.seat: it.text for it in lay.find(Kind.TEXT, "label")}
+    assert labels == {0: "Lily", 2: "Bob the Bui."}
+    assert one(lay.find(Kind.BADGE, "dealer")).text == "D"
+
+
+def test_legend_names_seats_by_their_wind() -> None:
+    state = changsha_deal([JUNK[1], JUNK[2], JUNK[0] + "5p", SEAT3], dealer=2)
+    obs = observe_public(state)
+    names = ["Lily", "阿华", "Bob", "Dave"]
+    assert legend(obs, names, "zh") == "东 Bob（庄） · 南 Dave · 西 Lily · 北 阿华"
+    assert legend(obs, names, "en") == "East 东 Bob (dealer) · South 南 Dave · West 西 Lily · North 北 阿华"
