@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -375,6 +376,23 @@ def test_layouts_stay_inside_and_tiles_never_overlap(variant: str, seats: int) -
                 for viewer in (-1, state.current):
                     _check_geometry(layout(observe(state, viewer), Mode.TABLE, display))
                 _check_geometry(layout(observe(state, state.current), Mode.HAND, display))
+
+
+def test_a_long_river_shrinks_to_fit() -> None:
+    """血战 goes on after wins, so a river can outgrow four rows of six: its tiles shrink (more per row)
+    and stay in their area, in play order."""
+    state = pung_then_three_rounds(changsha_deal)
+    obs = observe_public(state)
+    long = tuple(t % 27 for t in range(30))
+    seats = tuple(replace(ps, discards=long) if ps.seat in (1, 2) else ps for ps in obs.seats)
+    lay = layout(replace(obs, seats=seats, last_discard=(2, long[-1])), Mode.TABLE)
+    _check_geometry(lay)
+    for seat in (1, 2):
+        river = lay.find(Kind.TILE, "discard", seat)
+        assert [it.tile for it in river] == list(long)
+        assert {it.box[2] for it in river} == {40}  # smaller than 58, eight to a row
+        assert len({it.box[1] for it in river}) == 4
+    assert one(lay.find(mark=Mark.LAST)).seat == 2
 
 
 # ------------------------------------------------------------------ no hidden tile in a group picture

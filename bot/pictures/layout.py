@@ -7,7 +7,7 @@ comparing pixels.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -60,7 +60,6 @@ class Layout:
     width: int
     height: int
     items: tuple[Item, ...]
-    background: str = "felt"
 
     def find(
         self,
@@ -102,9 +101,6 @@ class Builder:
         self.items.append(item)
         return item
 
-    def __iter__(self) -> Iterator[Item]:
-        return iter(self.items)
-
 
 # ------------------------------------------------------------------ seats around the table
 
@@ -133,10 +129,6 @@ def position_of(obs: Observation, seat: int) -> str:
 # ------------------------------------------------------------------ hands and melds
 
 
-def sort_hand(tiles: Sequence[int]) -> list[int]:
-    return sorted(tiles)
-
-
 def split_drawn(obs: Observation) -> tuple[list[int], int | None]:
     """The viewer's concealed tiles without the drawn one, and the drawn tile."""
     hand = list(obs.hand)
@@ -145,7 +137,7 @@ def split_drawn(obs: Observation) -> tuple[list[int], int | None]:
         hand.remove(drawn)
     else:
         drawn = None
-    return sort_hand(hand), drawn
+    return sorted(hand), drawn
 
 
 def meld_faces(meld: Meld, known: bool) -> tuple[list[int], int | None]:

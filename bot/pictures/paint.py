@@ -62,7 +62,7 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 @lru_cache(maxsize=8)
-def background(width: int, height: int, kind: str) -> Image.Image:
+def background(width: int, height: int) -> Image.Image:
     """The felt, with a slightly darker border like a table's edge (indexed): drawn once per size."""
     img = _new_indexed((width, height), FELT_DARK)
     ImageDraw.Draw(img).rounded_rectangle((6, 6, width - 7, height - 7), 28, fill=index_of(FELT))
@@ -78,7 +78,7 @@ def _new_indexed(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.I
 def paint(layout: Layout) -> Image.Image:
     """The picture of a layout, indexed. Panels first, then the tiles row by row (each baked onto the
     colour under it), a kong's stacked tile, the other items in order, and the highlight rings last."""
-    img = background(layout.width, layout.height, layout.background).copy()
+    img = background(layout.width, layout.height).copy()
     d = ImageDraw.Draw(img)
     tiles: list[Item] = []
     stacked: list[Item] = []
@@ -164,16 +164,12 @@ def _panel(d: ImageDraw.ImageDraw, it: Item) -> None:
 
 
 def _highlight(d: ImageDraw.ImageDraw, it: Item) -> None:
-    """A ring around the latest discard (gold), the tile on offer (orange) or the winning tile (red)."""
+    """A ring around the latest discard (gold), the tile on offer (orange) or the winning tile (red): drawn
+    outside the tile's box, in the gap rivers and rows leave."""
     x, y, w, h = it.box
     color = index_of(RED if Mark.WIN in it.marks else ORANGE if Mark.CLAIM in it.marks else GOLD)
     t = max(3, w // 14)
     d.rounded_rectangle((x - t, y - t, x + w - 1 + t, y + h - 1 + t), max(4, w // 6), outline=color, width=t)
-    if Mark.LAST in it.marks and it.role == "discard":
-        # a small pointer above the tile
-        s = max(6, w // 5)
-        cx = x + w // 2
-        d.polygon([(cx - s, y - t - s - 3), (cx + s, y - t - s - 3), (cx, y - t - 2)], fill=color)
 
 
 def _hi_res(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -282,8 +278,10 @@ def _text(img: Image.Image, it: Item) -> None:
         d.text(
             (ox + w, oy + h // 2), it.text, fill=color, font=f, anchor="rm", stroke_width=1, stroke_fill=color
         )
-    elif it.role == "label":
+    elif it.role == "label" and w <= 140:  # under a seat's disc: centred
         d.text((ox + w // 2, oy), it.text, fill=color, font=f, anchor="ma")
+    elif it.role == "label":  # beside the disc (the hand picture's header)
+        d.text((ox, oy + h // 2), it.text, fill=color, font=f, anchor="lm")
     else:
         d.text((ox, oy + h // 2), it.text, fill=color, font=f, anchor="lm", stroke_width=1, stroke_fill=color)
     img.paste(_index(region), box[:2])

@@ -1,4 +1,5 @@
-"""Sample pictures from seeded play, to look at: ``python -m bot.pictures.samples OUTDIR [variant ...]``.
+"""Sample pictures from seeded play, to look at: ``python -m bot.pictures.samples OUTDIR [variant ...]``;
+``python -m bot.pictures.samples --docs docs/images`` writes the three pictures of docs/pictures.md.
 
 For each variant it plays a hand with a seeded, fairly eager player (wins, kongs and pungs when offered, else
 discards to get closer to ready) and saves the hand, the group's table and a seat's table mid-hand, and the
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from engine import (
@@ -105,10 +106,51 @@ def save_samples(out: Path, variants: list[str]) -> list[Path]:
     return saved
 
 
+def _first(variant: str, seed: int, want: Callable[[State], bool]) -> tuple[State, list[Event]]:
+    for state, events in steps(variant, seed):
+        if want(state):
+            return state, list(events)
+    raise LookupError(f"no such position in {variant} seed {seed}")
+
+
+def save_doc_samples(out: Path) -> list[Path]:
+    """The three pictures docs/pictures.md shows: a Sichuan table late in a hand (定缺, a seat that has won,
+    melds everywhere), a Changsha player's hand with a meld and a drawn tile, a Changsha end with birds."""
+    out.mkdir(parents=True, exist_ok=True)
+    labels = ("Lily", "阿华", "Bob", "Dave")
+    table, t_events = _first(
+        "sichuan",
+        23,
+        lambda s: s.phase == Phase.TURN and bool(s.winners) and sum(len(x.discards) for x in s.seats) >= 40,
+    )
+    hand, h_events = _first(
+        "changsha",
+        0,
+        lambda s: s.phase == Phase.TURN and s.drawn is not None and len(s.seats[s.current].melds) == 1,
+    )
+    end, e_events = play("changsha", 11)
+    pictures = {
+        "pictures-table.png": render(
+            observe(table, -1), Mode.TABLE, Display("zh", labels, win_tiles_from_events(t_events))
+        ),
+        "pictures-hand.png": render(observe(hand, hand.current), Mode.HAND, Display("zh", labels)),
+        "pictures-end.png": render(
+            observe(end, -1), Mode.END, Display("zh", labels, win_tiles_from_events(e_events))
+        ),
+    }
+    saved = []
+    for name, data in pictures.items():
+        (out / name).write_bytes(data)
+        saved.append(out / name)
+    return saved
+
+
 def main(argv: list[str]) -> None:
-    out = Path(argv[0]) if argv else Path("pictures-samples")
-    variants = argv[1:] or list(RULESETS)
-    for p in save_samples(out, variants):
+    if argv[:1] == ["--docs"]:
+        saved = save_doc_samples(Path(argv[1]) if len(argv) > 1 else Path("docs/images"))
+    else:
+        saved = save_samples(Path(argv[0]) if argv else Path("pictures-samples"), argv[1:] or list(RULESETS))
+    for p in saved:
         print(p)
 
 

@@ -8,7 +8,7 @@
 - ``end_layout``: the end of a hand — every hand revealed, the winning tile apart, the amount per seat.
 
 Sizes are picked for Telegram: pictures are 1280 px wide (its largest photo side, so it does not rescale
-them) and are shown about 360 px wide in a chat, so a river tile of 52 px is about 15 px there.
+them) and are shown about 360 px wide in a chat, so a river tile of 58 px is about 16 px there.
 """
 
 from __future__ import annotations
@@ -20,14 +20,11 @@ from engine import Act, Observation, Phase
 from engine.melds import Meld
 
 from .layout import (
-    Box,
     Builder,
-    Item,
     Kind,
     Layout,
     Mark,
     ascii_label,
-    bottom_seat,
     meld_faces,
     position_of,
     seat_melds,
@@ -256,13 +253,8 @@ HAND_MARGIN = 24
 LAST_TW = 40  # the latest discard in the hand picture's header
 HAND_HEADER = 72
 MELD_SCALE = 0.8  # melds beside the hand are drawn a little smaller: they are not played from
-HAND_SIZES = (
-    80,
-    72,
-    64,
-    56,
-    48,
-)  # the hand's tile width: the largest that fits (a few sizes: sprites are kept)
+# the hand's tile width: the largest of these that fits (a few sizes only: their sprites are kept)
+HAND_SIZES = (80, 72, 64, 56, 48)
 
 
 def hand_layout(obs: Observation, display: Display) -> Layout:
@@ -275,7 +267,6 @@ def hand_layout(obs: Observation, display: Display) -> Layout:
     shown = _shown_tiles(obs, me, display)
     hand, apart = shown if shown is not None else ([], None)
     apart_role, apart_marks = "drawn", (Mark.APART, Mark.DRAWN)
-    marks: tuple[Mark, ...]
     if apart is not None and obs.drawn is None:
         apart_role, apart_marks = "win", (Mark.APART, Mark.WIN)
     offer: list[int] = []  # tiles on offer to this seat: a discard it may claim, 开杠 tiles it turned up
@@ -302,7 +293,7 @@ def hand_layout(obs: Observation, display: Display) -> Layout:
     # header: the seat's marker, the latest discard, the wall
     r = 30
     hy = HAND_MARGIN + HAND_HEADER // 2 - 6
-    _seat_marker(b, obs, me, HAND_MARGIN + 4, hy - r, r, Display(display.lang))
+    _seat_marker(b, obs, me, HAND_MARGIN + 4, hy - r, r, Display(display.lang))  # label beside, not under
     label = display.label(me)
     if label:
         b.add(
@@ -327,6 +318,7 @@ def hand_layout(obs: Observation, display: Display) -> Layout:
     if melds:
         x += 16
     playable = {a.tile for a in obs.legal if a.act == Act.DISCARD}
+    marks: tuple[Mark, ...]
     prev_suit = None
     for i, t in enumerate(hand):
         if prev_suit is not None and t // 9 != prev_suit:
@@ -666,4 +658,4 @@ def sprite_grounds() -> list[tuple[int, int, str]]:
     return [(w, tile_h(w), g) for w, g in sorted(out)]
 
 
-__all__ = ["Display", "Item", "Layout", "Box", "bottom_seat", "end_layout", "hand_layout", "table_layout"]
+__all__ = ["Display", "end_layout", "hand_layout", "sprite_grounds", "table_layout"]
