@@ -1,9 +1,9 @@
 """Sample pictures from seeded play, to look at: ``python -m bot.pictures.samples OUTDIR [variant ...]``;
 ``python -m bot.pictures.samples --docs docs/images`` writes the three pictures of docs/pictures.md.
 
-For each variant it plays a hand with a seeded, fairly eager player (wins, kongs and pungs when offered, else
-discards to get closer to ready) and saves the hand, the group's table and a seat's table mid-hand, and the
-end of the hand. The same states feed the benchmark (bench/picture_bench.py).
+For each variant it plays a seeded hand with the bot's own AI in every seat (bot/ai.py) and saves the hand,
+the group's table and a seat's table mid-hand, and the end of the hand. The same states feed the benchmark
+(bench/picture_bench.py).
 """
 
 from __future__ import annotations
@@ -15,43 +15,19 @@ from pathlib import Path
 
 from engine import (
     Act,
-    Action,
     Event,
     Phase,
     State,
     apply,
     get_ruleset,
-    legal_actions,
     new_hand,
     observe,
     to_act,
 )
-from engine.shape import shanten
-from engine.tiles import remove_tile
 from engine.variants import RULESETS
 
+from .. import ai
 from . import Display, Mode, render, win_tiles_from_events
-
-
-def _choose(state: State, seat: int, acts: tuple[Action, ...], rng: random.Random) -> Action:
-    for kind in (Act.WIN, Act.TAKE):
-        for a in acts:
-            if a.act == kind:
-                return a
-    claims = [a for a in acts if a.act in (Act.KONG, Act.PUNG, Act.CHOW)]
-    if claims and rng.random() < 0.6:
-        return rng.choice(claims)
-    discards = [a for a in acts if a.act == Act.DISCARD]
-    if discards:
-        s = state.seats[seat]
-
-        def after(a: Action) -> tuple[int, float]:
-            assert a.tile is not None
-            return shanten(remove_tile(s.counts, a.tile), len(s.melds)), rng.random()
-
-        return min(discards, key=after)
-    passes = [a for a in acts if a.act == Act.PASS]
-    return passes[0] if passes else rng.choice(acts)
 
 
 def steps(variant: str, seed: int, seats: int | None = None) -> Iterator[tuple[State, list[Event]]]:
@@ -61,7 +37,7 @@ def steps(variant: str, seed: int, seats: int | None = None) -> Iterator[tuple[S
     events: list[Event] = []
     while state.phase != Phase.ENDED:
         seat = rng.choice(to_act(state))
-        action = _choose(state, seat, legal_actions(state, seat), rng)
+        action = ai.choose(observe(state, seat), rng)
         state, evs = apply(state, action)
         events.extend(evs)
         if action.act == Act.DISCARD or state.phase == Phase.ENDED:
@@ -120,15 +96,25 @@ def save_doc_samples(out: Path) -> list[Path]:
     labels = ("Lily", "阿华", "Bob", "Dave")
     table, t_events = _first(
         "sichuan",
-        23,
-        lambda s: s.phase == Phase.TURN and bool(s.winners) and sum(len(x.discards) for x in s.seats) >= 40,
+        0,
+        lambda s: (
+            s.phase == Phase.TURN
+            and bool(s.winners)
+            and sum(len(x.discards) for x in s.seats) >= 40
+            and sum(len(x.melds) for x in s.seats) >= 4
+        ),
     )
     hand, h_events = _first(
         "changsha",
         0,
-        lambda s: s.phase == Phase.TURN and s.drawn is not None and len(s.seats[s.current].melds) == 1,
+        lambda s: (
+            s.phase == Phase.TURN
+            and s.drawn is not None
+            and len(s.seats[s.current].melds) == 1
+            and sum(len(x.discards) for x in s.seats) >= 12
+        ),
     )
-    end, e_events = play("changsha", 11)
+    end, e_events = play("changsha", 0)
     pictures = {
         "pictures-table.png": render(
             observe(table, -1), Mode.TABLE, Display("zh", labels, win_tiles_from_events(t_events))
