@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.fake_telegram import Call, FakeChat, FakeMessage, FakeTelegramServer, FakeUser  # noqa: E402
+from tests.test_bot_support import since_of  # noqa: E402
 
 
 def rss_bytes() -> int:
@@ -176,7 +177,7 @@ class Table:
         tg.wake[self.user.id] = tg.wake[self.group.id] = self.ev
         self.think = think
         self.rng = rng
-        self.last_since = -1
+        self.last_since = (-1, -1)  # (hand, decision) of the last button pressed
         self.table_id = 0
         self.presses: list[tuple[str, float]] = []
         self.hands = 0
@@ -200,7 +201,7 @@ class Table:
         for m in reversed(self.tg.bot_messages(self.user)):
             data = [d for d in m.callback_data if d.startswith(f"g|{self.table_id}|")]
             if data:
-                return (m, data[0]) if int(data[0].split("|")[2]) > self.last_since else None
+                return (m, data[0]) if since_of(data[0]) > self.last_since else None
         return None
 
     def _over(self, n: int) -> bool:
@@ -222,7 +223,7 @@ class Table:
                 if self.think:
                     await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
                 message, data = d
-                self.last_since = int(data.split("|")[2])
+                self.last_since = since_of(data)
                 pressed = time.perf_counter()
                 tg.reacting[self.user.id] = pressed
                 query = tg.press(self.user, self.user.id, message.message_id, data)

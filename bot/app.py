@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from telegram import BotCommand, Update
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from storage import Storage
 
 from . import handlers
+from .access import link_key
 from .meta import Meta
 from .outbox import Outbox, retry_seconds
 from .service import TableService
@@ -71,6 +72,7 @@ def build_application(
     connection_pool_size: int = 16,
     group_interval: float = 3.0,
     restore: bool = True,
+    claim_pause: int | None = None,
 ) -> AnyApp:
     """The bot as a PTB Application; the service is created in post_init (``app.bot_data["service"]``)."""
     # A modest pool: httpcore scans every pooled connection for each request it assigns, so a big pool of
@@ -123,6 +125,9 @@ def build_application(
             clock=clock,
             seed_fn=seed_fn,
             bot_username=app.bot.username,
+            member_probe=handlers.member_probe(app.bot),
+            link_key=link_key(token),
+            claim_pause=claim_pause,
         )
         holder["service"] = service
         app.bot_data.update(service=service, storage=storage, outbox=outbox, timers=timers)
@@ -234,7 +239,14 @@ def main(db_path: str | None = None) -> int:
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=logging.INFO)
     configure_logging()
     path = db_path or os.environ.get("MAHJONG_DB", "mahjong.db")
-    app = build_application(token, path)
+    # TELEGRAM_BASE_URL: a local Bot API server (or the tests' fake one) instead of Telegram's
+    app = build_application(token, path, os.environ.get("TELEGRAM_BASE_URL") or None)
     log.info("starting the bot (database %s)", path)
-    app.run_polling(allowed_updates=Update.ALL_TYPES)
+    try:
+        app.run_polling(allowed_updates=Update.ALL_TYPES)
+    except InvalidToken:  # PTB's message quotes the token: never print it
+        print(
+            "Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it with @BotFather.", file=sys.stderr
+        )
+        return 2
     return 0

@@ -1,7 +1,10 @@
 """PTB handlers: parse the update, call the table service, answer. Nothing here knows the rules.
 
-Every button press gets exactly one short callback answer, whatever happens (a foreign or stale press is
-answered and changes nothing). Handlers run concurrently; the service serialises per table.
+Every button press gets exactly one short callback answer, whatever happens (a foreign, stale or unknown
+press is answered and changes nothing); its data is read by one typed decoder (``keyboards.decode``).
+Commands run from new messages only: an edited message never runs one, channel posts are ignored. What a
+user typed is cleaned and capped before it is stored (names) or quoted back (``texts.clean``), and every
+command gets a reply. Handlers run concurrently; the service serialises per table.
 """
 
 from __future__ import annotations
@@ -10,17 +13,18 @@ import asyncio
 import logging
 from typing import Any
 
-from telegram import Chat, Update, User
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram import Bot, Chat, ChatMember, Message, Update, User
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
 import engine
 
 from . import keyboards as kb
 from . import views
-from .outbox import retry_seconds
+from .access import MemberProbe
+from .outbox import MAX_TEXT, retry_seconds
 from .service import Reply, TableService
-from .texts import lang_of, t
+from .texts import QUOTE_LIMIT, clean, lang_of, t
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +44,10 @@ def find_variant(word: str | None) -> str | None:
     rulesets = engine.RULESETS
     if not word:
         return "changsha" if "changsha" in rulesets else next(iter(rulesets), None)
+    word = word[:64]  # no variant name is longer; a 10 KB argument is simply unknown
     w = word.strip().lower()
+    if not w:
+        return None
     for rid, rs in rulesets.items():
         if w == rid or w == rs.name_zh.lower() or w == rs.name_en.lower():
             return rid
@@ -50,12 +57,21 @@ def find_variant(word: str | None) -> str | None:
     return None
 
 
+def _args(context: Context) -> str:
+    """A command's arguments as typed (at most a few hundred characters of them are ever looked at)."""
+    return " ".join(context.args or ())[:512]
+
+
 async def _see(svc: TableService, update: Update) -> tuple[User | None, Chat | None]:
+    """Remember who wrote (name cleaned and capped) and the group's title. A press stores nothing of a user
+    who is not seated: joining stores him once he may join (``join(name=...)``)."""
     user, chat = update.effective_user, update.effective_chat
-    if user is not None:
-        await svc.see_user(user.id, user.full_name, user.language_code)
+    if user is not None and (update.message is not None or svc.registry.of_user(user.id)):
+        await svc.see_user(user.id, clean(user.full_name) or str(user.id), user.language_code)
+    elif user is not None and user.language_code:  # answer him in his language; nothing is stored
+        svc.people.user_langs.setdefault(user.id, lang_of(user.language_code))
     if chat is not None and chat.type != Chat.PRIVATE:
-        svc.see_chat(chat.id, chat.title)
+        svc.see_chat(chat.id, clean(chat.title))
     return user, chat
 
 
@@ -70,13 +86,39 @@ def _lang(svc: TableService, user: User | None, chat: Chat | None) -> str:
 
 
 async def _reply(update: Update, text: str, keyboard: kb.Keyboard | None = None) -> None:
+    """Reply to a command; if Telegram refuses the quote (the message is gone), reply without it."""
     message = update.effective_message
     if message is None:
         return
-    try:
-        await message.reply_text(text, reply_markup=kb.to_markup(keyboard))
-    except TelegramError as e:
-        log.warning("could not reply in chat %s: %s", message.chat_id, e.message)
+    text = text[:MAX_TEXT]
+    for quote in (None, False):
+        try:
+            await message.reply_text(text, reply_markup=kb.to_markup(keyboard), do_quote=quote)
+            return
+        except BadRequest as e:
+            log.info("reply refused in chat %s: %s", message.chat_id, e.message)
+        except TelegramError as e:
+            log.warning("could not reply in chat %s: %s", message.chat_id, e.message)
+            return
+
+
+def member_probe(bot: Bot) -> MemberProbe:
+    """The service's membership port: getChatMember's status ("restricted" only while still in the chat)."""
+
+    async def probe(chat_id: int, user_id: int) -> str:
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except (BadRequest, Forbidden) as e:  # no such user or chat, or the bot is not in it
+            log.info("membership check in chat %s: %s", chat_id, e.message)
+            return "left"
+        except TelegramError as e:
+            log.info("membership check failed in chat %s: %s", chat_id, e.message)
+            return ""
+        if member.status == ChatMember.RESTRICTED:
+            return "restricted" if getattr(member, "is_member", False) else "left"
+        return str(member.status)
+
+    return probe
 
 
 # ------------------------------------------------------------------ commands
@@ -90,8 +132,9 @@ async def cmd_start(update: Update, context: Context) -> None:
     if chat.type != Chat.PRIVATE:
         await _reply(update, t("help", _lang(svc, user, chat), variants=_variants()))
         return
-    payload = context.args[0] if context.args else ""
-    await _reply(update, await svc.private_start(user.id, payload))
+    payload = context.args[0][:64] if context.args else ""  # Telegram's deep-link payloads: 64 at most
+    name = clean(user.full_name) or str(user.id)
+    await _reply(update, await svc.private_start(user.id, payload, name, user.language_code))
 
 
 async def cmd_newtable(update: Update, context: Context) -> None:
@@ -103,29 +146,31 @@ async def cmd_newtable(update: Update, context: Context) -> None:
     if chat.type == Chat.PRIVATE:
         await _reply(update, t("note.group_only", lang))
         return
-    word = " ".join(context.args) if context.args else None
+    word = _args(context) or None
     variant = find_variant(word)
     if variant is None:
-        await _reply(update, t("note.unknown_variant", lang, name=word or "", known=_variants()))
+        quoted = clean(word, QUOTE_LIMIT)
+        await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants()))
         return
     rt, created = await svc.new_table(chat.id, user.id, variant, lang_of(user.language_code))
     if not created:
         await _reply(update, t("note.table_exists", svc.chat_lang(chat.id, rt.meta.lang), tid=rt.id))
         return
-    await svc.join(rt.id, user.id)
+    await svc.join(rt.id, user.id, name=clean(user.full_name) or str(user.id), language=user.language_code)
 
 
 async def cmd_rules(update: Update, context: Context) -> None:
     svc = service_of(context)
     user, chat = await _see(svc, update)
     lang = _lang(svc, user, chat)
-    word = " ".join(context.args) if context.args else None
+    word = _args(context) or None
     if word is None and chat is not None and (rt := svc.table_in(chat.id)) is not None:
         variant: str | None = rt.table.variant
     else:
         variant = find_variant(word)
     if variant is None:
-        await _reply(update, t("note.unknown_variant", lang, name=word or "", known=_variants()))
+        quoted = clean(word, QUOTE_LIMIT)
+        await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants()))
         return
     await _reply(update, views.rules_text(engine.get_ruleset(variant), lang))
 
@@ -142,7 +187,7 @@ async def cmd_score(update: Update, context: Context) -> None:
     if chat is None:
         return
     lang = _lang(svc, user, chat)
-    period = context.args[0].lower() if context.args else "all"
+    period = context.args[0][:8].lower() if context.args else "all"  # anything unknown reads as "all"
     text = await svc.leaderboard(chat.id, period, lang)
     await _reply(update, text, kb.score_keyboard(lang))
 
@@ -166,12 +211,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     user, chat = await _see(svc, update)
     if user is None or chat is None or chat.type == Chat.PRIVATE:
         return
-    is_admin = False
-    try:
-        member = await context.bot.get_chat_member(chat.id, user.id)
-        is_admin = member.status in ("creator", "administrator")
-    except TelegramError as e:
-        log.info("admin check failed in chat %s: %s", chat.id, e.message)
+    is_admin = await svc.access.is_admin(chat.id, user.id)
     await _reply(update, await svc.stop(chat.id, user.id, is_admin))
 
 
@@ -181,7 +221,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
     if chat is None:
         return
     current = _lang(svc, user, chat)
-    word = context.args[0].lower() if context.args else ""
+    word = context.args[0][:16].lower() if context.args else ""
     if word.startswith("zh") or word in ("中文", "cn", "chinese"):
         lang = "zh"
     elif word.startswith("en") or word == "english":
@@ -200,40 +240,41 @@ def _variants() -> str:
 
 
 async def on_button(update: Update, context: Context) -> None:
+    """A button press: decoded, routed, and answered exactly once (an unknown press: "out of date")."""
     query = update.callback_query
     if query is None:
         return
     svc = service_of(context)
-    user, _ = await _see(svc, update)
     uid = query.from_user.id
-    kind, args = kb.parse(query.data)
-    reply = Reply(t("ans.stale", svc.dm_lang(uid)))
+    reply = Reply(t("ans.unknown", svc.dm_lang(uid)))
     settle: int | None = None
     try:
-        if kind == "g" and len(args) == 3 and all(a.lstrip("-").isdigit() for a in args):
-            tid = int(args[0])
-            reply = await svc.press(tid, uid, int(args[1]), int(args[2]))
-            settle = tid if reply.ok else None
-        elif kind == "L" and len(args) >= 2 and args[0].isdigit():
-            tid = int(args[0])
-            if args[1] == "j":
-                reply = await svc.join(tid, uid)
+        user, _ = await _see(svc, update)
+        press = kb.decode(query.data)
+        if isinstance(press, kb.GamePress):
+            reply = await svc.press(press.table, uid, press.hand, press.decision, press.index)
+            settle = press.table if reply.ok else None
+        elif isinstance(press, kb.LobbyPress):
+            if press.op == "j":
+                name = clean(query.from_user.full_name) or str(uid)
+                reply = await svc.join(press.table, uid, name=name, language=query.from_user.language_code)
             else:
-                reply = await svc.lobby(tid, uid, args[1], args[2] if len(args) > 2 else "")
-        elif kind == "h" and len(args) == 1 and args[0].isdigit():
-            rt = svc.tables.get(int(args[0]))
+                reply = await svc.lobby(press.table, uid, press.op, press.arg)
+        elif isinstance(press, kb.HandPress):
+            rt = svc.tables.get(press.table)
             lang = svc.chat_lang(rt.chat_id, rt.meta.lang) if rt is not None else svc.dm_lang(uid)
             count = await svc.resend(uid, rt.chat_id) if rt is not None else 0
             reply = Reply(t("ans.hand_sent" if count else "ans.not_seated", lang))
-        elif kind == "b" and len(args) == 1 and args[0].isdigit():
-            reply = await svc.im_back(int(args[0]), uid)
-        elif kind == "S" and len(args) == 1 and query.message is not None:
+        elif isinstance(press, kb.BackPress):
+            reply = await svc.im_back(press.table, uid)
+        elif isinstance(press, kb.ScorePress) and _is_score_board(query.message):
+            assert isinstance(query.message, Message)
             chat_id = query.message.chat.id
             rt = svc.table_in(chat_id)
             lang = svc.chat_lang(
                 chat_id, rt.meta.lang if rt else (lang_of(user.language_code) if user else None)
             )
-            text = await svc.leaderboard(chat_id, args[0], lang)
+            text = await svc.leaderboard(chat_id, press.period, lang)
             reply = Reply(t("ans.ok", lang))
             try:
                 await query.edit_message_text(text, reply_markup=kb.to_markup(kb.score_keyboard(lang)))
@@ -243,6 +284,14 @@ async def on_button(update: Update, context: Context) -> None:
         await _answer(query, reply)
     if settle is not None:
         await svc.settle(settle)
+
+
+def _is_score_board(message: object) -> bool:
+    """Only a score board's own buttons turn a message into a score board (not a forged press elsewhere)."""
+    if not isinstance(message, Message) or message.reply_markup is None:
+        return False
+    rows = message.reply_markup.inline_keyboard
+    return any(isinstance(kb.decode(b.callback_data), kb.ScorePress) for row in rows for b in row)
 
 
 async def _answer(query: Any, reply: Reply) -> None:
@@ -273,14 +322,22 @@ async def on_error(update: object, context: Context) -> None:
     log.error("error while handling %s", kind, exc_info=context.error)
 
 
+# Commands come from new messages only: not from an edited message (editing an old message into /stop must
+# not cast a vote) and not from channel posts.
+COMMAND_UPDATES = filters.UpdateType.MESSAGE
+
+
 def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    app.add_handler(CommandHandler("start", cmd_start))
-    app.add_handler(CommandHandler("newtable", cmd_newtable))
-    app.add_handler(CommandHandler("rules", cmd_rules))
-    app.add_handler(CommandHandler("help", cmd_help))
-    app.add_handler(CommandHandler("score", cmd_score))
-    app.add_handler(CommandHandler("hand", cmd_hand))
-    app.add_handler(CommandHandler("stop", cmd_stop))
-    app.add_handler(CommandHandler("lang", cmd_lang))
+    for name, callback in (
+        ("start", cmd_start),
+        ("newtable", cmd_newtable),
+        ("rules", cmd_rules),
+        ("help", cmd_help),
+        ("score", cmd_score),
+        ("hand", cmd_hand),
+        ("stop", cmd_stop),
+        ("lang", cmd_lang),
+    ):
+        app.add_handler(CommandHandler(name, callback, filters=COMMAND_UPDATES))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_error_handler(on_error)

@@ -1,12 +1,17 @@
-"""Inline keyboards as plain data, and the callback data they carry.
+"""Inline keyboards as plain data, and the callback data they carry: one encoder and one typed decoder.
 
-Callback data (at most 64 bytes) always names the table, and for game buttons the state version the
-button was made for, so a press can be checked against the table's current state:
+Callback data (at most 64 bytes) always names the table; a game button also names its hand and its decision,
+so a press can only ever answer the decision it was made for:
 
-* ``g|<table>|<version>|<i>``  the i-th legal action of the presser's decision
-* ``L|<table>|<op>[|<arg>]``  lobby: join, leave, AI seats, settings, start
-* ``h|<table>``                re-send my hand; ``b|<table>``: "I'm back" (leave auto-play)
-* ``S|<period>``               leaderboard period
+* ``g|<table>|<hand>|<decision>|<i>``  the i-th legal action of the presser's decision (``GamePress``);
+  ``<hand>`` is the hand's id (never reused), ``<decision>`` the state version the decision opened at
+* ``L|<table>|<op>[|<arg>]``  lobby: join, leave, AI seats, settings, start (``LobbyPress``)
+* ``h|<table>``                re-send my hand (``HandPress``); ``b|<table>``: "I'm back" (``BackPress``)
+* ``S|<period>``               leaderboard period (``ScorePress``)
+
+``decode`` is the only reader: numbers are ASCII digits with a length cap (no ``int("²")``, no Arabic-Indic
+digits, no 5,000-digit numbers), ops and periods come from fixed sets, and anything else is ``None`` - the
+handler answers it as an unknown button and changes nothing.
 """
 
 from __future__ import annotations
@@ -52,6 +57,76 @@ def to_markup(kb: Keyboard | None) -> InlineKeyboardMarkup | None:
     )
 
 
+# ------------------------------------------------------------------ callback data: the button kinds
+
+
+@dataclass(frozen=True, slots=True)
+class GamePress:
+    """A game button: action ``index`` of the presser's decision ``decision`` in hand ``hand``."""
+
+    table: int
+    hand: int
+    decision: int
+    index: int
+
+    def data(self) -> str:
+        return data("g", self.table, self.hand, self.decision, self.index)
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPress:
+    """A lobby button; ``arg`` only for ``o`` (the index of a room option)."""
+
+    table: int
+    op: str
+    arg: int | None = None
+
+    def data(self) -> str:
+        if self.arg is None:
+            return data("L", self.table, self.op)
+        return data("L", self.table, self.op, self.arg)
+
+
+@dataclass(frozen=True, slots=True)
+class HandPress:
+    """The group's "my hand" button: send my private panel again."""
+
+    table: int
+
+    def data(self) -> str:
+        return data("h", self.table)
+
+
+@dataclass(frozen=True, slots=True)
+class BackPress:
+    """ "I'm back": leave auto-play."""
+
+    table: int
+
+    def data(self) -> str:
+        return data("b", self.table)
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePress:
+    period: str
+
+    def data(self) -> str:
+        return data("S", self.period)
+
+
+Press = GamePress | LobbyPress | HandPress | BackPress | ScorePress
+
+# Lobby ops: j join, l leave, a/r add/remove an AI seat, s/b settings on/off, o cycle a room option,
+# c/d claim/discard timer, p claim pause, n player count, t language, go start the hand.
+LOBBY_OPS = frozenset({"j", "l", "a", "r", "s", "b", "o", "c", "d", "p", "n", "t", "go"})
+PERIODS = frozenset({"all", "week", "month"})
+# Digits allowed per number: ids stay far below 10**15, versions below 10**6, indexes below 1000.
+ID_DIGITS = 15
+VERSION_DIGITS = 6
+INDEX_DIGITS = 3
+
+
 def data(*parts: object) -> str:
     out = "|".join(str(p) for p in parts)
     if len(out.encode()) > MAX_DATA:
@@ -59,12 +134,43 @@ def data(*parts: object) -> str:
     return out
 
 
-def parse(raw: str | None) -> tuple[str, list[str]]:
-    """``("g", ["12", "40", "3"])``; ("", []) for anything unreadable."""
-    if not raw:
-        return "", []
+def _number(text: str, digits: int) -> int | None:
+    """A non-negative number in canonical ASCII digits (no sign, no leading zero), at most ``digits`` long."""
+    if not 0 < len(text) <= digits or not text.isascii() or not text.isdigit():
+        return None
+    if len(text) > 1 and text[0] == "0":
+        return None
+    return int(text)
+
+
+def decode(raw: object) -> Press | None:
+    """The typed button behind callback data, or None for anything the bot did not make."""
+    if not isinstance(raw, str) or not raw or len(raw) > MAX_DATA or not raw.isascii():
+        return None
     kind, *rest = raw.split("|")
-    return kind, rest
+    if kind == "g" and len(rest) == 4:
+        table, hand = _number(rest[0], ID_DIGITS), _number(rest[1], ID_DIGITS)
+        decision, index = _number(rest[2], VERSION_DIGITS), _number(rest[3], INDEX_DIGITS)
+        if table is None or hand is None or decision is None or index is None:
+            return None
+        return GamePress(table, hand, decision, index)
+    if kind == "L" and len(rest) in (2, 3):
+        table = _number(rest[0], ID_DIGITS)
+        op = rest[1]
+        if table is None or op not in LOBBY_OPS:
+            return None
+        if op == "o":
+            arg = _number(rest[2], INDEX_DIGITS) if len(rest) == 3 else None
+            return LobbyPress(table, op, arg) if arg is not None else None
+        return LobbyPress(table, op) if len(rest) == 2 else None
+    if kind in ("h", "b") and len(rest) == 1:
+        table = _number(rest[0], ID_DIGITS)
+        if table is None:
+            return None
+        return HandPress(table) if kind == "h" else BackPress(table)
+    if kind == "S" and len(rest) == 1 and rest[0] in PERIODS:
+        return ScorePress(rest[0])
+    return None
 
 
 def _rows(buttons: Sequence[Button], per_row: int) -> list[tuple[Button, ...]]:
@@ -75,17 +181,17 @@ def _rows(buttons: Sequence[Button], per_row: int) -> list[tuple[Button, ...]]:
 
 
 def game_keyboard(
-    obs: Observation, legal: Sequence[Action], table_id: int, since: int, lang: str
+    obs: Observation, legal: Sequence[Action], table_id: int, hand_id: int, since: int, lang: str
 ) -> Keyboard:
     """One button per legal action of this decision: win / kongs / claims / pass first, then one button per
     distinct tile to discard, in hand order (by suit). ``legal`` is the decision's action list; button i
-    carries its index there and ``since``, the version the decision started at."""
+    carries its index there, the hand and ``since``, the version the decision started at."""
     special: list[Button] = []
     discards: list[Button] = []
     for a, label in render.choices(obs, lang):
         if a not in legal:
             continue
-        d = data("g", table_id, since, legal.index(a))
+        d = GamePress(table_id, hand_id, since, legal.index(a)).data()
         if a.act == Act.DISCARD and a.tile is not None:
             name = render.tile_label(a.tile, lang)
             if obs.drawn is not None and a.tile == obs.drawn:
@@ -98,28 +204,24 @@ def game_keyboard(
 
 
 def back_keyboard(table_id: int, lang: str) -> Keyboard:
-    return ((Button(t("btn.im_back", lang), data("b", table_id)),),)
+    return ((Button(t("btn.im_back", lang), BackPress(table_id).data()),),)
 
 
 # ------------------------------------------------------------------ group messages
 
 
 def table_keyboard(table_id: int, lang: str) -> Keyboard:
-    return ((Button(t("btn.my_hand", lang), data("h", table_id)),),)
+    return ((Button(t("btn.my_hand", lang), HandPress(table_id).data()),),)
 
 
 def lobby_keyboard(table_id: int, lang: str, next_hand: bool) -> Keyboard:
-    start = t("btn.next" if next_hand else "btn.start", lang)
+    def b(key: str, op: str) -> Button:
+        return Button(t(key, lang), LobbyPress(table_id, op).data())
+
     return (
-        (
-            Button(t("btn.join", lang), data("L", table_id, "j")),
-            Button(t("btn.leave", lang), data("L", table_id, "l")),
-        ),
-        (
-            Button(t("btn.add_ai", lang), data("L", table_id, "a")),
-            Button(t("btn.remove_ai", lang), data("L", table_id, "r")),
-        ),
-        (Button(t("btn.settings", lang), data("L", table_id, "s")), Button(start, data("L", table_id, "go"))),
+        (b("btn.join", "j"), b("btn.leave", "l")),
+        (b("btn.add_ai", "a"), b("btn.remove_ai", "r")),
+        (b("btn.settings", "s"), b("btn.next" if next_hand else "btn.start", "go")),
     )
 
 
@@ -135,22 +237,27 @@ def settings_keyboard(
     table_id: int, rs: Ruleset, options: dict[str, object], tm: TableMeta, n: int
 ) -> Keyboard:
     lang = tm.lang
+
+    def b(label: str, op: str, arg: int | None = None) -> Button:
+        return Button(label, LobbyPress(table_id, op, arg).data())
+
     rows: list[tuple[Button, ...]] = []
     for i, spec in enumerate(rs.option_specs):
         label = spec.label_zh if lang == "zh" else spec.label_en
         value = option_value(options.get(spec.name, spec.default), lang)
-        rows.append((Button(f"{label}: {value}", data("L", table_id, "o", i)),))
+        rows.append((b(f"{label}: {value}", "o", i),))
     rows.append(
         (
-            Button(t("btn.claim_s", lang, n=tm.claim_s), data("L", table_id, "c")),
-            Button(t("btn.discard_s", lang, n=tm.discard_s), data("L", table_id, "d")),
+            b(t("btn.claim_s", lang, n=tm.claim_s), "c"),
+            b(t("btn.discard_s", lang, n=tm.discard_s), "d"),
         )
     )
-    extra = [Button(t("btn.lang", lang), data("L", table_id, "t"))]
+    rows.append((b(t("btn.pause_s", lang, n=tm.pause_s), "p"),))
+    extra = [b(t("btn.lang", lang), "t")]
     if len(rs.seat_counts) > 1:
-        extra.insert(0, Button(t("btn.seats", lang, n=n), data("L", table_id, "n")))
+        extra.insert(0, b(t("btn.seats", lang, n=n), "n"))
     rows.append(tuple(extra))
-    rows.append((Button(t("btn.back", lang), data("L", table_id, "b")),))
+    rows.append((b(t("btn.back", lang), "b"),))
     return tuple(rows)
 
 
@@ -161,8 +268,8 @@ def deep_link_keyboard(url: str, lang: str) -> Keyboard:
 def score_keyboard(lang: str) -> Keyboard:
     return (
         (
-            Button(t("btn.all", lang), data("S", "all")),
-            Button(t("btn.week", lang), data("S", "week")),
-            Button(t("btn.month", lang), data("S", "month")),
+            Button(t("btn.all", lang), ScorePress("all").data()),
+            Button(t("btn.week", lang), ScorePress("week").data()),
+            Button(t("btn.month", lang), ScorePress("month").data()),
         ),
     )

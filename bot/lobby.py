@@ -4,6 +4,9 @@ what happens when a hand ends, and stopping the table.
 Seating and options are stored first (``storage``) and changed in memory only if the database took them;
 lobby-only settings (AI seats, timers, language) are bot settings (``bot/meta.py``). Joining needs a
 private chat with the bot (that is where the hand is dealt): without one the player gets a deep link.
+
+Who may do what (docs/security.md): members of the table's group may join and leave; settings, AI seats and
+Start belong to the table's host (``is_host``) and the group's admins; anyone else changes nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import engine
 from storage import Storage
 
 from . import views
-from .meta import CLAIM_CHOICES, DISCARD_CHOICES, Meta
+from .access import ADMIN, MEMBER, Access, JoinLinks
+from .meta import CLAIM_CHOICES, DISCARD_CHOICES, PAUSE_CHOICES, Meta
 from .people import People
 from .play import Play
 from .present import Presenter
@@ -23,6 +27,11 @@ from .runtime import DmProbe, FinishedHand, Reply, TableRuntime, Tables
 from .texts import t
 
 log = logging.getLogger(__name__)
+
+
+def is_host(rt: TableRuntime, user_id: int) -> bool:
+    """The table's host: whoever opened it. The one place that knows where the host is kept."""
+    return rt.meta.creator == user_id
 
 
 class Lobby:
@@ -35,6 +44,9 @@ class Lobby:
         present: Presenter,
         play: Play,
         dm_probe: DmProbe,
+        access: Access,
+        links: JoinLinks,
+        default_pause: int | None = None,
     ) -> None:
         self.tables = tables
         self.storage = storage
@@ -43,6 +55,19 @@ class Lobby:
         self.present = present
         self.play = play
         self.dm_probe = dm_probe
+        self.access = access
+        self.links = links
+        self.default_pause = default_pause  # the claim pause of new tables (None: the room default)
+
+    async def refusal(self, rt: TableRuntime, user_id: int, lang: str, *, manage: bool) -> Reply | None:
+        """Why ``user_id`` may not join (``manage=False``) or change settings and start (``manage=True``)
+        at this table, or None if he may: members join; the host, while a member, and admins manage."""
+        status = await self.access.status(rt.chat_id, user_id)
+        if status not in MEMBER:
+            return Reply(t("ans.not_member" if status else "ans.check_failed", lang))
+        if manage and status not in ADMIN and not is_host(rt, user_id):
+            return Reply(t("ans.host_only", lang))
+        return None
 
     # ================================================================== entry points (take the table lock)
 
@@ -60,6 +85,8 @@ class Lobby:
             tm = self.meta.table(table.id)
             tm.lang = self.people.chat_lang(chat_id, lang)
             tm.creator = user_id
+            if self.default_pause is not None:
+                tm.pause_s = self.default_pause
             self.meta.save()
             rt = TableRuntime(table, tm, list(table.seats), dict(table.options))
             self.tables.add(rt)
@@ -67,11 +94,25 @@ class Lobby:
                 self.present.show_lobby(rt, fresh=True)
             return rt, True
 
-    async def join(self, table_id: int, user_id: int, *, from_dm: bool = False) -> Reply:
+    async def join(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        from_dm: bool = False,
+        name: str = "",
+        language: str | None = None,
+    ) -> Reply:
+        """Seat a member of the table's group (``name``/``language``: his, stored once he may join)."""
         rt = self.tables.by_id.get(table_id)
         lang = self.people.dm_lang(user_id) if from_dm else self.people.table_lang(rt)
         if rt is None or rt.closed:
             return Reply(t("ans.closed", lang))
+        refused = await self.refusal(rt, user_id, lang, manage=False)
+        if refused is not None:
+            return refused
+        if name:
+            await self.people.see_user(user_id, name, language)
         async with rt.lock:
             if user_id in rt.seats:
                 return Reply(t("ans.already", lang))
@@ -85,7 +126,7 @@ class Lobby:
             variant = views.variant_name(rt.ruleset, dlang)
             text = t("dm.joined", dlang, chat=chat_title or "—", tid=rt.id, variant=variant)
             if not await self.dm_probe(user_id, text):
-                url = self.present.deep_link(f"j{rt.id}")
+                url = self.present.deep_link(self.links.payload(rt.id))
                 if user_id not in rt.waiting_dm:
                     rt.waiting_dm.add(user_id)
                     self.present.note_no_dm(rt, user_id, url)
@@ -100,24 +141,26 @@ class Lobby:
             self.present.show_lobby(rt)
             return Reply(t("ans.joined", lang), ok=True)
 
-    async def lobby(self, table_id: int, user_id: int, op: str, arg: str = "") -> Reply:
-        """Lobby buttons other than join: leave, AI seats, settings, start."""
+    async def lobby(self, table_id: int, user_id: int, op: str, arg: int | None = None) -> Reply:
+        """Lobby buttons other than join: leave (a seated player), AI seats, settings and start (the host or
+        a group admin)."""
         rt = self.tables.open(table_id)
         if rt is None:
             return Reply(t("ans.closed", self.people.dm_lang(user_id)))
         lang = self.people.table_lang(rt)
         if op == "go":
             return await self.start(table_id, user_id)
+        refused = None if op == "l" else await self.refusal(rt, user_id, lang, manage=True)
+        if refused is not None:
+            return refused
         async with rt.lock:
             if rt.playing:
                 return Reply(t("ans.started", lang))
-            seated = user_id in rt.seats
-            anyone = not any(u is not None for u in rt.seats)
             if op == "l" and user_id in rt.waiting_dm:  # pressed Join without a private chat: cancel it
                 rt.waiting_dm.discard(user_id)
                 self.present.show_lobby(rt)
                 return Reply(t("ans.left", lang), ok=True)
-            if not seated and not (anyone and op != "l"):
+            if op == "l" and user_id not in rt.seats:
                 return Reply(t("ans.not_seated", lang))
             rs = rt.ruleset
             tm = rt.meta
@@ -139,8 +182,8 @@ class Lobby:
                 tm.settings = True
             elif op == "b":
                 tm.settings = False
-            elif op == "o" and arg.isdigit() and int(arg) < len(rs.option_specs):
-                spec = rs.option_specs[int(arg)]
+            elif op == "o" and arg is not None and arg < len(rs.option_specs):
+                spec = rs.option_specs[arg]
                 cur = rt.options.get(spec.name, spec.default)
                 nxt = (
                     spec.choices[(spec.choices.index(cur) + 1) % len(spec.choices)]
@@ -153,6 +196,8 @@ class Lobby:
                 tm.claim_s = _cycle(CLAIM_CHOICES, tm.claim_s)
             elif op == "d":
                 tm.discard_s = _cycle(DISCARD_CHOICES, tm.discard_s)
+            elif op == "p":
+                tm.pause_s = _cycle(PAUSE_CHOICES, tm.pause_s)
             elif op == "n" and len(rs.seat_counts) > 1:
                 n = _cycle(tuple(sorted(rs.seat_counts)), len(rt.seats))
                 humans = [u for u in rt.seats if u is not None]
@@ -170,16 +215,19 @@ class Lobby:
             return Reply(t("ans.ok", tm.lang), ok=True)
 
     async def start(self, table_id: int, user_id: int) -> Reply:
-        """Deal the next hand (a seated player pressed Start): empty seats are played by the AI."""
+        """Deal the next hand (the host or a group admin pressed Start): empty seats are played by the AI."""
         rt = self.tables.open(table_id)
         if rt is None:
             return Reply(t("ans.closed", self.people.dm_lang(user_id)))
         lang = self.people.table_lang(rt)
+        refused = await self.refusal(rt, user_id, lang, manage=True)
+        if refused is not None:
+            return refused
         async with rt.lock:
             if rt.playing:
                 return Reply(t("ans.started", lang))
-            if user_id not in rt.seats:
-                return Reply(t("ans.not_seated", lang))
+            if not any(u is not None for u in rt.seats):
+                return Reply(t("ans.need_player", lang))
             if not await self.begin_hand(rt):
                 return Reply(t("ans.error", lang), alert=True)
             return Reply(t("ans.ok", lang), ok=True)

@@ -21,6 +21,8 @@ CLAIM_CHOICES = (10, 15, 20, 30, 45, 60)
 DISCARD_CHOICES = (20, 30, 45, 60, 90, 120)
 DEFAULT_CLAIM = 30
 DEFAULT_DISCARD = 60
+PAUSE_CHOICES = (2, 3, 5, 8)  # the uniform claim pause after every discard (docs/security.md)
+DEFAULT_PAUSE = 3
 
 
 @dataclass
@@ -28,6 +30,7 @@ class TableMeta:
     lang: str = "zh"
     claim_s: int = DEFAULT_CLAIM
     discard_s: int = DEFAULT_DISCARD
+    pause_s: int = DEFAULT_PAUSE
     ai: list[int] = field(default_factory=list)  # lobby seats given to an AI player
     auto: list[int] = field(default_factory=list)  # seats on auto-play in the current hand
     group_msg: int | None = None  # the group's table message, edited in place during a hand

@@ -3,13 +3,21 @@
 An accepted action goes engine → storage (one logged action, one transaction, with the state version it
 produced) → memory; only then is it shown (``bot/present.py``).
 
-Decisions: a human seat that must act has a ``Pending`` decision with a deadline; its buttons carry the
-version the decision started at, so a press is accepted while that decision is open (even if another seat
-answered the same claim meanwhile) and answered "out of date" once it is over. On a deadline the bot plays
+Decisions: a human seat that must act has a ``Pending`` decision with a deadline; its buttons carry the hand
+and the version the decision started at, so a press is accepted while that very decision is open (even if
+another seat answered the same claim meanwhile) and answered "out of date" once it is over. A decision is
+closed the moment an action on it is committed: a second press on it is stale even when what it names
+happens to be legal in the new state (a double-click on "Kong" then "Discard"). On a deadline the bot plays
 for the seat (take a win, else pass a claim or discard the drawn tile); after two timeouts in a row the
 seat is on auto-play until the player presses "I'm back". AI seats (``bot.ai``) and auto-play seats act at
 once, and so does a seat with a single legal action. When the hand ends, the table's totals are updated and
 the hand-end hook (``HandEndHook``) decides what comes next.
+
+The claim pause (docs/security.md): after every discard, and every kong that may be robbed, the table pauses
+for the room's ``pause_s`` whether or not anyone may claim, and every chat shows the same thing meanwhile
+(``Pause``; ``bot/present.py`` renders it). Only claim decisions open during a pause; everything else waits
+for its end (the table's timer). A human who may claim keeps his whole claim timer: if he takes longer than
+the pause, the wait is longer - that is the one signal left, and it says only that some human may claim.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import logging
 import random
 
 import engine
-from engine import Act, Action, Observation, Phase
+from engine import Act, Action, Event, Observation, Phase, State
 from storage import Storage, StorageError
 
 from . import ai, views
@@ -29,6 +37,8 @@ from .runtime import (
     Clock,
     FinishedHand,
     HandEndHook,
+    Moment,
+    Pause,
     Pending,
     Reply,
     SeedFn,
@@ -62,6 +72,28 @@ def timeout_action(obs: Observation) -> Action:
     return ai.choose(obs, random.Random(f"timeout/{obs.variant}/{obs.version}/{obs.seat}"))
 
 
+def claim_moment(before: State, action: Action) -> Moment | None:
+    """The claimable moment ``action`` makes, judged by the rules alone (never by who could claim): a discard
+    on a turn, or a kong on a turn of a kind the variant lets others rob (补杠 / 暗杠 where allowed)."""
+    if before.phase != Phase.TURN or before.kong_tiles or action.tile is None:
+        return None
+    if action.act == Act.DISCARD:
+        return Moment("discard", action.seat, action.tile)
+    if action.act == Act.KONG:
+        rs = before.ruleset
+        concealed = before.seats[action.seat].counts[action.tile] == 4
+        if rs.rob_concealed if concealed else rs.robbing_kong:
+            return Moment("rob", action.seat, action.tile, action.detail)
+    return None
+
+
+def moment_event(m: Moment) -> Event:
+    """The event the group's "recent" line shows for a moment (what the engine reports for a claim window)."""
+    if m.kind == "discard":
+        return Event("discard", m.seat, m.tile)
+    return Event("kong_declared", m.seat, m.tile, m.detail)
+
+
 class Play:
     def __init__(
         self,
@@ -88,21 +120,21 @@ class Play:
 
     # ================================================================== entry points (take the table lock)
 
-    async def press(self, table_id: int, user_id: int, version: int, index: int) -> Reply:
-        """A game button: the ``index``-th action of the decision that started at ``version``."""
+    async def press(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
+        """A game button: action ``index`` of the presser's decision ``decision`` of hand ``hand_id``."""
         rt = self.tables.open(table_id)
         lang = self.people.dm_lang(user_id)
         if rt is None:
             return Reply(t("ans.closed", lang))
         async with rt.lock:
-            state = rt.state
-            if state is None or rt.hand is None:
-                return Reply(t("ans.stale", lang))
             seat = rt.seat_of(user_id)
             if seat is None:
                 return Reply(t("ans.not_seated", lang))
+            state = rt.state
+            if state is None or rt.hand is None or rt.hand.id != hand_id:
+                return Reply(t("ans.stale", lang))
             p = rt.pending.get(seat)
-            if p is None or not p.since <= version <= state.version or not 0 <= index < len(p.legal):
+            if p is None or p.since != decision or not 0 <= index < len(p.legal):
                 return Reply(t("ans.stale", lang))
             action = p.legal[index]
             if action not in engine.legal_actions(state, seat):
@@ -135,6 +167,8 @@ class Play:
             if rt.state is None:
                 return
             now = self.clock()
+            if rt.pause is not None and rt.pause.until <= now + 0.001:
+                rt.pause = None  # the claim pause is over: the hand moves on (resume, below)
             while rt.state is not None and rt.state.phase != Phase.ENDED:
                 state = rt.state
                 due = [s for s, p in rt.pending.items() if p.deadline <= now + 0.001]
@@ -237,6 +271,7 @@ class Play:
             return False
         rt.hand, rt.state = hand, state
         rt.pending.clear()
+        rt.pause = None
         rt.timeouts.clear()
         rt.active.clear()
         rt.recent.clear()
@@ -266,14 +301,23 @@ class Play:
     async def commit(self, rt: TableRuntime, action: Action) -> None:
         """Apply one action and log it (one transaction, with its version); memory changes only after."""
         assert rt.state is not None and rt.hand is not None
-        state, events = engine.apply(rt.state, action)
+        before = rt.state
+        state, events = engine.apply(before, action)
         final = state if state.phase == Phase.ENDED else None
         await self.storage.log_action(rt.hand.id, action, state.version, final=final)
         rt.state = state
         self.actions += 1
+        rt.pending.pop(action.seat, None)  # the decision is closed: no second press on it
+        prior = tuple(rt.recent)
         for ev in events:
             if ev.kind not in views.QUIET_EVENTS:
                 rt.recent.append(ev.public())
+        moment = claim_moment(before, action)
+        if state.phase == Phase.ENDED:
+            rt.pause = None
+        elif moment is not None and rt.meta.pause_s > 0:
+            recent = (*prior, moment_event(moment))[-(rt.recent.maxlen or 8) :]
+            rt.pause = Pause(self.clock() + rt.meta.pause_s, before, moment, recent)
 
     def set_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
         """Put a seat on auto-play (the bot plays for it at once) or take it off; the group is told."""
@@ -301,7 +345,7 @@ class Play:
         """Let AI seats, auto-play seats and single-option decisions move until a human must decide."""
         for _ in range(MAX_AUTO_STEPS):
             state = rt.state
-            if state is None or state.phase == Phase.ENDED:
+            if state is None or state.phase == Phase.ENDED or self.paused(rt):
                 return
             mover = None
             for s in engine.to_act(state):
@@ -321,15 +365,25 @@ class Play:
             await self.commit(rt, action)
         log.error("table %s: no human decision after %d automatic moves", rt.id, MAX_AUTO_STEPS)
 
+    def paused(self, rt: TableRuntime) -> bool:
+        """A claim pause is on (one whose time is up is ended here, whether or not its timer ran yet)."""
+        if rt.pause is not None and rt.pause.until <= self.clock() + 0.001:
+            rt.pause = None
+        return rt.pause is not None
+
     def _sync_pending(self, rt: TableRuntime) -> set[int]:
-        """Open a decision (with its deadline) for each human seat that must act; returns the new ones."""
+        """Open a decision (with its deadline) for each human seat that must act; returns the new ones.
+        During a claim pause only claim decisions open; the rest wait for the pause to end."""
         state = rt.state
         new: set[int] = set()
         if state is None or state.phase == Phase.ENDED:
             rt.pending.clear()
+            rt.pause = None
             self.timers.cancel(rt.id)
             return new
         actors = [s for s in engine.to_act(state) if not self._is_bot_seat(rt, s)]
+        if self.paused(rt) and state.phase != Phase.CLAIM:
+            actors = []
         for s in list(rt.pending):
             if s not in actors or rt.pending[s].key != decision_key(state, s):
                 del rt.pending[s]
@@ -342,8 +396,11 @@ class Play:
                 state.version, now + limit, engine.legal_actions(state, s), decision_key(state, s)
             )
             new.add(s)
-        if rt.pending:
-            self.timers.arm(rt.id, min(p.deadline for p in rt.pending.values()))
+        wake = [p.deadline for p in rt.pending.values()]
+        if rt.pause is not None:
+            wake.append(rt.pause.until)
+        if wake:
+            self.timers.arm(rt.id, min(wake))
         else:
             self.timers.cancel(rt.id)
         return new
@@ -360,6 +417,7 @@ class Play:
         rt.hands_played = hand.number
         rt.hand, rt.state = None, None
         rt.pending.clear()
+        rt.pause = None
         rt.meta.auto = []
         rt.dm_lost.clear()
         self.meta.save()

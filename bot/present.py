@@ -9,18 +9,24 @@ memory → render). The group only ever sees ``views.public_observation``; a pan
 Live messages have one key each in the outbox: ``l<table>`` the group's lobby, ``g<table>`` the group's
 table during a hand, ``p<table>`` a player's panel (in his private chat). The group's two are remembered in
 the table's settings so that a restart edits them instead of posting new ones.
+
+During a claim pause (``runtime.Pause``) every chat shows the table as it was right after the discard (or
+the kong that may be robbed), built from the state before it and the public moment alone - so what anyone
+sees cannot depend on whether someone may claim. Only open claim decisions show their live panel.
 """
 
 from __future__ import annotations
 
-from engine import Action, Observation, Phase, observe
+from dataclasses import replace
+
+from engine import Action, Observation, Phase, observe, observe_public
 
 from . import keyboards as kb
 from . import render, views
 from .keyboards import Keyboard
 from .meta import Meta, TableMeta
 from .people import People
-from .runtime import Clock, Out, TableRuntime
+from .runtime import Clock, Moment, Out, Pause, TableRuntime
 from .texts import t
 
 
@@ -34,6 +40,48 @@ def group_key(table_id: int) -> str:
 
 def panel_key(table_id: int) -> str:
     return f"p{table_id}"
+
+
+def _without(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
+    out = list(tiles)
+    if tile in out:
+        out.remove(tile)
+    return tuple(out)
+
+
+def paused_observation(obs: Observation, m: Moment) -> Observation:
+    """``obs`` (taken just before the moment) moved on by the public moment alone, as the engine shows a
+    claim window on it, with nothing to decide: the same whether or not anyone may claim."""
+    seats = list(obs.seats)
+    ps = seats[m.seat]
+    shown = _without(ps.hand, m.tile) if ps.hand is not None else None
+    last: tuple[int, int] | None
+    if m.kind == "discard":
+        seats[m.seat] = replace(ps, hand_size=ps.hand_size - 1, discards=(*ps.discards, m.tile), hand=shown)
+        last = (m.seat, m.tile)
+    else:  # a kong that may be robbed: its tile waits in the window, out of the konger's hand
+        seats[m.seat] = replace(ps, hand_size=ps.hand_size - 1, hand=shown)
+        last = obs.last_discard
+    own = obs.seat == m.seat
+    return replace(
+        obs,
+        phase=Phase.CLAIM,
+        version=obs.version + 1,
+        hand=_without(obs.hand, m.tile) if own else obs.hand,
+        drawn=None,
+        seats=tuple(seats),
+        claim_tile=m.tile,
+        claim_from=m.seat,
+        claim_kind=m.kind,
+        to_act=(),
+        legal=(),
+        last_discard=last,
+    )
+
+
+def paused_public(pause: Pause) -> Observation:
+    """What the group sees during a claim pause."""
+    return paused_observation(observe_public(pause.before), pause.moment)
 
 
 class Presenter:
@@ -95,6 +143,8 @@ class Presenter:
         text = views.lobby_text(
             rs, rt.id, rt.options, rt.meta, self._seat_labels(rt, lang), rt.hands_played + 1, lang
         )
+        lines = text.split("\n")  # the claim pause goes with the timers, just above the hint
+        text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.meta.pause_s), lines[-1]])
         if rt.meta.settings:
             keyboard = kb.settings_keyboard(rt.id, rs, rt.options, _with_lang(rt.meta, lang), len(rt.seats))
         else:
@@ -120,9 +170,12 @@ class Presenter:
         assert rt.state is not None and rt.hand is not None
         lang = self.people.table_lang(rt)
         names = self.seat_names(rt, lang)
-        obs = views.public_observation(rt.state)
+        if rt.pause is not None:
+            obs, recent = paused_public(rt.pause), list(rt.pause.recent)
+        else:
+            obs, recent = views.public_observation(rt.state), list(rt.recent)
         auto = [names[s] for s in rt.meta.auto if s < len(names)]
-        text = views.group_table_text(obs, lang, names, rt.id, rt.hand.number, list(rt.recent), auto)
+        text = views.group_table_text(obs, lang, names, rt.id, rt.hand.number, recent, auto)
         keyboard = kb.table_keyboard(rt.id, lang) if rt.state.phase != Phase.ENDED else None
         return text, keyboard
 
@@ -131,12 +184,15 @@ class Presenter:
         user = rt.hand_seats()[seat]
         assert user is not None
         lang = self.people.dm_lang(user)
-        obs = observe(rt.state, seat)
+        p = rt.pending.get(seat)
+        if rt.pause is not None and p is None:  # frozen at the moment, like everyone without a claim
+            obs = paused_observation(observe(rt.pause.before, seat), rt.pause.moment)
+        else:
+            obs = observe(rt.state, seat)
         names = self.seat_names(rt, lang, viewer=seat)
         rs = rt.ruleset
         header = t("dm.header", lang, variant=views.variant_name(rs, lang), tid=rt.id, n=rt.hand.number)
         auto = seat in rt.meta.auto
-        p = rt.pending.get(seat)
         left = int(p.deadline - self.clock() + 0.5) if p is not None else None
         text = views.panel_text(obs, lang, names, header, left, auto)
         keyboard: Keyboard | None = None
@@ -144,7 +200,7 @@ class Presenter:
             if auto:
                 keyboard = kb.back_keyboard(rt.id, lang)
             elif p is not None:
-                keyboard = kb.game_keyboard(obs, p.legal, rt.id, p.since, lang)
+                keyboard = kb.game_keyboard(obs, p.legal, rt.id, rt.hand.id, p.since, lang)
         return text, keyboard
 
     def publish_seat(self, rt: TableRuntime, seat: int, *, fresh: bool = False) -> None:

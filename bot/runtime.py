@@ -60,12 +60,35 @@ class Reply:
 
 @dataclass(slots=True)
 class Pending:
-    """A human seat's open decision: its buttons carry ``since``; a press is good until ``key`` changes."""
+    """A human seat's open decision: its buttons carry the hand and ``since``. It is closed (removed) the
+    moment a press on it is committed, and replaced when ``key`` changes; a press finds it or is stale."""
 
-    since: int  # the state version the decision started at
+    since: int  # the state version the decision started at (the decision's id within its hand)
     deadline: float
     legal: tuple[Action, ...]
     key: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A tile others may claim: a discard, or a kong that may be robbed (抢杠). Public by nature."""
+
+    kind: str  # "discard" or "rob" (the engine's claim kinds)
+    seat: int
+    tile: int
+    detail: str = ""  # the kong's mode (bu / kai)
+
+
+@dataclass(slots=True)
+class Pause:
+    """The uniform claim pause after a ``Moment`` (docs/security.md): until ``until`` every chat shows the
+    table as it was right after the moment (built from ``before``, the state before it), whether or not
+    anyone may claim; only open claim decisions are live. The hand moves on when it ends."""
+
+    until: float
+    before: State
+    moment: Moment
+    recent: tuple[Event, ...]  # the group's "recent" line as of the moment
 
 
 def decision_key(state: State, seat: int) -> tuple[Any, ...]:
@@ -95,6 +118,7 @@ class TableRuntime:
     state: State | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pending: dict[int, Pending] = field(default_factory=dict)
+    pause: Pause | None = None
     timeouts: dict[int, int] = field(default_factory=dict)
     active: dict[int, float] = field(default_factory=dict)  # seat -> clock time of its last press
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))

@@ -21,6 +21,7 @@ import time
 from storage import Storage
 
 from . import scores
+from .access import Access, JoinLinks, MemberProbe, everyone_is_member
 from .lobby import Lobby
 from .meta import Meta
 from .people import People
@@ -55,6 +56,9 @@ class TableService:
         clock: Clock = time.time,
         seed_fn: SeedFn | None = None,
         bot_username: str = "",
+        member_probe: MemberProbe = everyone_is_member,
+        link_key: bytes | None = None,
+        claim_pause: int | None = None,
     ) -> None:
         self.storage = storage
         self.meta = meta
@@ -76,7 +80,20 @@ class TableService:
             self.present,
             on_hand_end=self._hand_ended,
         )
-        self.lobbies = Lobby(self.registry, storage, meta, self.people, self.present, self.play, dm_probe)
+        self.access = Access(member_probe, clock)
+        self.links = JoinLinks(link_key if link_key is not None else secrets.token_bytes(32))
+        self.lobbies = Lobby(
+            self.registry,
+            storage,
+            meta,
+            self.people,
+            self.present,
+            self.play,
+            dm_probe,
+            self.access,
+            self.links,
+            claim_pause,
+        )
 
     @property
     def actions(self) -> int:
@@ -114,10 +131,18 @@ class TableService:
     ) -> tuple[TableRuntime, bool]:
         return await self.lobbies.new_table(chat_id, user_id, variant, lang)
 
-    async def join(self, table_id: int, user_id: int, *, from_dm: bool = False) -> Reply:
-        return await self.lobbies.join(table_id, user_id, from_dm=from_dm)
+    async def join(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        from_dm: bool = False,
+        name: str = "",
+        language: str | None = None,
+    ) -> Reply:
+        return await self.lobbies.join(table_id, user_id, from_dm=from_dm, name=name, language=language)
 
-    async def lobby(self, table_id: int, user_id: int, op: str, arg: str = "") -> Reply:
+    async def lobby(self, table_id: int, user_id: int, op: str, arg: int | None = None) -> Reply:
         return await self.lobbies.lobby(table_id, user_id, op, arg)
 
     async def start(self, table_id: int, user_id: int) -> Reply:
@@ -131,8 +156,8 @@ class TableService:
 
     # ------------------------------------------------------------------ a hand
 
-    async def press(self, table_id: int, user_id: int, version: int, index: int) -> Reply:
-        return await self.play.press(table_id, user_id, version, index)
+    async def press(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
+        return await self.play.press(table_id, user_id, hand_id, decision, index)
 
     async def settle(self, table_id: int) -> None:
         await self.play.settle(table_id)
@@ -149,17 +174,23 @@ class TableService:
     async def dm_forbidden(self, user_id: int) -> None:
         await self.play.dm_forbidden(user_id)
 
-    async def private_start(self, user_id: int, payload: str) -> str:
-        """/start in private, with an optional deep-link payload (j<table>: join; b<table>: come back)."""
+    async def private_start(
+        self, user_id: int, payload: str, name: str = "", language: str | None = None
+    ) -> str:
+        """/start in private, with an optional deep-link payload (``j<table>_<mac>``: join, made by
+        ``JoinLinks``; ``b<table>``: come back). A payload that is not a valid link says only that."""
         lang = self.people.dm_lang(user_id)
-        if payload[:1] == "j" and payload[1:].isdigit():
-            reply = await self.lobbies.join(int(payload[1:]), user_id, from_dm=True)
+        if payload[:1] == "j":
+            tid = self.links.table(payload)
+            if tid is None:
+                return t("dm.bad_link", lang)
+            reply = await self.lobbies.join(tid, user_id, from_dm=True, name=name, language=language)
             if not reply.ok and reply.text != t("ans.already", lang):
-                return t("dm.join_failed", lang, tid=payload[1:], why=reply.text)
+                return t("dm.join_failed", lang, tid=tid, why=reply.text)
             return reply.text if reply.ok else t("ans.already", lang)
         for rt in [rt for rt in self.registry if user_id in rt.waiting_dm]:
-            reply = await self.lobbies.join(rt.id, user_id, from_dm=True)  # pressed Join, then Start
-            if reply.ok:
+            reply = await self.lobbies.join(rt.id, user_id, from_dm=True, name=name, language=language)
+            if reply.ok:  # pressed Join, then Start
                 return reply.text
         back = await self.play.come_back(user_id)
         return t("ans.back", lang) if back else t("dm.welcome", lang)

@@ -22,6 +22,10 @@ _S: dict[str, tuple[str, str]] = {
         "Timers: claims {claim}s · discard {discard}s",
     ),
     "lobby.lang": ("语言：中文", "Language: English"),
+    "lobby.pause": (
+        "每次出牌后停顿 {n} 秒等待吃碰杠胡（人人一样，不透露谁能吃碰）",
+        "After every discard the table pauses {n}s for claims (always, so nobody can tell who may claim)",
+    ),
     "lobby.hint": (
         "点「加入」入座；开始时空位由电脑补上。",
         "Press Join to sit down; empty seats get AI players when the game starts.",
@@ -46,6 +50,7 @@ _S: dict[str, tuple[str, str]] = {
     "btn.open_dm": ("💬 打开私聊并点 Start", "💬 Open the chat and press Start"),
     "btn.claim_s": ("吃碰限时 {n} 秒", "Claim timer {n}s"),
     "btn.discard_s": ("出牌限时 {n} 秒", "Discard timer {n}s"),
+    "btn.pause_s": ("出牌后停顿 {n} 秒", "Pause after each discard {n}s"),
     "btn.seats": ("人数 {n}", "Players {n}"),
     "btn.lang": ("语言：中文", "Language: English"),
     "btn.all": ("总榜", "All time"),
@@ -65,6 +70,16 @@ _S: dict[str, tuple[str, str]] = {
     "ans.no_room": ("没有空位了", "There is no free seat"),
     "ans.ok": ("好的", "OK"),
     "ans.stale": ("这个按钮已过期", "This button is out of date"),
+    "ans.unknown": ("这个按钮已过期或无效", "This button is out of date or unknown"),
+    "ans.not_member": ("只有本群成员可以加入这一桌", "Only members of this group can join this table"),
+    "ans.host_only": (
+        "只有开桌的人或群管理员可以设置和开始",
+        "Only the table's host or a group admin can change settings or start",
+    ),
+    "ans.check_failed": (
+        "暂时无法确认你的群成员身份，请稍后再试",
+        "Couldn't check your membership; try again",
+    ),
     "ans.not_yours": ("现在不是你的回合", "It's not your turn"),
     "ans.closed": ("本桌已结束", "This table is closed"),
     "ans.done": ("✔ {label}", "✔ {label}"),
@@ -129,6 +144,10 @@ _S: dict[str, tuple[str, str]] = {
         "You joined table #{tid} ({variant}) in {chat}.",
     ),
     "dm.join_failed": ("没能加入第 {tid} 桌：{why}", "Could not join table #{tid}: {why}"),
+    "dm.bad_link": (
+        "这个链接无效或已过期。请在群里点「加入」。",
+        "This link is not valid (or has expired). Press Join in the group instead.",
+    ),
     "group.header": ("🀄 第 {tid} 桌 · 第 {n} 局", "🀄 table #{tid} · hand {n}"),
     "dm.header": ("🀄 {variant} · 第 {tid} 桌 · 第 {n} 局", "🀄 {variant} · table #{tid} · hand {n}"),
     "dm.time_left": ("⏱ 限时 {n} 秒", "⏱ {n}s to decide"),
@@ -195,6 +214,25 @@ def t(key: str, lang: str = "zh", **kwargs: object) -> str:
         return tr(key, lang, **kwargs)
     text = pair[1] if lang == "en" else pair[0]
     return text.format(**kwargs) if kwargs else text
+
+
+# Characters never echoed or stored from user input: C0/C1 controls and the bidirectional overrides that
+# make a name display backwards (line breaks are folded into spaces first).
+_BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_DROP = {c: None for c in [*map(chr, range(0x20)), *map(chr, range(0x7F, 0xA0)), *_BIDI]}
+NAME_LIMIT = 64  # display names and group titles as stored
+QUOTE_LIMIT = 32  # what a reply quotes of an unknown argument
+
+
+def clean(text: str | None, limit: int = NAME_LIMIT) -> str:
+    """User input made safe to store and echo: controls dropped, whitespace folded, at most ``limit``
+    characters (an ellipsis marks a cut)."""
+    if not text:
+        return ""
+    if len(text) > 16 * limit:  # no need to look at the rest of a 10 KB argument
+        text = text[: 16 * limit]
+    folded = " ".join(text.split()).translate(_DROP).strip()
+    return folded if len(folded) <= limit else folded[: limit - 1].rstrip() + "…"
 
 
 def lang_of(code: str | None) -> str:

@@ -789,6 +789,82 @@ class FakeTelegramServer:
             if u["update_id"] >= self._confirmed and (not allowed or _update_type(u) in allowed)
         ]
 
+    # ---------------------------------------------------------------- hardening (issue 10): edits, channel
+    # posts, restricted members and raw presses, for the input/access tests and the fuzz test
+
+    def edit_text(self, message: FakeMessage, text: str) -> FakeMessage:
+        """The user edits his own message into ``text``: an ``edited_message`` update (a leading /word gets
+        its bot_command entity again, as Telegram sends it)."""
+        if message.from_bot or message.sender is None:
+            raise ValueError("only a user's own message can be edited by him")
+        message.history.append(
+            MessageVersion(message.text, message.caption, message.reply_markup, message.updated)
+        )
+        message.text = text
+        message.entities = None
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0]
+            message.entities = [{"type": "bot_command", "offset": 0, "length": _utf16_len(command)}]
+        message.edit_date = _now()
+        message.updated = time.monotonic()
+        self.inject_update({"edited_message": message.to_api(self)})
+        return message
+
+    def add_channel(self, title: str = "Test channel", *, id: int | None = None) -> FakeChat:
+        """A channel the bot is an admin of (it then gets its posts as ``channel_post`` updates)."""
+        n = next(self._group_ids)
+        cid = id if id is not None else -1_002_000_000_000 - n
+        chat = FakeChat(cid, "channel", title=title, bot_status="administrator")
+        self.chats[cid] = chat
+        return chat
+
+    def post_in_channel(self, channel: FakeChat, text: str, *, edited: bool = False) -> FakeMessage:
+        """A post in a channel (no sender, as Telegram sends them): ``channel_post`` or
+        ``edited_channel_post``."""
+        entities = None
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0]
+            entities = [{"type": "bot_command", "offset": 0, "length": _utf16_len(command)}]
+        message = FakeMessage(chat=channel, message_id=channel.next_message_id(), date=_now(),
+                              from_bot=False, text=text, entities=entities)  # fmt: skip
+        channel.messages.append(message)
+        payload = message.to_api(self)
+        payload["sender_chat"] = channel.to_api()
+        self.inject_update({"edited_channel_post" if edited else "channel_post": payload})
+        return message
+
+    def set_restricted(self, chat: FakeChat, user: FakeUser, *, is_member: bool) -> None:
+        """A restricted user (ChatMemberRestricted): still in the chat or not (``is_member``)."""
+        chat.members[user.id] = "restricted" if is_member else "restricted-left"
+
+    def press_raw(self, user: FakeUser, message: FakeMessage, callback_data: str | None) -> FakeCallbackQuery:
+        """A press with any callback data (a forged client), on any message; None: no data at all."""
+        query = FakeCallbackQuery(str(next(self._query_ids) * 7919 + 4_200_000), user, message,
+                                  callback_data or "")  # fmt: skip
+        self.callback_queries[query.id] = query
+        payload: dict[str, Any] = {
+            "id": query.id,
+            "from": user.to_api(),
+            "message": message.to_api(self),
+            "chat_instance": str(abs(message.chat.id) * 31 + 7),
+        }
+        if callback_data is not None:
+            payload["data"] = callback_data
+        self.inject_update({"callback_query": payload})
+        return query
+
+    def _restricted_member(self, user_json: dict[str, Any], status: str) -> dict[str, Any]:
+        rights = (
+            "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
+            "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
+            "can_send_other_messages", "can_add_web_page_previews", "can_change_info",
+            "can_invite_users", "can_pin_messages", "can_manage_topics",
+        )  # fmt: skip
+        out: dict[str, Any] = {"status": "restricted", "user": user_json, "until_date": 0,
+                               "is_member": status == "restricted"}  # fmt: skip
+        out.update(dict.fromkeys(rights, False))
+        return out
+
     # ---------------------------------------------------------------- state queries
 
     def calls_to(self, *methods: str, ok: bool | None = None, **params: Any) -> list[Call]:
@@ -1317,6 +1393,8 @@ class FakeTelegramServer:
             return out
         if status == "kicked":
             return {"status": "kicked", "user": user_json, "until_date": 0}
+        if status.startswith("restricted"):
+            return self._restricted_member(user_json, status)
         return {"status": status, "user": user_json}
 
     # ---------------------------------------------------------------- Bot API methods

@@ -12,7 +12,7 @@ import bot.__main__ as bot_main
 import engine
 from bot import ai, render, views
 from bot.app import load_token
-from bot.keyboards import game_keyboard, parse
+from bot.keyboards import GamePress, decode, game_keyboard
 from engine import Act, Phase
 
 
@@ -75,12 +75,13 @@ def test_every_kind_of_decision_gets_one_button_per_action() -> None:
     for kind, cases in found.items():
         for obs, vid in cases:
             for lang in ("zh", "en"):
-                rows = game_keyboard(obs, obs.legal, 42, obs.version, lang)
+                rows = game_keyboard(obs, obs.legal, 42, 7, obs.version, lang)
                 buttons = [b for row in rows for b in row]
                 assert len(buttons) == len(obs.legal), (kind, vid)
                 labels = [b.label for b in buttons]
                 assert all(labels) and len(set(labels)) == len(labels), (kind, vid, labels)
-                indexes = sorted(int(parse(b.data)[1][2]) for b in buttons if b.data)
+                presses = [decode(b.data) for b in buttons]
+                indexes = sorted(p.index for p in presses if isinstance(p, GamePress))
                 assert indexes == list(range(len(obs.legal)))
                 names = ["A", "B", "C", "D"][: len(obs.seats)]
                 text = views.panel_text(obs, lang, names, "header", 30, False)
@@ -95,7 +96,7 @@ def test_discard_buttons_are_the_distinct_tiles_in_suit_order() -> None:
     while state.phase == Phase.OPENING:
         state, _ = engine.apply(state, engine.Action(state.current, Act.PASS))
     obs = engine.observe(state, 0)
-    rows = game_keyboard(obs, obs.legal, 1, obs.version, "en")
+    rows = game_keyboard(obs, obs.legal, 1, 1, obs.version, "en")
     discards = [b.label for row in rows for b in row if b.label[0].isdigit()]
     assert " ".join(d.split()[0] for d in discards) == "1m 1s 2s 3s 4s 5s 9s 5p 6p 7p 8p"
     assert sum("⬅" in d for d in discards) == (1 if obs.drawn is not None else 0)

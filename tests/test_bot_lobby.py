@@ -32,7 +32,9 @@ async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
         lobby = await lobby_message(tg, group, tid, "j")
         query = tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
         await tg.wait_for(lambda _: query.answered, what="the answer to Bob's press")
-        link = f"https://t.me/{tg.bot_username}?start=j{tid}"
+        payload = svc.links.payload(tid)
+        assert payload.startswith(f"j{tid}_") and len(payload) > 12  # signed: ids cannot be guessed
+        link = f"https://t.me/{tg.bot_username}?start={payload}"
         assert query.url == link  # opens the private chat straight away
         assert bob.id not in rt.seats
         [refused] = tg.calls_to("sendMessage", chat_id=bob.id)
@@ -48,7 +50,7 @@ async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
             lambda _: "waiting for the private chat" in (tg.message(group, lobby.message_id).text or "")
         )
 
-        tg.send_text(bob, None, f"/start j{tid}")  # he presses Start in the private chat
+        tg.send_text(bob, None, f"/start {payload}")  # he presses Start in the private chat
         await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
         await tg.wait_for_call("sendMessage", chat_id=bob.id, ok=True)
         await tg.wait_idle()
@@ -68,7 +70,7 @@ async def test_creator_without_dm_is_told_in_the_group(tg: FakeTelegramServer, t
                 (m for m in tg.bot_messages(group) if "私聊" in (m.text or "") and m.buttons), None
             )
         )
-        assert note.buttons[0]["url"].endswith(f"?start=j{tid}")
+        assert note.buttons[0]["url"].endswith(f"?start={service(app).links.payload(tid)}")
 
 
 async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer, tmp_path: Path) -> None:
@@ -87,10 +89,13 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
             await tg.wait_for(lambda _: q.answered, what=f"answer to {data}")
             return q.text or ""
 
-        # someone who is not seated changes nothing
+        # a member who is neither the host nor an admin changes nothing
         before = (list(rt.seats), list(rt.meta.ai), dict(rt.options))
-        for op in ("a", "s", "go", "l", "o|0"):
-            assert await press(dave, f"L|{tid}|{op}") == "You're not seated at this table"
+        for op in ("a", "s", "go", "o|0", "p"):
+            assert await press(dave, f"L|{tid}|{op}") == (
+                "Only the table's host or a group admin can change settings or start"
+            )
+        assert await press(dave, f"L|{tid}|l") == "You're not seated at this table"
         assert (list(rt.seats), list(rt.meta.ai), dict(rt.options)) == before
 
         assert await press(alice, f"L|{tid}|a") == "OK"
@@ -114,7 +119,7 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
         stored = await svc.storage.get_table(tid)
         assert stored.options["birds"] == 4 and len(stored.seats) == 2
         assert await press(alice, "L|999|go") == "This table is closed"
-        assert await press(alice, "garbage") == "This button is out of date"
+        assert await press(alice, "garbage") == "This button is out of date or unknown"
 
 
 async def test_stop_by_vote_or_admin(tg: FakeTelegramServer, tmp_path: Path) -> None:

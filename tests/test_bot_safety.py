@@ -83,11 +83,12 @@ async def test_foreign_and_stale_presses_change_nothing(tg: FakeTelegramServer, 
             await answer(mallory, group, group_msg.message_id, f"h|{tid}")
             == "You're not seated at this table"
         )
-        # an index that does not exist, and a version from the future
-        assert await answer(alice, alice.id, message.message_id, f"g|{tid}|{state.version}|99") == (
+        # an index that does not exist, and a decision from the future
+        hid = rt.hand.id  # type: ignore[union-attr]
+        assert await answer(alice, alice.id, message.message_id, f"g|{tid}|{hid}|{state.version}|99") == (
             "This button is out of date"
         )
-        assert await answer(alice, alice.id, message.message_id, f"g|{tid}|{state.version + 5}|0") == (
+        assert await answer(alice, alice.id, message.message_id, f"g|{tid}|{hid}|{state.version + 5}|0") == (
             "This button is out of date"
         )
         assert rt.state is state  # nothing changed
@@ -207,12 +208,143 @@ def test_public_view_hides_concealed_kongs_and_hands() -> None:
     assert own.seats[0].melds  # the player himself still sees it
 
 
-def test_game_buttons_carry_table_and_version_within_64_bytes() -> None:
+def test_game_buttons_carry_table_hand_and_decision_within_64_bytes() -> None:
     for rs in engine.RULESETS.values():
         state = engine.new_hand(rs, 11)
         for seat in engine.to_act(state):
             obs = engine.observe(state, seat)
-            rows = game_keyboard(obs, obs.legal, 123456789, 99999, "zh")
+            rows = game_keyboard(obs, obs.legal, 123456789, 987654321, 99999, "zh")
             datas = [b.data for row in rows for b in row if b.data]
             assert datas and all(len(d.encode()) <= 64 for d in datas)
-            assert all(d.startswith("g|123456789|99999|") for d in datas)
+            assert all(d.startswith("g|123456789|987654321|99999|") for d in datas)
+
+
+# ---------------------------------------------------------- buttons bound to hand and decision (issue 10)
+
+
+def decision_of(data: str) -> int:
+    """The decision number of a game button (second to last field, whatever else the data carries)."""
+    return int(data.split("|")[-2])
+
+
+async def _answer_of(tg: FakeTelegramServer, query: object) -> str:
+    await tg.wait_for(lambda _: query.answered, what="an answer")  # type: ignore[attr-defined]
+    return query.text or ""  # type: ignore[attr-defined]
+
+
+async def test_a_button_of_an_earlier_hand_is_refused_in_the_next(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Issue 10: versions restart every hand, so a button of hand 1 named a decision of hand 2."""
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, tmp_path / "bot.db", Clock(), seed_base=7) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        rt = svc.tables[tid]
+        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+        player = Player(tg, alice, tid)
+        await play_hand([player], hand_over(tg, group, t("note.result_title", "en", n=1)))
+        await tg.wait_idle()
+        old: dict[int, str] = {}  # decision -> a hand-1 button naming it (its first action)
+        for m in tg.bot_messages(alice):
+            for v in m.versions:
+                for d in game_buttons_in(v.reply_markup, tid):
+                    if d.endswith("|0"):
+                        old.setdefault(decision_of(d), d)
+        assert old
+        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+        await tg.wait_for(lambda _: rt.hand is not None and rt.hand.number == 2, what="hand 2")
+        player = Player(tg, alice, tid)  # hand 2's decisions, from the first
+        for _ in range(60):
+            found = await player.wait_decision(lambda: rt.state is None)
+            assert found is not None, "no decision of hand 2 shares a number with one of hand 1"
+            message, data = found
+            forged = old.get(decision_of(data[0]))
+            if forged is None:
+                player.press(message, data[0])
+                continue
+            state = rt.state
+            answer = await _answer_of(tg, tg.press(alice, alice.id, message.message_id, forged, check=False))
+            assert answer == "This button is out of date"
+            assert rt.state is state  # nothing was played
+            return
+        raise AssertionError("no decision of hand 2 shares a number with one of hand 1")
+
+
+async def test_a_second_press_on_a_decision_is_refused_even_if_legal_now(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Issue 10: "Kong (replace)" then "Discard" pressed on one panel: the discard was played without the
+    player ever seeing the replacement tile. Xiangyin, seed 1035: the dealer (seat 0) holds a kong."""
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, tmp_path / "bot.db", Clock(), seed_base=34) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "xiangyin")
+        rt = svc.tables[tid]
+        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+        found = await Player(tg, alice, tid).wait_decision(lambda: False)
+        assert found is not None
+        message, _ = found
+        assert rt.state is not None and rt.state.dealer == rt.seats.index(alice.id)
+        labels = {b["text"]: b["callback_data"] for b in message.buttons if "callback_data" in b}
+        kong = next(d for label, d in labels.items() if label.startswith("Kong"))
+        kong_tile = next(label for label in labels if label.startswith("Kong")).split()[1]
+        discard = next(
+            d for label, d in labels.items() if label[0].isdigit() and label.split()[0] != kong_tile
+        )
+        first = tg.press(alice, alice.id, message.message_id, kong)
+        second = tg.press(alice, alice.id, message.message_id, discard)  # a double-click on the old panel
+        assert (await _answer_of(tg, first)).startswith("✔")
+        assert await _answer_of(tg, second) == "This button is out of date"
+        await tg.wait_idle()
+        assert rt.hand is not None
+        replay = await svc.storage.hand_replay(rt.hand.id)
+        assert [a.action.split()[1] for a in replay.actions] == ["kong"]  # nothing after the kong
+        assert rt.state is not None and rt.state.current == rt.seats.index(alice.id)
+
+
+async def test_malformed_callback_data_is_answered_and_changes_nothing(
+    tg: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 10: int("²") and 5,000-digit numbers raised in the handler; Arabic-Indic digits were indices."""
+    caplog.set_level(logging.INFO)
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        rt = svc.tables[tid]
+        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+        found = await Player(tg, alice, tid).wait_decision(lambda: False)
+        assert found is not None
+        message, data = found
+        state = rt.state
+        arabic = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+        fullwidth = str.maketrans("0123456789", "０１２３４５６７８９")
+        forged = [
+            data[0].translate(arabic),  # every number in Arabic-Indic digits
+            data[0].translate(fullwidth),
+            data[0][: data[0].rindex("|") + 1] + "²",
+            data[0][: data[0].rindex("|") + 1] + "1" * 5000,
+            "g|" + "9" * 5000 + "|0|0|0",
+            f"L|{tid}|" + "٠",
+            f"L|{'1' * 4400}|go",
+            f"h|{tid}²",
+            f"b|-{tid}",
+            f"S|{'x' * 100}",
+            data[0] + "|0",
+            data[0].replace("|", "||"),
+            "\x00\uffff|ë",
+            "",
+        ]
+        queries = [tg.press(alice, alice.id, message.message_id, d, check=False) for d in forged]
+        answers = [await _answer_of(tg, q) for q in queries]
+        assert all(
+            a in ("This button is out of date or unknown", "This button is out of date") for a in answers
+        )
+        assert rt.state is state
+        await tg.wait_idle()
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], "a handler raised"
+        assert len(tg.calls_to("answerCallbackQuery")) == len(tg.callback_answers)  # one answer each

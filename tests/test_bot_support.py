@@ -14,6 +14,7 @@ from typing import Any
 from telegram.ext import AIORateLimiter, Application
 
 from bot.app import build_application, running
+from bot.keyboards import GamePress, decode
 from bot.service import TableService
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
@@ -46,9 +47,11 @@ def make_app(
     seed_base: int = 0,
     **kwargs: Any,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
-    """The bot against the fake server; no flood pacing (tests would wait for it), 429s retried."""
+    """The bot against the fake server; no flood pacing (tests would wait for it), 429s retried, and no
+    claim pause unless a test asks for one (tests/test_bot_fairness.py drives it with the clock)."""
     kwargs.setdefault("rate_limiter", AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3))
     kwargs.setdefault("group_interval", 0)
+    kwargs.setdefault("claim_pause", 0)
     return build_application(
         tg.token,
         db,
@@ -138,8 +141,11 @@ def game_buttons(message: FakeMessage, table_id: int) -> list[str]:
     return buttons_with(message, f"g|{table_id}|")
 
 
-def since_of(data: str) -> int:
-    return int(data.split("|")[2])
+def since_of(data: str) -> tuple[int, int]:
+    """The decision a game button belongs to: (hand id, decision), in the order decisions come."""
+    press = decode(data)
+    assert isinstance(press, GamePress), data
+    return press.hand, press.decision
 
 
 class Player:
@@ -149,7 +155,7 @@ class Player:
         self.tg = tg
         self.user = user
         self.table_id = table_id
-        self.last_since = -1
+        self.last_since = (-1, -1)
         self.presses = 0
 
     def decision(self) -> tuple[FakeMessage, list[str]] | None:
