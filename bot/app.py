@@ -231,12 +231,32 @@ def configure_logging(level: int = logging.INFO) -> None:
         logging.getLogger(name).setLevel(cap)
 
 
+class TokenSafeFormatter(logging.Formatter):
+    """Log lines with the token (and its secret half) blotted out, tracebacks included; and no traceback for
+    a refused token at all (``main`` says so in one line). Defence in depth: nothing should log the token."""
+
+    def __init__(self, fmt: str, token: str) -> None:
+        super().__init__(fmt)
+        self.secrets = sorted({token, token.partition(":")[2]} - {""}, key=len, reverse=True)
+
+    def format(self, record: logging.LogRecord) -> str:
+        if record.exc_info is not None and isinstance(record.exc_info[1], InvalidToken):
+            record.exc_info, record.exc_text = None, None
+        text = super().format(record)
+        for secret in self.secrets:
+            text = text.replace(secret, "<token>")
+        return text
+
+
 def main(db_path: str | None = None) -> int:
     """Run the bot until Ctrl-C (TELEGRAM_BOT_TOKEN from the environment or .env)."""
     token = load_token()
     if not token:
         raise SystemExit("TELEGRAM_BOT_TOKEN is not set (environment or .env)")
-    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=logging.INFO)
+    fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    logging.basicConfig(format=fmt, level=logging.INFO)
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(TokenSafeFormatter(fmt, token))
     configure_logging()
     path = db_path or os.environ.get("MAHJONG_DB", "mahjong.db")
     # TELEGRAM_BASE_URL: a local Bot API server (or the tests' fake one) instead of Telegram's

@@ -114,6 +114,9 @@ def member_probe(bot: Bot) -> MemberProbe:
         except TelegramError as e:
             log.info("membership check failed in chat %s: %s", chat_id, e.message)
             return ""
+        except Exception:  # an answer PTB cannot read: unknown, asked again next time
+            log.warning("membership check in chat %s: unreadable answer", chat_id, exc_info=True)
+            return ""
         if member.status == ChatMember.RESTRICTED:
             return "restricted" if getattr(member, "is_member", False) else "left"
         return str(member.status)
@@ -209,7 +212,10 @@ async def cmd_hand(update: Update, context: Context) -> None:
 async def cmd_stop(update: Update, context: Context) -> None:
     svc = service_of(context)
     user, chat = await _see(svc, update)
-    if user is None or chat is None or chat.type == Chat.PRIVATE:
+    if user is None or chat is None:
+        return
+    if chat.type == Chat.PRIVATE:
+        await _reply(update, t("note.in_group", svc.dm_lang(user.id)))
         return
     is_admin = await svc.access.is_admin(chat.id, user.id)
     await _reply(update, await svc.stop(chat.id, user.id, is_admin))
@@ -250,6 +256,7 @@ async def on_button(update: Update, context: Context) -> None:
     settle: int | None = None
     try:
         user, _ = await _see(svc, update)
+        reply = Reply(t("ans.unknown", svc.dm_lang(uid)))  # in his language, now that it is known
         press = kb.decode(query.data)
         if isinstance(press, kb.GamePress):
             reply = await svc.press(press.table, uid, press.hand, press.decision, press.index)

@@ -102,6 +102,7 @@ _S: dict[str, tuple[str, str]] = {
     ),
     "note.table_exists": ("本群已有一桌（第 {tid} 桌）。", "This group already has a table (#{tid})."),
     "note.group_only": ("请在群里用 /newtable 开桌。", "Use /newtable in a group to open a table."),
+    "note.in_group": ("请在牌桌所在的群里用这个命令。", "Use this command in the table's group."),
     "note.unknown_variant": (
         "不认识的玩法 “{name}”。可选：{known}",
         "Unknown variant '{name}'. Known: {known}",
@@ -219,7 +220,7 @@ def t(key: str, lang: str = "zh", **kwargs: object) -> str:
 # Characters never echoed or stored from user input: C0/C1 controls and the bidirectional overrides that
 # make a name display backwards (line breaks are folded into spaces first).
 _BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-_DROP = {c: None for c in [*map(chr, range(0x20)), *map(chr, range(0x7F, 0xA0)), *_BIDI]}
+_DROP = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), *map(ord, _BIDI)])
 NAME_LIMIT = 64  # display names and group titles as stored
 QUOTE_LIMIT = 32  # what a reply quotes of an unknown argument
 

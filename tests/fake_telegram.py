@@ -858,7 +858,8 @@ class FakeTelegramServer:
             "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
             "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
             "can_send_other_messages", "can_add_web_page_previews", "can_change_info",
-            "can_invite_users", "can_pin_messages", "can_manage_topics",
+            "can_invite_users", "can_pin_messages", "can_manage_topics", "can_edit_tag",
+            "can_react_to_messages",
         )  # fmt: skip
         out: dict[str, Any] = {"status": "restricted", "user": user_json, "until_date": 0,
                                "is_member": status == "restricted"}  # fmt: skip

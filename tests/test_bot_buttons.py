@@ -1,0 +1,104 @@
+"""The one typed decoder of callback data (bot/keyboards.py, issue 10): every button the bot makes decodes
+to the press it was made for, and nothing else decodes at all - no sign, no leading zero, no digit that is
+not ASCII (``int("²")`` raises, ``int("٣")`` is 3), no number longer than its cap, no unknown op."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from bot import keyboards as kb
+from bot.keyboards import BackPress, GamePress, HandPress, LobbyPress, ScorePress, decode
+from bot.meta import TableMeta
+
+
+def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
+    presses: list[kb.Press] = [
+        GamePress(1, 1, 0, 0),
+        GamePress(10**14, 10**14, 999_999, 999),
+        LobbyPress(7, "o", 12),
+        BackPress(3),
+        HandPress(3),
+        ScorePress("week"),
+        *(LobbyPress(5, op) for op in sorted(kb.LOBBY_OPS - {"o"})),
+    ]
+    for press in presses:
+        data = press.data()
+        assert len(data.encode()) <= kb.MAX_DATA and decode(data) == press
+    rs = engine.get_ruleset("xiangyin")
+    rows = [
+        *kb.lobby_keyboard(12, "en", True),
+        *kb.settings_keyboard(12, rs, {}, TableMeta(lang="zh"), 4),
+        *kb.table_keyboard(12, "zh"),
+        *kb.back_keyboard(12, "en"),
+        *kb.score_keyboard("en"),
+    ]
+    for row in rows:
+        for button in row:
+            assert decode(button.data) is not None, button
+    state = engine.new_hand(rs, 3)
+    for seat in engine.to_act(state):
+        obs = engine.observe(state, seat)
+        for row in kb.game_keyboard(obs, obs.legal, 12, 34, 56, "zh"):
+            for button in row:
+                press = decode(button.data)
+                assert isinstance(press, GamePress) and (press.table, press.hand, press.decision) == (
+                    12,
+                    34,
+                    56,
+                )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        "",
+        "g",
+        "g|1|2|3",  # the format before issue 10: no hand
+        "g|1|2|3|4|5",
+        "g|1|2|3|²",
+        "g|1|2|3|٣",  # Arabic-Indic three
+        "g|１|2|3|4",  # fullwidth one
+        "g|1|2|3|-1",
+        "g|1|2|3|+1",
+        "g|1|2|3| 1",
+        "g|01|2|3|4",
+        "g|1|2|3|1000",  # index over its cap
+        "g|1|2|1000000|0",  # decision over its cap
+        "g|" + "9" * 16 + "|2|3|4",
+        "g|" + "1" * 5000 + "|2|3|4",
+        "L|1|zz",
+        "L|1|j|0",
+        "L|1|o",
+        "L|1|o|x",
+        "L|1|go|",
+        "L||go",
+        "h|",
+        "h|1|2",
+        "b|1.0",
+        "S|year",
+        "S|all|x",
+        "x|1",
+        "|",
+        "\x00",
+        "g|1|2|3|4\n",
+    ],
+)
+def test_anything_else_decodes_to_nothing(data: str | None) -> None:
+    assert decode(data) is None
+
+
+def test_random_data_never_raises() -> None:
+    rng = random.Random(10)
+    alphabet = "gLhbS|0123456789²³٠١٢٣９-+ \x00é€🀄"
+    for _ in range(20_000):
+        n = rng.randrange(0, 80)
+        if rng.random() < 0.5:
+            text = "".join(rng.choice(alphabet) for _ in range(n))
+        else:
+            text = rng.randbytes(n).decode("utf-8", "replace")
+        press = decode(text)
+        assert press is None or decode(press.data()) == press

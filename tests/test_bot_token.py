@@ -1,0 +1,45 @@
+"""A token Telegram refuses is never printed (issue 10): PTB's InvalidToken message quotes it, and it used to
+reach stderr in an uncaught traceback. `python -m bot` runs in a subprocess against the fake Bot API server
+(TELEGRAM_BASE_URL), which refuses any token but its own."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from .fake_telegram import FakeTelegramServer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def test_a_refused_token_is_never_printed(tmp_path: Path) -> None:
+    secret = "AAH-not-the-real-secret-0123456789abcdef"
+    token = f"987654321:{secret}"
+    async with FakeTelegramServer() as tg:
+        assert token != tg.token
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("TELEGRAM_")},
+            "TELEGRAM_BOT_TOKEN": token,
+            "TELEGRAM_BASE_URL": tg.base_url,
+            "MAHJONG_DB": str(tmp_path / "bot.db"),
+            "PYTHONPATH": str(ROOT),
+        }
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=tmp_path,  # no .env here
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
+        assert tg.calls_to("getMe") and not tg.calls_to("getMe", ok=True)  # it asked, and was refused
+    text = (out + err).decode(errors="replace")
+    assert proc.returncode == 2, text
+    assert "refused the bot token" in text
+    for part in (token, secret, secret[:12]):
+        assert part not in text
+    assert "Traceback" not in text
