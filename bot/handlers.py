@@ -23,7 +23,7 @@ from . import keyboards as kb
 from . import views
 from .access import MemberProbe
 from .outbox import MAX_TEXT, retry_seconds
-from .service import Reply, TableService
+from .service import Reply, TableService, Who
 from .texts import QUOTE_LIMIT, clean, lang_of, t
 
 log = logging.getLogger(__name__)
@@ -62,12 +62,17 @@ def _args(context: Context) -> str:
     return " ".join(context.args or ())[:512]
 
 
+def _who(user: User) -> Who:
+    return Who(clean(user.full_name) or str(user.id), user.language_code)
+
+
 async def _see(svc: TableService, update: Update) -> tuple[User | None, Chat | None]:
     """Remember who wrote (name cleaned and capped) and the group's title. A press stores nothing of a user
-    who is not seated: joining stores him once he may join (``join(name=...)``)."""
+    who is not seated: joining stores him once he may join (``join(who=...)``)."""
     user, chat = update.effective_user, update.effective_chat
     if user is not None and (update.message is not None or svc.registry.of_user(user.id)):
-        await svc.see_user(user.id, clean(user.full_name) or str(user.id), user.language_code)
+        who = _who(user)
+        await svc.see_user(user.id, who.name, who.language)
     elif user is not None and user.language_code:  # answer him in his language; nothing is stored
         svc.people.user_langs.setdefault(user.id, lang_of(user.language_code))
     if chat is not None and chat.type != Chat.PRIVATE:
@@ -136,8 +141,7 @@ async def cmd_start(update: Update, context: Context) -> None:
         await _reply(update, t("help", _lang(svc, user, chat), variants=_variants()))
         return
     payload = context.args[0][:64] if context.args else ""  # Telegram's deep-link payloads: 64 at most
-    name = clean(user.full_name) or str(user.id)
-    await _reply(update, await svc.private_start(user.id, payload, name, user.language_code))
+    await _reply(update, await svc.private_start(user.id, payload, _who(user)))
 
 
 async def cmd_newtable(update: Update, context: Context) -> None:
@@ -159,7 +163,7 @@ async def cmd_newtable(update: Update, context: Context) -> None:
     if not created:
         await _reply(update, t("note.table_exists", svc.chat_lang(chat.id, rt.meta.lang), tid=rt.id))
         return
-    await svc.join(rt.id, user.id, name=clean(user.full_name) or str(user.id), language=user.language_code)
+    await svc.join(rt.id, user.id, who=_who(user))
 
 
 async def cmd_rules(update: Update, context: Context) -> None:
@@ -263,8 +267,7 @@ async def on_button(update: Update, context: Context) -> None:
             settle = press.table if reply.ok else None
         elif isinstance(press, kb.LobbyPress):
             if press.op == "j":
-                name = clean(query.from_user.full_name) or str(uid)
-                reply = await svc.join(press.table, uid, name=name, language=query.from_user.language_code)
+                reply = await svc.join(press.table, uid, who=_who(query.from_user))
             else:
                 reply = await svc.lobby(press.table, uid, press.op, press.arg)
         elif isinstance(press, kb.HandPress):

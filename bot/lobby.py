@@ -23,7 +23,7 @@ from .meta import CLAIM_CHOICES, DISCARD_CHOICES, PAUSE_CHOICES, Meta
 from .people import People
 from .play import Play
 from .present import Presenter
-from .runtime import DmProbe, FinishedHand, Reply, TableRuntime, Tables
+from .runtime import DmProbe, FinishedHand, Reply, TableRuntime, Tables, Who
 from .texts import t
 
 log = logging.getLogger(__name__)
@@ -95,15 +95,9 @@ class Lobby:
             return rt, True
 
     async def join(
-        self,
-        table_id: int,
-        user_id: int,
-        *,
-        from_dm: bool = False,
-        name: str = "",
-        language: str | None = None,
+        self, table_id: int, user_id: int, *, from_dm: bool = False, who: Who | None = None
     ) -> Reply:
-        """Seat a member of the table's group (``name``/``language``: his, stored once he may join)."""
+        """Seat a member of the table's group (``who``: his name and language, stored once he may join)."""
         rt = self.tables.by_id.get(table_id)
         lang = self.people.dm_lang(user_id) if from_dm else self.people.table_lang(rt)
         if rt is None or rt.closed:
@@ -111,8 +105,8 @@ class Lobby:
         refused = await self.refusal(rt, user_id, lang, manage=False)
         if refused is not None:
             return refused
-        if name:
-            await self.people.see_user(user_id, name, language)
+        if who is not None:
+            await self.people.see_user(user_id, who.name, who.language)
         async with rt.lock:
             if user_id in rt.seats:
                 return Reply(t("ans.already", lang))

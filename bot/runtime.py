@@ -58,6 +58,14 @@ class Reply:
     ok: bool = False  # the press changed something: the caller should let the table move on
 
 
+@dataclass(frozen=True, slots=True)
+class Who:
+    """A user as Telegram shows him (name cleaned and capped), stored once he may act at a table."""
+
+    name: str
+    language: str | None = None
+
+
 @dataclass(slots=True)
 class Pending:
     """A human seat's open decision: its buttons carry the hand and ``since``. It is closed (removed) the

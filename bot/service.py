@@ -38,10 +38,11 @@ from .runtime import (
     TableRuntime,
     Tables,
     TimerPort,
+    Who,
 )
 from .texts import t
 
-__all__ = ["Reply", "TableRuntime", "TableService"]
+__all__ = ["Reply", "TableRuntime", "TableService", "Who"]
 
 
 class TableService:
@@ -132,15 +133,9 @@ class TableService:
         return await self.lobbies.new_table(chat_id, user_id, variant, lang)
 
     async def join(
-        self,
-        table_id: int,
-        user_id: int,
-        *,
-        from_dm: bool = False,
-        name: str = "",
-        language: str | None = None,
+        self, table_id: int, user_id: int, *, from_dm: bool = False, who: Who | None = None
     ) -> Reply:
-        return await self.lobbies.join(table_id, user_id, from_dm=from_dm, name=name, language=language)
+        return await self.lobbies.join(table_id, user_id, from_dm=from_dm, who=who)
 
     async def lobby(self, table_id: int, user_id: int, op: str, arg: int | None = None) -> Reply:
         return await self.lobbies.lobby(table_id, user_id, op, arg)
@@ -174,9 +169,7 @@ class TableService:
     async def dm_forbidden(self, user_id: int) -> None:
         await self.play.dm_forbidden(user_id)
 
-    async def private_start(
-        self, user_id: int, payload: str, name: str = "", language: str | None = None
-    ) -> str:
+    async def private_start(self, user_id: int, payload: str, who: Who | None = None) -> str:
         """/start in private, with an optional deep-link payload (``j<table>_<mac>``: join, made by
         ``JoinLinks``; ``b<table>``: come back). A payload that is not a valid link says only that."""
         lang = self.people.dm_lang(user_id)
@@ -184,12 +177,12 @@ class TableService:
             tid = self.links.table(payload)
             if tid is None:
                 return t("dm.bad_link", lang)
-            reply = await self.lobbies.join(tid, user_id, from_dm=True, name=name, language=language)
+            reply = await self.lobbies.join(tid, user_id, from_dm=True, who=who)
             if not reply.ok and reply.text != t("ans.already", lang):
                 return t("dm.join_failed", lang, tid=tid, why=reply.text)
             return reply.text if reply.ok else t("ans.already", lang)
         for rt in [rt for rt in self.registry if user_id in rt.waiting_dm]:
-            reply = await self.lobbies.join(rt.id, user_id, from_dm=True, name=name, language=language)
+            reply = await self.lobbies.join(rt.id, user_id, from_dm=True, who=who)
             if reply.ok:  # pressed Join, then Start
                 return reply.text
         back = await self.play.come_back(user_id)

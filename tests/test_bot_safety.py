@@ -4,9 +4,11 @@ tiles never reach a group message or the logs."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +19,7 @@ from bot.keyboards import game_keyboard
 from bot.texts import t
 from engine import Act, Action, Phase
 
-from .fake_telegram import FakeTelegramServer
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .test_bot_support import (
     Clock,
     Player,
@@ -227,6 +229,19 @@ def decision_of(data: str) -> int:
     return int(data.split("|")[-2])
 
 
+@contextlib.asynccontextmanager
+async def alice_alone(
+    tg: FakeTelegramServer, tmp_path: Path, variant: str, seed_base: int = 0
+) -> AsyncIterator[tuple[Any, FakeUser, FakeChat, int]]:
+    """Alice and three AI seats: the app, Alice, the group and the table, its first hand started."""
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, tmp_path / "bot.db", Clock(), seed_base=seed_base) as app:
+        tid, _ = await open_table(tg, alice, group, variant)
+        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+        yield app, alice, group, tid
+
+
 async def _answer_of(tg: FakeTelegramServer, query: object) -> str:
     await tg.wait_for(lambda _: query.answered, what="an answer")  # type: ignore[attr-defined]
     return query.text or ""  # type: ignore[attr-defined]
@@ -236,13 +251,8 @@ async def test_a_button_of_an_earlier_hand_is_refused_in_the_next(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
     """Issue 10: versions restart every hand, so a button of hand 1 named a decision of hand 2."""
-    alice = tg.add_user("Alice", started=True)
-    group = tg.add_group("Mahjong", members=[alice])
-    async with bot_running(tg, tmp_path / "bot.db", Clock(), seed_base=7) as app:
-        svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        rt = svc.tables[tid]
-        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+    async with alice_alone(tg, tmp_path, "changsha", seed_base=7) as (app, alice, group, tid):
+        rt = service(app).tables[tid]
         player = Player(tg, alice, tid)
         await play_hand([player], hand_over(tg, group, t("note.result_title", "en", n=1)))
         await tg.wait_idle()
@@ -277,13 +287,9 @@ async def test_a_second_press_on_a_decision_is_refused_even_if_legal_now(
 ) -> None:
     """Issue 10: "Kong (replace)" then "Discard" pressed on one panel: the discard was played without the
     player ever seeing the replacement tile. Xiangyin, seed 1035: the dealer (seat 0) holds a kong."""
-    alice = tg.add_user("Alice", started=True)
-    group = tg.add_group("Mahjong", members=[alice])
-    async with bot_running(tg, tmp_path / "bot.db", Clock(), seed_base=34) as app:
+    async with alice_alone(tg, tmp_path, "xiangyin", seed_base=34) as (app, alice, _, tid):
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "xiangyin")
         rt = svc.tables[tid]
-        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
         found = await Player(tg, alice, tid).wait_decision(lambda: False)
         assert found is not None
         message, _ = found
@@ -310,13 +316,8 @@ async def test_malformed_callback_data_is_answered_and_changes_nothing(
 ) -> None:
     """Issue 10: int("²") and 5,000-digit numbers raised in the handler; Arabic-Indic digits were indices."""
     caplog.set_level(logging.INFO)
-    alice = tg.add_user("Alice", started=True)
-    group = tg.add_group("Mahjong", members=[alice])
-    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
-        svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        rt = svc.tables[tid]
-        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+    async with alice_alone(tg, tmp_path, "changsha") as (app, alice, _, tid):
+        rt = service(app).tables[tid]
         found = await Player(tg, alice, tid).wait_decision(lambda: False)
         assert found is not None
         message, data = found
