@@ -108,6 +108,8 @@ class Lobby:
         if who is not None:
             await self.people.see_user(user_id, who.name, who.language)
         async with rt.lock:
+            if rt.closed:  # stopped while Telegram was asked about him
+                return Reply(t("ans.closed", lang))
             if user_id in rt.seats:
                 return Reply(t("ans.already", lang))
             if rt.playing:
@@ -148,6 +150,8 @@ class Lobby:
         if refused is not None:
             return refused
         async with rt.lock:
+            if rt.closed:  # stopped while Telegram was asked about him
+                return Reply(t("ans.closed", lang))
             if rt.playing:
                 return Reply(t("ans.started", lang))
             if op == "l" and user_id in rt.waiting_dm:  # pressed Join without a private chat: cancel it
@@ -218,6 +222,8 @@ class Lobby:
         if refused is not None:
             return refused
         async with rt.lock:
+            if rt.closed:  # stopped while Telegram was asked about him
+                return Reply(t("ans.closed", lang))
             if rt.playing:
                 return Reply(t("ans.started", lang))
             if not any(u is not None for u in rt.seats):
