@@ -39,7 +39,7 @@ def find_variant(word: str | None) -> str | None:
     """A variant id from what a user typed: the id, or its Chinese or English name (or a prefix)."""
     rulesets = engine.RULESETS
     if not word:
-        return "changsha" if "changsha" in rulesets else next(iter(rulesets), None)
+        return next(iter(rulesets), None)  # the engine lists its default variant first
     w = word.strip().lower()
     for rid, rs in rulesets.items():
         if w == rid or w == rs.name_zh.lower() or w == rs.name_en.lower():

@@ -138,7 +138,7 @@ def settings_keyboard(
     rows: list[tuple[Button, ...]] = []
     for i, spec in enumerate(rs.option_specs):
         label = spec.label_zh if lang == "zh" else spec.label_en
-        value = option_value(options.get(spec.name, spec.default), lang)
+        value = spec.value_label(options.get(spec.name, spec.default), lang)
         rows.append((Button(f"{label}: {value}", data("L", table_id, "o", i)),))
     rows.append(
         (

@@ -11,14 +11,24 @@ from .tiles import parse_tile, tile_str
 
 class Act(StrEnum):
     DISCARD = "discard"  # 打牌
-    WIN = "win"  # 胡
+    WIN = "win"  # 胡 (tile: which turned-up 开杠 tile, when there are two)
     PASS = "pass"  # 过 (also: refuse the haidi, decline an opening hand)
     PUNG = "pung"  # 碰
     CHOW = "chow"  # 吃 (tile = lowest tile of the run)
-    KONG = "kong"  # 杠 (tile; mode "bu" 补张 / "kai" 开杠 where the variant distinguishes them)
+    KONG = (
+        "kong"  # 杠 (tile; detail: its KongMode, "bu" 补张 / "kai" 开杠 where the variant distinguishes them)
+    )
     OPENING = "opening"  # 起手小胡 declaration (detail = "+"-joined hand ids)
     TAKE = "take"  # 要海底
     CHOOSE = "choose"  # pre-hand choices: 飘 / 加锤 (detail = number), 定缺 (detail = suit letter)
+
+
+class KongMode(StrEnum):
+    """How a kong draws its replacement, where the variant distinguishes 补 and 开 (the kong's detail)."""
+
+    PLAIN = ""  # a kong in a variant without the choice: one replacement from the back
+    BU = "bu"  # 补张: one replacement from the back, play on freely
+    KAI = "kai"  # 开杠: dice, a tile (or a whole stack) from the back; the hand locks
 
 
 @dataclass(frozen=True, slots=True, order=True)

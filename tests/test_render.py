@@ -13,8 +13,12 @@ from engine import (
     Act,
     Action,
     Event,
+    EventKind,
+    KongMode,
+    Meld,
     Observation,
     Phase,
+    SettleKind,
     State,
     apply,
     arranged_hand,
@@ -123,16 +127,17 @@ def test_views_of_the_deal_equal_for_two_deals_differing_in_one_hidden_hand() ->
 def test_events_hide_other_seats_private_tiles() -> None:
     names = ["A", "B", "C", "D"]
     five = parse_tile("5m")
-    draw = Event("draw", 2, five, private=True)
+    draw = Event(EventKind.DRAW, 2, five, private=True)
     assert "5m" in (render.event_line(draw, 2, "en", names) or "")
     assert "5m" not in (render.event_line(draw, 0, "en", names) or "")
-    kong = Event("kong", 2, five, "kong_concealed bu")
+    kong = Event(EventKind.KONG, 2, five, meld=Meld(MeldKind.KONG_CONCEALED, five), mode=KongMode.BU)
     assert "5m" not in (render.event_line(kong, 0, "zh", names) or "")
     assert "5m" in (render.event_line(kong, 2, "zh", names) or "")
     # who passed a claim (or a win) is nobody else's business
-    assert render.event_line(Event("answer", 2, detail="pass"), 0, "zh", names) is None
-    assert render.event_line(Event("furiten", 2), 0, "zh", names) is None
-    assert render.event_line(Event("furiten", 0), 0, "zh", names)
+    answer = Event(EventKind.ANSWER, 2, private=True, answer=Act.PASS)
+    assert render.event_line(answer, 0, "zh", names) is None
+    assert render.event_line(Event(EventKind.FURITEN, 2), 0, "zh", names) is None
+    assert render.event_line(Event(EventKind.FURITEN, 0), 0, "zh", names)
 
 
 def test_concealed_kong_shown_only_as_a_count_to_others() -> None:
@@ -267,12 +272,13 @@ def test_settlement_names_birds_and_deltas() -> None:
     obs = observe(new_hand(RS, 1), 0)
     dealer = obs.dealer
     s = Settlement.from_payments(
-        "win",
+        SettleKind.WIN,
         4,
         (1,),
         ((1, ("qingyise", "haohua_qidui", "haohua_qidui")),),
         (parse_tile("1m"), parse_tile("6p")),
         (Payment(0, 1, 24, 1), Payment(2, 1, 12, 0), Payment(3, 1, 12, 0)),
+        bird_seats=(dealer, (dealer + 1) % 4),  # as Changsha counts them: from the dealer
     )
     names = ["A", "B", "C", "D"]
     zh = render.settlement_view(obs, s, "zh", names)
