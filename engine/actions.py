@@ -31,6 +31,13 @@ class KongMode(StrEnum):
     KAI = "kai"  # 开杠: dice, a tile (or a whole stack) from the back; the hand locks
 
 
+# What each action carries in its text form: a tile always, a tile sometimes (a win on one of the tiles a
+# two-tile 开杠 turned up), a detail word (kong mode, opening hand ids joined by "+", a pre-hand choice).
+_TILE_ALWAYS = frozenset({Act.DISCARD, Act.CHOW, Act.KONG})
+_TILE_MAYBE = frozenset({Act.WIN})
+_DETAIL = frozenset({Act.KONG, Act.OPENING, Act.CHOOSE})
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Action:
     seat: int
@@ -48,9 +55,9 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Inverse of ``str(action)``; raises InvalidNotation."""
+        """Inverse of ``str(action)`` for every action the engine makes; raises InvalidNotation."""
         parts = text.split()
-        if len(parts) < 2 or not parts[0].isdigit():
+        if len(parts) < 2 or not parts[0].isascii() or not parts[0].isdigit():
             raise InvalidNotation(f"not an action: {text!r}")
         try:
             act = Act(parts[1])
@@ -58,11 +65,11 @@ class Action:
             raise InvalidNotation(f"unknown action {parts[1]!r}") from None
         rest = parts[2:]
         t: int | None = None
-        if act in (Act.DISCARD, Act.CHOW, Act.KONG):
+        if act in _TILE_ALWAYS or (act in _TILE_MAYBE and rest):
             if not rest:
                 raise InvalidNotation(f"{act.value} needs a tile: {text!r}")
             t = parse_tile(rest[0])
             rest = rest[1:]
-        if len(rest) > 1:
+        if len(rest) > (1 if act in _DETAIL else 0):
             raise InvalidNotation(f"too many words in {text!r}")
         return cls(int(parts[0]), act, t, rest[0] if rest else "")
