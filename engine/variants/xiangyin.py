@@ -332,6 +332,11 @@ class Xiangyin(Variant):
     shapes = Shapes(seven_pairs=True, all_258=True)
     kai_tiles = 2  # 开杠: dice, both tiles of one stack
 
+    def first_dealer(self, seats: int, creator: int | None) -> int | None:
+        """Seed 一.3.1》: 第一局由创建者为庄家 — the table's creator deals the first hand (None, no creator
+        known: the hand's seed draws the dealer)."""
+        return creator if creator is not None and 0 <= creator < seats else None
+
     def pre_hand(self, state: State, seat: int) -> tuple[str, ...]:
         """加飘: before the hand (blind) each player picks 0–4."""
         return PIAO_CHOICES if state.options["piao"] else ()
