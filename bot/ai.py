@@ -9,8 +9,9 @@ Policy, in order:
   else discard by efficiency: lowest shanten after the discard, then most useful tiles still unseen
   (ukeire), then isolated and terminal tiles first (a variant's 2/5/8 pair tiles last).
 
-The shanten is the engine's (``engine.shanten``, by the variant's win shapes); when a hand looks ready its
-real waits come from the variant, so a ready hand is never mistaken. Nothing here names a variant.
+The shanten is the engine's (``Variant.hand_shape``: engine/shanten.py by the variant's win shapes); when a
+hand looks ready its real waits come from the variant, so a ready hand is never mistaken. Nothing here names
+a variant.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from collections.abc import Iterable, Sequence
 
 from engine import Act, Action, KongMode, Observation, Phase, Variant, get_ruleset
 from engine.melds import Meld, MeldKind
-from engine.shanten import HandShape
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258, to_counts
 
 # Claim kinds ranked for ties: a kong brings a free draw.
@@ -62,7 +62,7 @@ class Evaluator:
         me = obs.seats[obs.seat]
         self.choice = me.choice
         self.melds: tuple[Meld, ...] = tuple(me.melds if melds is None else melds)
-        self.shape = HandShape(self.ruleset.shapes, self.melds)
+        self.shape = self.ruleset.hand_shape(self.melds)
         vis = visible_counts(obs)
         self.unseen = [max(0, 4 - v) for v in vis]
 
@@ -70,7 +70,7 @@ class Evaluator:
         ev = object.__new__(Evaluator)
         ev.obs, ev.ruleset, ev.unseen, ev.choice = self.obs, self.ruleset, self.unseen, self.choice
         ev.melds = tuple(melds)
-        ev.shape = HandShape(self.ruleset.shapes, ev.melds)
+        ev.shape = self.ruleset.hand_shape(ev.melds)
         return ev
 
     def shanten(self, counts: Counts) -> int:

@@ -304,8 +304,9 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
         return "" if obs.phase == Phase.ENDED else tr("prompt.wait", lang)
     if obs.phase == Phase.CLAIM:
         return claim_prompt(obs, lang, names)
-    if any(a.act == Act.CHOOSE for a in obs.legal):
-        return tr("prompt.choose", lang)
+    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
+    if offered:
+        return _ruleset(obs).choice_prompt(offered, lang) or tr("prompt.choose", lang)
     if obs.phase == Phase.OPENING:
         kinds = max((a.detail.split("+") for a in obs.legal if a.act == Act.OPENING), key=len, default=[])
         return tr("prompt.opening", lang, hands=hand_names(_ruleset(obs), kinds, lang))
@@ -499,6 +500,9 @@ def event_line(
         return tr("ev.haidi_refuse", lang, name=name)
     if kind == EventKind.HAIDI_SHOW:
         return tr("ev.haidi_show", lang, name=name, tile=tile)
+    if kind == EventKind.VARIANT:
+        text = rs.note_label(ev.note, lang) if rs is not None else ev.note
+        return f"{name} {text}".strip() if name else text
     return str(ev)
 
 

@@ -44,6 +44,7 @@ class EventKind(StrEnum):
     HAIDI_REFUSE = "haidi_refuse"
     HAIDI_TAKE = "haidi_take"  # ``tile``
     HAIDI_SHOW = "haidi_show"  # ``tile``: the taker did not win, the tile is shown
+    VARIANT = "variant"  # a variant's own event (换三张 …): ``note`` its id (the variant's notes name it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,7 @@ class Event:
     count: int = 0
     settlement: Settlement | None = None
     result: HandResult | None = None
+    note: str = ""  # VARIANT: which event, an id the variant's ``notes`` name
 
     def visible_to(self, seat: int) -> bool:
         return not self.private or self.seat == seat
@@ -103,4 +105,6 @@ class Event:
             bits.append(" ".join(f"{d:+d}" for d in self.settlement.deltas))
         if self.result is not None:
             bits.append(f"{self.result.reason} next_dealer={self.result.next_dealer}")
+        if self.note:
+            bits.append(self.note)
         return " ".join(bits)

@@ -490,7 +490,8 @@ def _on_choose(state: State, action: Action, events: list[Event]) -> State:
     events.append(Event(EventKind.CHOSEN, action.seat))  # the value stays hidden until everyone has chosen
     if any(_choices(state, s) for s in range(state.num_seats)):
         return state
-    events.append(Event(EventKind.CHOICES, choices=tuple(s.choice for s in state.seats)))
+    if state.ruleset.choices_public(state):
+        events.append(Event(EventKind.CHOICES, choices=tuple(s.choice for s in state.seats)))
     state = state.ruleset.after_choices(state, events)
     if any(_choices(state, s) for s in range(state.num_seats)):
         return state  # a further stage of choices (e.g. 定缺 after 换三张)
@@ -753,7 +754,7 @@ def _claim_options(
                 acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_EXPOSED))
             if n >= 2 and rs.claim_allowed(state, seat, Act.PUNG, t):
                 acts.append(Action(seat, Act.PUNG))
-            # chow: only the next seat in play (RULES §1 "Chow only by the next seat")
+            # chow: only the discarder's next seat in play (docs/rules/common.md §3)
             if seat == chow_seat and t < SUITED_KINDS and rs.claim_allowed(state, seat, Act.CHOW, t):
                 r = t % 9
                 for lo in (t - 2, t - 1, t):
@@ -1064,7 +1065,7 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     events.append(Event(kind, taker, t, meld=meld))
     return evolve(
         state,
-        # 漏胡 ends with the seat's own draw, pung or kong (docs/rules: 漏胡) — a chow does not end it
+        # 漏胡 ends with the seat's own draw, pung or kong (docs/rules/common.md §3)
         seats=_set_seat(
             state,
             taker,

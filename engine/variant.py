@@ -1,4 +1,4 @@
-"""The variant interface: the common rules (docs/rules/*.md, "common model") as real default methods.
+"""The variant interface: the common rules (docs/rules/common.md) as real default methods.
 
 A variant is one file in ``engine/variants/``: a subclass of :class:`Variant` that overrides only what its
 region changes, like python-chess's variant boards or scalachess's ``Variant``. The core state machine
@@ -20,14 +20,14 @@ it. A variant updates it in its hooks (``on_opening``, ``on_discard``, ``after_c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import Act, KongMode
 from .errors import InvalidOption
 from .melds import Meld, MeldKind
-from .shanten import Shapes, shanten_lower_bound
+from .shanten import HandShape, Shapes
 from .shape import candidates, is_seven_pairs, is_standard
 from .tiles import NUM_KINDS, Counts, full_set
 
@@ -204,10 +204,22 @@ class Variant:
         """Are the pre-hand choices made before looking at the tiles (飘, 加锤)?"""
         return False
 
+    def choices_public(self, state: State) -> bool:
+        """Are the choices shown to everyone once every seat has chosen (飘, 加锤, 定缺: yes; the three tiles
+        of 换三张: no)? The core then reports them in a CHOICES event."""
+        return True
+
     def after_choices(self, state: State, events: list[Event]) -> State:
-        """Every seat has made its choice: apply them (e.g. 换三张 passes the tiles) and, for a further
-        stage, clear ``Seat.choice``; the core stays in the choosing phase while ``pre_hand`` offers more."""
+        """Every seat has made its choice: apply them (e.g. 换三张 passes the tiles, with its own events:
+        ``EventKind.VARIANT``) and, for a further stage, clear ``Seat.choice`` (a secret choice must be
+        cleared: the observation shows each seat's choice once nobody is choosing); the core stays in the
+        choosing phase while ``pre_hand`` offers more."""
         return state
+
+    def choice_prompt(self, offered: Sequence[str], lang: str = "zh") -> str | None:
+        """What a pre-hand choice among ``offered`` asks, in words (定缺：选一门不要的花色); None: a generic
+        prompt."""
+        return None
 
     def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
         """Opening hands (起手小胡, 扳牌) ``seat`` may declare after the deal; () = none."""
@@ -342,10 +354,15 @@ class Variant:
     ) -> int:
         """向听: −1 complete, 0 ready (exactly when ``waits`` is not empty, for a 3k+1 hand), n: n tiles
         from ready. A lower bound from the variant's ``shapes``, checked against ``waits`` at 0."""
-        s = shanten_lower_bound(self.shapes, counts, melds)
+        s = self.hand_shape(melds).shanten(counts)
         if s == 0 and sum(counts) % 3 == 1 and not self.waits(counts, melds, options, choice):
             return 1
         return s
+
+    def hand_shape(self, melds: Sequence[Meld] = ()) -> HandShape:
+        """The shanten machinery of one seat's melds (its lower bound and useful tiles), by ``shapes``; the
+        AI plays with it. A variant with wild tiles returns its own HandShape that counts them."""
+        return HandShape(self.shapes, melds)
 
     # ---------------------------------------------------------------- scoring
 

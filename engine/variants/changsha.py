@@ -119,7 +119,7 @@ def opening_reveal(state: State, seat: int, kinds: tuple[str, ...]) -> tuple[int
 
 
 def _units(big: int, self_draw: bool, dealer_involved: bool) -> int:
-    """The payment table of RULES.md §2 in units of 底分/10 … i.e. 10 → 1, 20 → 2, 30n+10 → 3n+1."""
+    """The payment table of docs/rules/changsha.md in units of 底分/10: 10 → 1, 20 → 2, 30n+10 → 3n+1."""
     if big == 0:
         return 2 if dealer_involved else 1
     per = 3 * big if self_draw else 6 * big

@@ -86,7 +86,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         big.append(("qingyise", 1))  # 清一色：不需要二五八作将
     if qd:
         # 七小对; a four of a kind in it (5 pairs + a triplet won on its fourth, or a four + 4 pairs + the
-        # single's mate) is 龙七对: one big hand and 1 番 more on each payment (RULES.md D).
+        # single's mate) is 龙七对: one big hand and 1 番 more on each payment (D, docs/rules/hengyang.md).
         big.append(("longqidui", 1) if seven_pairs_quads(c) else ("qidui", 1))
     pinghu = std and any(is_258(p) for p in standard_pairs(c))
     if not big and not pinghu:
@@ -152,8 +152,8 @@ def _small_units(dealer_involved: bool, menqianqing: bool) -> int:
 
 
 def units(info: WinInfo, self_draw: bool, dealer_involved: bool) -> int:
-    """One payer's amount in 番 (RULES.md §3 table): small 1/2 (+1 门前清); big self-draw 3n / 3n+1; big on
-    a discard 6n / 7n; 龙七对 adds 1 to each payment."""
+    """One payer's amount in 番 (the table of docs/rules/hengyang.md §8): small 1/2 (+1 门前清); big
+    self-draw 3n / 3n+1; big on a discard 6n / 7n; 龙七对 adds 1 to each payment."""
     if not info.big:
         return _small_units(dealer_involved, "menqianqing" in info.small)
     n = info.big_count

@@ -10,7 +10,7 @@ Payment of one winner W to one payer P (every amount an integer):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..hands import all_pungs
 from ..melds import Meld, MeldKind
@@ -232,6 +232,11 @@ class Shaoyang(Variant):
     def choice_label(self, value: str, lang: str = "zh") -> str:
         zh, en = HAMMER_LABELS.get(value, (value, value))
         return zh if lang == "zh" else en
+
+    def choice_prompt(self, offered: Sequence[str], lang: str = "zh") -> str | None:
+        if lang == "zh":
+            return "加锤：开牌前选不加、一锤或两锤；每一锤让你和对方之间的输赢翻一倍"
+        return "加锤: before the tiles are opened, pick 0, 1 or 2 hammers; each doubles what you win or lose"
 
     def robbable(self, state: State, kind: MeldKind) -> bool:
         """抢杠 on a 补杠; a concealed kong only by 十三幺 (evaluate_win sees robbed_concealed)."""

@@ -10,6 +10,7 @@ made.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Act
@@ -66,7 +67,7 @@ VOID_LABELS = {
     "p": ("缺筒", "void dots"),
 }
 
-# 成都计番: the shape of a hand and its fan (RULES.md §6)
+# 成都计番: the shape of a hand and its fan (docs/rules/sichuan.md)
 SHAPE_FAN: dict[str, int] = {
     "pinghu": 0,
     "duiduihu": 1,
@@ -82,7 +83,7 @@ SHAPE_FAN: dict[str, int] = {
 OPTIONS = (
     OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
     OptionSpec("cap", 3, (2, 3, 4, 5, 6), "封顶番数", "fan cap"),
-    # 直杠: 承包制 only the discarder pays 2× (RULES.md default); 家家有 also 1× from everyone else still in
+    # 直杠: 承包制 only the discarder pays 2× (the default); 家家有 also 1× from everyone else still in
     OptionSpec(
         "zhigang",
         "chengbao",
@@ -351,15 +352,16 @@ def best_fan(state: State, seat: int) -> int | None:
 
 
 def is_huazhu(state: State, seat: int) -> bool:
-    """花猪: still holding tiles of all three suits when the wall runs out (RULES.md §6)."""
+    """花猪: still holding tiles of all three suits when the wall runs out (docs/rules/sichuan.md)."""
     s = state.seats[seat]
     return len(_suits(s.counts, s.melds)) == 3
 
 
 def settle_draw(state: State) -> Settlement | None:
-    """The wall is empty with two or more players still in (seed 一: 流局查卫生（查花猪）; RULES.md §6):
-    查花猪 — a 花猪 pays every other non-花猪 player still in the cap; 查大叫 — a player not ready pays every
-    ready player his best hand; 退税 — players not ready (花猪 included) return their kong money."""
+    """The wall is empty with two or more players still in (seed 一: 流局查卫生（查花猪）;
+    docs/rules/sichuan.md): 查花猪 — a 花猪 pays every other non-花猪 player still in the cap; 查大叫 — a
+    player not ready pays every ready player his best hand; 退税 — players not ready (花猪 included) return
+    their kong money."""
     active = [s for s in range(state.num_seats) if not state.seats[s].won]
     cap_amount = _amount(state, int(state.options["cap"]))
     huazhu = [s for s in active if is_huazhu(state, s)]
@@ -417,6 +419,11 @@ class Sichuan(Variant):
     def choice_label(self, value: str, lang: str = "zh") -> str:
         zh, en = VOID_LABELS.get(value, (value, value))
         return zh if lang == "zh" else en
+
+    def choice_prompt(self, offered: Sequence[str], lang: str = "zh") -> str | None:
+        if lang == "zh":
+            return "定缺：选一门这局不要的花色，先把它打完"
+        return "定缺: pick the suit you will do without this hand; its tiles must go first"
 
     def claim_allowed(self, state: State, seat: int, act: Act, tile: int) -> bool:
         """No chow (不可以吃); D: no pung or kong of the void suit, own concealed kongs included."""

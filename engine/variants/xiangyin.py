@@ -8,7 +8,7 @@ here).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..actions import Act, KongMode
 from ..game import win_info
@@ -347,6 +347,13 @@ class Xiangyin(Variant):
     def choice_label(self, value: str, lang: str = "zh") -> str:
         zh, en = PIAO_LABELS.get(value, (value, value))
         return zh if lang == "zh" else en
+
+    def choice_prompt(self, offered: Sequence[str], lang: str = "zh") -> str | None:
+        if lang == "zh":
+            return "加飘：选 0–4 飘（不看牌），输赢时双方的飘加在每笔付款上"
+        return (
+            "飘: pick 0–4 before seeing your tiles; both players' 飘 are added to each payment between them"
+        )
 
     def claim_allowed(self, state: State, seat: int, act: Act, tile: int) -> bool:
         return claim_allowed(state, seat, act, tile)
