@@ -180,9 +180,12 @@ def seven_pairs_quads(counts: Counts) -> int:
     return sum(1 for n in counts if n == 4)
 
 
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # 幺九 and honors
+
+
 def is_thirteen_orphans(counts: Counts) -> bool:
     """十三幺: one of each terminal and honor, one of them paired."""
-    need = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+    need = ORPHANS
     if sum(counts) != 14:
         return False
     pair = False

@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import Act, KongMode
 from .errors import InvalidOption
+from .hands import all_258
 from .melds import Meld, MeldKind
-from .shanten import HandShape, Shapes
-from .shape import candidates, is_seven_pairs, is_standard
+from .shanten import TILES_258, HandShape, Shapes
+from .shape import ORPHANS, candidates, is_seven_pairs, is_standard, is_thirteen_orphans
 from .tiles import NUM_KINDS, Counts, full_set
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ class WinInfo:
         return bool(self.big)
 
 
-_ALL_KINDS = tuple(range(NUM_KINDS))
+_NOT_ORPHANS = tuple(t for t in range(NUM_KINDS) if t not in ORPHANS)
 _FULL_108 = tuple(full_set(False))
 
 
@@ -157,8 +158,11 @@ class Variant:
     names: ClassVar[Mapping[str, tuple[str, str]]] = {}
     # settlement note ids (``Settlement.note``) -> (Chinese, English)
     notes: ClassVar[Mapping[str, tuple[str, str]]] = {}
-    # the win shapes shanten counts (and the AI plays toward)
+    # the win shapes: could_win, the waits beyond neighbours, shanten (and the AI plays toward them)
     shapes: ClassVar[Shapes] = Shapes()
+    # pre-hand choice values -> (Chinese, English), and what the choice asks (Chinese, English)
+    choice_labels: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    choice_question: ClassVar[tuple[str, str] | None] = None
     multi_win: ClassVar[bool] = True  # 一炮多响 / 通炮: several seats may win on one tile
     kai_tiles: ClassVar[int] = 1  # 开杠 turns up 1 tile (by dice) or a whole stack of 2
     concealed_kong_shown: ClassVar[bool] = False  # 暗杠亮一张牌: the others see a concealed kong's tile
@@ -219,7 +223,8 @@ class Variant:
     def choice_prompt(self, offered: Sequence[str], lang: str = "zh") -> str | None:
         """What a pre-hand choice among ``offered`` asks, in words (定缺：选一门不要的花色); None: a generic
         prompt."""
-        return None
+        q = self.choice_question
+        return None if q is None else q[0] if lang == "zh" else q[1]
 
     def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
         """Opening hands (起手小胡, 扳牌) ``seat`` may declare after the deal; () = none."""
@@ -295,16 +300,29 @@ class Variant:
     # ---------------------------------------------------------------- win evaluation
 
     def could_win(self, counts: Counts, melds: tuple[Meld, ...]) -> bool:
-        """A cheap shape test run before a WinContext is built: True for every hand evaluate_win accepts."""
-        return is_standard(counts) or (not melds and is_seven_pairs(counts))
+        """A cheap shape test run before a WinContext is built: True for every hand evaluate_win accepts.
+        By ``shapes``: 4 melds + a pair, 七小对, 十三幺 (concealed), 将将胡 (all 2/5/8, any shape)."""
+        if is_standard(counts):
+            return True
+        shapes = self.shapes
+        if not melds and (
+            (shapes.seven_pairs and is_seven_pairs(counts))
+            or (shapes.thirteen_orphans and is_thirteen_orphans(counts))
+        ):
+            return True
+        return shapes.all_258 and all_258(counts, melds)
 
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
         """Which hands 14 tiles make in this context; None = no win (or not allowed here)."""
         raise NotImplementedError
 
     def wait_candidates(self, counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-        """Waits the neighbour rule misses (any 2/5/8 for 将将胡, an orphan for 十三幺, any tile with
-        wilds)."""
+        """Waits the neighbour rule misses, by ``shapes``: any 2/5/8 for an all-2/5/8 hand (将将胡 wins in
+        any shape), any terminal or honor for a 十三幺 hand (a variant with wilds: any tile)."""
+        if self.shapes.all_258 and all_258(counts, melds):
+            return TILES_258
+        if self.shapes.thirteen_orphans and not melds and not any(counts[t] for t in _NOT_ORPHANS):
+            return ORPHANS
         return ()
 
     def waits(
@@ -417,7 +435,8 @@ class Variant:
 
     def choice_label(self, value: str, lang: str = "zh") -> str:
         """A pre-hand choice as players read it (定缺 "p" → 缺筒 / void dots)."""
-        return value
+        zh, en = self.choice_labels.get(value, (value, value))
+        return zh if lang == "zh" else en
 
     def option_spec(self, name: str) -> OptionSpec:
         for s in self.option_specs:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from ..actions import KongMode
 from ..hands import TILES_258, all_258, all_pungs, one_suit
-from ..melds import Meld, MeldKind
+from ..melds import MeldKind
 from ..scoring import bird_hits, bird_target, bird_tiles, payers, win_settlement
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
@@ -177,15 +177,8 @@ class Changsha(Variant):
         pair_258=True, seven_pairs=True, all_pungs=True, one_suit=True, all_258=True, single_wait=True
     )
 
-    def could_win(self, counts: Counts, melds: tuple[Meld, ...]) -> bool:
-        return is_standard(counts) or (not melds and is_seven_pairs(counts)) or all_258(counts, melds)
-
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
         return evaluate_win(ctx)
-
-    def wait_candidates(self, counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-        """将将胡 wins with any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-        return TILES_258 if all_258(counts, melds) else ()
 
     def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
         """起手小胡 held right after the deal (seed 五.2 1–4)."""

@@ -7,8 +7,6 @@ here). Variant state: ``State.extra`` holds each seat's remaining 三巡 (own di
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from ..actions import KongMode
 from ..hands import TILES_258, all_258, all_pungs, one_suit
 from ..melds import Meld, MeldKind
@@ -195,15 +193,8 @@ class Hengyang(Variant):
     shapes = Shapes(pair_258=True, seven_pairs=True, all_pungs=True, one_suit=True, all_258=True)
     kai_tiles = 2  # 开杠: dice, the 2 tiles of the N-th stack from the back
 
-    def could_win(self, counts: Counts, melds: tuple[Meld, ...]) -> bool:
-        return is_standard(counts) or (not melds and is_seven_pairs(counts)) or all_258(counts, melds)
-
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
         return evaluate_win(ctx)
-
-    def wait_candidates(self, counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-        """将一色 wins in any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-        return TILES_258 if all_258(counts, melds) else ()
 
     # 扳牌: no tiles revealed — the whole hand is shown for three turns instead (公开手牌三巡)
     def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:

@@ -10,8 +10,6 @@ Payment of one winner W to one payer P (every amount an integer):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
 from ..hands import all_pungs
 from ..melds import Meld, MeldKind
 from ..scoring import payer_shares, standard_kong_money, win_settlement
@@ -216,6 +214,11 @@ class Shaoyang(Variant):
     name_en = "Shaoyang"
     option_specs = OPTIONS
     names = NAMES
+    choice_labels = HAMMER_LABELS
+    choice_question = (
+        "加锤：开牌前选不加、一锤或两锤；每一锤让你和对方之间的输赢翻一倍",
+        "加锤: before the tiles are opened, pick 0, 1 or 2 hammers; each doubles what you win or lose",
+    )
     shapes = Shapes(seven_pairs=True, thirteen_orphans=True)
     concealed_kong_shown = True  # 暗杠亮一张牌，其余三张盖住
 
@@ -229,15 +232,6 @@ class Shaoyang(Variant):
     def choose_blind(self, state: State) -> bool:
         return True
 
-    def choice_label(self, value: str, lang: str = "zh") -> str:
-        zh, en = HAMMER_LABELS.get(value, (value, value))
-        return zh if lang == "zh" else en
-
-    def choice_prompt(self, offered: Sequence[str], lang: str = "zh") -> str | None:
-        if lang == "zh":
-            return "加锤：开牌前选不加、一锤或两锤；每一锤让你和对方之间的输赢翻一倍"
-        return "加锤: before the tiles are opened, pick 0, 1 or 2 hammers; each doubles what you win or lose"
-
     def robbable(self, state: State, kind: MeldKind) -> bool:
         """抢杠 on a 补杠; a concealed kong only by 十三幺 (evaluate_win sees robbed_concealed)."""
         return kind in (MeldKind.KONG_ADDED, MeldKind.KONG_CONCEALED)
@@ -245,17 +239,8 @@ class Shaoyang(Variant):
     def haidi_seats(self, state: State, first: int) -> tuple[int, ...] | None:
         return None  # no 海底漫游: the last tile is drawn like any other
 
-    def could_win(self, counts: Counts, melds: tuple[Meld, ...]) -> bool:
-        return is_standard(counts) or (not melds and (is_seven_pairs(counts) or is_thirteen_orphans(counts)))
-
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
         return evaluate_win(ctx)
-
-    def wait_candidates(self, counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-        """十三幺 waits on a terminal or honor it may not hold yet, which the neighbour rule misses."""
-        if melds or any(n for t, n in enumerate(counts) if t not in _ORPHANS):
-            return ()
-        return _ORPHANS
 
     def settle_wins(
         self, state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext

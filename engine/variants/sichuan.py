@@ -10,7 +10,6 @@ made.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Act
@@ -410,20 +409,16 @@ class Sichuan(Variant):
     name_en = "Sichuan (bloody battle)"
     option_specs = OPTIONS
     names = NAMES
+    choice_labels = VOID_LABELS
+    choice_question = (
+        "定缺：选一门这局不要的花色，先把它打完",
+        "定缺: pick the suit you will do without this hand; its tiles must go first",
+    )
     notes = NOTES
     shapes = Shapes(seven_pairs=True)
 
     def pre_hand(self, state: State, seat: int) -> tuple[str, ...]:
         return void_choices(state, seat)
-
-    def choice_label(self, value: str, lang: str = "zh") -> str:
-        zh, en = VOID_LABELS.get(value, (value, value))
-        return zh if lang == "zh" else en
-
-    def choice_prompt(self, offered: Sequence[str], lang: str = "zh") -> str | None:
-        if lang == "zh":
-            return "定缺：选一门这局不要的花色，先把它打完"
-        return "定缺: pick the suit you will do without this hand; its tiles must go first"
 
     def claim_allowed(self, state: State, seat: int, act: Act, tile: int) -> bool:
         """No chow (不可以吃); D: no pung or kong of the void suit, own concealed kongs included."""

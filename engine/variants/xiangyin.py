@@ -8,11 +8,9 @@ here).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
 from ..actions import Act, KongMode
 from ..game import win_info
-from ..hands import TILES_258, all_258, all_pungs, one_suit
+from ..hands import all_258, all_pungs, one_suit
 from ..melds import Meld, MeldKind
 from ..scoring import (
     bird_hits,
@@ -26,7 +24,7 @@ from ..scoring import (
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads
 from ..state import Payment, Settlement, State
-from ..tiles import Counts, suit_of
+from ..tiles import suit_of
 from ..variant import OptionSpec, Variant, WinContext, WinInfo, kong_after
 
 # id -> (Chinese, English)
@@ -328,6 +326,11 @@ class Xiangyin(Variant):
     seat_counts = (2, 3, 4)
     option_specs = OPTIONS
     names = NAMES
+    choice_labels = PIAO_LABELS
+    choice_question = (
+        "加飘：选 0–4 飘（不看牌），输赢时双方的飘加在每笔付款上",
+        "飘: pick 0–4 before seeing your tiles; both players' 飘 are added to each payment between them",
+    )
     notes = NOTES
     shapes = Shapes(seven_pairs=True, all_258=True)
     kai_tiles = 2  # 开杠: dice, both tiles of one stack
@@ -343,17 +346,6 @@ class Xiangyin(Variant):
 
     def choose_blind(self, state: State) -> bool:
         return True
-
-    def choice_label(self, value: str, lang: str = "zh") -> str:
-        zh, en = PIAO_LABELS.get(value, (value, value))
-        return zh if lang == "zh" else en
-
-    def choice_prompt(self, offered: Sequence[str], lang: str = "zh") -> str | None:
-        if lang == "zh":
-            return "加飘：选 0–4 飘（不看牌），输赢时双方的飘加在每笔付款上"
-        return (
-            "飘: pick 0–4 before seeing your tiles; both players' 飘 are added to each payment between them"
-        )
 
     def claim_allowed(self, state: State, seat: int, act: Act, tile: int) -> bool:
         return claim_allowed(state, seat, act, tile)
@@ -375,15 +367,8 @@ class Xiangyin(Variant):
                 out.append(seat)
         return tuple(out)
 
-    def could_win(self, counts: Counts, melds: tuple[Meld, ...]) -> bool:
-        return is_standard(counts) or (not melds and is_seven_pairs(counts)) or all_258(counts, melds)
-
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
         return evaluate_win(ctx)
-
-    def wait_candidates(self, counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-        """将将胡 wins with any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-        return TILES_258 if all_258(counts, melds) else ()
 
     def settle_wins(
         self, state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext
