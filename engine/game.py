@@ -147,6 +147,7 @@ def _deal(ruleset: Variant, opts: Options, seed: int, dealer: int, n: int, wall:
         phase=Phase.TURN,
         current=dealer,
         drawn=last,
+        wall_reserve=ruleset.wall_reserve(opts),
     )
     if any(ruleset.pre_hand(state, s) for s in range(n)):
         return evolve(state, phase=Phase.CHOOSE)
@@ -298,14 +299,15 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
 
 def _forced(acts: tuple[Action, ...], state: State, seat: int) -> tuple[Action, ...]:
     """Where the variant forces a win (Sichuan's last four tiles), a possible win is the only choice."""
-    if any(a.act == Act.WIN for a in acts) and state.ruleset.must_win(state, seat):
+    rs = state.ruleset
+    if rs._forces_wins and any(a.act == Act.WIN for a in acts) and rs.must_win(state, seat):
         return tuple(a for a in acts if a.act == Act.WIN)
     return acts
 
 
 def _live(state: State) -> int:
     """Wall tiles still in play: the wall less what the variant keeps back at its end (birds)."""
-    return state.wall.remaining - state.ruleset.wall_reserve(state.options)
+    return state.wall.remaining - state.wall_reserve
 
 
 def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
@@ -1150,7 +1152,7 @@ def _wins(
     if play_on:
         # play goes on from the seat after the (last) winner
         state = evolve(state, claim=None, kong_tiles=())
-        events.append(Event(EventKind.CONTINUE, count=len(state.winners)))
+        events.append(Event(EventKind.CONTINUE, wins=len(state.winners)))
         return _draw_next(state, _next_active(state, state.next_seat(winners[-1])), events)
     return _finish(state, Outcome.WIN, rs.next_dealer(state, ctx), events)
 

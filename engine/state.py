@@ -163,6 +163,7 @@ class State:
     kong_from: int | None = None  # the seat whose discard fed current's kong (点杠), for 杠开 payments
     kong_tiles: tuple[int, ...] = ()  # tiles a two-tile 开杠 turned up, waiting for the konger
     winners: tuple[int, ...] = ()  # 血战: seats that have won so far, in order
+    wall_reserve: int = 0  # tiles the variant keeps back at the end of the wall (birds): not played
     extra: Any = None  # the variant's own slot (immutable values only); the core never reads it
 
     @property

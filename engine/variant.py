@@ -167,12 +167,15 @@ class Variant:
     kai_tiles: ClassVar[int] = 1  # 开杠 turns up 1 tile (by dice) or a whole stack of 2
     concealed_kong_shown: ClassVar[bool] = False  # 暗杠亮一张牌: the others see a concealed kong's tile
 
-    # derived once per class (never a setting): does the variant restrict discards at all?
+    # derived once per class (never settings), so the core skips a default on its hot paths: does the
+    # variant restrict discards at all, or ever force a win?
     _restricts_discards: ClassVar[bool] = False
+    _forces_wins: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         cls._restricts_discards = cls.discard_allowed is not Variant.discard_allowed
+        cls._forces_wins = cls.must_win is not Variant.must_win
 
     def __repr__(self) -> str:
         return f"<variant {self.id}>"
