@@ -11,10 +11,10 @@ from collections.abc import Iterable, Sequence
 
 from engine import Event, Observation, Phase, State, observe_public
 from engine.ruleset import Ruleset
+from storage import TableSettings
 
 from . import render
 from .keyboards import option_value
-from .meta import TableMeta
 from .texts import t
 
 # events not worth a line in the group's "recent" list
@@ -111,7 +111,7 @@ def lobby_text(
     rs: Ruleset,
     table_id: int,
     options: dict[str, object],
-    tm: TableMeta,
+    tm: TableSettings,
     seat_labels: Sequence[str],
     next_hand: int,
     lang: str,
