@@ -230,8 +230,10 @@ async def test_old_settings_file_is_imported_once_and_bad_values_never_stop_the_
     side = tmp_path / "bot.db.bot.json"
     side.write_text(json.dumps({
         "chats": {str(alice.id): {"lang": "zh"}, str(group.id): {"lang": "en"}, "x": None},
-        "tables": {str(tid): {"claim_s": "30", "discard_s": 90, "auto": None, "ai": [1, 9], "creator": alice.id},
-                   "999": {"claim_s": 10}},
+        "tables": {
+            str(tid): {"claim_s": "30", "discard_s": 90, "auto": None, "ai": [1, 9], "creator": alice.id},
+            "999": {"claim_s": 10},
+        },
     }))  # fmt: skip
     proc = run_bot(tg, db)
     try:
