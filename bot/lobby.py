@@ -236,7 +236,9 @@ class Lobby:
     async def after_hand(self, rt: TableRuntime, finished: FinishedHand) -> None:
         """A hand ended: the lobby comes back (a new message, under the hand's result) for the next one.
         Its message id, once sent, marks the result delivered (``Presenter.on_message``)."""
-        rt.summary = finished.summary
+        # a result still on its way (group messages are paced) stays above this one: none is lost
+        earlier = rt.summary + "\n\n" if len(rt.result_due) > 1 and rt.summary else ""
+        rt.summary = earlier + finished.summary
         self.present.show_lobby(rt, fresh=True)
 
     async def close(self, rt: TableRuntime, note: str = "stopped in the chat") -> None:

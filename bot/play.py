@@ -437,7 +437,7 @@ class Play:
         rt.hand, rt.state = None, None
         rt.pending.clear()
         rt.auto, rt.timeouts = frozenset(), {}
-        rt.result_due = hand.id  # stored as due with the final action; delivered with the lobby after it
+        rt.result_due.append(hand.id)  # due since the final action; delivered with the lobby after it
         rt.dm_lost.clear()
         self.timers.cancel(rt.id)
         await self.on_hand_end(rt, FinishedHand(hand, state, summary))

@@ -117,12 +117,12 @@ class Presenter:
         text, keyboard = self.lobby_content(rt)
         self.out.live(rt.chat_id, lobby_key(rt.id), text, keyboard, fresh=fresh)
 
-    def show_lobby_started(self, rt: TableRuntime) -> None:
+    def show_lobby_started(self, rt: TableRuntime, *, fresh: bool = False) -> None:
         """The lobby message once a hand starts: its last line says so, and its buttons go."""
         text, _ = self.lobby_content(rt)
         lines = text.split("\n")
         text = "\n".join(lines[:-1] + [t("lobby.started", self.people.table_lang(rt))])
-        self.out.live(rt.chat_id, lobby_key(rt.id), text, None)
+        self.out.live(rt.chat_id, lobby_key(rt.id), text, None, fresh=fresh)
 
     # ------------------------------------------------------------------ a hand (group table, DM panels)
 
@@ -257,9 +257,9 @@ class Presenter:
         try:
             if key == group_key(rt.id):
                 rt.settings = await self.storage.update_settings(rt.id, table_msg=message_id)
-            elif key == lobby_key(rt.id) and rt.result_due is not None:
-                hand_id, rt.result_due = rt.result_due, None
-                await self.storage.result_delivered(hand_id, lobby_msg=message_id)
+            elif key == lobby_key(rt.id) and rt.result_due:
+                hands, rt.result_due = rt.result_due, []
+                await self.storage.result_delivered(hands, lobby_msg=message_id)
                 rt.settings = dataclasses.replace(rt.settings, lobby_msg=message_id)
             elif key == lobby_key(rt.id):
                 rt.settings = await self.storage.update_settings(rt.id, lobby_msg=message_id)

@@ -14,7 +14,7 @@ import logging
 
 import engine
 from engine import Phase
-from storage import Restored, Storage, StorageError
+from storage import Hand, Restored, Storage, StorageError
 
 from .people import People
 from .play import Play, open_decisions, seat_rows
@@ -36,7 +36,7 @@ async def restore_tables(
         rt = TableRuntime(r.table, r.settings, list(r.table.seats), dict(r.table.options))
         tables.add(rt)
         present.adopt(rt, dict(r.panels or {}))
-        last = await load_totals(storage, rt)
+        done = await load_totals(storage, rt)
         async with rt.lock:
             if r.error is not None and r.hand is not None:
                 # the reason quotes the logged action, which may be a hidden tile: not in logs or chats
@@ -48,8 +48,10 @@ async def restore_tables(
                 present.note_group(rt, "note.restore_failed")
                 present.show_lobby(rt, fresh=True)
             elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
-                await _lobby(storage, rt, present, last)
+                await _lobby(storage, rt, present, done)
             else:
+                if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
+                    present.show_lobby_started(rt, fresh=True)
                 rt.hand, rt.state = r.hand, r.state
                 if _reopen(rt, r, play.clock()):
                     present.note_group(rt, "note.restored")
@@ -93,44 +95,55 @@ async def _store_play(storage: Storage, rt: TableRuntime) -> None:
     rt.stored = rows
 
 
-async def _lobby(storage: Storage, rt: TableRuntime, present: Presenter, last: int | None) -> None:
+async def _lobby(storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand]) -> None:
     """A table between hands: the lobby as it was, with the last hand's result above it (sent now, in a new
     lobby message, if the group had not seen it yet)."""
-    due = False
-    if last is not None:
+    present.show_lobby(rt, fresh=await _last_result(storage, rt, present, done))
+
+
+async def _last_result(
+    storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand], *, group: bool = True
+) -> bool:
+    """The summary of the table's last finished hand, shown above its lobby (with any earlier result the
+    group has not seen yet); True if some are due. The final state of the last hand is shown again in
+    case the stop cut it off: in the panels, and in the group's table message unless a newer hand has one
+    (edits: unchanged ones are no-ops)."""
+    if not done:
+        return False
+    due = [h for h in done if not h.result_delivered]
+    summaries = []
+    for hand in [h for h in due if h is not done[-1]] + [done[-1]]:
         try:
-            hand = await storage.get_hand(last)
-            final = await storage.rebuild(last)
+            final = await storage.rebuild(hand.id)
         except StorageError as e:
-            log.warning("table %s: the last hand's result cannot be shown: %s", rt.id, e)
-        else:
-            due = not hand.result_delivered
-            rt.hand, rt.state = hand, final
-            rt.summary = present.hand_summary(rt)
-            # its final state, in case the bot stopped before showing it (edits: unchanged ones are no-ops)
-            if due:
+            log.warning("table %s: a hand's result cannot be shown: %s", rt.id, e)
+            continue
+        rt.hand, rt.state = hand, final
+        summaries.append(present.hand_summary(rt))
+        if hand is done[-1]:
+            if hand in due and group:
                 present.publish(rt, set())
             else:
                 for seat in range(len(hand.seats)):
                     present.publish_seat(rt, seat)
-            rt.hand, rt.state = None, None
-    if due:
-        rt.result_due = last
-    present.show_lobby(rt, fresh=due)
+        rt.hand, rt.state = None, None
+    rt.summary = "\n\n".join(summaries)
+    rt.result_due = [h.id for h in due]
+    return bool(due)
 
 
-async def load_totals(storage: Storage, rt: TableRuntime) -> int | None:
-    """The table's running totals, hands played and next dealer, from its finished hands; returns the id of
-    the last hand that ended with a result (None if none did)."""
+async def load_totals(storage: Storage, rt: TableRuntime) -> list[Hand]:
+    """The table's running totals, hands played and next dealer, from its finished hands; returns the hands
+    that ended with a result, in order."""
     hands = await storage.table_hands(rt.id)
-    last = None
+    done: list[Hand] = []
     for h in hands:
         res = h.result
         if not h.finished or not res or "deltas" not in res:
             continue
         rt.hands_played = max(rt.hands_played, h.number)
         rt.next_dealer = int(res.get("next_dealer", 0))
-        last = h.id
+        done.append(h)
         for seat, d in enumerate(res["deltas"]):
             user = h.seats[seat] if seat < len(h.seats) else None
             key = score_key(user, seat)
@@ -138,4 +151,4 @@ async def load_totals(storage: Storage, rt: TableRuntime) -> int | None:
     for h in hands:
         if h.finished:
             rt.hands_played = max(rt.hands_played, h.number)
-    return last
+    return done

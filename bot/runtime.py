@@ -105,7 +105,7 @@ class TableRuntime:
     auto: frozenset[int] = frozenset()  # seats on auto-play in the current hand
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     stored: dict[int, SeatPlay] = field(default_factory=dict)  # seat -> its play state as stored
-    result_due: int | None = None  # a finished hand whose result the group has not been shown yet
+    result_due: list[int] = field(default_factory=list)  # finished hands whose result the group has not seen
     summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
     active: dict[int, float] = field(default_factory=dict)  # seat -> clock time of its last press
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))

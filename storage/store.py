@@ -834,7 +834,9 @@ class Storage:
         lobby's AI seats and the lobby leaves its settings page.
         """
         _check_int64("seed", seed)
-        lobby = _check_settings({"editing": False} | ({"ai": ai} if ai is not None else {}))
+        lobby = _check_settings(
+            {"editing": False, "table_msg": None, **({"ai": ai} if ai is not None else {})}
+        )
         now = self._now()
 
         async def run(db: aiosqlite.Connection) -> tuple[Hand, engine.State]:
@@ -904,14 +906,15 @@ class Storage:
 
         await self._single(run)
 
-    async def result_delivered(self, hand_id: int, lobby_msg: int | None = None) -> None:
+    async def result_delivered(self, hand_ids: Sequence[int], lobby_msg: int | None = None) -> None:
         """The group has seen a finished hand's result (in the lobby message ``lobby_msg``, stored too)."""
 
         async def run(db: aiosqlite.Connection) -> None:
-            hand = await _get_hand(db, hand_id)
-            await db.execute("UPDATE hands SET result_delivered = 1 WHERE id = ?", (hand_id,))
-            if lobby_msg is not None:
-                await _write_settings(db, hand.table_id, _check_settings({"lobby_msg": lobby_msg}))
+            for hand_id in hand_ids:
+                hand = await _get_hand(db, hand_id)
+                await db.execute("UPDATE hands SET result_delivered = 1 WHERE id = ?", (hand_id,))
+                if lobby_msg is not None:
+                    await _write_settings(db, hand.table_id, _check_settings({"lobby_msg": lobby_msg}))
 
         await self._write(run)
 

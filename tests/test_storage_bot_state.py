@@ -122,7 +122,7 @@ async def test_decisions_and_auto_play_are_written_with_the_action(store: Storag
     assert r.hand is None and all(p == SeatPlay(p.seat) for p in r.seats)
     [done] = await store.table_hands(table.id)
     assert done.finished and not done.result_delivered
-    await store.result_delivered(done.id, lobby_msg=41)
+    await store.result_delivered([done.id], lobby_msg=41)
     [done] = await store.table_hands(table.id)
     assert done.result_delivered and (await store.table_settings(table.id)).lobby_msg == 41
 
