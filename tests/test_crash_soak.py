@@ -4,6 +4,7 @@ times at random moments while two tables play; nothing a player would notice may
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -13,6 +14,7 @@ def load_soak():  # type: ignore[no-untyped-def]
     spec = importlib.util.spec_from_file_location("crash_soak", ROOT / "bench" / "crash_soak.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("crash_soak", module)  # its dataclasses look themselves up there
     spec.loader.exec_module(module)
     return module
 
