@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import AlreadyRunning, build_application
+from bot.service import TableService
 from bot.texts import t
 from engine import Phase
 
@@ -50,6 +51,18 @@ async def start_hand(tg: FakeTelegramServer, user: FakeUser, group: FakeChat, ti
     return player
 
 
+async def one_hand_played(
+    tg: FakeTelegramServer, svc: TableService, alice: FakeUser, group: FakeChat
+) -> tuple[int, str]:
+    """A table opened by Alice with three AI seats, one hand played: its id and the group's score board."""
+    tid, _ = await open_table(tg, alice, group, "changsha")
+    await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+    player = await start_hand(tg, alice, group, tid)
+    await play_hand([player], hand_over(tg, group, t("note.result_title", "en", n=1)))
+    await tg.wait_idle()
+    return tid, await svc.leaderboard(group.id, "all", "en")
+
+
 async def test_a_group_upgraded_to_a_supergroup_takes_its_table_and_scores(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
@@ -59,12 +72,7 @@ async def test_a_group_upgraded_to_a_supergroup_takes_its_table_and_scores(
     group = tg.add_group("Mahjong", members=[alice], creator=alice)
     async with bot_running(tg, tmp_path / "bot.db") as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
-        player = await start_hand(tg, alice, group, tid)
-        await play_hand([player], hand_over(tg, group, t("note.result_title", "en", n=1)))
-        await tg.wait_idle()
-        board = await svc.leaderboard(group.id, "all", "en")
+        tid, board = await one_hand_played(tg, svc, alice, group)
         player = await start_hand(tg, alice, group, tid)  # hand 2 is on when the group is upgraded
         new = tg.migrate_group(group)
         await tg.wait_for(lambda _: svc.table_in(new.id) is not None, what="the table in the supergroup")
@@ -91,12 +99,7 @@ async def test_the_bot_removed_mid_hand_closes_the_table_and_can_come_back(
     group = tg.add_group("Mahjong", members=[alice], creator=alice)
     async with bot_running(tg, tmp_path / "bot.db") as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
-        player = await start_hand(tg, alice, group, tid)
-        await play_hand([player], hand_over(tg, group, t("note.result_title", "en", n=1)))
-        await tg.wait_idle()
-        board = await svc.leaderboard(group.id, "all", "en")
+        tid, board = await one_hand_played(tg, svc, alice, group)
         await start_hand(tg, alice, group, tid)
         tg.remove_bot(group, alice)
         removed = t("dm.removed", "en")
