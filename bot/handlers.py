@@ -65,7 +65,7 @@ def _lang(svc: TableService, user: User | None, chat: Chat | None) -> str:
     rt = svc.table_in(chat.id) if chat is not None else None
     fallback = lang_of(user.language_code) if user is not None else None
     if rt is not None:
-        return svc.chat_lang(rt.chat_id, rt.meta.lang)
+        return svc.chat_lang(rt.chat_id, rt.settings.lang)
     return svc.chat_lang(chat.id, fallback) if chat is not None else (fallback or "zh")
 
 
@@ -110,7 +110,7 @@ async def cmd_newtable(update: Update, context: Context) -> None:
         return
     rt, created = await svc.new_table(chat.id, user.id, variant, lang_of(user.language_code))
     if not created:
-        await _reply(update, t("note.table_exists", svc.chat_lang(chat.id, rt.meta.lang), tid=rt.id))
+        await _reply(update, t("note.table_exists", svc.chat_lang(chat.id, rt.settings.lang), tid=rt.id))
         return
     await svc.join(rt.id, user.id)
 
@@ -222,7 +222,7 @@ async def on_button(update: Update, context: Context) -> None:
                 reply = await svc.lobby(tid, uid, args[1], args[2] if len(args) > 2 else "")
         elif kind == "h" and len(args) == 1 and args[0].isdigit():
             rt = svc.tables.get(int(args[0]))
-            lang = svc.chat_lang(rt.chat_id, rt.meta.lang) if rt is not None else svc.dm_lang(uid)
+            lang = svc.chat_lang(rt.chat_id, rt.settings.lang) if rt is not None else svc.dm_lang(uid)
             count = await svc.resend(uid, rt.chat_id) if rt is not None else 0
             reply = Reply(t("ans.hand_sent" if count else "ans.not_seated", lang))
         elif kind == "b" and len(args) == 1 and args[0].isdigit():
@@ -231,7 +231,7 @@ async def on_button(update: Update, context: Context) -> None:
             chat_id = query.message.chat.id
             rt = svc.table_in(chat_id)
             lang = svc.chat_lang(
-                chat_id, rt.meta.lang if rt else (lang_of(user.language_code) if user else None)
+                chat_id, rt.settings.lang if rt else (lang_of(user.language_code) if user else None)
             )
             text = await svc.leaderboard(chat_id, args[0], lang)
             reply = Reply(t("ans.ok", lang))

@@ -18,9 +18,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Act, Action, Observation
 from engine.ruleset import Ruleset
+from storage import TableSettings
 
 from . import render
-from .meta import TableMeta
 from .texts import t
 
 
@@ -123,16 +123,8 @@ def lobby_keyboard(table_id: int, lang: str, next_hand: bool) -> Keyboard:
     )
 
 
-def option_value(value: object, lang: str) -> str:
-    if value is True:
-        return t("yes", lang)
-    if value is False:
-        return t("no", lang)
-    return str(value)
-
-
 def settings_keyboard(
-    table_id: int, rs: Ruleset, options: dict[str, object], tm: TableMeta, n: int
+    table_id: int, rs: Ruleset, options: dict[str, object], tm: TableSettings, n: int
 ) -> Keyboard:
     lang = tm.lang
     rows: list[tuple[Button, ...]] = []

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine import Event, EventKind, Observation, Phase, State, Variant, observe_public
+from storage import TableSettings
 
 from . import render
-from .meta import TableMeta
 from .texts import t
 
 # events not worth a line in the group's "recent" list
@@ -115,7 +115,7 @@ def lobby_text(
     rs: Variant,
     table_id: int,
     options: dict[str, object],
-    tm: TableMeta,
+    tm: TableSettings,
     seat_labels: Sequence[str],
     next_hand: int,
     lang: str,

@@ -88,15 +88,15 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
             return q.text or ""
 
         # someone who is not seated changes nothing
-        before = (list(rt.seats), list(rt.meta.ai), dict(rt.options))
+        before = (list(rt.seats), list(rt.settings.ai), dict(rt.options))
         for op in ("a", "s", "go", "l", "o|0"):
             assert await press(dave, f"L|{tid}|{op}") == "You're not seated at this table"
-        assert (list(rt.seats), list(rt.meta.ai), dict(rt.options)) == before
+        assert (list(rt.seats), list(rt.settings.ai), dict(rt.options)) == before
 
         assert await press(alice, f"L|{tid}|a") == "OK"
-        assert rt.meta.ai == [1]
+        assert rt.settings.ai == (1,)
         assert await press(alice, f"L|{tid}|r") == "OK"
-        assert rt.meta.ai == []
+        assert rt.settings.ai == ()
         assert await press(alice, f"L|{tid}|j") == "You're already seated"
         # settings: options of the variant cycle through their choices, timers, player count, language
         assert await press(alice, f"L|{tid}|s") == "OK"
@@ -104,7 +104,7 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
         assert await press(alice, f"L|{tid}|o|0") == "OK"  # birds 2 -> 4
         assert rt.options["birds"] == 4
         assert await press(alice, f"L|{tid}|c") == "OK"
-        assert rt.meta.claim_s == 45
+        assert rt.settings.claim_s == 45
         assert await press(alice, f"L|{tid}|n") == "OK"  # xiangyin: 2, 3 or 4 players
         assert len(rt.seats) == 2
         assert await press(alice, f"L|{tid}|b") == "OK"
