@@ -3,15 +3,15 @@
 Policy, in order:
 
 * always 胡 when a win is legal; declare every opening hand (the OPENING action with the most kinds);
-  take the haidi when offered;
+  take the haidi when offered; a pre-hand choice: the variant's default (listed first);
 * on a discard: claim 杠/碰/吃 only when it lowers the shanten, or keeps it without losing useful tiles;
 * on its own turn: kong when that does not raise the shanten (补张, or 开杠 when ready with many waits),
   else discard by efficiency: lowest shanten after the discard, then most useful tiles still unseen
-  (ukeire), then isolated and terminal tiles first, 2/5/8 (the Changsha pair) last.
+  (ukeire), then isolated and terminal tiles first (a variant's 2/5/8 pair tiles last).
 
-The shanten used is Changsha-aware: the smallest of the standard shape with a 2/5/8 pair, seven pairs
-(a four counts as two pairs), all pungs, one suit (any pair) and all 2/5/8. When a hand looks ready its
-real waits come from ``engine.game.waits`` so a ready hand is never mistaken.
+The shanten is the engine's (``Variant.hand_shape``: engine/shanten.py by the variant's win shapes); when a
+hand looks ready its real waits come from the variant, so a ready hand is never mistaken. Nothing here names
+a variant.
 """
 
 from __future__ import annotations
@@ -19,233 +19,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from engine import Act, Action, Observation, Phase, get_ruleset, waits
+from engine import Act, Action, KongMode, Observation, Phase, Variant, get_ruleset
 from engine.melds import Meld, MeldKind
-from engine.ruleset import Ruleset
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258, to_counts
 
-# Variants whose small hand needs a 2/5/8 pair.
-_PAIR_258 = {"changsha", "hengyang"}
 # Claim kinds ranked for ties: a kong brings a free draw.
 _CLAIM_RANK = {Act.KONG: 3, Act.PUNG: 2, Act.CHOW: 1}
 # 开杠 locks the hand: do it only with at least this many unseen winning tiles.
 KAI_MIN_UNSEEN = 6
-
-Opt = tuple[int, int, int, int]  # (melds, partial sets, heads, a loose tile that may pair) in one suit
-Opts = tuple[Opt, ...]
-
-# A head is a pair that may be the hand's pair: any pair, or (Changsha small hand) a 2/5/8 pair.
-_HEAD_258 = (False, True, False, False, True, False, False, True, False)
-_HEAD_ANY9 = (True,) * 9
-_HEAD_NONE7 = (False,) * 7
-_HEAD_ANY7 = (True,) * 7
-_IS_258 = tuple(is_258(t) for t in range(NUM_KINDS))
-_258_TILES = tuple(t for t in range(NUM_KINDS) if _IS_258[t])
-_EMPTY_OPTS: Opts = ((0, 0, 0, 0),)
-
-# one cache per (head rule, honors): suit pattern -> Pareto set of options (~25k patterns per 300 hands)
-_CACHE_LIMIT = 400_000
-_CACHES: dict[tuple[bool, bool], dict[tuple[int, ...], Opts]] = {
-    (h, z): {} for h in (False, True) for z in (False, True)
-}
-
-
-def _pareto(found: Iterable[Opt]) -> Opts:
-    opts = set(found)
-    return tuple(
-        r
-        for r in opts
-        if not any(o != r and o[0] >= r[0] and o[1] >= r[1] and o[2] >= r[2] and o[3] >= r[3] for o in opts)
-    )
-
-
-def _suit_options(key: tuple[int, ...], pair_258: bool, honors: bool) -> Opts:
-    """Pareto set of (melds, partials, heads) inside one suit. A head is a pair that may be the hand's
-    pair; every other pair is a partial set (and so is any head past the first, see ``_final``).
-
-    Memoised on the pattern: the first non-empty rank is split every possible way and the rest of the
-    pattern is itself a cached pattern."""
-    cache = _CACHES[pair_258, honors]
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    i = 0
-    n = len(key)
-    while i < n and key[i] == 0:
-        i += 1
-    if i == n:
-        cache[key] = _EMPTY_OPTS
-        return _EMPTY_OPTS
-    head_ok = (_HEAD_NONE7 if pair_258 else _HEAD_ANY7) if honors else (_HEAD_258 if pair_258 else _HEAD_ANY9)
-    c = list(key)
-    found: list[Opt] = []
-
-    def sub(dm: int, dt: int, dh: int, df: int = 0) -> None:
-        for m, t, h, f in _suit_options(tuple(c), pair_258, honors):
-            found.append((m + dm, t + dt, h + dh, f | df))
-
-    if c[i] >= 3:
-        c[i] -= 3
-        sub(1, 0, 0)
-        c[i] += 3
-    if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        sub(1, 0, 0)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
-    if c[i] >= 2:
-        c[i] -= 2
-        if head_ok[i]:
-            sub(0, 0, 1)
-        sub(0, 1, 0)
-        c[i] += 2
-    if not honors and i + 1 < n and c[i + 1]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        sub(0, 1, 0)
-        c[i] += 1
-        c[i + 1] += 1
-    if not honors and i + 2 < n and c[i + 2]:
-        c[i] -= 1
-        c[i + 2] -= 1
-        sub(0, 1, 0)
-        c[i] += 1
-        c[i + 2] += 1
-    c[i] -= 1
-    sub(0, 0, 0, 1 if head_ok[i] else 0)
-    pareto = _pareto(found)
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()  # a long-running bot: start over rather than grow without bound
-    cache[key] = pareto
-    return pareto
-
-
-def _merge(a: Opts, b: Opts) -> Opts:
-    if b is _EMPTY_OPTS:
-        return a
-    if a is _EMPTY_OPTS:
-        return b
-    return _pareto((x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] | y[3]) for x in a for y in b)
-
-
-def _final(a: Opts, b: Opts, melds: int) -> int:
-    """The shanten of the best pair of options: 8 − 2·melds − partials − head, partials capped; with no
-    head and no loose tile that may pair (a 2/5/8 in Changsha) the pair costs one tile more."""
-    best = 8
-    for am, at, ah, af in a:
-        for bm, bt, bh, bf in b:
-            m = melds + am + bm
-            t = at + bt
-            h = ah + bh
-            if h > 1:
-                t += h - 1
-                h = 1
-            loose = af | bf
-            if m + t > 4:
-                t = 4 - m
-                loose = 1  # a dropped partial leaves loose tiles (optimistic: one may pair)
-            s = 8 - 2 * m - t - h
-            if not h and not loose:
-                s += 1
-            if s < best:
-                best = s
-    return best
-
-
-def _suits(counts: Counts, pair_258: bool) -> list[Opts]:
-    return [
-        _suit_options(counts[0:9], pair_258, False),
-        _suit_options(counts[9:18], pair_258, False),
-        _suit_options(counts[18:27], pair_258, False),
-        _suit_options(counts[27:34], pair_258, True),
-    ]
-
-
-def _shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
-    """Standard-shape shanten (−1 complete, 0 ready); with ``pair_258`` only a 2/5/8 pair is a head."""
-    a, b, c, d = _suits(counts, pair_258)
-    return _final(_merge(a, b), _merge(c, d), melds)
-
-
-Stats = tuple[int, int, int, int, int]  # pairs (a four = 2), triplets, exact pairs, non-2/5/8 tiles, suits
-
-
-def _stats(counts: Counts) -> Stats:
-    pairs7 = trips = pairs = off = suits = 0
-    for t, n in enumerate(counts):
-        if n:
-            pairs7 += n >> 1
-            if n >= 3:
-                trips += 1
-            elif n == 2:
-                pairs += 1
-            if not _IS_258[t]:
-                off += n
-            suits |= 1 << (t // 9)
-    return pairs7, trips, pairs, off, suits
-
-
-def _add_stats(st: Stats, counts: Counts, t: int) -> Stats:
-    """The stats after one more ``t``."""
-    pairs7, trips, pairs, off, suits = st
-    n = counts[t]
-    if n & 1:
-        pairs7 += 1
-    if n == 2:
-        trips += 1
-        pairs -= 1
-    elif n == 1:
-        pairs += 1
-    if not _IS_258[t]:
-        off += 1
-    return pairs7, trips, pairs, off, suits | 1 << (t // 9)
-
-
-_ONE_SUIT = {1: 0, 2: 1, 4: 2}
-
-
-class HandShape:
-    """What the shanten depends on besides the concealed counts: the melds (fixed for a decision)."""
-
-    __slots__ = ("n_melds", "pair_258", "pungs_ok", "all_258_melds", "suit", "concealed")
-
-    def __init__(self, melds: Sequence[Meld], variant: str) -> None:
-        self.n_melds = len(melds)
-        self.pair_258 = variant in _PAIR_258
-        self.pungs_ok = all(m.kind != MeldKind.CHOW for m in melds)
-        self.all_258_melds = all(is_258(t) for m in melds for t in m.tiles)
-        suits = {m.tile // 9 for m in melds}
-        self.suit = suits.pop() if len(suits) == 1 else (-1 if not suits else -2)
-        self.concealed = not melds
-
-    def shanten(self, counts: Counts) -> int:
-        """Changsha shanten of concealed ``counts`` (3k+1 or 3k+2 tiles) with these melds."""
-        best = _shanten_shape(counts, self.n_melds, self.pair_258)
-        if best <= -1:
-            return best
-        return self.side(counts, _stats(counts), sum(counts), best)
-
-    def side(self, counts: Counts, st: Stats, n: int, best: int) -> int:
-        """``best`` improved by the big hands that need no 2/5/8 pair: 七小对, 碰碰胡, 清一色, 将将胡."""
-        pairs7, trips, pairs, off, suits = st
-        nm = self.n_melds
-        if self.concealed and n >= 13:
-            best = min(best, max(-1, 6 - pairs7))
-        if self.pungs_ok:
-            m = nm + trips
-            t = min(max(0, pairs - 1), max(0, 4 - m))
-            best = min(best, 8 - 2 * m - t - (1 if pairs else 0))
-        if not self.pair_258 or best <= -1:
-            return best
-        if self.all_258_melds and off - 1 < best:
-            best = min(best, (off - 1 if off else -1) if n % 3 == 2 else off)
-        one = _ONE_SUIT.get(suits)
-        if best > 0 and one is not None and self.suit in (-1, one):
-            best = min(best, _shanten_shape(counts, nm, False))  # 清一色: any pair
-        return best
 
 
 def visible_counts(obs: Observation) -> list[int]:
@@ -272,83 +53,44 @@ def visible_counts(obs: Observation) -> list[int]:
     return vis
 
 
-def _neighbours(counts: Counts, kinds: int, extra: Iterable[int] = ()) -> list[int]:
-    """Tiles that can improve a hand: held tiles and suit neighbours within two."""
-    out = set(extra)
-    for t in range(kinds):
-        if counts[t]:
-            out.add(t)
-            if t < SUITED_KINDS:
-                lo = t - t % 9
-                for x in range(max(lo, t - 2), min(lo + 8, t + 2) + 1):
-                    out.add(x)
-    return sorted(out)
-
-
 class Evaluator:
     """Shanten and ukeire for one seat's decision, with the unseen tile counts fixed."""
 
     def __init__(self, obs: Observation, melds: Sequence[Meld] | None = None) -> None:
         self.obs = obs
-        self.ruleset: Ruleset = get_ruleset(obs.variant)
-        self.kinds = NUM_KINDS if self.ruleset.with_honors else SUITED_KINDS
+        self.ruleset: Variant = get_ruleset(obs.variant)
         me = obs.seats[obs.seat]
+        self.choice = me.choice
         self.melds: tuple[Meld, ...] = tuple(me.melds if melds is None else melds)
-        self.shape = HandShape(self.melds, obs.variant)
+        self.shape = self.ruleset.hand_shape(self.melds)
         vis = visible_counts(obs)
         self.unseen = [max(0, 4 - v) for v in vis]
 
     def with_melds(self, melds: Sequence[Meld]) -> Evaluator:
         ev = object.__new__(Evaluator)
-        ev.obs, ev.ruleset, ev.kinds, ev.unseen = self.obs, self.ruleset, self.kinds, self.unseen
+        ev.obs, ev.ruleset, ev.unseen, ev.choice = self.obs, self.ruleset, self.unseen, self.choice
         ev.melds = tuple(melds)
-        ev.shape = HandShape(ev.melds, self.obs.variant)
+        ev.shape = self.ruleset.hand_shape(ev.melds)
         return ev
 
     def shanten(self, counts: Counts) -> int:
+        """The engine's shanten lower bound by the variant's shapes (the waits check is in ``value``)."""
         return self.shape.shanten(counts)
 
     def waits(self, counts: Counts) -> list[int]:
-        return waits(self.ruleset, counts, self.melds, self.obs.options)
+        return self.ruleset.waits(counts, self.melds, self.obs.options, self.choice)
 
     def value(self, counts: Counts) -> tuple[int, int]:
-        """(shanten, unseen useful tiles) of a 3k+1 hand; a 'ready' hand without real waits is 1-shanten."""
-        shape = self.shape
-        s = shape.shanten(counts)
+        """(shanten, unseen useful tiles) of a 3k+1 hand: the variant's shanten (a 'ready' shape without
+        real waits is 1-shanten, as ``Variant.shanten`` says)."""
+        s = self.shape.shanten(counts)
         if s == 0:
             w = self.waits(counts)
             if w:
                 return 0, sum(self.unseen[t] for t in w)
             s = 1
-        # Adding a tile changes one suit only: merge the other suits once, re-read that suit's table.
-        suits = _suits(counts, shape.pair_258)
-        others = [
-            _merge(_merge(suits[1], suits[2]), suits[3]),
-            _merge(_merge(suits[0], suits[2]), suits[3]),
-            _merge(_merge(suits[0], suits[1]), suits[3]),
-            _merge(_merge(suits[0], suits[1]), suits[2]),
-        ]
-        st = _stats(counts)
-        n = sum(counts) + 1
-        nm = shape.n_melds
-        c = list(counts)
-        useful = 0
-        extra = _258_TILES if shape.all_258_melds and shape.pair_258 else ()
-        for t in _neighbours(counts, self.kinds, extra):
-            left = self.unseen[t]
-            if not left or c[t] >= 4:
-                continue
-            x = t // 9
-            lo = x * 9
-            c[t] += 1
-            key = tuple(c[lo : lo + (7 if x == 3 else 9)])
-            new = _final(_suit_options(key, shape.pair_258, x == 3), others[x], nm)
-            if new >= s:
-                new = shape.side(tuple(c), _add_stats(st, counts, t), n, new)
-            c[t] -= 1
-            if new < s:
-                useful += left
-        return s, useful
+        extra = self.ruleset.wait_candidates(counts, self.melds)
+        return s, self.shape.useful(counts, s, self.unseen, extra)
 
 
 def _remove(counts: Counts, tiles: Iterable[int]) -> Counts:
@@ -358,9 +100,9 @@ def _remove(counts: Counts, tiles: Iterable[int]) -> Counts:
     return tuple(c)
 
 
-def _discard_order(counts: Counts, t: int) -> float:
+def _discard_order(counts: Counts, t: int, pair_258: bool) -> float:
     """Lower = discard first: isolated honors, isolated terminals, isolated tiles, then connected ones;
-    2/5/8 tiles (possible pairs) are kept a little longer."""
+    where the small hand needs a 2/5/8 pair, 2/5/8 tiles are kept a little longer."""
     if t >= SUITED_KINDS:
         return 0.0 if counts[t] == 1 else 4.0
     r = t % 9
@@ -371,7 +113,7 @@ def _discard_order(counts: Counts, t: int) -> float:
         score -= 0.5
     elif r in (1, 7):
         score -= 0.25
-    if is_258(t):
+    if pair_258 and is_258(t):
         score += 0.75
     return score
 
@@ -397,7 +139,7 @@ def _best_discard(
         c = list(counts)
         c[t] -= 1
         s, useful = ev.value(tuple(c))
-        scored.append((s, -useful, _discard_order(counts, t), rng.random(), t))
+        scored.append((s, -useful, _discard_order(counts, t, ev.ruleset.shapes.pair_258), rng.random(), t))
     scored.sort()
     s, neg_useful, _, _, t = scored[0]
     return t, s, -neg_useful
@@ -439,8 +181,8 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Acti
 
 def _kong_mode(ev: Evaluator, after: Counts, options: Sequence[Action]) -> Action:
     """补张 unless 开杠 is legal and the locked hand would wait on many tiles."""
-    kai = next((a for a in options if a.detail == "kai"), None)
-    bu = next((a for a in options if a.detail != "kai"), options[0])
+    kai = next((a for a in options if a.detail == KongMode.KAI), None)
+    bu = next((a for a in options if a.detail != KongMode.KAI), options[0])
     if kai is not None:
         w = ev.waits(after)
         if len(w) >= 2 and sum(ev.unseen[t] for t in w) >= KAI_MIN_UNSEEN:
@@ -493,15 +235,6 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Act
     return best[1] if best is not None else pass_action
 
 
-def _pre_hand(obs: Observation, picks: Sequence[Action]) -> Action:
-    """定缺: the suit with the fewest tiles; 飘 / 加锤 and anything else: the default (listed first)."""
-    suits = "msp"
-    if all(a.detail in suits and a.detail for a in picks) and obs.hand:
-        held = [sum(1 for t in obs.hand if t // 9 == suits.index(a.detail)) for a in picks]
-        return picks[held.index(min(held))]
-    return picks[0]
-
-
 def choose(obs: Observation, rng: random.Random) -> Action:
     """The action this seat takes, from ``obs.legal``; deterministic given ``rng``'s state."""
     legal = obs.legal
@@ -512,7 +245,7 @@ def choose(obs: Observation, rng: random.Random) -> Action:
             return a
     picks = [a for a in legal if a.act == Act.CHOOSE]
     if picks:
-        return _pre_hand(obs, picks)
+        return picks[0]  # the variant lists its default first (定缺: the suit with the fewest tiles)
     if obs.phase == Phase.OPENING:
         openings = [a for a in legal if a.act == Act.OPENING]
         if openings:

@@ -6,32 +6,38 @@ benchmark pass ``base_url`` (a local fake Bot API server), a clock and a seed fu
 starts and stops an application exactly as ``run_polling`` does, inside an ``async with``.
 
 The token only ever comes from the environment or ``.env`` (``load_token``) and is never logged.
+
+One bot process per database: building the application takes an exclusive OS lock on ``<db>.lock`` (held
+until shutdown, released by the OS if the process dies), so a second process stops with ``AlreadyRunning``
+before it sends anything to Telegram. Shutdown is bounded: every step has a time limit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import gc
 import logging
 import os
 import sys
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from telegram import BotCommand, Update
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
-from storage import Storage
+from storage import MAX_PAUSE_S, Storage
 
-from . import handlers
+from . import handlers, lifecycle
 from .access import link_key
-from .meta import Meta
-from .outbox import Outbox, retry_seconds
+from .outbox import Outbox, may_have_arrived, retry_seconds
 from .service import TableService
+from .sidefile import import_side_file, side_file
 from .texts import t
 from .timers import Timers
 
@@ -39,6 +45,55 @@ log = logging.getLogger(__name__)
 
 DEFAULT = object()
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+# Telegram may take long to answer a request it has received; a send that timed out on our side may still
+# be carried out, so waiting long is what keeps a message from being sent twice (a retry is only made when
+# it cannot have arrived: see ``outbox.may_have_arrived``).
+READ_TIMEOUT = 60.0
+CONNECT_TIMEOUT = 10.0
+SHUTDOWN_STEP = 10.0  # seconds each shutdown step may take (outbox, storage)
+
+
+class AlreadyRunning(RuntimeError):
+    """Another bot process holds this database."""
+
+
+class DatabaseLock:
+    """An exclusive ``flock`` on ``<db>.lock``: held while the bot runs, released by the OS when the process
+    ends in any way (so a crashed bot never blocks the next start)."""
+
+    def __init__(self, db_path: str | os.PathLike[str]) -> None:
+        db = Path(db_path)
+        self.path = db.with_name(db.name + ".lock")
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the lock's lifetime
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "?"
+            f.close()
+            raise AlreadyRunning(
+                f"another bot process (pid {holder}) is running on {self.path.with_suffix('')}: "
+                "one bot per database; stop it first"
+            ) from None
+        f.seek(0)
+        f.truncate()
+        f.write(str(os.getpid()))
+        f.flush()
+        self._file = f
+
+    def release(self) -> None:
+        if self._file is not None:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+            self._file.close()
+            self._file = None
+
+    @property
+    def held(self) -> bool:
+        return self._file is not None
 
 
 def load_token(env: dict[str, str] | None = None, dotenv: str | os.PathLike[str] = ".env") -> str | None:
@@ -58,6 +113,17 @@ def load_token(env: dict[str, str] | None = None, dotenv: str | os.PathLike[str]
     return None
 
 
+def claim_pause_from_env(env: dict[str, str] | None = None) -> int | None:
+    """MAHJONG_CLAIM_PAUSE: the claim pause of new tables in whole seconds (docs/security.md), else None
+    (the room default). 0 turns the pause off: for test runs such as bench/crash_soak.py, never players."""
+    raw = (os.environ if env is None else env).get("MAHJONG_CLAIM_PAUSE", "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and int(raw) <= MAX_PAUSE_S):
+        raise SystemExit(f"MAHJONG_CLAIM_PAUSE must be whole seconds, 0 to {MAX_PAUSE_S}: not {raw[:16]!r}")
+    return int(raw)
+
+
 def build_application(
     token: str,
     db_path: str | os.PathLike[str],
@@ -67,14 +133,19 @@ def build_application(
     clock: Callable[[], float] = time.time,
     seed_fn: Callable[[int, int], int] | None = None,
     rate_limiter: BaseRateLimiter[Any] | None | object = DEFAULT,
-    meta_path: str | os.PathLike[str] | None = None,
     concurrent_updates: int = 256,
     connection_pool_size: int = 16,
     group_interval: float = 3.0,
     restore: bool = True,
+    read_timeout: float = READ_TIMEOUT,
     claim_pause: int | None = None,
 ) -> AnyApp:
-    """The bot as a PTB Application; the service is created in post_init (``app.bot_data["service"]``)."""
+    """The bot as a PTB Application; the service is created in post_init (``app.bot_data["service"]``).
+
+    Raises ``AlreadyRunning`` if another process runs a bot on ``db_path`` (nothing is sent then)."""
+    db = Path(db_path)
+    lock = DatabaseLock(db)
+    lock.acquire()
     # A modest pool: httpcore scans every pooled connection for each request it assigns, so a big pool of
     # mostly idle connections costs more than requests briefly queueing for one (pool_timeout covers it).
     builder = (
@@ -83,6 +154,9 @@ def build_application(
         .concurrent_updates(concurrent_updates)
         .connection_pool_size(connection_pool_size)
         .pool_timeout(30)
+        .connect_timeout(CONNECT_TIMEOUT)
+        .read_timeout(read_timeout)
+        .write_timeout(read_timeout)
     )
     if base_url is not None:
         builder = builder.base_url(base_url)
@@ -91,8 +165,6 @@ def build_application(
     if limiter is not None:
         assert isinstance(limiter, BaseRateLimiter)
         builder = builder.rate_limiter(limiter)
-    db = Path(db_path)
-    meta_file = Path(meta_path) if meta_path is not None else db.with_name(db.name + ".bot.json")
 
     async def post_init(app: AnyApp) -> None:
         # Every accepted action waits for the database thread (aiosqlite). While the event loop is busy that
@@ -100,17 +172,27 @@ def build_application(
         # behind it: a shorter interval keeps a busy bot's writes (and so its answers) quick.
         sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
         storage = await Storage.open(db, clock=clock)
+        app.bot_data["storage"] = storage  # closed by post_shutdown even if the rest of this fails
+        await import_side_file(storage, side_file(db))
         holder: dict[str, TableService] = {}
 
         async def on_forbidden(user_id: int) -> None:
             await holder["service"].dm_forbidden(user_id)
 
-        def on_message(chat_id: int, key: str, message_id: int) -> None:
-            holder["service"].on_message(chat_id, key, message_id)
+        async def on_message(chat_id: int, key: str, message_id: int) -> None:
+            await holder["service"].on_message(chat_id, key, message_id)
+
+        async def on_migrated(old_chat: int, new_chat: int) -> None:
+            await holder["service"].chat_migrated(old_chat, new_chat)
 
         outbox = Outbox(
-            app.bot, on_forbidden=on_forbidden, on_message=on_message, group_interval=group_interval
+            app.bot,
+            on_forbidden=on_forbidden,
+            on_message=on_message,
+            on_migrated=on_migrated,
+            group_interval=group_interval,
         )
+        app.bot_data["outbox"] = outbox
 
         async def on_due(table_id: int) -> None:
             await holder["service"].on_due(table_id)
@@ -118,7 +200,6 @@ def build_application(
         timers = Timers(app.job_queue, on_due, clock)
         service = TableService(
             storage,
-            Meta.load(meta_file),
             outbox,
             timers,
             dm_probe=_dm_probe(app),
@@ -140,20 +221,35 @@ def build_application(
         gc.freeze()
 
     async def post_shutdown(app: AnyApp) -> None:
-        service = app.bot_data.get("service")
-        if isinstance(service, TableService):
-            service.meta.flush()
-        outbox = app.bot_data.pop("outbox", None)
-        if isinstance(outbox, Outbox):
-            await outbox.close()
-        storage = app.bot_data.pop("storage", None)
-        if isinstance(storage, Storage):
-            await storage.close()
-        app.bot_data.pop("service", None)
+        """Each step bounded in time and independent of the others: shutdown always ends."""
+        try:
+            outbox = app.bot_data.pop("outbox", None)
+            if isinstance(outbox, Outbox):
+                await _bounded("closing the outbox", outbox.close())
+            storage = app.bot_data.pop("storage", None)
+            if isinstance(storage, Storage):
+                await _bounded("closing the database", storage.close())
+            app.bot_data.pop("service", None)
+        finally:
+            lock.release()
 
-    app: AnyApp = builder.post_init(post_init).post_shutdown(post_shutdown).build()
-    handlers.install(app)
+    try:
+        app: AnyApp = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+        handlers.install(app)
+        lifecycle.install(app)
+    except BaseException:
+        lock.release()
+        raise
     return app
+
+
+async def _bounded(what: str, step: Awaitable[None]) -> None:
+    try:
+        await asyncio.wait_for(step, SHUTDOWN_STEP)
+    except TimeoutError:
+        log.error("shutdown: %s took more than %.0f s; going on without it", what, SHUTDOWN_STEP)
+    except Exception:
+        log.exception("shutdown: %s failed", what)
 
 
 def _dm_probe(app: AnyApp) -> Callable[[int, str], Any]:
@@ -171,6 +267,8 @@ def _dm_probe(app: AnyApp) -> Callable[[int, str], Any]:
                 log.info("private message refused: %s", e.message)
                 return False
             except NetworkError as e:
+                if may_have_arrived(e):
+                    return True  # it may have been sent: not again (a later 403 is handled by the outbox)
                 log.info("private message failed (%s), attempt %d", e.message, attempt + 1)
                 await asyncio.sleep(0.05 * 2**attempt)
         return True  # the network failed, not the user: seat him; a later 403 is handled by the outbox
@@ -259,8 +357,13 @@ def main(db_path: str | None = None) -> int:
         handler.setFormatter(TokenSafeFormatter(fmt, token))
     configure_logging()
     path = db_path or os.environ.get("MAHJONG_DB", "mahjong.db")
-    # TELEGRAM_BASE_URL: a local Bot API server (or the tests' fake one) instead of Telegram's
-    app = build_application(token, path, os.environ.get("TELEGRAM_BASE_URL") or None)
+    # A local Bot API server (https://github.com/tdlib/telegram-bot-api) or a test double; default Telegram's.
+    base_url = os.environ.get("TELEGRAM_BASE_URL") or None
+    try:
+        app = build_application(token, path, base_url, claim_pause=claim_pause_from_env())
+    except AlreadyRunning as e:
+        print(f"not starting: {e}", file=sys.stderr)
+        return 3
     log.info("starting the bot (database %s)", path)
     try:
         app.run_polling(allowed_updates=Update.ALL_TYPES)
@@ -269,4 +372,18 @@ def main(db_path: str | None = None) -> int:
             "Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it with @BotFather.", file=sys.stderr
         )
         return 2
+    finally:
+        _exit_within(SHUTDOWN_STEP)
     return 0
+
+
+def _exit_within(seconds: float) -> None:
+    """A last guard for a bounded shutdown: should anything still keep the process alive ``seconds`` from
+    now (a stuck worker thread), end it."""
+
+    def stop() -> None:
+        time.sleep(seconds)
+        logging.getLogger(__name__).error("shutdown did not finish in %.0f s: exiting", seconds)
+        os._exit(1)
+
+    threading.Thread(target=stop, name="exit-guard", daemon=True).start()

@@ -16,6 +16,7 @@ from typing import TextIO
 
 from engine import Act, Action, Observation, Phase, State, apply, get_ruleset, new_hand, observe, to_act
 from engine.tiles import parse_tile, tile_str
+from engine.variants import DEFAULT_VARIANT
 
 from . import render
 from .ai import choose
@@ -42,7 +43,7 @@ class ConsoleGame:
         lang: str = "zh",
         hands: int | None = None,
         auto: bool = False,
-        variant: str = "changsha",
+        variant: str = DEFAULT_VARIANT,
     ) -> None:
         self.stdin = stdin
         self.stdout = stdout

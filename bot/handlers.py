@@ -43,7 +43,7 @@ def find_variant(word: str | None) -> str | None:
     """A variant id from what a user typed: the id, or its Chinese or English name (or a prefix)."""
     rulesets = engine.RULESETS
     if not word:
-        return "changsha" if "changsha" in rulesets else next(iter(rulesets), None)
+        return next(iter(rulesets), None)  # the engine lists its default variant first
     word = word[:64]  # no variant name is longer; a 10 KB argument is simply unknown
     w = word.strip().lower()
     if not w:
@@ -86,7 +86,7 @@ def _lang(svc: TableService, user: User | None, chat: Chat | None) -> str:
     rt = svc.table_in(chat.id) if chat is not None else None
     fallback = lang_of(user.language_code) if user is not None else None
     if rt is not None:
-        return svc.chat_lang(rt.chat_id, rt.meta.lang)
+        return svc.chat_lang(rt.chat_id, rt.settings.lang)
     return svc.chat_lang(chat.id, fallback) if chat is not None else (fallback or "zh")
 
 
@@ -161,7 +161,7 @@ async def cmd_newtable(update: Update, context: Context) -> None:
         return
     rt, created = await svc.new_table(chat.id, user.id, variant, lang_of(user.language_code))
     if not created:
-        await _reply(update, t("note.table_exists", svc.chat_lang(chat.id, rt.meta.lang), tid=rt.id))
+        await _reply(update, t("note.table_exists", svc.chat_lang(chat.id, rt.settings.lang), tid=rt.id))
         return
     await svc.join(rt.id, user.id, who=_who(user))
 
@@ -272,7 +272,7 @@ async def on_button(update: Update, context: Context) -> None:
                 reply = await svc.lobby(press.table, uid, press.op, press.arg)
         elif isinstance(press, kb.HandPress):
             rt = svc.tables.get(press.table)
-            lang = svc.chat_lang(rt.chat_id, rt.meta.lang) if rt is not None else svc.dm_lang(uid)
+            lang = svc.chat_lang(rt.chat_id, rt.settings.lang) if rt is not None else svc.dm_lang(uid)
             count = await svc.resend(uid, rt.chat_id) if rt is not None else 0
             reply = Reply(t("ans.hand_sent" if count else "ans.not_seated", lang))
         elif isinstance(press, kb.BackPress):
@@ -282,7 +282,7 @@ async def on_button(update: Update, context: Context) -> None:
             chat_id = query.message.chat.id
             rt = svc.table_in(chat_id)
             lang = svc.chat_lang(
-                chat_id, rt.meta.lang if rt else (lang_of(user.language_code) if user else None)
+                chat_id, rt.settings.lang if rt else (lang_of(user.language_code) if user else None)
             )
             text = await svc.leaderboard(chat_id, press.period, lang)
             reply = Reply(t("ans.ok", lang))

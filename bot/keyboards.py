@@ -23,9 +23,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Act, Action, Observation
 from engine.ruleset import Ruleset
+from storage import TableSettings
 
 from . import render
-from .meta import TableMeta
 from .texts import t
 
 
@@ -225,16 +225,8 @@ def lobby_keyboard(table_id: int, lang: str, next_hand: bool) -> Keyboard:
     )
 
 
-def option_value(value: object, lang: str) -> str:
-    if value is True:
-        return t("yes", lang)
-    if value is False:
-        return t("no", lang)
-    return str(value)
-
-
 def settings_keyboard(
-    table_id: int, rs: Ruleset, options: dict[str, object], tm: TableMeta, n: int
+    table_id: int, rs: Ruleset, options: dict[str, object], tm: TableSettings, n: int
 ) -> Keyboard:
     lang = tm.lang
 
@@ -244,7 +236,7 @@ def settings_keyboard(
     rows: list[tuple[Button, ...]] = []
     for i, spec in enumerate(rs.option_specs):
         label = spec.label_zh if lang == "zh" else spec.label_en
-        value = option_value(options.get(spec.name, spec.default), lang)
+        value = spec.value_label(options.get(spec.name, spec.default), lang)
         rows.append((b(f"{label}: {value}", "o", i),))
     rows.append(
         (

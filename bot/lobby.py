@@ -1,9 +1,9 @@
 """A table between hands: opening it, seats (join, leave, AI seats), settings, language, starting a hand,
 what happens when a hand ends, and stopping the table.
 
-Seating and options are stored first (``storage``) and changed in memory only if the database took them;
-lobby-only settings (AI seats, timers, language) are bot settings (``bot/meta.py``). Joining needs a
-private chat with the bot (that is where the hand is dealt): without one the player gets a deep link.
+Seating, options and the table's settings (AI seats, timers, the claim pause, language, the host) are stored
+first (``storage``) and changed in memory only if the database took them. Joining needs a private chat with
+the bot (that is where the hand is dealt): without one the player gets a deep link.
 
 Who may do what (docs/security.md): members of the table's group may join and leave; settings, AI seats and
 Start belong to the table's host (``is_host``) and the group's admins; anyone else changes nothing.
@@ -11,15 +11,16 @@ Start belong to the table's host (``is_host``) and the group's admins; anyone el
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import engine
-from storage import Storage
+from storage import Storage, TableSettings
 
 from . import views
 from .access import ADMIN, MEMBER, Access, JoinLinks
-from .meta import CLAIM_CHOICES, DISCARD_CHOICES, PAUSE_CHOICES, Meta
 from .people import People
 from .play import Play
 from .present import Presenter
@@ -28,10 +29,14 @@ from .texts import t
 
 log = logging.getLogger(__name__)
 
+CLAIM_CHOICES = (10, 15, 20, 30, 45, 60)  # seconds to answer a claim
+DISCARD_CHOICES = (20, 30, 45, 60, 90, 120)  # seconds for a turn
+PAUSE_CHOICES = (2, 3, 5, 8)  # the uniform claim pause after every discard (docs/security.md)
+
 
 def is_host(rt: TableRuntime, user_id: int) -> bool:
     """The table's host: whoever opened it. The one place that knows where the host is kept."""
-    return rt.meta.creator == user_id
+    return rt.settings.host == user_id
 
 
 class Lobby:
@@ -39,7 +44,6 @@ class Lobby:
         self,
         tables: Tables,
         storage: Storage,
-        meta: Meta,
         people: People,
         present: Presenter,
         play: Play,
@@ -50,7 +54,6 @@ class Lobby:
     ) -> None:
         self.tables = tables
         self.storage = storage
-        self.meta = meta
         self.people = people
         self.present = present
         self.play = play
@@ -81,14 +84,11 @@ class Lobby:
                 return existing, False
             rs = engine.get_ruleset(variant)
             n = max(rs.seat_counts)
-            table = await self.storage.create_table(chat_id, rs.id, None, [None] * n)
-            tm = self.meta.table(table.id)
-            tm.lang = self.people.chat_lang(chat_id, lang)
-            tm.creator = user_id
+            settings = TableSettings(lang=self.people.chat_lang(chat_id, lang), host=user_id)
             if self.default_pause is not None:
-                tm.pause_s = self.default_pause
-            self.meta.save()
-            rt = TableRuntime(table, tm, list(table.seats), dict(table.options))
+                settings = dataclasses.replace(settings, pause_s=self.default_pause)
+            table = await self.storage.create_table(chat_id, rs.id, None, [None] * n, settings=settings)
+            rt = TableRuntime(table, settings, list(table.seats), dict(table.options))
             self.tables.add(rt)
             async with rt.lock:
                 self.present.show_lobby(rt, fresh=True)
@@ -130,10 +130,8 @@ class Lobby:
                 return Reply(t("ans.no_dm", lang), url=url)
             seats = list(rt.seats)
             seats[seat] = user_id
-            await self._save_seats(rt, seats)
+            await self._save_lobby(rt, seats, ai=tuple(s for s in rt.settings.ai if s != seat))
             rt.waiting_dm.discard(user_id)
-            if seat in rt.meta.ai:
-                rt.meta.ai.remove(seat)
             self.present.show_lobby(rt)
             return Reply(t("ans.joined", lang), ok=True)
 
@@ -161,25 +159,25 @@ class Lobby:
             if op == "l" and user_id not in rt.seats:
                 return Reply(t("ans.not_seated", lang))
             rs = rt.ruleset
-            tm = rt.meta
+            tm = rt.settings
             if op == "l":
                 seats = [None if u == user_id else u for u in rt.seats]
-                await self._save_seats(rt, seats)
+                await self._save_lobby(rt, seats)
                 self.present.show_lobby(rt)
                 return Reply(t("ans.left", lang), ok=True)
             if op == "a":
                 free = [i for i, u in enumerate(rt.seats) if u is None and i not in tm.ai]
                 if not free:
                     return Reply(t("ans.no_room", lang))
-                tm.ai.append(free[0])
+                await self._save_lobby(rt, ai=(*tm.ai, free[0]))
             elif op == "r":
                 if not tm.ai:
                     return Reply(t("ans.no_ai", lang))
-                tm.ai.pop()
+                await self._save_lobby(rt, ai=tm.ai[:-1])
             elif op == "s":
-                tm.settings = True
+                await self._save_lobby(rt, editing=True)
             elif op == "b":
-                tm.settings = False
+                await self._save_lobby(rt, editing=False)
             elif op == "o" and arg is not None and arg < len(rs.option_specs):
                 spec = rs.option_specs[arg]
                 cur = rt.options.get(spec.name, spec.default)
@@ -191,26 +189,27 @@ class Lobby:
                 rt.table = await self.storage.update_table(rt.id, options={spec.name: nxt})
                 rt.options = dict(rt.table.options)
             elif op == "c":
-                tm.claim_s = _cycle(CLAIM_CHOICES, tm.claim_s)
+                await self._save_lobby(rt, claim_s=_cycle(CLAIM_CHOICES, tm.claim_s))
             elif op == "d":
-                tm.discard_s = _cycle(DISCARD_CHOICES, tm.discard_s)
+                await self._save_lobby(rt, discard_s=_cycle(DISCARD_CHOICES, tm.discard_s))
             elif op == "p":
-                tm.pause_s = _cycle(PAUSE_CHOICES, tm.pause_s)
+                await self._save_lobby(rt, pause_s=_cycle(PAUSE_CHOICES, tm.pause_s))
             elif op == "n" and len(rs.seat_counts) > 1:
                 n = _cycle(tuple(sorted(rs.seat_counts)), len(rt.seats))
                 humans = [u for u in rt.seats if u is not None]
                 if len(humans) > n:
                     return Reply(t("ans.full", lang))
-                await self._save_seats(rt, humans + [None] * (n - len(humans)))
-                tm.ai = [i for i in tm.ai if i < n and rt.seats[i] is None]
+                seats = humans + [None] * (n - len(humans))
+                await self._save_lobby(rt, seats, ai=tuple(i for i in tm.ai if i < n and seats[i] is None))
             elif op == "t":
-                tm.lang = "en" if tm.lang == "zh" else "zh"
-                self.meta.chats.setdefault(rt.chat_id, {})["lang"] = tm.lang
+                new = "en" if tm.lang == "zh" else "zh"
+                await self.storage.set_chat_language(rt.chat_id, new, rt.id)
+                self.people.chat_langs[rt.chat_id] = new
+                rt.settings = dataclasses.replace(rt.settings, lang=new)
             else:
                 return Reply(t("ans.stale", lang))
-            self.meta.save()
             self.present.show_lobby(rt)
-            return Reply(t("ans.ok", tm.lang), ok=True)
+            return Reply(t("ans.ok", rt.settings.lang), ok=True)
 
     async def start(self, table_id: int, user_id: int) -> Reply:
         """Deal the next hand (the host or a group admin pressed Start): empty seats are played by the AI."""
@@ -254,13 +253,18 @@ class Lobby:
 
     async def set_lang(self, chat_id: int, lang: str) -> None:
         """/lang: a group's language (its table is shown again) or a player's (his panels are)."""
-        self.meta.set_chat_lang(chat_id, lang)
+        if chat_id > 0:
+            await self.people.set_user_lang(chat_id, lang)
         rt = self.tables.in_chat(chat_id)
         if rt is not None:
             async with rt.lock:
-                rt.meta.lang = lang
-                self.meta.save()
+                await self.storage.set_chat_language(chat_id, lang, rt.id)
+                self.people.chat_langs[chat_id] = lang
+                rt.settings = dataclasses.replace(rt.settings, lang=lang)
                 self.present.refresh(rt)
+        elif chat_id < 0:
+            await self.storage.set_chat_language(chat_id, lang)
+            self.people.chat_langs[chat_id] = lang
         for rt in self.tables.of_user(chat_id):  # a private chat: this player's panels
             async with rt.lock:
                 seat = rt.seat_of(chat_id)
@@ -272,10 +276,6 @@ class Lobby:
     async def begin_hand(self, rt: TableRuntime) -> bool:
         """Deal a hand with the lobby's seating (empty seats go to the AI) and show it; False if it could
         not be stored."""
-        rt.meta.ai = [i for i, u in enumerate(rt.seats) if u is None]
-        rt.meta.settings = False
-        rt.meta.auto = []
-        self.meta.save()
         if not await self.play.deal(rt):
             return False
         self.present.show_lobby_started(rt)
@@ -283,27 +283,32 @@ class Lobby:
         return True
 
     async def after_hand(self, rt: TableRuntime, finished: FinishedHand) -> None:
-        """A hand ended: the lobby comes back (a new message, under the hand's result) for the next one."""
-        self.present.show_lobby(rt, fresh=True, prefix=finished.summary)
+        """A hand ended: the lobby comes back (a new message, under the hand's result) for the next one.
+        Its message id, once sent, marks the result delivered (``Presenter.on_message``)."""
+        # a result still on its way (group messages are paced) stays above this one: none is lost
+        earlier = rt.summary + "\n\n" if len(rt.result_due) > 1 and rt.summary else ""
+        rt.summary = earlier + finished.summary
+        self.present.show_lobby(rt, fresh=True)
 
-    async def close(self, rt: TableRuntime) -> None:
-        await self.storage.close_table(rt.id, "stopped in the chat")
+    async def close(self, rt: TableRuntime, note: str = "stopped in the chat") -> None:
+        await self.storage.close_table(rt.id, note)
         rt.closed = True
         self.play.stop_clock(rt)
         self.present.show_closed(rt)
         self.tables.remove(rt)
-        self.meta.drop_table(rt.id)
 
-    async def _save_seats(self, rt: TableRuntime, seats: list[int | None]) -> None:
-        """Store the lobby's new seating first; memory follows only if the database took it."""
-        rt.table = await self.storage.update_table(rt.id, seats=seats)
+    async def _save_lobby(
+        self, rt: TableRuntime, seats: list[int | None] | None = None, **settings: Any
+    ) -> None:
+        """Store the lobby's new seating and settings first (one transaction); memory follows only if the
+        database took them."""
+        rt.table, rt.settings = await self.storage.update_lobby(rt.id, seats=seats, **settings)
         rt.seats = list(rt.table.seats)
-        self.meta.save()
 
     @staticmethod
     def _free_seat(rt: TableRuntime) -> int | None:
         for i, user in enumerate(rt.seats):
-            if user is None and i not in rt.meta.ai:
+            if user is None and i not in rt.settings.ai:
                 return i
         for i, user in enumerate(rt.seats):
             if user is None:

@@ -11,10 +11,15 @@ The service says *what* a chat should show; the outbox decides *when* it is sent
 * Requests to one group are spaced by ``group_interval`` (Telegram's ~20 messages a minute per group);
   at most ``max_in_flight`` requests are in flight at once over all chats.
 
-Errors never reach the caller: 429 RetryAfter waits and retries, network errors and 5xx answers are
-retried with a short backoff, "message is not modified" counts as done, a vanished message is sent anew,
-and a 403 from a private chat is reported through ``on_forbidden`` (the player blocked the bot, or never
-started it). Message texts are never logged: a hand is private.
+Errors never reach the caller: 429 RetryAfter waits and retries, "message is not modified" counts as done,
+a vanished message is sent anew, a 403 from a private chat is reported through ``on_forbidden`` (the player
+blocked the bot, or never started it) and a group that became a supergroup through ``on_migrated``.
+
+Nothing is sent twice: a request is retried (with a short backoff) only when it cannot have reached
+Telegram (no connection, or an error answer such as a 5xx) - or when it is an edit, which is the same
+however often it lands. A new message whose fate is unknown (a timeout after it was sent, a dropped
+connection) is not sent again. The id of every live message sent anew goes to ``on_message`` before the
+chat's next request, so that it can be stored at once. Message texts are never logged: a hand is private.
 """
 
 from __future__ import annotations
@@ -26,8 +31,16 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+import httpx
 from telegram import Bot
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 
 from .keyboards import Keyboard, to_markup
 
@@ -61,13 +74,24 @@ def retry_seconds(e: RetryAfter) -> float:
     return value.total_seconds() if isinstance(value, dt.timedelta) else float(value)
 
 
+def may_have_arrived(e: NetworkError) -> bool:
+    """Whether a request that failed this way may still have reached Telegram (and been carried out):
+    a timeout or a broken connection after the request went out. An error answer (5xx: PTB raises it
+    without a cause), a refused connection or a wait for a free connection prove it did not."""
+    cause = e.__cause__
+    if cause is None:
+        return False
+    return not isinstance(cause, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout)
+
+
 class Outbox:
     def __init__(
         self,
         bot: Bot,
         *,
         on_forbidden: Callable[[int], Awaitable[None]] | None = None,
-        on_message: Callable[[int, str, int], None] | None = None,
+        on_message: Callable[[int, str, int], Awaitable[None]] | None = None,
+        on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
         retries: int = 6,
         backoff: float = 0.05,
         max_in_flight: int = 8,
@@ -76,6 +100,7 @@ class Outbox:
         self.bot = bot
         self.on_forbidden = on_forbidden
         self.on_message = on_message
+        self.on_migrated = on_migrated
         self.retries = retries
         self.backoff = backoff
         self._queues: dict[int, deque[_Op]] = {}
@@ -132,6 +157,19 @@ class Outbox:
 
     def forget(self, chat_id: int, key: str) -> None:
         self._slots.pop((chat_id, key), None)
+
+    def move_chat(self, old_chat: int, new_chat: int) -> None:
+        """A group got a new chat id: what waits for it goes there; its message ids are no longer valid."""
+        for chat_id, key in [k for k in self._slots if k[0] == old_chat]:
+            del self._slots[chat_id, key]
+        old = self._queues.get(old_chat)
+        if old:
+            ops = list(old)
+            old.clear()
+            for op in ops:
+                op.fresh = op.live
+            self._queues.setdefault(new_chat, deque()).extend(ops)
+            self._kick(new_chat)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -198,6 +236,11 @@ class Outbox:
                 wait = retry_seconds(e)
                 log.info("chat %s: flood limit, retrying in %.2fs", chat_id, wait)
                 await asyncio.sleep(wait)
+            except ChatMigrated as e:
+                log.info("chat %s is now the supergroup %s", chat_id, e.new_chat_id)
+                if self.on_migrated is not None:
+                    await self.on_migrated(chat_id, e.new_chat_id)
+                return
             except Forbidden as e:
                 log.info("chat %s refuses messages: %s", chat_id, e.message)
                 self._queues.get(chat_id, deque()).clear()
@@ -215,6 +258,10 @@ class Outbox:
                 log.warning("chat %s: request refused: %s", chat_id, e.message)
                 return
             except NetworkError as e:  # timeouts, connection errors, 5xx answers
+                if may_have_arrived(e) and self._sends_new(chat_id, op):
+                    log.warning("chat %s: a new message may or may not have been sent (%s); not resent",
+                                chat_id, e.message)  # fmt: skip
+                    return
                 if attempt == self.retries:
                     log.warning("chat %s: giving up after %d attempts: %s", chat_id, attempt + 1, e.message)
                     return
@@ -224,6 +271,13 @@ class Outbox:
             except TelegramError as e:
                 log.warning("chat %s: %s", chat_id, e.message)
                 return
+
+    def _sends_new(self, chat_id: int, op: _Op) -> bool:
+        """Whether ``op`` is (now) a new message rather than an edit."""
+        if not op.live:
+            return True
+        slot = self._slots.get((chat_id, op.key))
+        return op.fresh or slot is None or slot.message_id is None
 
     async def _send(self, chat_id: int, op: _Op) -> None:
         text = op.content.text[:MAX_TEXT]
@@ -249,7 +303,7 @@ class Outbox:
             self._slots[chat_id, op.key] = _Slot(msg.message_id, op.content)
             op.fresh = False
             if self.on_message is not None:
-                self.on_message(chat_id, op.key, msg.message_id)
+                await self.on_message(chat_id, op.key, msg.message_id)
             return
         if slot.content == op.content:
             return

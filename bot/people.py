@@ -1,8 +1,8 @@
 """Who is who: players' display names and languages, chats' languages, group titles.
 
-A user's language is the one he chose with /lang in private, else his Telegram client's; a group's is the
-one chosen there (else the table's, else Chinese). Names and client languages are stored with the player
-(``storage``) and reloaded after a restart; chosen languages are bot settings (``bot/meta.py``).
+A user's language is stored once, with the player (``storage``): his Telegram client's, until he chooses one
+with /lang in private. A group's is the one chosen there (stored as a chat setting), else its table's, else
+Chinese. Everything is loaded at start and kept in memory; changes are stored first.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from collections.abc import Iterable
 
 from storage import Storage, StorageError
 
-from .meta import Meta
 from .runtime import TableRuntime
 from .texts import lang_of
 
@@ -20,53 +19,75 @@ log = logging.getLogger(__name__)
 
 
 class People:
-    def __init__(self, storage: Storage, meta: Meta) -> None:
+    def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self.meta = meta
         self.names: dict[int, str] = {}
-        self.user_langs: dict[int, str] = {}
+        self.user_langs: dict[int, str] = {}  # the language the bot speaks to a user (stored)
+        self.client_langs: dict[int, str] = {}  # what his client said last (to store only changes)
+        self.chat_langs: dict[int, str] = {}  # groups' chosen languages
         self.chat_titles: dict[int, str] = {}
 
     async def see_user(self, user_id: int, name: str, language_code: str | None) -> None:
-        """Remember a user's display name and language (stored when they change)."""
+        """Remember a user's display name and client language (stored when they change)."""
         lang = lang_of(language_code) if language_code else None
-        if self.names.get(user_id) == name and (lang is None or self.user_langs.get(user_id) == lang):
+        if self.names.get(user_id) == name and (lang is None or self.client_langs.get(user_id) == lang):
             return
         self.names[user_id] = name
         if lang is not None:
-            self.user_langs[user_id] = lang
+            self.client_langs[user_id] = lang
         try:
-            await self.storage.upsert_player(user_id, name, lang)
+            player = await self.storage.upsert_player(user_id, name, lang)
         except StorageError as e:
             log.warning("could not store player %s: %s", user_id, e)
+            return
+        if player.language:
+            self.user_langs[user_id] = player.language
 
     async def load(self, users: Iterable[int]) -> None:
-        """Names and languages of these users from storage (after a restart)."""
+        """Names and languages of these users, and every group's language, from storage (at start)."""
+        try:
+            self.chat_langs.update(await self.storage.chat_languages())
+        except StorageError as e:
+            log.warning("could not load the groups' languages: %s", e)
         for user in users:
             try:
                 player = await self.storage.get_player(user)
             except StorageError:
                 player = None
             if player is not None:
-                self.names[user] = player.name
+                self.names[user] = player.name or self.names.get(user, str(user))
                 if player.language:
                     self.user_langs[user] = player.language
+
+    async def set_user_lang(self, user_id: int, lang: str) -> None:
+        """/lang in private: stored first, then used."""
+        await self.storage.set_player_language(user_id, lang)
+        self.user_langs[user_id] = lang
 
     def see_chat(self, chat_id: int, title: str | None) -> None:
         if title:
             self.chat_titles[chat_id] = title
 
+    def move_chat(self, old_chat: int, new_chat: int) -> None:
+        """A group became a supergroup: what we know of it follows (storage has moved it already)."""
+        if old_chat in self.chat_langs:
+            self.chat_langs.setdefault(new_chat, self.chat_langs.pop(old_chat))
+        if old_chat in self.chat_titles:
+            self.chat_titles.setdefault(new_chat, self.chat_titles.pop(old_chat))
+
     def name(self, user_id: int) -> str:
         return self.names.get(user_id, str(user_id))
 
     def dm_lang(self, user_id: int) -> str:
-        return self.meta.chat_lang(user_id) or self.user_langs.get(user_id) or "zh"
+        return self.user_langs.get(user_id) or "zh"
 
     def chat_lang(self, chat_id: int, fallback: str | None = None) -> str:
-        return self.meta.chat_lang(chat_id) or fallback or "zh"
+        if chat_id > 0:
+            return self.user_langs.get(chat_id) or fallback or "zh"
+        return self.chat_langs.get(chat_id) or fallback or "zh"
 
     def table_lang(self, rt: TableRuntime | None) -> str:
         """The language of a table's group messages."""
         if rt is None:
             return "zh"
-        return self.meta.chat_lang(rt.chat_id) or rt.meta.lang
+        return self.chat_langs.get(rt.chat_id) or rt.settings.lang

@@ -1,7 +1,9 @@
 """A hand in play: presses, the engine loop, decisions with deadlines, timeouts, auto-play, the hand's end.
 
 An accepted action goes engine → storage (one logged action, one transaction, with the state version it
-produced) → memory; only then is it shown (``bot/present.py``).
+produced) → memory; only then is it shown (``bot/present.py``). The seats' play state that the action
+changes (decisions opened or closed with their deadlines, timeouts in a row, auto-play) is written in the
+same transaction, so a restart finds each decision where it was, deadline included.
 
 Decisions: a human seat that must act has a ``Pending`` decision with a deadline; its buttons carry the hand
 and the version the decision started at, so a press is accepted while that very decision is open (even if
@@ -15,22 +17,25 @@ the hand-end hook (``HandEndHook``) decides what comes next.
 
 The claim pause (docs/security.md): after every discard, and every kong that may be robbed, the table pauses
 for the room's ``pause_s`` whether or not anyone may claim, and every chat shows the same thing meanwhile
-(``Pause``; ``bot/present.py`` renders it). Only claim decisions open during a pause; everything else waits
-for its end (the table's timer). A human who may claim keeps his whole claim timer: if he takes longer than
-the pause, the wait is longer - that is the one signal left, and it says only that some human may claim.
+(``Pause``; ``bot/present.py`` renders it). Only claim decisions open during a pause (stored like any
+other); everything else waits for its end (the table's timer), when the decisions it held back open and
+are stored. A human who may claim keeps his whole claim timer: if he takes longer than the pause, the wait
+is longer - that is the one signal left, and it says only that some human may claim. The pause itself is
+not stored: a restart ends it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
+from collections.abc import Collection, Mapping
 
 import engine
-from engine import Act, Action, Event, Observation, Phase, State
-from storage import Storage, StorageError
+from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
+from storage import SeatPlay, Storage, StorageError
 
 from . import ai, views
-from .meta import Meta
 from .people import People
 from .present import Presenter
 from .runtime import (
@@ -54,6 +59,7 @@ log = logging.getLogger(__name__)
 MAX_AUTO_STEPS = 2000  # a hand never needs this many moves in a row without a human
 TIMEOUTS_BEFORE_AUTO = 2
 ACTIVE_FOR = 10.0  # seconds after a press during which the player counts as looking at his panel
+PAUSE_SLACK = 0.001  # a claim pause this close to its end is over (the timer may wake a hair early)
 
 
 def timeout_action(obs: Observation) -> Action:
@@ -78,20 +84,68 @@ def claim_moment(before: State, action: Action) -> Moment | None:
     if before.phase != Phase.TURN or before.kong_tiles or action.tile is None:
         return None
     if action.act == Act.DISCARD:
-        return Moment("discard", action.seat, action.tile)
+        return Moment(ClaimKind.DISCARD, action.seat, action.tile)
     if action.act == Act.KONG:
-        rs = before.ruleset
         concealed = before.seats[action.seat].counts[action.tile] == 4
-        if rs.rob_concealed if concealed else rs.robbing_kong:
-            return Moment("rob", action.seat, action.tile, action.detail)
+        kind = MeldKind.KONG_CONCEALED if concealed else MeldKind.KONG_ADDED
+        if before.ruleset.robbable(before, kind):
+            return Moment(ClaimKind.ROB, action.seat, action.tile, KongMode(action.detail))
     return None
 
 
 def moment_event(m: Moment) -> Event:
     """The event the group's "recent" line shows for a moment (what the engine reports for a claim window)."""
-    if m.kind == "discard":
-        return Event("discard", m.seat, m.tile)
-    return Event("kong_declared", m.seat, m.tile, m.detail)
+    if m.kind == ClaimKind.DISCARD:
+        return Event(EventKind.DISCARD, m.seat, m.tile)
+    return Event(EventKind.KONG_DECLARED, m.seat, m.tile, mode=m.mode)
+
+
+def open_decisions(
+    rt: TableRuntime,
+    state: State,
+    auto: Collection[int],
+    now: float,
+    *,
+    closed: int | None = None,
+    paused: bool = False,
+) -> tuple[dict[int, Pending], set[int]]:
+    """The human decisions open in ``state``: one that goes on (same seat, same decision) keeps its start and
+    deadline, a new one gets the table's full timer; the decision of seat ``closed`` was just answered and
+    does not go on. Seats the bot plays (AI, auto-play) and seats with a single legal action (played at
+    once) have none, and during a claim pause (``paused``) only claim decisions open. Returns them and the
+    seats whose decision is new."""
+    if state.phase == Phase.ENDED or (paused and state.phase != Phase.CLAIM):
+        return {}, set()
+    seats = rt.hand_seats()
+    out: dict[int, Pending] = {}
+    new: set[int] = set()
+    for s in engine.to_act(state):
+        if seats[s] is None or s in auto:
+            continue
+        legal = engine.legal_actions(state, s)
+        if len(legal) < 2:
+            continue
+        key = decision_key(state, s)
+        p = rt.pending.get(s) if s != closed else None
+        if p is not None and p.key == key:
+            out[s] = p
+            continue
+        limit = rt.settings.claim_s if state.phase == Phase.CLAIM else rt.settings.discard_s
+        out[s] = Pending(state.version, now + limit, legal, key)
+        new.add(s)
+    return out, new
+
+
+def seat_rows(
+    n: int, auto: Collection[int], timeouts: Mapping[int, int], pending: Mapping[int, Pending]
+) -> dict[int, SeatPlay]:
+    """Every seat's play state as it is stored."""
+    rows = {}
+    for s in range(n):
+        p = pending.get(s)
+        since, deadline = (p.since, p.deadline) if p is not None else (None, None)
+        rows[s] = SeatPlay(s, s in auto, timeouts.get(s, 0), since, deadline)
+    return rows
 
 
 class Play:
@@ -99,7 +153,6 @@ class Play:
         self,
         tables: Tables,
         storage: Storage,
-        meta: Meta,
         timers: TimerPort,
         clock: Clock,
         seed_fn: SeedFn,
@@ -109,7 +162,6 @@ class Play:
     ) -> None:
         self.tables = tables
         self.storage = storage
-        self.meta = meta
         self.timers = timers
         self.clock = clock
         self.seed_fn = seed_fn
@@ -142,11 +194,10 @@ class Play:
             obs = engine.observe(state, seat)
             label = self.present.action_label(obs, action, lang)
             try:
-                await self.commit(rt, action)
+                await self.commit(rt, action, timeouts={seat: 0})
             except StorageError as e:
                 log.warning("table %s: action not stored (%s)", rt.id, type(e).__name__)  # e names the tile
                 return Reply(t("ans.error", lang), alert=True)
-            rt.timeouts[seat] = 0
             rt.active[seat] = self.clock()
             return Reply(t("ans.done", lang, label=label), ok=True)
 
@@ -167,30 +218,32 @@ class Play:
             if rt.state is None:
                 return
             now = self.clock()
-            if rt.pause is not None and rt.pause.until <= now + 0.001:
-                rt.pause = None  # the claim pause is over: the hand moves on (resume, below)
             while rt.state is not None and rt.state.phase != Phase.ENDED:
                 state = rt.state
                 due = [s for s, p in rt.pending.items() if p.deadline <= now + 0.001]
                 if not due:
                     break
                 seat = due[0]
-                p = rt.pending.pop(seat)
+                p = rt.pending[seat]
                 if p.key != decision_key(state, seat) or not engine.legal_actions(state, seat):
+                    del rt.pending[seat]
                     continue
                 obs = engine.observe(state, seat)
                 action = timeout_action(obs)
                 lang = self.present.seat_lang(rt, seat)
                 label = self.present.action_label(obs, action, lang)
+                count = rt.timeouts.get(seat, 0) + 1
+                goes_auto = count >= TIMEOUTS_BEFORE_AUTO and seat not in rt.auto
                 try:
-                    await self.commit(rt, action)
+                    await self.commit(
+                        rt, action, timeouts={seat: count}, auto=rt.auto | {seat} if goes_auto else None
+                    )
                 except StorageError as e:
                     log.warning("table %s: timeout action not stored (%s)", rt.id, type(e).__name__)
                     break
-                rt.timeouts[seat] = rt.timeouts.get(seat, 0) + 1
                 self.present.note_timeout(rt, seat, label, lang)
-                if rt.timeouts[seat] >= TIMEOUTS_BEFORE_AUTO and seat not in rt.meta.auto:
-                    self.set_auto(rt, seat, True)
+                if goes_auto:
+                    self.present.note_auto(rt, seat, True)
             await self.resume(rt)
 
     async def im_back(self, table_id: int, user_id: int) -> Reply:
@@ -202,9 +255,13 @@ class Play:
             seat = rt.seat_of(user_id)
             if seat is None or not rt.playing:
                 return Reply(t("ans.not_seated", lang))
-            if seat not in rt.meta.auto:
+            if seat not in rt.auto:
                 return Reply(t("ans.not_auto", lang))
-            self.set_auto(rt, seat, False)
+            try:
+                await self.set_auto(rt, seat, False)
+            except StorageError as e:
+                log.warning("table %s: auto-play not switched off: %s", rt.id, e)
+                return Reply(t("ans.error", lang), alert=True)
             rt.dm_lost.discard(user_id)
             await self.resume(rt, fresh_seats={seat})
             return Reply(t("ans.back", lang), ok=True)
@@ -233,10 +290,11 @@ class Play:
                     continue
                 rt.dm_lost.add(user_id)
                 self.present.note_dm_lost(rt, user_id, self.present.deep_link(f"b{rt.id}"))
-                if seat not in rt.meta.auto:
-                    rt.meta.auto.append(seat)
-                    rt.pending.pop(seat, None)
-                    self.meta.save()
+                if seat not in rt.auto:
+                    try:
+                        await self._save_play(rt, auto=rt.auto | {seat})
+                    except StorageError as e:
+                        log.warning("table %s: auto-play not switched on: %s", rt.id, e)
                 await self.resume(rt)
 
     async def come_back(self, user_id: int) -> int:
@@ -250,8 +308,11 @@ class Play:
                     continue
                 if user_id in rt.dm_lost:
                     rt.dm_lost.discard(user_id)
-                    if seat in rt.meta.auto:
-                        self.set_auto(rt, seat, False)
+                    if seat in rt.auto:
+                        try:
+                            await self.set_auto(rt, seat, False)
+                        except StorageError as e:
+                            log.warning("table %s: auto-play not switched off: %s", rt.id, e)
                 await self.resume(rt, fresh_seats={seat})
                 back += 1
         return back
@@ -264,15 +325,28 @@ class Play:
         number = rt.hands_played + 1
         seed = self.seed_fn(rt.id, number)
         dealer = rt.next_dealer if rt.next_dealer is not None and rt.next_dealer < len(rt.seats) else None
+        ai_seats = tuple(i for i, u in enumerate(rt.seats) if u is None)
+        now = self.clock()
+        first: dict[int, Pending] = {}
+
+        def seats_for(state: State) -> list[SeatPlay]:  # the dealt hand's first decisions, stored with it
+            rt.pending.clear()
+            first.update(open_decisions(rt, state, (), now)[0])
+            return list(seat_rows(state.num_seats, (), {}, first).values())
+
         try:
-            hand, state = await self.storage.start_hand(rt.id, seed, dealer)
+            hand, state = await self.storage.start_hand(rt.id, seed, dealer, ai=ai_seats, seats_for=seats_for)
         except StorageError as e:
             log.warning("table %s: cannot start a hand: %s", rt.id, e)
             return False
+        rt.settings = dataclasses.replace(rt.settings, ai=ai_seats, editing=False)
         rt.hand, rt.state = hand, state
-        rt.pending.clear()
+        rt.pending = first
         rt.pause = None
-        rt.timeouts.clear()
+        rt.opened = set(first)
+        rt.auto = frozenset()
+        rt.timeouts = {}
+        rt.stored = seat_rows(state.num_seats, (), {}, first)
         rt.active.clear()
         rt.recent.clear()
         rt.stop_votes.clear()
@@ -287,7 +361,7 @@ class Play:
             await self._advance(rt)
         except StorageError as e:
             log.warning("table %s: automatic move not stored (%s)", rt.id, type(e).__name__)
-        new = self._sync_pending(rt)
+        new = self._arm(rt)
         # A new decision is a new message (Telegram notifies the player) unless he is at the keyboard:
         # then his panel is edited in place, which keeps the chat calm and costs one request, not two.
         now = self.clock()
@@ -298,39 +372,71 @@ class Play:
         if rt.state is not None and rt.state.phase == Phase.ENDED:
             await self._finish_hand(rt)
 
-    async def commit(self, rt: TableRuntime, action: Action) -> None:
-        """Apply one action and log it (one transaction, with its version); memory changes only after."""
+    async def commit(
+        self,
+        rt: TableRuntime,
+        action: Action,
+        *,
+        timeouts: Mapping[int, int] | None = None,
+        auto: frozenset[int] | None = None,
+    ) -> None:
+        """Apply one action and log it (one transaction, with its version and the seats' play state it
+        changes: decisions, ``timeouts``, ``auto``); memory changes only after."""
         assert rt.state is not None and rt.hand is not None
         before = rt.state
         state, events = engine.apply(before, action)
         final = state if state.phase == Phase.ENDED else None
-        await self.storage.log_action(rt.hand.id, action, state.version, final=final)
+        new_auto = rt.auto if auto is None else auto
+        new_timeouts = {**rt.timeouts, **(timeouts or {})}
+        now = self.clock()
+        pause = None if final is not None else rt.pause
+        moment = claim_moment(before, action)
+        if moment is not None and final is None and rt.settings.pause_s > 0:
+            pause = Pause(now + rt.settings.pause_s, before, moment, self._recent_with(rt, moment))
+        paused = pause is not None and pause.until > now + PAUSE_SLACK
+        pending, opened = open_decisions(rt, state, new_auto, now, closed=action.seat, paused=paused)
+        rows = seat_rows(state.num_seats, new_auto, new_timeouts, pending)
+        changed = [r for s, r in rows.items() if rt.stored.get(s, SeatPlay(s)) != r] if final is None else []
+        await self.storage.log_action(
+            rt.hand.id, action, state.version, final=final, table_id=rt.id, seats=changed
+        )
         rt.state = state
+        rt.pause = pause
+        rt.pending, rt.auto, rt.timeouts = pending, new_auto, new_timeouts
+        rt.opened |= opened
+        rt.stored = rows if final is None else seat_rows(state.num_seats, (), {}, {})
         self.actions += 1
-        rt.pending.pop(action.seat, None)  # the decision is closed: no second press on it
-        prior = tuple(rt.recent)
         for ev in events:
             if ev.kind not in views.QUIET_EVENTS:
                 rt.recent.append(ev.public())
-        moment = claim_moment(before, action)
-        if state.phase == Phase.ENDED:
-            rt.pause = None
-        elif moment is not None and rt.meta.pause_s > 0:
-            recent = (*prior, moment_event(moment))[-(rt.recent.maxlen or 8) :]
-            rt.pause = Pause(self.clock() + rt.meta.pause_s, before, moment, recent)
 
-    def set_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
+    @staticmethod
+    def _recent_with(rt: TableRuntime, moment: Moment) -> tuple[Event, ...]:
+        """The group's "recent" line as the claim window of ``moment`` shows it."""
+        return (*rt.recent, moment_event(moment))[-(rt.recent.maxlen or 8) :]
+
+    async def set_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
         """Put a seat on auto-play (the bot plays for it at once) or take it off; the group is told."""
-        if on:
-            if seat not in rt.meta.auto:
-                rt.meta.auto.append(seat)
-            rt.pending.pop(seat, None)
-        else:
-            if seat in rt.meta.auto:
-                rt.meta.auto.remove(seat)
-            rt.timeouts[seat] = 0
+        await self._save_play(
+            rt, auto=rt.auto | {seat} if on else rt.auto - {seat}, timeouts=None if on else {seat: 0}
+        )
         self.present.note_auto(rt, seat, on)
-        self.meta.save()
+
+    async def _save_play(
+        self, rt: TableRuntime, *, auto: frozenset[int], timeouts: Mapping[int, int] | None = None
+    ) -> None:
+        """Change seats' auto-play (and timeouts) without an action: the decisions that opens or closes
+        are stored with it, then memory follows."""
+        if rt.state is None:
+            return
+        new_timeouts = {**rt.timeouts, **(timeouts or {})}
+        pending, opened = open_decisions(rt, rt.state, auto, self.clock(), paused=self._paused(rt))
+        rows = seat_rows(rt.state.num_seats, auto, new_timeouts, pending)
+        changed = [r for s, r in rows.items() if rt.stored.get(s, SeatPlay(s)) != r]
+        if changed:
+            await self.storage.save_seats(rt.id, changed)
+        rt.pending, rt.auto, rt.timeouts, rt.stored = pending, auto, new_timeouts, rows
+        rt.opened |= opened
 
     def stop_clock(self, rt: TableRuntime) -> None:
         """No more timeouts for this table (it is closing)."""
@@ -339,13 +445,13 @@ class Play:
     # ------------------------------------------------------------------ the engine loop
 
     def _is_bot_seat(self, rt: TableRuntime, seat: int) -> bool:
-        return rt.hand_seats()[seat] is None or seat in rt.meta.auto
+        return rt.hand_seats()[seat] is None or seat in rt.auto
 
     async def _advance(self, rt: TableRuntime) -> None:
         """Let AI seats, auto-play seats and single-option decisions move until a human must decide."""
         for _ in range(MAX_AUTO_STEPS):
             state = rt.state
-            if state is None or state.phase == Phase.ENDED or self.paused(rt):
+            if state is None or state.phase == Phase.ENDED or await self._held(rt):
                 return
             mover = None
             for s in engine.to_act(state):
@@ -365,37 +471,24 @@ class Play:
             await self.commit(rt, action)
         log.error("table %s: no human decision after %d automatic moves", rt.id, MAX_AUTO_STEPS)
 
-    def paused(self, rt: TableRuntime) -> bool:
-        """A claim pause is on (one whose time is up is ended here, whether or not its timer ran yet)."""
-        if rt.pause is not None and rt.pause.until <= self.clock() + 0.001:
-            rt.pause = None
-        return rt.pause is not None
+    def _paused(self, rt: TableRuntime) -> bool:
+        return rt.pause is not None and rt.pause.until > self.clock() + PAUSE_SLACK
 
-    def _sync_pending(self, rt: TableRuntime) -> set[int]:
-        """Open a decision (with its deadline) for each human seat that must act; returns the new ones.
-        During a claim pause only claim decisions open; the rest wait for the pause to end."""
-        state = rt.state
-        new: set[int] = set()
-        if state is None or state.phase == Phase.ENDED:
-            rt.pending.clear()
-            rt.pause = None
-            self.timers.cancel(rt.id)
-            return new
-        actors = [s for s in engine.to_act(state) if not self._is_bot_seat(rt, s)]
-        if self.paused(rt) and state.phase != Phase.CLAIM:
-            actors = []
-        for s in list(rt.pending):
-            if s not in actors or rt.pending[s].key != decision_key(state, s):
-                del rt.pending[s]
-        now = self.clock()
-        for s in actors:
-            if s in rt.pending:
-                continue
-            limit = rt.meta.claim_s if state.phase == Phase.CLAIM else rt.meta.discard_s
-            rt.pending[s] = Pending(
-                state.version, now + limit, engine.legal_actions(state, s), decision_key(state, s)
-            )
-            new.add(s)
+    async def _held(self, rt: TableRuntime) -> bool:
+        """True while a claim pause holds the hand. One whose time is up ends here (whether or not its timer
+        ran yet), and the decisions it held back open: stored first, like any decision."""
+        if rt.pause is None:
+            return False
+        if self._paused(rt):
+            return True
+        rt.pause = None
+        await self._save_play(rt, auto=rt.auto)
+        return False
+
+    def _arm(self, rt: TableRuntime) -> set[int]:
+        """Arm the table's timer for its earliest deadline or the end of a claim pause; returns the seats
+        whose decision opened since the chats were last updated."""
+        new, rt.opened = rt.opened & set(rt.pending), set()
         wake = [p.deadline for p in rt.pending.values()]
         if rt.pause is not None:
             wake.append(rt.pause.until)
@@ -418,8 +511,8 @@ class Play:
         rt.hand, rt.state = None, None
         rt.pending.clear()
         rt.pause = None
-        rt.meta.auto = []
+        rt.auto, rt.timeouts = frozenset(), {}
+        rt.result_due.append(hand.id)  # due since the final action; delivered with the lobby after it
         rt.dm_lost.clear()
-        self.meta.save()
         self.timers.cancel(rt.id)
         await self.on_hand_end(rt, FinishedHand(hand, state, summary))

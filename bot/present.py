@@ -7,8 +7,9 @@ memory → render). The group only ever sees ``views.public_observation``; a pan
 ``engine.observe``.
 
 Live messages have one key each in the outbox: ``l<table>`` the group's lobby, ``g<table>`` the group's
-table during a hand, ``p<table>`` a player's panel (in his private chat). The group's two are remembered in
-the table's settings so that a restart edits them instead of posting new ones.
+table during a hand, ``p<table>`` a player's panel (in his private chat). Each one's message id is stored
+as soon as Telegram has sent it (``on_message``: the group's two in the table's settings, panels per table
+and player), so that a restart edits them in place instead of posting new ones.
 
 During a claim pause (``runtime.Pause``) every chat shows the table as it was right after the discard (or
 the kong that may be robbed), built from the state before it and the public moment alone - so what anyone
@@ -17,17 +18,20 @@ sees cannot depend on whether someone may claim. Only open claim decisions show 
 
 from __future__ import annotations
 
-from dataclasses import replace
+import dataclasses
+import logging
 
-from engine import Action, Observation, Phase, observe, observe_public
+from engine import Action, ClaimKind, Observation, Phase, observe, observe_public
+from storage import Storage, StorageError, TableSettings
 
 from . import keyboards as kb
 from . import render, views
 from .keyboards import Keyboard
-from .meta import Meta, TableMeta
 from .people import People
 from .runtime import Clock, Moment, Out, Pause, TableRuntime
 from .texts import t
+
+log = logging.getLogger(__name__)
 
 
 def lobby_key(table_id: int) -> str:
@@ -56,14 +60,16 @@ def paused_observation(obs: Observation, m: Moment) -> Observation:
     ps = seats[m.seat]
     shown = _without(ps.hand, m.tile) if ps.hand is not None else None
     last: tuple[int, int] | None
-    if m.kind == "discard":
-        seats[m.seat] = replace(ps, hand_size=ps.hand_size - 1, discards=(*ps.discards, m.tile), hand=shown)
+    if m.kind == ClaimKind.DISCARD:
+        seats[m.seat] = dataclasses.replace(
+            ps, hand_size=ps.hand_size - 1, discards=(*ps.discards, m.tile), hand=shown
+        )
         last = (m.seat, m.tile)
     else:  # a kong that may be robbed: its tile waits in the window, out of the konger's hand
-        seats[m.seat] = replace(ps, hand_size=ps.hand_size - 1, hand=shown)
+        seats[m.seat] = dataclasses.replace(ps, hand_size=ps.hand_size - 1, hand=shown)
         last = obs.last_discard
     own = obs.seat == m.seat
-    return replace(
+    return dataclasses.replace(
         obs,
         phase=Phase.CLAIM,
         version=obs.version + 1,
@@ -85,10 +91,12 @@ def paused_public(pause: Pause) -> Observation:
 
 
 class Presenter:
-    def __init__(self, out: Out, people: People, meta: Meta, clock: Clock, bot_username: str = "") -> None:
+    def __init__(
+        self, out: Out, people: People, storage: Storage, clock: Clock, bot_username: str = ""
+    ) -> None:
         self.out = out
         self.people = people
-        self.meta = meta
+        self.storage = storage
         self.clock = clock
         self.bot_username = bot_username
 
@@ -127,7 +135,7 @@ class Presenter:
         for i, user in enumerate(rt.seats):
             if user is not None:
                 out.append(self.people.name(user))
-            elif i in rt.meta.ai:
+            elif i in rt.settings.ai:
                 ai_n += 1
                 out.append("🤖 " + t("ai.name", lang, n=ai_n))
             else:
@@ -141,28 +149,30 @@ class Presenter:
         lang = self.people.table_lang(rt)
         rs = rt.ruleset
         text = views.lobby_text(
-            rs, rt.id, rt.options, rt.meta, self._seat_labels(rt, lang), rt.hands_played + 1, lang
+            rs, rt.id, rt.options, rt.settings, self._seat_labels(rt, lang), rt.hands_played + 1, lang
         )
         lines = text.split("\n")  # the claim pause goes with the timers, just above the hint
-        text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.meta.pause_s), lines[-1]])
-        if rt.meta.settings:
-            keyboard = kb.settings_keyboard(rt.id, rs, rt.options, _with_lang(rt.meta, lang), len(rt.seats))
+        text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.settings.pause_s), lines[-1]])
+        if rt.settings.editing:
+            keyboard = kb.settings_keyboard(
+                rt.id, rs, rt.options, _with_lang(rt.settings, lang), len(rt.seats)
+            )
         else:
             keyboard = kb.lobby_keyboard(rt.id, lang, rt.hands_played > 0)
+        if rt.summary:  # the last hand's result stays above the lobby until the next hand starts
+            text = rt.summary + "\n\n" + text
         return text, keyboard
 
-    def show_lobby(self, rt: TableRuntime, *, fresh: bool = False, prefix: str = "") -> None:
+    def show_lobby(self, rt: TableRuntime, *, fresh: bool = False) -> None:
         text, keyboard = self.lobby_content(rt)
-        if prefix:
-            text = prefix + "\n\n" + text
         self.out.live(rt.chat_id, lobby_key(rt.id), text, keyboard, fresh=fresh)
 
-    def show_lobby_started(self, rt: TableRuntime) -> None:
+    def show_lobby_started(self, rt: TableRuntime, *, fresh: bool = False) -> None:
         """The lobby message once a hand starts: its last line says so, and its buttons go."""
         text, _ = self.lobby_content(rt)
         lines = text.split("\n")
         text = "\n".join(lines[:-1] + [t("lobby.started", self.people.table_lang(rt))])
-        self.out.live(rt.chat_id, lobby_key(rt.id), text, None)
+        self.out.live(rt.chat_id, lobby_key(rt.id), text, None, fresh=fresh)
 
     # ------------------------------------------------------------------ a hand (group table, DM panels)
 
@@ -174,7 +184,7 @@ class Presenter:
             obs, recent = paused_public(rt.pause), list(rt.pause.recent)
         else:
             obs, recent = views.public_observation(rt.state), list(rt.recent)
-        auto = [names[s] for s in rt.meta.auto if s < len(names)]
+        auto = [names[s] for s in sorted(rt.auto) if s < len(names)]
         text = views.group_table_text(obs, lang, names, rt.id, rt.hand.number, recent, auto)
         keyboard = kb.table_keyboard(rt.id, lang) if rt.state.phase != Phase.ENDED else None
         return text, keyboard
@@ -192,7 +202,7 @@ class Presenter:
         names = self.seat_names(rt, lang, viewer=seat)
         rs = rt.ruleset
         header = t("dm.header", lang, variant=views.variant_name(rs, lang), tid=rt.id, n=rt.hand.number)
-        auto = seat in rt.meta.auto
+        auto = seat in rt.auto
         left = int(p.deadline - self.clock() + 0.5) if p is not None else None
         text = views.panel_text(obs, lang, names, header, left, auto)
         keyboard: Keyboard | None = None
@@ -251,7 +261,9 @@ class Presenter:
                     ptext, _ = self.panel_content(rt, seat)
                     closed = t("dm.closed", self.people.dm_lang(user))
                     self.out.live(user, panel_key(rt.id), ptext + "\n\n" + closed, None)
-        title = self.lobby_content(rt)[0].split("\n")[0]
+        title = self.lobby_content(rt)[0].removeprefix(rt.summary).strip().split("\n")[0]
+        if rt.summary:
+            title = rt.summary + "\n\n" + title
         self.out.live(rt.chat_id, lobby_key(rt.id), title + "\n" + t("lobby.closed", lang), None)
 
     # ------------------------------------------------------------------ notes (new messages)
@@ -286,29 +298,32 @@ class Presenter:
 
     # ------------------------------------------------------------------ live message ids
 
-    def adopt(self, rt: TableRuntime) -> None:
-        """After a restart: edit the group's messages of before in place."""
-        if rt.meta.group_msg is not None:
-            self.out.adopt(rt.chat_id, group_key(rt.id), rt.meta.group_msg)
-        if rt.meta.lobby_msg is not None:
-            self.out.adopt(rt.chat_id, lobby_key(rt.id), rt.meta.lobby_msg)
+    def adopt(self, rt: TableRuntime, panels: dict[int, int] | None = None) -> None:
+        """After a restart: the group's messages and the players' panels of before are edited in place."""
+        if rt.settings.table_msg is not None:
+            self.out.adopt(rt.chat_id, group_key(rt.id), rt.settings.table_msg)
+        if rt.settings.lobby_msg is not None:
+            self.out.adopt(rt.chat_id, lobby_key(rt.id), rt.settings.lobby_msg)
+        for user, message_id in (panels or {}).items():
+            self.out.adopt(user, panel_key(rt.id), message_id)
 
-    def on_message(self, chat_id: int, key: str, message_id: int) -> None:
-        """A live group message was (re)sent: remember its id so a restart edits it in place."""
-        if key[:1] in ("g", "l") and key[1:].isdigit():
-            tm = self.meta.tables.get(int(key[1:]))
-            if tm is None:
-                return
-            if key[0] == "g":
-                tm.group_msg = message_id
-            else:
-                tm.lobby_msg = message_id
-            self.meta.save()
+    async def on_message(self, rt: TableRuntime, chat_id: int, key: str, message_id: int) -> None:
+        """A live message was sent anew: store its id at once, so that a restart edits it in place. The
+        lobby message sent after a hand carries its result: that result is now delivered."""
+        try:
+            if key == group_key(rt.id):
+                rt.settings = await self.storage.update_settings(rt.id, table_msg=message_id)
+            elif key == lobby_key(rt.id) and rt.result_due:
+                hands, rt.result_due = rt.result_due, []
+                await self.storage.result_delivered(hands, lobby_msg=message_id)
+                rt.settings = dataclasses.replace(rt.settings, lobby_msg=message_id)
+            elif key == lobby_key(rt.id):
+                rt.settings = await self.storage.update_settings(rt.id, lobby_msg=message_id)
+            elif key == panel_key(rt.id) and chat_id > 0:
+                await self.storage.set_panel(rt.id, chat_id, message_id)
+        except StorageError as e:
+            log.warning("table %s: message id not stored: %s", rt.id, e)
 
 
-def _with_lang(tm: TableMeta, lang: str) -> TableMeta:
-    if tm.lang == lang:
-        return tm
-    copy = TableMeta(**{k: getattr(tm, k) for k in tm.__dataclass_fields__})
-    copy.lang = lang
-    return copy
+def _with_lang(settings: TableSettings, lang: str) -> TableSettings:
+    return settings if settings.lang == lang else dataclasses.replace(settings, lang=lang)

@@ -3,6 +3,9 @@
 Nothing here takes a State: what a seat may see is exactly its Observation (plus the language and the
 seat names), so another seat's concealed tiles cannot leak into a view. Events are rendered for one
 viewer and lose their private tile when they are not the viewer's own.
+
+Nothing here knows a variant: hand names, pre-hand choice labels, option values, bird seats and bird
+multipliers all come from the observation's variant (``engine.Variant``) and its settlements.
 """
 
 from __future__ import annotations
@@ -10,17 +13,24 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine import Act, Action, Event, Observation, Phase, get_ruleset, waits
+from engine import (
+    Act,
+    Action,
+    ClaimKind,
+    Event,
+    EventKind,
+    KongMode,
+    Observation,
+    Phase,
+    SettleKind,
+    Variant,
+    get_ruleset,
+)
 from engine.melds import Meld, MeldKind
-from engine.ruleset import Ruleset
 from engine.state import Settlement
 from engine.tiles import format_tiles, parse_tile, tile_str, tile_zh, to_counts
 
 from .i18n import default_names, tr
-
-# Where a bird's count starts: the dealer (Changsha, Hengyang). Other variants: no target is shown.
-_BIRD_FROM_DEALER = {"changsha", "hengyang"}
-
 
 # ------------------------------------------------------------------ small pieces
 
@@ -58,11 +68,11 @@ def _names(names: Sequence[str] | None, obs: Observation, lang: str) -> list[str
     return seat_names(names, len(obs.seats), obs.seat, lang)
 
 
-def _ruleset(obs: Observation) -> Ruleset:
+def _ruleset(obs: Observation) -> Variant:
     return get_ruleset(obs.variant)
 
 
-def hand_names(rs: Ruleset, keys: Sequence[str], lang: str = "zh") -> str:
+def hand_names(rs: Variant, keys: Sequence[str], lang: str = "zh") -> str:
     """Hand ids as names, repeats counted: ``清一色 + 豪华七小对×2``."""
     counts = Counter(keys)
     parts = []
@@ -125,13 +135,14 @@ def _waits_text(ws: Sequence[int], unseen: Sequence[int], lang: str) -> str:
     return ", ".join(f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=unseen[t])})" for t in ws)
 
 
-def _waits_lines(obs: Observation, rs: Ruleset, lang: str) -> list[str]:
+def _waits_lines(obs: Observation, rs: Variant, lang: str) -> list[str]:
     counts = to_counts(obs.hand)
-    melds = obs.seats[obs.seat].melds
+    me = obs.seats[obs.seat]
+    melds = me.melds
     n = len(obs.hand)
     unseen = _unseen(obs)
     if n % 3 == 1:
-        ws = waits(rs, counts, melds, obs.options)
+        ws = rs.waits(counts, melds, obs.options, me.choice)
         return [f"{tr('hand.waits', lang)}: {_waits_text(ws, unseen, lang)}"] if ws else []
     if n % 3 != 2 or obs.seats[obs.seat].locked:
         return []
@@ -139,7 +150,7 @@ def _waits_lines(obs: Observation, rs: Ruleset, lang: str) -> list[str]:
     for t in sorted(set(obs.hand)):
         c = list(counts)
         c[t] -= 1
-        ws = waits(rs, tuple(c), melds, obs.options)
+        ws = rs.waits(tuple(c), melds, obs.options, me.choice)
         if ws:
             out.append(
                 "  " + tr("hand.discard_waits", lang, tile=tile_str(t), waits=_waits_text(ws, unseen, lang))
@@ -158,12 +169,12 @@ def _turn_line(obs: Observation, lang: str, nm: Sequence[str]) -> str:
         # Only what everyone sees: the tile and who let it go. Which seats may claim it stays hidden.
         tile = tile_label(obs.claim_tile, lang) if obs.claim_tile is not None else "?"
         who = nm[obs.claim_from] if obs.claim_from is not None else "?"
-        if obs.claim_kind == "rob":
+        if obs.claim_kind == ClaimKind.ROB:
             return tr("turn.claim.rob", lang, name=who, tile=tile)
-        if obs.claim_kind == "haidi":
+        if obs.claim_kind == ClaimKind.HAIDI:
             return tr("turn.claim.haidi", lang, tile=tile)
         return tr("turn.claim", lang, name=who, tile=tile)
-    if phase.value == "choose":  # pre-hand choices (variants with 飘 / 加锤 / 定缺)
+    if phase == Phase.CHOOSE:  # pre-hand choices (飘 / 加锤 / 定缺 …)
         return tr("turn.choose", lang)
     if phase == Phase.HAIDI:
         if obs.wall_remaining == 0:  # the last tile has been taken: its taker may win on it
@@ -230,9 +241,9 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
         return tr("act.chow", lang, run=run_label(action.tile))
     if act == Act.KONG:
         tile = tile_str(action.tile if action.tile is not None else (obs.claim_tile or 0))
-        if action.detail == "bu":
+        if action.detail == KongMode.BU:
             return tr("act.kong.bu", lang, tile=tile)
-        if action.detail == "kai":
+        if action.detail == KongMode.KAI:
             return tr("act.kong.kai", lang, tile=tile)
         return tr("act.kong", lang, tile=tile)
     if act == Act.OPENING:
@@ -240,9 +251,7 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
     if act == Act.TAKE:
         return tr("act.take", lang)
     if act == Act.CHOOSE:
-        if action.detail in ("m", "s", "p"):
-            return tr("act.void", lang, suit=tr(f"suit.{'msp'.index(action.detail)}", lang))
-        return tr("act.choose", lang, detail=action.detail)
+        return tr("act.choose", lang, detail=_ruleset(obs).choice_label(action.detail, lang))
     if act == Act.PASS:
         if obs.phase == Phase.OPENING:
             return tr("act.opening.pass", lang)
@@ -258,9 +267,9 @@ def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") ->
     tile = tile_label(tile_n, lang)
     act = action.act
     if act == Act.WIN:
-        if obs.claim_kind == "rob":
+        if obs.claim_kind == ClaimKind.ROB:
             return tr("desc.win.rob", lang, tile=tile)
-        if obs.claim_kind == "haidi":
+        if obs.claim_kind == ClaimKind.HAIDI:
             return tr("desc.win.haidi", lang, tile=tile)
         return tr("desc.win", lang, tile=tile)
     if act == Act.PUNG:
@@ -269,7 +278,9 @@ def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") ->
         used = [x for x in (action.tile, action.tile + 1, action.tile + 2) if x != tile_n]
         return tr("desc.chow", lang, run=run_label(action.tile), used=" ".join(tile_str(x) for x in used))
     if act == Act.KONG:
-        key = {"bu": "desc.kong.bu", "kai": "desc.kong.kai"}.get(action.detail, "desc.kong")
+        key = {KongMode.BU: "desc.kong.bu", KongMode.KAI: "desc.kong.kai"}.get(
+            KongMode(action.detail), "desc.kong"
+        )
         return tr(key, lang, tile=tile_str(tile_n))
     if act == Act.PASS:
         return tr("desc.pass", lang)
@@ -282,7 +293,8 @@ def claim_prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None
     who = nm[obs.claim_from] if obs.claim_from is not None else "?"
     tile = tile_label(obs.claim_tile, lang) if obs.claim_tile is not None else "?"
     options = tr("opt.sep", lang).join(describe_claim_option(obs, a, lang) for a in obs.legal)
-    key = {"rob": "prompt.claim.rob", "haidi": "prompt.claim.haidi"}.get(obs.claim_kind or "", "prompt.claim")
+    prompts = {ClaimKind.ROB: "prompt.claim.rob", ClaimKind.HAIDI: "prompt.claim.haidi"}
+    key = prompts.get(obs.claim_kind, "prompt.claim") if obs.claim_kind is not None else "prompt.claim"
     return tr(key, lang, name=who, tile=tile, options=options)
 
 
@@ -292,8 +304,9 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
         return "" if obs.phase == Phase.ENDED else tr("prompt.wait", lang)
     if obs.phase == Phase.CLAIM:
         return claim_prompt(obs, lang, names)
-    if any(a.act == Act.CHOOSE for a in obs.legal):
-        return tr("prompt.choose", lang)
+    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
+    if offered:
+        return _ruleset(obs).choice_prompt(offered, lang) or tr("prompt.choose", lang)
     if obs.phase == Phase.OPENING:
         kinds = max((a.detail.split("+") for a in obs.legal if a.act == Act.OPENING), key=len, default=[])
         return tr("prompt.opening", lang, hands=hand_names(_ruleset(obs), kinds, lang))
@@ -335,14 +348,14 @@ def parse_choice(obs: Observation, text: str) -> Action | None:
 # ------------------------------------------------------------------ settlement
 
 
-def _bird_line(obs: Observation, s: Settlement, lang: str, nm: Sequence[str]) -> str:
+def _bird_line(s: Settlement, lang: str, nm: Sequence[str]) -> str:
+    """The birds, each with the seat it points at (as the variant counted it) when it points at one."""
     if not s.birds:
         return tr("settle.no_birds", lang)
     parts = []
-    n = len(obs.seats)
-    for b in s.birds:
-        if obs.variant in _BIRD_FROM_DEALER:
-            target = (obs.dealer + (b % 9) % n) % n
+    for i, b in enumerate(s.birds):
+        target = s.bird_seats[i] if i < len(s.bird_seats) else None
+        if target is not None:
             parts.append(tr("settle.bird", lang, tile=tile_label(b, lang), name=nm[target]))
         else:
             parts.append(tile_label(b, lang))
@@ -357,24 +370,25 @@ def settlement_view(
     rs = _ruleset(obs)
     lines = []
     hands = dict(settlement.hands)
-    if settlement.kind in ("opening", "win"):
-        key = "settle.opening" if settlement.kind == "opening" else "settle.win"
+    scored = settlement.kind in (SettleKind.OPENING, SettleKind.WIN)
+    if scored:
+        key = "settle.opening" if settlement.kind == SettleKind.OPENING else "settle.win"
         for w in settlement.winners:
             lines.append(tr(key, lang, name=nm[w], hands=hand_names(rs, hands.get(w, ()), lang)))
-    elif settlement.kind == "kong":
+    elif settlement.kind == SettleKind.KONG:
         lines.append(tr("settle.kong", lang, name=", ".join(nm[w] for w in settlement.winners)))
     else:
         lines.append(tr("settle.draw", lang))
-    if settlement.kind in ("opening", "win"):
-        lines.append("  " + _bird_line(obs, settlement, lang, nm))
+    if scored:
+        lines.append("  " + _bird_line(settlement, lang, nm))
     for p in settlement.payments:
         line = tr("settle.pay", lang, payer=nm[p.payer], payee=nm[p.payee], amount=p.amount)
         if p.hits:
-            line += tr("settle.hits", lang, n=p.hits, mult=2**p.hits)
+            line += tr("settle.hits", lang, n=p.hits, mult=rs.bird_multiplier(p.hits) or 1)
         lines.append("  " + line)
     lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm)))
     if settlement.note:
-        lines.append("  " + settlement.note)
+        lines.append("  " + rs.note_label(settlement.note, lang))
     return "\n".join(lines)
 
 
@@ -385,7 +399,7 @@ def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None 
     res = obs.result
     if res is None:
         return "\n".join(lines)
-    if res.reason == "win":
+    if res.reason == "win":  # engine.Outcome.WIN
         lines.append(tr("result.win", lang, names=", ".join(nm[w] for w in res.winners)))
     else:
         lines.append(tr("result.draw", lang))
@@ -403,13 +417,22 @@ def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None 
 # ------------------------------------------------------------------ events
 
 
-_HIDDEN_FROM_OTHERS = {"answer", "furiten", "settle", "end"}
+_HIDDEN_FROM_OTHERS = {EventKind.ANSWER, EventKind.FURITEN, EventKind.SETTLE, EventKind.END}
+
+
+def _mode(mode: KongMode | None, lang: str) -> str:
+    return tr(f"mode.{mode.value}", lang) if mode in (KongMode.BU, KongMode.KAI) and mode is not None else ""
 
 
 def event_line(
-    event: Event, viewer: int, lang: str = "zh", names: Sequence[str] | None = None, variant: str = "changsha"
+    event: Event,
+    viewer: int,
+    lang: str = "zh",
+    names: Sequence[str] | None = None,
+    variant: str | None = None,
 ) -> str | None:
-    """One line for what ``viewer`` learns from ``event`` (None: nothing worth a line).
+    """One line for what ``viewer`` learns from ``event`` (None: nothing worth a line). ``variant``: the
+    variant id, for hand names (ids shown as they are without it).
 
     Private tiles of other seats are dropped; answers to a claim window (who passed, who passed a win)
     are shown to their own seat only, as they would tell the others about a hidden hand."""
@@ -420,67 +443,66 @@ def event_line(
     tile = tile_label(ev.tile, lang) if ev.tile is not None else None
     kind = ev.kind
     own = seat == viewer
+    rs = get_ruleset(variant) if variant else None
+
+    def hands(keys: Sequence[str]) -> str:
+        return hand_names(rs, keys, lang) if rs is not None else " + ".join(keys)
+
     if kind in _HIDDEN_FROM_OTHERS:
-        if kind == "furiten" and own:
+        if kind == EventKind.FURITEN and own:
             return tr("ev.furiten", lang)
         return None
-    if kind == "draw":
-        if ev.detail == "kong":
+    if kind == EventKind.DRAW:
+        if ev.kong:
             return (
                 tr("ev.draw.kong", lang, name=name, tile=tile)
                 if tile
                 else tr("ev.draw.kong.hidden", lang, name=name)
             )
         return tr("ev.draw", lang, name=name, tile=tile) if tile else tr("ev.draw.hidden", lang, name=name)
-    if kind == "discard":
-        key = "ev.discard.auto" if ev.detail == "auto" else "ev.discard"
+    if kind == EventKind.DISCARD:
+        key = "ev.discard.auto" if ev.auto else "ev.discard"
         return tr(key, lang, name=name, tile=tile)
-    if kind == "pung":
+    if kind == EventKind.PUNG:
         return tr("ev.pung", lang, name=name, tile=tile)
-    if kind == "chow":
-        return tr("ev.chow", lang, name=name, tile=tile, meld=ev.detail)
-    if kind == "kong":
-        words = ev.detail.split()
-        mode = tr(f"mode.{words[-1]}", lang) if words and words[-1] in ("bu", "kai") else ""
-        if words and words[0] == MeldKind.KONG_CONCEALED.name.lower() and not own:
-            return tr("ev.kong.concealed", lang, name=name, mode=mode)
-        return tr("ev.kong", lang, name=name, tile=tile, mode=mode)
-    if kind == "kong_declared":
+    if kind == EventKind.CHOW:
+        return tr("ev.chow", lang, name=name, tile=tile, meld=str(ev.meld) if ev.meld else "")
+    if kind == EventKind.KONG:
+        concealed = ev.meld is None or ev.meld.kind == MeldKind.KONG_CONCEALED
+        if concealed and (not own or ev.tile is None):
+            return tr("ev.kong.concealed", lang, name=name, mode=_mode(ev.mode, lang))
+        return tr("ev.kong", lang, name=name, tile=tile, mode=_mode(ev.mode, lang))
+    if kind == EventKind.KONG_DECLARED:
         return tr("ev.kong_declared", lang, name=name, tile=tile)
-    if kind == "rob_passed":
+    if kind == EventKind.ROB_PASSED:
         return tr("ev.rob_passed", lang, name=name)
-    if kind == "dice":
-        return tr("ev.dice", lang, name=name, detail=ev.detail)
-    if kind == "win":
-        rs = get_ruleset(variant)
-        hands = f"（{hand_names(rs, ev.detail.split('+'), lang)}）" if ev.detail else ""
-        if lang == "en" and hands:
-            hands = f" ({hand_names(rs, ev.detail.split('+'), lang)})"
+    if kind == EventKind.DICE:
+        return tr("ev.dice", lang, name=name, detail="+".join(str(d) for d in ev.dice))
+    if kind == EventKind.WIN:
+        shown = hands(ev.hands) if ev.hands else ""
+        wrapped = (f"（{shown}）" if lang == "zh" else f" ({shown})") if shown else ""
         if tile:
-            return tr("ev.win", lang, name=name, tile=tile, hands=hands)
-        return tr("ev.win.notile", lang, name=name, hands=hands)
-    if kind == "opening":
-        return tr(
-            "ev.opening", lang, name=name, hands=hand_names(get_ruleset(variant), ev.detail.split("+"), lang)
-        )
-    if kind == "pass":
-        return (
-            tr("ev.opening.pass", lang, name=name)
-            if ev.detail == "opening"
-            else tr("ev.pass", lang, name=name)
-        )
-    if kind == "haidi_offer":
+            return tr("ev.win", lang, name=name, tile=tile, hands=wrapped)
+        return tr("ev.win.notile", lang, name=name, hands=wrapped)
+    if kind == EventKind.OPENING:
+        return tr("ev.opening", lang, name=name, hands=hands(ev.hands))
+    if kind == EventKind.OPENING_PASS:
+        return tr("ev.opening.pass", lang, name=name)
+    if kind == EventKind.HAIDI_OFFER:
         return tr("ev.haidi_offer", lang, name=name)
-    if kind == "haidi_take":
+    if kind == EventKind.HAIDI_TAKE:
         return (
             tr("ev.haidi_take", lang, name=name, tile=tile)
             if tile
             else tr("ev.haidi_take.hidden", lang, name=name)
         )
-    if kind == "haidi_refuse":
+    if kind == EventKind.HAIDI_REFUSE:
         return tr("ev.haidi_refuse", lang, name=name)
-    if kind == "haidi_show":
+    if kind == EventKind.HAIDI_SHOW:
         return tr("ev.haidi_show", lang, name=name, tile=tile)
+    if kind == EventKind.VARIANT:
+        text = rs.note_label(ev.note, lang) if rs is not None else ev.note
+        return f"{name} {text}".strip() if name else text
     return str(ev)
 
 

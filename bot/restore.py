@@ -1,28 +1,31 @@
-"""After a restart: rebuild every open table from storage and carry on where it stopped.
+"""After a restart: rebuild every open table from storage and carry on where it stopped, unseen.
 
 Hands are replayed from the action log (``storage.restore``); a hand that no longer replays is abandoned
-and its table goes back to its lobby. The group's messages of before are edited in place, the players get
-their panels afresh, timers are re-armed, and AI seats make any moves they had not made yet.
+and its table goes back to its lobby. The group's messages and the players' panels of before are edited in
+place (their ids are stored); a new message is sent only where the old one is gone. Each open decision keeps
+its start and deadline; only a decision whose deadline passed while the bot was down gets a fresh timer, and
+then (only then) the group is told the bot restarted. A hand result the group had not been shown yet is
+shown now, once. AI seats make any moves they had not made yet.
 """
 
 from __future__ import annotations
 
 import logging
 
+import engine
 from engine import Phase
-from storage import Storage, StorageError
+from storage import Hand, Restored, Storage, StorageError
 
-from .meta import Meta
 from .people import People
-from .play import Play
+from .play import Play, open_decisions, seat_rows
 from .present import Presenter
-from .runtime import TableRuntime, Tables, score_key
+from .runtime import Pending, TableRuntime, Tables, decision_key, score_key
 
 log = logging.getLogger(__name__)
 
 
 async def restore_tables(
-    storage: Storage, meta: Meta, tables: Tables, people: People, present: Presenter, play: Play
+    storage: Storage, tables: Tables, people: People, present: Presenter, play: Play
 ) -> None:
     """Rebuild every open table from storage (hands replayed from the action log) and go on."""
     restored = await storage.restore()
@@ -30,11 +33,10 @@ async def restore_tables(
     users |= {u for r in restored if r.hand is not None for u in r.hand.seats if u is not None}
     await people.load(users)
     for r in restored:
-        tm = meta.table(r.table.id)
-        rt = TableRuntime(r.table, tm, list(r.table.seats), dict(r.table.options))
+        rt = TableRuntime(r.table, r.settings, list(r.table.seats), dict(r.table.options))
         tables.add(rt)
-        present.adopt(rt)
-        await load_totals(storage, rt)
+        present.adopt(rt, dict(r.panels or {}))
+        done = await load_totals(storage, rt)
         async with rt.lock:
             if r.error is not None and r.hand is not None:
                 # the reason quotes the logged action, which may be a hidden tile: not in logs or chats
@@ -46,24 +48,102 @@ async def restore_tables(
                 present.note_group(rt, "note.restore_failed")
                 present.show_lobby(rt, fresh=True)
             elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
-                present.show_lobby(rt)
+                await _lobby(storage, rt, present, done)
             else:
+                if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
+                    present.show_lobby_started(rt, fresh=True)
                 rt.hand, rt.state = r.hand, r.state
-                tm.auto = [s for s in tm.auto if s < r.state.num_seats]
-                present.note_group(rt, "note.restored")
-                humans = {s for s, u in enumerate(r.hand.seats) if u is not None}
-                await play.resume(rt, fresh_seats=humans)
+                if _reopen(rt, r, play.clock()):
+                    present.note_group(rt, "note.restored")
+                try:
+                    await _store_play(storage, rt)
+                except StorageError as e:
+                    log.warning("table %s: seats not stored after the restart: %s", rt.id, e)
+                await play.resume(rt)
 
 
-async def load_totals(storage: Storage, rt: TableRuntime) -> None:
-    """The table's running totals, hands played and next dealer, from its finished hands."""
+def _reopen(rt: TableRuntime, r: Restored, now: float) -> bool:
+    """The hand's play state as stored: auto-play, timeouts and each open decision with its start and
+    deadline. A decision whose deadline passed while the bot was down starts its timer again (no one
+    could press meanwhile); returns True if any did, i.e. a player was kept waiting by the restart."""
+    assert r.state is not None
+    state = r.state
+    n = state.num_seats
+    rt.auto = frozenset(p.seat for p in r.seats if p.auto and p.seat < n)
+    rt.timeouts = {p.seat: p.timeouts for p in r.seats if p.timeouts and p.seat < n}
+    for p in r.seats:
+        if p.seat < n and p.since is not None and p.deadline is not None and p.since <= state.version:
+            legal = engine.legal_actions(state, p.seat)
+            rt.pending[p.seat] = Pending(p.since, p.deadline, legal, decision_key(state, p.seat))
+    rt.stored = {p.seat: p for p in r.seats if p.seat < n}
+    delayed = False
+    for seat, open_ in list(rt.pending.items()):
+        if open_.deadline < now:
+            delayed = True
+            del rt.pending[seat]  # opened again below, with a full timer
+    rt.pending, rt.opened = open_decisions(rt, state, rt.auto, now)
+    rt.opened = set()  # panels are edited in place, not sent anew
+    return delayed
+
+
+async def _store_play(storage: Storage, rt: TableRuntime) -> None:
+    assert rt.state is not None
+    rows = seat_rows(rt.state.num_seats, rt.auto, rt.timeouts, rt.pending)
+    changed = [p for s, p in rows.items() if rt.stored.get(s) != p]
+    if changed:
+        await storage.save_seats(rt.id, changed)
+    rt.stored = rows
+
+
+async def _lobby(storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand]) -> None:
+    """A table between hands: the lobby as it was, with the last hand's result above it (sent now, in a new
+    lobby message, if the group had not seen it yet)."""
+    present.show_lobby(rt, fresh=await _last_result(storage, rt, present, done))
+
+
+async def _last_result(
+    storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand], *, group: bool = True
+) -> bool:
+    """The summary of the table's last finished hand, shown above its lobby (with any earlier result the
+    group has not seen yet); True if some are due. The final state of the last hand is shown again in
+    case the stop cut it off: in the panels, and in the group's table message unless a newer hand has one
+    (edits: unchanged ones are no-ops)."""
+    if not done:
+        return False
+    due = [h for h in done if not h.result_delivered]
+    summaries = []
+    for hand in [h for h in due if h is not done[-1]] + [done[-1]]:
+        try:
+            final = await storage.rebuild(hand.id)
+        except StorageError as e:
+            log.warning("table %s: a hand's result cannot be shown: %s", rt.id, e)
+            continue
+        rt.hand, rt.state = hand, final
+        summaries.append(present.hand_summary(rt))
+        if hand is done[-1]:
+            if hand in due and group:
+                present.publish(rt, set())
+            else:
+                for seat in range(len(hand.seats)):
+                    present.publish_seat(rt, seat)
+        rt.hand, rt.state = None, None
+    rt.summary = "\n\n".join(summaries)
+    rt.result_due = [h.id for h in due]
+    return bool(due)
+
+
+async def load_totals(storage: Storage, rt: TableRuntime) -> list[Hand]:
+    """The table's running totals, hands played and next dealer, from its finished hands; returns the hands
+    that ended with a result, in order."""
     hands = await storage.table_hands(rt.id)
+    done: list[Hand] = []
     for h in hands:
         res = h.result
         if not h.finished or not res or "deltas" not in res:
             continue
         rt.hands_played = max(rt.hands_played, h.number)
         rt.next_dealer = int(res.get("next_dealer", 0))
+        done.append(h)
         for seat, d in enumerate(res["deltas"]):
             user = h.seats[seat] if seat < len(h.seats) else None
             key = score_key(user, seat)
@@ -71,3 +151,4 @@ async def load_totals(storage: Storage, rt: TableRuntime) -> None:
     for h in hands:
         if h.finished:
             rt.hands_played = max(rt.hands_played, h.number)
+    return done

@@ -18,12 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
-from engine import Action, Event, Phase, State
+from engine import Action, ClaimKind, Event, KongMode, Phase, State
 from engine.ruleset import Ruleset
-from storage import Hand, Table
+from storage import Hand, SeatPlay, Table, TableSettings
 
 from .keyboards import Keyboard
-from .meta import TableMeta
 
 Clock = Callable[[], float]
 SeedFn = Callable[[int, int], int]  # (table id, hand number) -> the hand's seed
@@ -39,6 +38,7 @@ class Out(Protocol):
     def post(self, chat_id: int, text: str, kb: Keyboard | None = None) -> None: ...
     def adopt(self, chat_id: int, key: str, message_id: int) -> None: ...
     def forget(self, chat_id: int, key: str) -> None: ...
+    def move_chat(self, old_chat: int, new_chat: int) -> None: ...
 
 
 class TimerPort(Protocol):
@@ -81,10 +81,10 @@ class Pending:
 class Moment:
     """A tile others may claim: a discard, or a kong that may be robbed (抢杠). Public by nature."""
 
-    kind: str  # "discard" or "rob" (the engine's claim kinds)
+    kind: ClaimKind  # DISCARD or ROB (the engine's claim kinds)
     seat: int
     tile: int
-    detail: str = ""  # the kong's mode (bu / kai)
+    mode: KongMode | None = None  # a kong's mode (补张 / 开杠)
 
 
 @dataclass(slots=True)
@@ -116,18 +116,30 @@ def score_key(user: int | None, seat: int) -> str:
 
 @dataclass(eq=False)
 class TableRuntime:
-    """One open table in memory: its stored row, lobby, current hand (if any) and the hand's live state."""
+    """One open table in memory: its stored row, lobby, current hand (if any) and the hand's live state.
+
+    Everything here that must survive a restart is stored first (``storage``) and changed in memory only
+    after: ``settings`` (timers, the claim pause, language, AI seats, the host: ``rt.settings.host``), and
+    per seat during a hand ``auto``, ``timeouts`` and ``pending`` (written as ``SeatPlay`` rows with each
+    action; ``stored`` is what the database holds, so only changed seats are written). A claim pause in
+    progress (``pause``, a few seconds of display) is not stored: a restart ends it.
+    """
 
     table: Table
-    meta: TableMeta
-    seats: list[int | None]  # the lobby: user id per seat (None: empty or AI, see meta.ai)
+    settings: TableSettings
+    seats: list[int | None]  # the lobby: user id per seat (None: empty or AI, see settings.ai)
     options: dict[str, Any]
     hand: Hand | None = None
     state: State | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pending: dict[int, Pending] = field(default_factory=dict)
-    pause: Pause | None = None
-    timeouts: dict[int, int] = field(default_factory=dict)
+    pause: Pause | None = None  # the claim pause in progress
+    opened: set[int] = field(default_factory=set)  # decisions opened since the chats were last updated
+    auto: frozenset[int] = frozenset()  # seats on auto-play in the current hand
+    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
+    stored: dict[int, SeatPlay] = field(default_factory=dict)  # seat -> its play state as stored
+    result_due: list[int] = field(default_factory=list)  # finished hands whose result the group has not seen
+    summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
     active: dict[int, float] = field(default_factory=dict)  # seat -> clock time of its last press
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     stop_votes: set[int] = field(default_factory=set)
@@ -215,3 +227,10 @@ class Tables:
         self.by_id.pop(rt.id, None)
         if self.by_chat.get(rt.chat_id) == rt.id:
             del self.by_chat[rt.chat_id]
+
+    def rebind(self, rt: TableRuntime, table: Table) -> None:
+        """The table's group changed its chat id (became a supergroup)."""
+        if self.by_chat.get(rt.chat_id) == rt.id:
+            del self.by_chat[rt.chat_id]
+        rt.table = table
+        self.by_chat[table.chat_id] = rt.id

@@ -15,18 +15,18 @@ No Telegram types here or in the parts; every change to a table runs under that 
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 
-from storage import Storage
+from storage import Storage, StorageError
 
 from . import scores
 from .access import Access, JoinLinks, MemberProbe, everyone_is_member
 from .lobby import Lobby
-from .meta import Meta
 from .people import People
 from .play import Play
-from .present import Presenter
+from .present import Presenter, panel_key
 from .restore import restore_tables
 from .runtime import (
     Clock,
@@ -42,6 +42,8 @@ from .runtime import (
 )
 from .texts import t
 
+log = logging.getLogger(__name__)
+
 __all__ = ["Reply", "TableRuntime", "TableService", "Who"]
 
 
@@ -49,7 +51,6 @@ class TableService:
     def __init__(
         self,
         storage: Storage,
-        meta: Meta,
         out: Out,
         timers: TimerPort,
         *,
@@ -62,18 +63,16 @@ class TableService:
         claim_pause: int | None = None,
     ) -> None:
         self.storage = storage
-        self.meta = meta
         self.out = out
         self.timers = timers
         self.clock = clock
         self.registry = Tables()
         self.tables = self.registry.by_id  # open tables by id (read-only for callers)
-        self.people = People(storage, meta)
-        self.present = Presenter(out, self.people, meta, clock, bot_username)
+        self.people = People(storage)
+        self.present = Presenter(out, self.people, storage, clock, bot_username)
         self.play = Play(
             self.registry,
             storage,
-            meta,
             timers,
             clock,
             seed_fn or (lambda table_id, number: secrets.randbelow(2**62)),
@@ -86,7 +85,6 @@ class TableService:
         self.lobbies = Lobby(
             self.registry,
             storage,
-            meta,
             self.people,
             self.present,
             self.play,
@@ -191,7 +189,60 @@ class TableService:
     # ------------------------------------------------------------------ restart, outbox bookkeeping
 
     async def restore(self) -> None:
-        await restore_tables(self.storage, self.meta, self.registry, self.people, self.present, self.play)
+        await restore_tables(self.storage, self.registry, self.people, self.present, self.play)
 
-    def on_message(self, chat_id: int, key: str, message_id: int) -> None:
-        self.present.on_message(chat_id, key, message_id)
+    async def on_message(self, chat_id: int, key: str, message_id: int) -> None:
+        """The outbox sent a live message anew: its id is stored at once (see ``Presenter.on_message``)."""
+        table_id = int(key[1:]) if key[:1] in ("g", "l", "p") and key[1:].isdigit() else None
+        rt = self.registry.by_id.get(table_id) if table_id is not None else None
+        if rt is not None:
+            await self.present.on_message(rt, chat_id, key, message_id)
+
+    # ------------------------------------------------------------------ Telegram's chat lifecycle
+
+    async def chat_migrated(self, old_chat: int, new_chat: int) -> None:
+        """A group became a supergroup (``migrate_to_chat_id``): its table, scores and settings follow it to
+        the new chat id, and the table is shown there (the old group's messages cannot be edited any more).
+        Telegram says so twice (in the old chat and the new one): the second time changes nothing."""
+        async with self.registry.chat_lock(old_chat), self.registry.chat_lock(new_chat):
+            moved = await self.storage.migrate_chat(old_chat, new_chat)
+            self.people.move_chat(old_chat, new_chat)
+            self.out.move_chat(old_chat, new_chat)
+            for table_id in moved:
+                rt = self.registry.by_id.get(table_id)
+                if rt is None:
+                    continue
+                async with rt.lock:
+                    self.registry.rebind(rt, await self.storage.get_table(table_id))
+                    rt.settings = await self.storage.table_settings(table_id)
+                    if rt.playing:
+                        self.present.publish(rt, set(), fresh_group=True)
+                    else:
+                        self.present.show_lobby(rt, fresh=True)
+
+    async def bot_removed(self, chat_id: int) -> None:
+        """The bot was removed from a group (``my_chat_member``: left or kicked): its table closes. Finished
+        hands keep their scores; a hand in progress is abandoned and its players are told in private (the
+        group can no longer be written to)."""
+        rt = self.registry.in_chat(chat_id)
+        if rt is None:
+            return
+        async with rt.lock:
+            if rt.closed:
+                return
+            humans = rt.humans() if rt.playing else []
+            try:
+                await self.storage.close_table(rt.id, "the bot was removed from the group")
+            except StorageError as e:
+                log.warning("table %s: not closed: %s", rt.id, e)
+                return
+            rt.closed = True
+            self.play.stop_clock(rt)
+            self.registry.remove(rt)
+            for user in humans:
+                if user not in rt.dm_lost:
+                    seat = rt.seat_of(user)
+                    assert seat is not None
+                    text, _ = self.present.panel_content(rt, seat)
+                    note = t("dm.removed", self.people.dm_lang(user))
+                    self.out.live(user, panel_key(rt.id), text + "\n\n" + note, None)

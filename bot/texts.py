@@ -123,7 +123,10 @@ _S: dict[str, tuple[str, str]] = {
     ),
     "note.auto_off": ("{name} 回来了。", "{name} is back."),
     "note.timeout": ("{name} 超时，系统代为操作：{label}", "{name} timed out; the bot played: {label}"),
-    "note.restored": ("机器人已重启，牌局继续。", "The bot restarted; the game goes on."),
+    "note.restored": (
+        "机器人重启，让大家久等了：牌局继续，计时重新开始。",
+        "The bot restarted and kept you waiting: the game goes on, the timers start again.",
+    ),
     "note.restore_failed": (
         "这一局无法恢复（规则或记录已变），已作废。",
         "This hand could not be restored (the rules or its record changed) and was abandoned.",
@@ -160,6 +163,10 @@ _S: dict[str, tuple[str, str]] = {
     "dm.not_seated": ("你现在不在任何牌桌上。", "You're not seated at any table."),
     "dm.ended": ("本局结束。", "The hand is over."),
     "dm.closed": ("牌桌已结束。", "The table was closed."),
+    "dm.removed": (
+        "机器人已被移出群聊：本局作废，之前各局的得分保留。",
+        "The bot was removed from the group: this hand is abandoned; earlier hands keep their scores.",
+    ),
     # score
     "score.title": ("🏆 排行榜 · {period}", "🏆 Leaderboard · {period}"),
     "score.all": ("总榜", "all time"),

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine import Event, Observation, Phase, State, observe_public
-from engine.ruleset import Ruleset
+from engine import Event, EventKind, Observation, Phase, State, Variant, observe_public
+from storage import TableSettings
 
 from . import render
-from .keyboards import option_value
-from .meta import TableMeta
 from .texts import t
 
 # events not worth a line in the group's "recent" list
-QUIET_EVENTS = {"draw", "answer", "furiten", "settle", "end", "continue"}
+QUIET_EVENTS = {
+    EventKind.DRAW,
+    EventKind.ANSWER,
+    EventKind.FURITEN,
+    EventKind.SETTLE,
+    EventKind.END,
+    EventKind.CONTINUE,
+}
 
 
 def public_observation(state: State) -> Observation:
@@ -26,7 +31,7 @@ def public_observation(state: State) -> Observation:
     return observe_public(state)
 
 
-def variant_name(rs: Ruleset, lang: str) -> str:
+def variant_name(rs: Variant, lang: str) -> str:
     return rs.name_zh if lang == "zh" else rs.name_en
 
 
@@ -99,19 +104,18 @@ def panel_text(
     return "\n".join(lines)
 
 
-def options_line(rs: Ruleset, options: dict[str, object], lang: str) -> str:
+def options_line(rs: Variant, options: dict[str, object], lang: str) -> str:
     parts = []
     for spec in rs.option_specs:
-        label = spec.label_zh if lang == "zh" else spec.label_en
-        parts.append(f"{label} {option_value(options.get(spec.name, spec.default), lang)}")
+        parts.append(f"{spec.label(lang)} {spec.value_label(options.get(spec.name, spec.default), lang)}")
     return t("lobby.options", lang, opts=" · ".join(parts)) if parts else t("lobby.no_options", lang)
 
 
 def lobby_text(
-    rs: Ruleset,
+    rs: Variant,
     table_id: int,
     options: dict[str, object],
-    tm: TableMeta,
+    tm: TableSettings,
     seat_labels: Sequence[str],
     next_hand: int,
     lang: str,
@@ -127,7 +131,7 @@ def lobby_text(
     return "\n".join(lines)
 
 
-def rules_text(rs: Ruleset, lang: str) -> str:
+def rules_text(rs: Variant, lang: str) -> str:
     lines = [
         t("rules.title", lang, name=variant_name(rs, lang), id=rs.id),
         t("rules.players", lang, n="/".join(str(n) for n in rs.seat_counts)),
@@ -139,13 +143,13 @@ def rules_text(rs: Ruleset, lang: str) -> str:
                 t(
                     "rules.option",
                     lang,
-                    label=spec.label_zh if lang == "zh" else spec.label_en,
-                    choices=", ".join(option_value(c, lang) for c in spec.choices),
-                    default=option_value(spec.default, lang),
+                    label=spec.label(lang),
+                    choices=", ".join(spec.value_label(c, lang) for c in spec.choices),
+                    default=spec.value_label(spec.default, lang),
                 )
             )
-    if rs.tile_names:
-        names = [rs.hand_name(k, lang) for k in rs.tile_names]
+    if rs.names:
+        names = [rs.hand_name(k, lang) for k in rs.names]
         lines.append(t("rules.hands", lang, names=", ".join(names)))
     lines.append(t("rules.doc", lang, id=rs.id))
     return "\n".join(lines)

@@ -4,9 +4,9 @@ Standard library only; no clock, no global randomness: a hand is reproducible fr
 (ruleset, options, seed, actions).
 """
 
-from .actions import Act, Action
+from .actions import Act, Action, KongMode
 from .errors import EngineError, IllegalAction, InvalidNotation, InvalidOption
-from .events import Event
+from .events import Event, EventKind
 from .game import (
     apply,
     arranged_hand,
@@ -15,39 +15,58 @@ from .game import (
     new_hand,
     parse_tiles_ordered,
     replay,
+    shanten,
     to_act,
     waits,
     win_info,
 )
 from .melds import Meld, MeldKind, format_hand, parse_hand
 from .observe import Observation, observe, observe_public
-from .ruleset import Options, OptionSpec, Ruleset, WinContext, WinInfo
-from .state import Claim, HandResult, Payment, Phase, Seat, Settlement, State
+from .ruleset import Ruleset
+from .state import (
+    Claim,
+    ClaimKind,
+    HandResult,
+    Outcome,
+    Payment,
+    Phase,
+    Seat,
+    SettleKind,
+    Settlement,
+    State,
+)
 from .tiles import format_tiles, parse_tile, parse_tiles, tile_str, tile_zh
+from .variant import Options, OptionSpec, Variant, WinContext, WinInfo
 from .variants import RULESETS, get_ruleset
 
 __all__ = [
     "Act",
     "Action",
     "Claim",
+    "ClaimKind",
     "EngineError",
     "Event",
+    "EventKind",
     "HandResult",
     "IllegalAction",
     "InvalidNotation",
     "InvalidOption",
+    "KongMode",
     "Meld",
     "MeldKind",
     "Observation",
     "OptionSpec",
     "Options",
+    "Outcome",
     "Payment",
     "Phase",
     "RULESETS",
     "Ruleset",
     "Seat",
     "Settlement",
+    "SettleKind",
     "State",
+    "Variant",
     "WinContext",
     "WinInfo",
     "apply",
@@ -65,6 +84,7 @@ __all__ = [
     "parse_tiles",
     "parse_tiles_ordered",
     "replay",
+    "shanten",
     "tile_str",
     "tile_zh",
     "to_act",

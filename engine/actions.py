@@ -11,14 +11,31 @@ from .tiles import parse_tile, tile_str
 
 class Act(StrEnum):
     DISCARD = "discard"  # 打牌
-    WIN = "win"  # 胡
+    WIN = "win"  # 胡 (tile: which turned-up 开杠 tile, when there are two)
     PASS = "pass"  # 过 (also: refuse the haidi, decline an opening hand)
     PUNG = "pung"  # 碰
     CHOW = "chow"  # 吃 (tile = lowest tile of the run)
-    KONG = "kong"  # 杠 (tile; mode "bu" 补张 / "kai" 开杠 where the variant distinguishes them)
+    KONG = (
+        "kong"  # 杠 (tile; detail: its KongMode, "bu" 补张 / "kai" 开杠 where the variant distinguishes them)
+    )
     OPENING = "opening"  # 起手小胡 declaration (detail = "+"-joined hand ids)
     TAKE = "take"  # 要海底
     CHOOSE = "choose"  # pre-hand choices: 飘 / 加锤 (detail = number), 定缺 (detail = suit letter)
+
+
+class KongMode(StrEnum):
+    """How a kong draws its replacement, where the variant distinguishes 补 and 开 (the kong's detail)."""
+
+    PLAIN = ""  # a kong in a variant without the choice: one replacement from the back
+    BU = "bu"  # 补张: one replacement from the back, play on freely
+    KAI = "kai"  # 开杠: dice, a tile (or a whole stack) from the back; the hand locks
+
+
+# What each action carries in its text form: a tile always, a tile sometimes (a win on one of the tiles a
+# two-tile 开杠 turned up), a detail word (kong mode, opening hand ids joined by "+", a pre-hand choice).
+_TILE_ALWAYS = frozenset({Act.DISCARD, Act.CHOW, Act.KONG})
+_TILE_MAYBE = frozenset({Act.WIN})
+_DETAIL = frozenset({Act.KONG, Act.OPENING, Act.CHOOSE})
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -38,9 +55,9 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Inverse of ``str(action)``; raises InvalidNotation."""
+        """Inverse of ``str(action)`` for every action the engine makes; raises InvalidNotation."""
         parts = text.split()
-        if len(parts) < 2 or not parts[0].isdigit():
+        if len(parts) < 2 or not parts[0].isascii() or not parts[0].isdigit():
             raise InvalidNotation(f"not an action: {text!r}")
         try:
             act = Act(parts[1])
@@ -48,11 +65,11 @@ class Action:
             raise InvalidNotation(f"unknown action {parts[1]!r}") from None
         rest = parts[2:]
         t: int | None = None
-        if act in (Act.DISCARD, Act.CHOW, Act.KONG):
+        if act in _TILE_ALWAYS or (act in _TILE_MAYBE and rest):
             if not rest:
                 raise InvalidNotation(f"{act.value} needs a tile: {text!r}")
             t = parse_tile(rest[0])
             rest = rest[1:]
-        if len(rest) > 1:
+        if len(rest) > (1 if act in _DETAIL else 0):
             raise InvalidNotation(f"too many words in {text!r}")
         return cls(int(parts[0]), act, t, rest[0] if rest else "")

@@ -13,14 +13,23 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from .actions import Act, Action
+from .actions import Act, Action, KongMode
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, EventKind
 from .melds import Meld, MeldKind
-from .ruleset import Options, Ruleset, WinContext, WinInfo
-from .shape import candidates
-from .state import Claim, HandResult, Phase, Seat, Settlement, State, evolve, evolve_seat
-from .tiles import NUM_KINDS, SUITED_KINDS, Counts, full_set, parse_tiles, tile_str, to_counts
+from .state import (
+    Claim,
+    ClaimKind,
+    HandResult,
+    Outcome,
+    Phase,
+    Seat,
+    State,
+    evolve,
+    evolve_seat,
+)
+from .tiles import NUM_KINDS, SUITED_KINDS, Counts, parse_tiles, tile_str, to_counts
+from .variant import Options, Variant, WinContext, WinInfo
 from .wall import Wall
 
 # Actions are immutable values: the common ones are made once and shared.
@@ -32,7 +41,7 @@ _LEVEL = {Act.WIN: 3, Act.KONG: 2, Act.PUNG: 2, Act.CHOW: 1, Act.PASS: 0}
 
 
 def new_hand(
-    ruleset: Ruleset,
+    ruleset: Variant,
     seed: int,
     options: Mapping[str, Any] | None = None,
     dealer: int | None = None,
@@ -50,11 +59,11 @@ def new_hand(
         dealer = rng.randrange(n)
     elif not 0 <= dealer < n:
         raise IllegalAction(f"dealer {dealer} is not a seat of a {n}-player table")
-    return _deal(ruleset, opts, seed, dealer, n, Wall.shuffled(rng, ruleset.with_honors))
+    return _deal(ruleset, opts, seed, dealer, n, Wall.shuffled(rng, ruleset.tile_set(n, opts)))
 
 
 def arranged_hand(
-    ruleset: Ruleset,
+    ruleset: Variant,
     hands: list[str],
     draws: str = "",
     back: str = "",
@@ -75,7 +84,7 @@ def arranged_hand(
         if len(h) != want:
             raise IllegalAction(f"seat {i} needs {want} tiles, got {len(h)}")
     front, rear = parse_tiles_ordered(draws), parse_tiles_ordered(back)
-    pool = full_set(ruleset.with_honors)
+    pool = list(ruleset.tile_set(n, opts))
     for t in [x for h in parsed for x in h] + front + rear:
         try:
             pool.remove(t)
@@ -107,7 +116,7 @@ def parse_tiles_ordered(text: str) -> list[int]:
     out: list[int] = []
     digits = ""
     for ch in text.replace(" ", "").replace(",", ""):
-        if ch.isdigit():
+        if "0" <= ch <= "9":
             digits += ch
             continue
         out.extend(parse_tiles(d + ch)[0] for d in digits)
@@ -119,7 +128,7 @@ def parse_tiles_ordered(text: str) -> list[int]:
     return out
 
 
-def _deal(ruleset: Ruleset, opts: Options, seed: int, dealer: int, n: int, wall: Wall) -> State:
+def _deal(ruleset: Variant, opts: Options, seed: int, dealer: int, n: int, wall: Wall) -> State:
     hands: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
         s = (dealer + i) % n
@@ -138,8 +147,9 @@ def _deal(ruleset: Ruleset, opts: Options, seed: int, dealer: int, n: int, wall:
         phase=Phase.TURN,
         current=dealer,
         drawn=last,
+        wall_reserve=ruleset.wall_reserve(opts),
     )
-    if ruleset.pre_hand is not None and any(ruleset.pre_hand(state, s) for s in range(n)):
+    if any(ruleset.pre_hand(state, s) for s in range(n)):
         return evolve(state, phase=Phase.CHOOSE)
     return _start_play(state)
 
@@ -147,12 +157,9 @@ def _deal(ruleset: Ruleset, opts: Options, seed: int, dealer: int, n: int, wall:
 def _start_play(state: State) -> State:
     """After the deal (and the pre-hand choices): opening hands in play order, then the dealer's turn."""
     rs = state.ruleset
-    if rs.opening_hands is not None:
-        n = state.num_seats
-        order = [(state.dealer + i) % n for i in range(n)]
-        queue = tuple(s for s in order if rs.opening_hands(state, s))
-        if queue:
-            return evolve(state, phase=Phase.OPENING, current=queue[0], opening_queue=queue)
+    queue = tuple(s for s in state.play_order(state.dealer) if rs.opening_hands(state, s))
+    if queue:
+        return evolve(state, phase=Phase.OPENING, current=queue[0], opening_queue=queue)
     return evolve(state, phase=Phase.TURN, current=state.dealer)
 
 
@@ -192,51 +199,41 @@ def win_info(
 
 
 def waits(
-    ruleset: Ruleset,
+    ruleset: Variant,
     counts: Counts,
     melds: tuple[Meld, ...] = (),
     options: Options | None = None,
     choice: str | None = None,
 ) -> list[int]:
     """Tiles that would complete this 3k+1 hand in any context (self-draw or discard) — 听牌."""
-    kinds = NUM_KINDS if ruleset.with_honors else SUITED_KINDS
-    opts = options if options is not None else ruleset.make_options()
-    cands = set(candidates(counts, kinds))
-    if ruleset.wait_candidates is not None:
-        cands.update(ruleset.wait_candidates(counts, melds))
-    out = []
-    for t in sorted(cands):
-        if counts[t] >= 4:
-            continue
-        c = list(counts)
-        c[t] += 1
-        ct = tuple(c)
-        if not ruleset.could_win(ct, melds):
-            continue
-        for self_draw in (True, False):
-            ctx = WinContext(
-                0, 1, ct, melds, t, self_draw, from_seat=None if self_draw else 2, options=opts, choice=choice
-            )
-            if ruleset.evaluate_win(ctx) is not None:
-                out.append(t)
-                break
-    return out
+    return ruleset.waits(counts, melds, options, choice)
+
+
+def shanten(
+    ruleset: Variant,
+    counts: Counts,
+    melds: tuple[Meld, ...] = (),
+    options: Options | None = None,
+    choice: str | None = None,
+) -> int:
+    """向听 by the variant's win shapes: 0 exactly when ``waits`` is not empty (a 3k+1 hand)."""
+    return ruleset.shanten(counts, melds, options, choice)
 
 
 def is_ready(
-    ruleset: Ruleset,
+    ruleset: Variant,
     counts: Counts,
     melds: tuple[Meld, ...],
     options: Options | None = None,
     choice: str | None = None,
 ) -> bool:
-    return bool(waits(ruleset, counts, melds, options, choice))
+    return bool(ruleset.waits(counts, melds, options, choice))
 
 
 def seat_waits(state: State, seat: int) -> list[int]:
     """听牌 of a seat holding 3k+1 tiles, with its own choice (定缺) taken into account."""
     s = state.seats[seat]
-    return waits(state.ruleset, s.counts, s.melds, state.options, s.choice)
+    return state.ruleset.waits(s.counts, s.melds, state.options, s.choice)
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -252,10 +249,9 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def _choices(state: State, seat: int) -> tuple[str, ...]:
-    hook = state.ruleset.pre_hand
-    if hook is None or state.seats[seat].choice is not None:
+    if state.seats[seat].choice is not None:
         return ()
-    return hook(state, seat)
+    return state.ruleset.pre_hand(state, seat)
 
 
 # One-entry cache (state, seat, actions): apply() re-asks what the caller just asked. Read and replaced as
@@ -287,8 +283,7 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if seat != state.current:
         return ()
     if phase == Phase.OPENING:
-        hook = state.ruleset.opening_hands
-        kinds = hook(state, seat) if hook is not None else ()
+        kinds = state.ruleset.opening_hands(state, seat)
         acts = [
             Action(seat, Act.OPENING, detail="+".join(combo))
             for r in range(len(kinds), 0, -1)
@@ -304,26 +299,27 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
 
 def _forced(acts: tuple[Action, ...], state: State, seat: int) -> tuple[Action, ...]:
     """Where the variant forces a win (Sichuan's last four tiles), a possible win is the only choice."""
-    hook = state.ruleset.must_win
-    if hook is not None and any(a.act == Act.WIN for a in acts) and hook(state, seat):
+    rs = state.ruleset
+    if rs._forces_wins and any(a.act == Act.WIN for a in acts) and rs.must_win(state, seat):
         return tuple(a for a in acts if a.act == Act.WIN)
     return acts
 
 
-def _allowed(state: State, seat: int, act: Act, t: int) -> bool:
-    hook = state.ruleset.claim_allowed
-    return True if hook is None else hook(state, seat, act, t)
+def _live(state: State) -> int:
+    """Wall tiles still in play: the wall less what the variant keeps back at its end (birds)."""
+    return state.wall.remaining - state.wall_reserve
 
 
 def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
     s = state.seats[seat]
+    rs = state.ruleset
     acts: list[Action] = []
     if state.kong_tiles:
         # two-tile 开杠: the konger may win on any turned-up tile (杠上开花), else they fall
         for t in sorted(set(state.kong_tiles)):
             if _kong_tile_win(state, seat, t) is not None:
                 acts.append(Action(seat, Act.WIN, t))
-        if state.ruleset.locked_can_kong and state.wall.remaining > 0:
+        if _live(state) > 0:
             for t in sorted(set(state.kong_tiles)):
                 acts.extend(_kong_tile_kongs(state, seat, t))
         acts.append(Action(seat, Act.PASS))
@@ -333,31 +329,34 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
     if s.locked:
         assert state.drawn is not None
         acts.append(Action(seat, Act.DISCARD, state.drawn))
-        if state.ruleset.locked_can_kong and state.wall.remaining > 0:
-            acts.extend(a for a in _own_kongs(state, seat) if a.tile == state.drawn)
+        if _live(state) > 0:
+            acts.extend(_own_kongs(state, seat, only=state.drawn))
         return _forced(tuple(acts), state, seat)
     counts = s.counts
     table = _DISCARDS[seat]
-    hook = state.ruleset.discard_allowed
-    if hook is None:
-        acts.extend(table[t] for t in range(NUM_KINDS) if counts[t])
+    if rs._restricts_discards:
+        acts.extend(table[t] for t in range(NUM_KINDS) if counts[t] and rs.discard_allowed(state, seat, t))
     else:
-        acts.extend(table[t] for t in range(NUM_KINDS) if counts[t] and hook(state, seat, t))
-    if state.wall.remaining > 0:
+        acts.extend(table[t] for t in range(NUM_KINDS) if counts[t])
+    if _live(state) > 0:
         acts.extend(_own_kongs(state, seat))
     return _forced(tuple(acts), state, seat)
 
 
-def _own_kongs(state: State, seat: int) -> list[Action]:
+def _own_kongs(state: State, seat: int, only: int | None = None) -> list[Action]:
+    """Concealed and added kongs ``seat`` may make now (``only``: of that tile)."""
     s = state.seats[seat]
+    rs = state.ruleset
     counts = s.counts
     out: list[Action] = []
-    for t in range(NUM_KINDS):
-        if counts[t] == 4 and _allowed(state, seat, Act.KONG, t):
+    for t in range(NUM_KINDS) if only is None else (only,):
+        if counts[t] == 4 and rs.claim_allowed(state, seat, Act.KONG, t):
             out.extend(_kong_actions(state, seat, t, MeldKind.KONG_CONCEALED))
     for m in s.melds:
-        if m.kind == MeldKind.PUNG and counts[m.tile] and _allowed(state, seat, Act.KONG, m.tile):
-            out.extend(_kong_actions(state, seat, m.tile, MeldKind.KONG_ADDED))
+        t = m.tile
+        if m.kind == MeldKind.PUNG and counts[t] and (only is None or t == only):
+            if rs.claim_allowed(state, seat, Act.KONG, t):
+                out.extend(_kong_actions(state, seat, t, MeldKind.KONG_ADDED))
     return out
 
 
@@ -381,7 +380,7 @@ def _kong_tile_kongs(state: State, seat: int, t: int) -> list[Action]:
     has_pung = any(m.kind == MeldKind.PUNG and m.tile == t for m in s.melds)
     if s.counts[t] != 3 and not has_pung:
         return []
-    if not _allowed(state, seat, Act.KONG, t):
+    if not state.ruleset.claim_allowed(state, seat, Act.KONG, t):
         return []
     c = list(s.counts)
     c[t] += 1
@@ -399,7 +398,7 @@ def _kong_tile_win(state: State, seat: int, t: int) -> WinInfo | None:
         t,
         True,
         counts=tuple(c),
-        kong_draw="kai",
+        kong_draw=KongMode.KAI,
         kong_from=state.kong_from,
         kong_tiles=state.kong_tiles,
     )
@@ -421,24 +420,8 @@ def _kong_melds(melds: tuple[Meld, ...], t: int, kind: MeldKind, from_seat: int 
 
 
 def _kong_actions(state: State, seat: int, t: int, kind: MeldKind) -> list[Action]:
-    """补张 always; 开杠 only where the variant has it and the hand is ready after the kong."""
-    if not state.ruleset.kaigang:
-        return [Action(seat, Act.KONG, t)]
-    s = state.seats[seat]
-    if s.locked:
-        out = [Action(seat, Act.KONG, t, "kai")]
-    else:
-        out = [Action(seat, Act.KONG, t, "bu")]
-        if is_ready(
-            state.ruleset,
-            _kong_counts(s.counts, t, kind),
-            _kong_melds(s.melds, t, kind, None),
-            state.options,
-            s.choice,
-        ):
-            out.append(Action(seat, Act.KONG, t, "kai"))
-    hook = state.ruleset.kong_mode_allowed
-    return out if hook is None else [a for a in out if hook(state, seat, t, a.detail)]
+    """One action per way the variant lets ``seat`` kong ``t`` (补张 / 开杠, or a plain kong)."""
+    return [Action(seat, Act.KONG, t, m) for m in state.ruleset.kong_modes(state, seat, t, kind)]
 
 
 # ------------------------------------------------------------------ apply
@@ -506,10 +489,14 @@ def _set_seat(state: State, seat: int, **changes: Any) -> tuple[Seat, ...]:
 
 def _on_choose(state: State, action: Action, events: list[Event]) -> State:
     state = evolve(state, seats=_set_seat(state, action.seat, choice=action.detail))
-    events.append(Event("chosen", action.seat))  # the value stays hidden until everyone has chosen
+    events.append(Event(EventKind.CHOSEN, action.seat))  # the value stays hidden until everyone has chosen
     if any(_choices(state, s) for s in range(state.num_seats)):
         return state
-    events.append(Event("choices", detail=" ".join(str(s.choice) for s in state.seats)))
+    if state.ruleset.choices_public(state):
+        events.append(Event(EventKind.CHOICES, choices=tuple(s.choice for s in state.seats)))
+    state = state.ruleset.after_choices(state, events)
+    if any(_choices(state, s) for s in range(state.num_seats)):
+        return state  # a further stage of choices (e.g. 定缺 after 换三张)
     return _start_play(state)
 
 
@@ -517,32 +504,23 @@ def _on_opening(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
     rs = state.ruleset
     if action.act == Act.OPENING:
-        assert rs.settle_opening is not None
         kinds = tuple(action.detail.split("+"))
         settlement = rs.settle_opening(state, seat, kinds)
-        revealed = rs.opening_reveal(state, seat, kinds) if rs.opening_reveal else ()
-        bird_seat = state.opening_bird_seat
-        if bird_seat is None and settlement.birds:
-            bird_seat = bird_target(state, settlement.birds[0], state.dealer)
+        revealed = rs.opening_reveal(state, seat, kinds)
         state = evolve(
             state,
-            seats=_set_seat(state, seat, declared=kinds, revealed=revealed, open_turns=rs.opening_open_turns),
+            seats=_set_seat(state, seat, declared=kinds, revealed=revealed),
             settlements=(*state.settlements, settlement),
-            opening_winners=(*state.opening_winners, seat),
-            opening_bird_seat=bird_seat,
         )
-        events.append(Event("opening", seat, detail=action.detail))
-        events.append(Event("settle", seat, detail=_fmt_deltas(settlement)))
+        state = rs.on_opening(state, seat, kinds)
+        events.append(Event(EventKind.OPENING, seat, hands=kinds))
+        events.append(Event(EventKind.SETTLE, seat, settlement=settlement))
     else:
-        events.append(Event("pass", seat, detail="opening"))
+        events.append(Event(EventKind.OPENING_PASS, seat))
     queue = state.opening_queue[1:]
     if queue:
         return evolve(state, opening_queue=queue, current=queue[0])
     return evolve(state, opening_queue=(), phase=Phase.TURN, current=state.dealer)
-
-
-def _fmt_deltas(s: Settlement) -> str:
-    return " ".join(f"{d:+d}" for d in s.deltas)
 
 
 def _on_turn(state: State, action: Action, events: list[Event]) -> State:
@@ -580,23 +558,21 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
         t = action.tile
         s = state.seats[seat]
         kind = MeldKind.KONG_CONCEALED if s.counts[t] == 4 else MeldKind.KONG_ADDED
-        rs = state.ruleset
-        if (kind == MeldKind.KONG_ADDED and rs.robbing_kong) or (
-            kind == MeldKind.KONG_CONCEALED and rs.rob_concealed
-        ):
+        mode = KongMode(action.detail)
+        if state.ruleset.robbable(state, kind):
             robbed = _rob_options(state, seat, t, kind == MeldKind.KONG_CONCEALED)
             if robbed:
                 c = list(s.counts)
                 c[t] -= 1  # the robbed tile waits in the claim
-                events.append(Event("kong_declared", seat, t, action.detail))
+                events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=mode))
                 return evolve(
                     state,
                     seats=_set_seat(state, seat, counts=tuple(c)),
                     phase=Phase.CLAIM,
-                    claim=Claim(t, seat, "rob", robbed, kong_mode=action.detail, kong_kind=int(kind)),
+                    claim=Claim(t, seat, ClaimKind.ROB, robbed, kong_mode=mode, kong_kind=int(kind)),
                     drawn=None,
                 )
-        return _complete_kong(state, seat, t, kind, action.detail, None, events)
+        return _complete_kong(state, seat, t, kind, mode, None, events)
     raise AssertionError(action)
 
 
@@ -621,7 +597,14 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
             drawn=t,
         )
         ctx = _ctx(
-            state, seat, tuple(c), t, True, kong_draw="kai", kong_from=state.kong_from, kong_tiles=tiles
+            state,
+            seat,
+            tuple(c),
+            t,
+            True,
+            kong_draw=KongMode.KAI,
+            kong_from=state.kong_from,
+            kong_tiles=tiles,
         )
         return _wins(state, ((seat, info),), ctx, events)
     pending: tuple[int, MeldKind] | None = None
@@ -636,9 +619,11 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         c[t] += 1
         pending = (t, MeldKind.KONG_CONCEALED if c[t] == 4 else MeldKind.KONG_ADDED)
         state = evolve(state, seats=_set_seat(state, seat, counts=tuple(c)))
-        events.append(Event("kong_declared", seat, t, "kai"))
+        events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=KongMode.KAI))
         if not rest:
-            return _complete_kong(evolve(state, kong_tiles=()), seat, t, pending[1], "kai", None, events)
+            return _complete_kong(
+                evolve(state, kong_tiles=()), seat, t, pending[1], KongMode.KAI, None, events
+            )
         tiles = tuple(rest)
     s = state.seats[seat]
     state = evolve(
@@ -646,35 +631,44 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         seats=_set_seat(state, seat, discards=(*s.discards, *tiles)),
         kong_tiles=(),
         drawn=None,
-        kong_draw="",
+        kong_draw=None,
         last_discard=(seat, tiles[-1]),
         discards_made=state.discards_made + 1,
     )
-    events.append(Event("kong_tiles_fall", seat, detail=" ".join(tile_str(t) for t in tiles)))
+    events.append(Event(EventKind.KONG_TILES_FALL, seat, tiles=tiles))
     options = []
+    rs = state.ruleset
     for i in range(1, state.num_seats):
         other = state.next_seat(seat, i)
         o = state.seats[other]
-        if o.won or o.furiten:
+        if o.won:
             continue
         if any(
-            win_info(
-                state, other, t, False, from_seat=seat, kong_discard=True, after_kong="kai", kong_tiles=tiles
+            not rs.furiten_bars(o.furiten, t)
+            and win_info(
+                state,
+                other,
+                t,
+                False,
+                from_seat=seat,
+                kong_discard=True,
+                after_kong=KongMode.KAI,
+                kong_tiles=tiles,
             )
             for t in set(tiles)
         ):
             options.append((other, _forced((Action(other, Act.WIN), Action(other, Act.PASS)), state, other)))
     if not options:
         if pending is not None:
-            return _complete_kong(state, seat, pending[0], pending[1], "kai", None, events)
+            return _complete_kong(state, seat, pending[0], pending[1], KongMode.KAI, None, events)
         return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     claim = Claim(
         tiles[0],
         seat,
-        "kong",
+        ClaimKind.KONG,
         tuple(options),
         kong_discard=True,
-        after_kong="kai",
+        after_kong=KongMode.KAI,
         tiles=tiles,
         kong_kind=int(pending[1]) if pending else 0,
         kept=pending[0] if pending else -1,
@@ -689,20 +683,19 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
     # 地胡: "当庄家打出第一张牌时" — the dealer's first discard (his own kongs before it don't matter)
     first_discard = seat == state.dealer and state.discards_made == 0
     after_kong = state.kong_draw
-    kong_discard = after_kong == "kai"
+    kong_discard = after_kong == KongMode.KAI
     state = evolve(
         state,
-        seats=_set_seat(
-            state, seat, counts=tuple(c), discards=(*s.discards, t), open_turns=max(0, s.open_turns - 1)
-        ),
+        seats=_set_seat(state, seat, counts=tuple(c), discards=(*s.discards, t)),
         discards_made=state.discards_made + 1,
         last_discard=(seat, t),
         drawn=None,
-        kong_draw="",
+        kong_draw=None,
         kong_from=None,
         first_turn=False,
     )
-    events.append(Event("discard", seat, t, "auto" if auto else ""))
+    state = state.ruleset.on_discard(state, seat, t)
+    events.append(Event(EventKind.DISCARD, seat, t, auto=auto))
     options = _claim_options(state, seat, t, first_discard, kong_discard, after_kong)
     if not options:
         return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
@@ -712,7 +705,7 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
         claim=Claim(
             t,
             seat,
-            "discard",
+            ClaimKind.DISCARD,
             options,
             kong_discard=kong_discard,
             first_discard=first_discard,
@@ -731,11 +724,11 @@ def _next_active(state: State, seat: int) -> int:
 
 
 def _claim_options(
-    state: State, from_seat: int, t: int, first_discard: bool, kong_discard: bool, after_kong: str
+    state: State, from_seat: int, t: int, first_discard: bool, kong_discard: bool, after_kong: KongMode | None
 ) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     out = []
     rs = state.ruleset
-    wall_left = state.wall.remaining > 0
+    wall_left = _live(state) > 0
     chow_seat = _next_active(state, state.next_seat(from_seat))
     for i in range(1, state.num_seats):
         seat = state.next_seat(from_seat, i)
@@ -743,7 +736,7 @@ def _claim_options(
         if s.won:
             continue
         acts: list[Action] = []
-        if not s.furiten and (
+        if not (s.furiten and rs.furiten_bars(s.furiten, t)) and (
             win_info(
                 state,
                 seat,
@@ -759,11 +752,12 @@ def _claim_options(
             acts.append(Action(seat, Act.WIN))
         if wall_left and not s.locked:
             n = s.counts[t]
-            if n == 3 and _allowed(state, seat, Act.KONG, t):
+            if n == 3 and rs.claim_allowed(state, seat, Act.KONG, t):
                 acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_EXPOSED))
-            if n >= 2 and _allowed(state, seat, Act.PUNG, t):
+            if n >= 2 and rs.claim_allowed(state, seat, Act.PUNG, t):
                 acts.append(Action(seat, Act.PUNG))
-            if rs.chow and seat == chow_seat and t < SUITED_KINDS and _allowed(state, seat, Act.CHOW, t):
+            # chow: only the discarder's next seat in play (docs/rules/common.md §3)
+            if seat == chow_seat and t < SUITED_KINDS and rs.claim_allowed(state, seat, Act.CHOW, t):
                 r = t % 9
                 for lo in (t - 2, t - 1, t):
                     if lo < t - r or lo + 2 > t - r + 8:
@@ -779,10 +773,11 @@ def _rob_options(
     state: State, konger: int, t: int, concealed: bool
 ) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     out = []
+    rs = state.ruleset
     for i in range(1, state.num_seats):
         seat = state.next_seat(konger, i)
         s = state.seats[seat]
-        if s.furiten or s.won:
+        if s.won or (s.furiten and rs.furiten_bars(s.furiten, t)):
             continue
         if (
             win_info(state, seat, t, False, from_seat=konger, robbed=True, robbed_concealed=concealed)
@@ -797,7 +792,7 @@ def _complete_kong(
     seat: int,
     t: int,
     kind: MeldKind,
-    mode: str,
+    mode: KongMode,
     from_seat: int | None,
     events: list[Event],
     removed: int = 0,
@@ -809,7 +804,7 @@ def _complete_kong(
     melds = _kong_melds(s.melds, t, kind, from_seat)
     state = evolve(
         state,
-        seats=_set_seat(state, seat, counts=counts, melds=melds, furiten=False),
+        seats=_set_seat(state, seat, counts=counts, melds=melds, furiten=()),
         claims_made=state.claims_made + 1,
         first_turn=False,
         claim=None,
@@ -818,23 +813,22 @@ def _complete_kong(
     # variant shows one tile of it (暗杠亮一张牌)
     rs = state.ruleset
     hidden = kind == MeldKind.KONG_CONCEALED and not rs.concealed_kong_shown
-    events.append(Event("kong", seat, t, f"{kind.name.lower()} {mode}".strip(), private=hidden))
-    if rs.settle_kong is not None:
-        settlement = rs.settle_kong(state, seat, t, kind, from_seat)
-        if settlement is not None:
-            state = evolve(state, settlements=(*state.settlements, settlement))
-            events.append(Event("settle", seat, detail=_fmt_deltas(settlement)))
-    last_tile = state.wall.remaining == 1
+    events.append(Event(EventKind.KONG, seat, t, private=hidden, meld=melds_made(melds, t), mode=mode))
+    settlement = rs.settle_kong(state, seat, t, kind, from_seat)
+    if settlement is not None:
+        state = evolve(state, settlements=(*state.settlements, settlement))
+        events.append(Event(EventKind.SETTLE, seat, settlement=settlement))
+    last_tile = _live(state) == 1
     haidi_rep = seat if last_tile else state.haidi_as_replacement
-    if mode == "kai":
+    if mode == KongMode.KAI:
         n = state.dice_rolls
         rng = random.Random(f"{rs.id}/{state.seed}/dice/{n}")
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        events.append(Event("dice", seat, detail=f"{d1}+{d2}"))
+        events.append(Event(EventKind.DICE, seat, dice=(d1, d2)))
         state = evolve(state, dice_rolls=n + 1)
-        if rs.kaigang == "two":
+        if rs.kai_tiles == 2:
             tiles, wall = state.wall.draw_dice_stack(d1 + d2)
-            events.append(Event("kong_tiles", seat, detail=" ".join(tile_str(x) for x in tiles)))
+            events.append(Event(EventKind.KONG_TILES, seat, tiles=tiles))
             return evolve(
                 state,
                 wall=wall,
@@ -842,7 +836,7 @@ def _complete_kong(
                 phase=Phase.TURN,
                 current=seat,
                 drawn=None,
-                kong_draw="kai",
+                kong_draw=KongMode.KAI,
                 kong_from=from_seat,
                 kong_tiles=tiles,
                 haidi_as_replacement=haidi_rep,
@@ -852,8 +846,9 @@ def _complete_kong(
         tile, wall = state.wall.draw_back()
     c = list(state.seats[seat].counts)
     c[tile] += 1
-    locked = mode == "kai" or state.seats[seat].locked
-    events.append(Event("draw", seat, tile, "kong", private=True))
+    locked = mode == KongMode.KAI or state.seats[seat].locked
+    draw_mode = KongMode.KAI if mode == KongMode.KAI else KongMode.BU
+    events.append(Event(EventKind.DRAW, seat, tile, private=True, kong=True, mode=draw_mode))
     return evolve(
         state,
         wall=wall,
@@ -861,62 +856,66 @@ def _complete_kong(
         phase=Phase.TURN,
         current=seat,
         drawn=tile,
-        kong_draw=mode or "bu",
+        kong_draw=draw_mode,
         kong_from=from_seat,
         haidi_as_replacement=haidi_rep,
     )
 
 
+def melds_made(melds: tuple[Meld, ...], t: int) -> Meld:
+    """The kong meld of ``t`` among ``melds``."""
+    return next(m for m in reversed(melds) if m.tile == t and m.is_kong)
+
+
 def _draw_next(state: State, seat: int, events: list[Event]) -> State:
-    remaining = state.wall.remaining
-    if remaining == 0:
+    live = _live(state)
+    if live <= 0:
         return _drawn_hand(state, events)
-    if remaining == 1 and state.ruleset.haidi_roaming:
-        return _offer_haidi(evolve(state, claim=None, drawn=None), seat, 0, events)
+    if live == 1:
+        order = state.ruleset.haidi_seats(state, seat)
+        if order is not None:
+            state = evolve(state, claim=None, drawn=None)
+            return _offer_haidi(state, order, events)
     tile, wall = state.wall.draw_front()
     s = state.seats[seat]
     c = list(s.counts)
     c[tile] += 1
-    events.append(Event("draw", seat, tile, private=True))
+    events.append(Event(EventKind.DRAW, seat, tile, private=True))
     return evolve(
         state,
         wall=wall,
-        seats=_set_seat(state, seat, counts=tuple(c), furiten=False),
+        seats=_set_seat(state, seat, counts=tuple(c), furiten=()),
         phase=Phase.TURN,
         current=seat,
         drawn=tile,
-        kong_draw="",
+        kong_draw=None,
         kong_from=None,
         first_turn=False,
         claim=None,
     )
 
 
-def _offer_haidi(state: State, seat: int, offered: int, events: list[Event]) -> State:
-    """海底漫游: offer the last tile to ``seat``; after every seat refused, the hand is drawn."""
-    n = state.num_seats
-    hook = state.ruleset.haidi_eligible
-    while offered < n:
-        if not state.seats[seat].won and (hook is None or hook(state, seat)):
-            events.append(Event("haidi_offer", seat))
-            return evolve(
-                state,
-                phase=Phase.HAIDI,
-                current=seat,
-                haidi_first=seat if state.haidi_first is None else state.haidi_first,
-                haidi_offered=offered + 1,
-            )
-        seat = state.next_seat(seat)
-        offered += 1
-    return _drawn_hand(state, events)
+def _offer_haidi(state: State, order: tuple[int, ...], events: list[Event]) -> State:
+    """海底漫游: offer the last tile to the first of ``order``; once every seat refused, the hand is drawn."""
+    if not order:
+        return _drawn_hand(state, events)
+    seat = order[0]
+    events.append(Event(EventKind.HAIDI_OFFER, seat))
+    return evolve(
+        state,
+        phase=Phase.HAIDI,
+        current=seat,
+        haidi_first=seat if state.haidi_first is None else state.haidi_first,
+        haidi_queue=order[1:],
+    )
 
 
 def _on_haidi(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
     if state.haidi_taker is None:
         if action.act == Act.PASS:
-            events.append(Event("haidi_refuse", seat))
-            return _offer_haidi(state, state.next_seat(seat), state.haidi_offered, events)
+            events.append(Event(EventKind.HAIDI_REFUSE, seat))
+            return _offer_haidi(state, state.haidi_queue, events)
         tile, wall = state.wall.draw_front()
         s = state.seats[seat]
         c = list(s.counts)
@@ -924,14 +923,15 @@ def _on_haidi(state: State, action: Action, events: list[Event]) -> State:
         state = evolve(
             state,
             wall=wall,
-            seats=_set_seat(state, seat, counts=tuple(c), furiten=False),
+            seats=_set_seat(state, seat, counts=tuple(c), furiten=()),
             haidi_taker=seat,
+            haidi_queue=(),
             drawn=tile,
-            kong_draw="",
+            kong_draw=None,
             kong_from=None,
             first_turn=False,
         )
-        events.append(Event("haidi_take", seat, tile))
+        events.append(Event(EventKind.HAIDI_TAKE, seat, tile))
         if win_info(state, seat, tile, True, haidi=True) is not None:
             return state
         return _show_haidi(state, events)
@@ -951,18 +951,19 @@ def _show_haidi(state: State, events: list[Event]) -> State:
     taker = state.haidi_taker
     tile = state.drawn
     assert taker is not None and tile is not None
-    events.append(Event("haidi_show", taker, tile))
+    events.append(Event(EventKind.HAIDI_SHOW, taker, tile))
     options = []
+    rs = state.ruleset
     for i in range(1, state.num_seats):
         seat = state.next_seat(taker, i)
         s = state.seats[seat]
-        if s.furiten or s.won:
+        if s.won or (s.furiten and rs.furiten_bars(s.furiten, tile)):
             continue
         if win_info(state, seat, tile, False, from_seat=taker, haidi=True) is not None:
             options.append((seat, _forced((Action(seat, Act.WIN), Action(seat, Act.PASS)), state, seat)))
     if not options:
         return _drawn_hand(state, events)
-    return evolve(state, phase=Phase.CLAIM, claim=Claim(tile, taker, "haidi", tuple(options)))
+    return evolve(state, phase=Phase.CLAIM, claim=Claim(tile, taker, ClaimKind.HAIDI, tuple(options)))
 
 
 def _on_claim(state: State, action: Action, events: list[Event]) -> State:
@@ -971,14 +972,14 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
     could_win = any(a.act == Act.WIN for a in claim.options_for(seat))
     if could_win and action.act != Act.WIN:
-        state = evolve(state, seats=_set_seat(state, seat, furiten=True))
-        events.append(Event("furiten", seat, private=True))
+        passed = state.seats[seat].furiten
+        new = tuple(t for t in claim.tiles or (claim.tile,) if t not in passed)
+        state = evolve(state, seats=_set_seat(state, seat, furiten=(*passed, *dict.fromkeys(new))))
+        events.append(Event(EventKind.FURITEN, seat, claim.tile, private=True))
     claim = replace(claim, responses=(*claim.responses, (seat, action)))
     state = evolve(state, claim=claim)
     # private: that a seat could claim at all would tell the others what it holds
-    events.append(
-        Event("answer", seat, detail=action.act.value if action.act == Act.PASS else "claim", private=True)
-    )
+    events.append(Event(EventKind.ANSWER, seat, private=True, answer=action.act))
     return _resolve_claim(state, events)
 
 
@@ -988,9 +989,9 @@ def _claim_win_flags(claim: Claim) -> dict[str, Any]:
         "first_discard": claim.first_discard,
         "kong_discard": claim.kong_discard,
         "after_kong": claim.after_kong,
-        "robbed": claim.kind == "rob",
-        "robbed_concealed": claim.kind == "rob" and claim.kong_kind == MeldKind.KONG_CONCEALED,
-        "haidi": claim.kind == "haidi",
+        "robbed": claim.kind == ClaimKind.ROB,
+        "robbed_concealed": claim.kind == ClaimKind.ROB and claim.kong_kind == MeldKind.KONG_CONCEALED,
+        "haidi": claim.kind == ClaimKind.HAIDI,
         "kong_tiles": claim.tiles,
     }
 
@@ -1010,8 +1011,8 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     winners = [s for s in order if s in resp and resp[s].act == Act.WIN]
     if winners:
         return _claim_wins(state, claim, winners, events)
-    if claim.kind == "rob":
-        events.append(Event("rob_passed", claim.from_seat, claim.tile))
+    if claim.kind == ClaimKind.ROB:
+        events.append(Event(EventKind.ROB_PASSED, claim.from_seat, claim.tile))
         return _complete_kong(
             evolve(state, claim=None),
             claim.from_seat,
@@ -1022,16 +1023,16 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
             events,
             removed=1,
         )
-    if claim.kind == "haidi":
+    if claim.kind == ClaimKind.HAIDI:
         return _drawn_hand(state, events)
-    if claim.kind == "kong" and claim.kept >= 0:
+    if claim.kind == ClaimKind.KONG and claim.kept >= 0:
         # nobody won on the fallen 开杠 tiles: the konger's new kong with the tile he kept goes on
         return _complete_kong(
             evolve(state, claim=None),
             claim.from_seat,
             claim.kept,
             MeldKind(claim.kong_kind),
-            "kai",
+            KongMode.KAI,
             None,
             events,
         )
@@ -1050,7 +1051,8 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     state = evolve(state, seats=seats, claim=None, claims_made=state.claims_made + 1, first_turn=False)
     s = state.seats[taker]
     if action.act == Act.KONG:
-        return _complete_kong(state, taker, t, MeldKind.KONG_EXPOSED, action.detail, claim.from_seat, events)
+        mode = KongMode(action.detail)
+        return _complete_kong(state, taker, t, MeldKind.KONG_EXPOSED, mode, claim.from_seat, events)
     c = list(s.counts)
     if action.act == Act.PUNG:
         c[t] -= 2
@@ -1061,21 +1063,22 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
             if x != t:
                 c[x] -= 1
         meld = Meld(MeldKind.CHOW, action.tile, claim.from_seat)
-    events.append(Event(action.act.value, taker, t, str(meld)))
+    kind = EventKind.PUNG if action.act == Act.PUNG else EventKind.CHOW
+    events.append(Event(kind, taker, t, meld=meld))
     return evolve(
         state,
-        # 漏胡 ends with the seat's own draw, pung or kong (RULES.md §1) — a chow does not end it
+        # 漏胡 ends with the seat's own draw, pung or kong (docs/rules/common.md §3)
         seats=_set_seat(
             state,
             taker,
             counts=tuple(c),
             melds=(*s.melds, meld),
-            furiten=s.furiten and action.act == Act.CHOW,
+            furiten=s.furiten if action.act == Act.CHOW else (),
         ),
         phase=Phase.TURN,
         current=taker,
         drawn=None,
-        kong_draw="",
+        kong_draw=None,
         kong_from=None,
     )
 
@@ -1087,15 +1090,19 @@ def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Eve
     tiles = claim.tiles or (claim.tile,)
     infos = []
     tile_of: dict[int, int] = {}
+    rs = state.ruleset
     for w in winners:
+        passed = state.seats[w].furiten
         for t in tiles:
+            if passed and rs.furiten_bars(passed, t):
+                continue
             info = win_info(state, w, t, False, **flags)
             if info is not None:
                 infos.append((w, info))
                 tile_of[w] = t
                 break
         assert w in tile_of
-    if claim.kind == "rob":
+    if claim.kind == ClaimKind.ROB:
         # the robbed tile goes to the konger's river; the konger keeps his pung (or three concealed)
         src = state.seats[claim.from_seat]
         state = evolve(state, seats=_set_seat(state, claim.from_seat, discards=(*src.discards, claim.tile)))
@@ -1128,84 +1135,51 @@ def _auto(state: State, events: list[Event]) -> State:
 # ------------------------------------------------------------------ ending
 
 
-def bird_target(state: State, tile: int, origin: int) -> int:
-    """扎鸟: rank r points at seat ((r−1) mod n) counted in play order from ``origin``."""
-    n = state.num_seats
-    return (origin + (tile % 9) % n) % n
-
-
 def _wins(
     state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext, events: list[Event]
 ) -> State:
-    """Settle the win(s); the hand ends, or in 血战 goes on without the winners."""
+    """Settle the win(s); the hand ends, or plays on where the variant says so (血战)."""
+    rs = state.ruleset
+    tile = ctx.tile if ctx.tile >= 0 else None
     for w, info in infos:
-        names = [n for n, _ in info.big] or list(info.small)
-        tile = ctx.tile if ctx.tile >= 0 else None
-        events.append(Event("win", w, tile, "+".join(names)))
-    settlement = state.ruleset.settle_wins(state, infos, ctx)
+        names = tuple(n for n, _ in info.big) or info.small
+        events.append(Event(EventKind.WIN, w, tile, hands=names))
+    settlement = rs.settle_wins(state, infos, ctx)
     winners = tuple(w for w, _ in infos)
     state = evolve(state, settlements=(*state.settlements, settlement), winners=(*state.winners, *winners))
-    events.append(Event("settle", detail=_fmt_deltas(settlement)))
-    if state.ruleset.bloody:
-        seats = list(state.seats)
-        for w in winners:
-            seats[w] = evolve_seat(seats[w], won=True)
-        state = evolve(state, seats=tuple(seats), claim=None, kong_tiles=())
-        if sum(1 for s in state.seats if not s.won) > 1:
-            # play goes on from the seat after the (last) winner
-            last = winners[-1]
-            events.append(Event("continue", detail=f"{len(state.winners)} won"))
-            return _draw_next(state, _next_active(state, state.next_seat(last)), events)
-        return _finish(state, "win", _next_dealer(state, ctx), events)
-    return _finish(state, "win", _next_dealer(state, ctx), events)
-
-
-def _next_dealer(state: State, ctx: WinContext | None) -> int:
-    winners = state.winners
-    hook = state.ruleset.next_dealer
-    if hook is not None:
-        chosen = hook(state, winners, ctx)
-        if chosen is not None:
-            return chosen
-    first_turn_winners = {w for w in winners if ctx is not None and ctx.first_turn}
-    if len(set(state.opening_winners) | first_turn_winners) >= 2 and state.opening_bird_seat is not None:
-        return state.opening_bird_seat  # rule G: two or more won at the deal → the bird's seat deals
-    if state.ruleset.bloody and winners:
-        return winners[0]
-    if len(winners) == 1:
-        return winners[0]
-    if winners:
-        return ctx.from_seat if ctx is not None and ctx.from_seat is not None else winners[0]
-    # 荒庄: the seat that took the last tile as a kong replacement (F), else the haidi taker (C), else
-    # the first seat offered the haidi (D), else the dealer stays
-    for seat in (state.haidi_as_replacement, state.haidi_taker, state.haidi_first):
-        if seat is not None:
-            return seat
-    return state.dealer
+    events.append(Event(EventKind.SETTLE, settlement=settlement))
+    state, play_on = rs.after_win(state, winners, ctx, events)
+    if play_on:
+        # play goes on from the seat after the (last) winner
+        state = evolve(state, claim=None, kong_tiles=())
+        events.append(Event(EventKind.CONTINUE, wins=len(state.winners)))
+        return _draw_next(state, _next_active(state, state.next_seat(winners[-1])), events)
+    return _finish(state, Outcome.WIN, rs.next_dealer(state, ctx), events)
 
 
 def _drawn_hand(state: State, events: list[Event]) -> State:
     """荒庄 (or, in 血战, the wall ran out after some wins): the variant may settle it (查叫)."""
-    if state.ruleset.settle_draw is not None:
-        settlement = state.ruleset.settle_draw(state)
-        if settlement is not None:
-            state = evolve(state, settlements=(*state.settlements, settlement))
-            events.append(Event("settle", detail=_fmt_deltas(settlement)))
-    return _finish(state, "win" if state.winners else "draw", _next_dealer(state, None), events)
+    rs = state.ruleset
+    settlement = rs.settle_draw(state)
+    if settlement is not None:
+        state = evolve(state, settlements=(*state.settlements, settlement))
+        events.append(Event(EventKind.SETTLE, settlement=settlement))
+    outcome = Outcome.WIN if state.winners else Outcome.DRAW
+    return _finish(state, outcome, rs.next_dealer(state, None), events)
 
 
-def _finish(state: State, reason: str, nxt: int, events: list[Event]) -> State:
+def _finish(state: State, reason: Outcome, nxt: int, events: list[Event]) -> State:
     totals = [0] * state.num_seats
     for st in state.settlements:
         for i, d in enumerate(st.deltas):
             totals[i] += d
     result = HandResult(reason, state.winners, tuple(totals), nxt)
-    events.append(Event("end", detail=f"{reason} next_dealer={nxt}"))
+    events.append(Event(EventKind.END, result=result))
     return evolve(state, phase=Phase.ENDED, result=result)
 
 
 def replay(
-    ruleset: Ruleset,
+    ruleset: Variant,
     seed: int,
     actions: Iterable[Action],
     options: Mapping[str, Any] | None = None,

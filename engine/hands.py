@@ -1,6 +1,6 @@
-"""Hand predicates and scoring helpers the variants share: 碰碰胡 / 清一色 / 将将胡 shapes, hand names, birds.
+"""Hand predicates the variants share: 碰碰胡 / 清一色 / 将将胡 shapes.
 
-One copy, so a fix to "what is 碰碰胡" reaches every variant that scores it.
+One copy, so a fix to "what is 碰碰胡" reaches every variant that scores it (scoring parts: scoring.py).
 """
 
 from __future__ import annotations
@@ -8,11 +8,9 @@ from __future__ import annotations
 from operator import itemgetter
 
 from .melds import Meld, MeldKind
-from .ruleset import WinInfo
-from .state import State
+from .shanten import TILES_258
 from .tiles import Counts, is_258, suit_of
 
-TILES_258 = tuple(t for t in range(27) if is_258(t))
 _get_258 = itemgetter(*TILES_258)
 
 
@@ -49,19 +47,4 @@ def one_suit(counts: Counts, melds: tuple[Meld, ...]) -> bool:
     return len(used) == 1 and 3 not in used
 
 
-def hand_names(info: WinInfo) -> tuple[str, ...]:
-    """Big-hand names repeated by their count (豪华七小对 counts 2), else the small-hand names."""
-    if info.big:
-        return tuple(name for name, k in info.big for _ in range(k))
-    return info.small
-
-
-def birds(state: State, haidi_tile: int | None) -> tuple[int, ...]:
-    """扎鸟: the room's number of tiles from the front of the wall (fewer if it is short); a haidi win
-    uses the haidi tile as the only bird (海底胡，以海底牌为鸟)."""
-    n = state.options["birds"]
-    if n == 0:
-        return ()
-    if haidi_tile is not None:
-        return (haidi_tile,)
-    return state.wall.peek_front(n)
+__all__ = ["TILES_258", "all_258", "all_pungs", "one_suit", "suits"]

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from .actions import Action
 from .game import legal_actions, to_act
 from .melds import Meld, MeldKind
-from .ruleset import Options
-from .state import HandResult, Phase, Settlement, State
+from .state import ClaimKind, HandResult, Phase, Settlement, State
 from .tiles import from_counts
+from .variant import Options
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class Observation:
     seats: tuple[PublicSeat, ...]
     claim_tile: int | None
     claim_from: int | None
-    claim_kind: str | None
+    claim_kind: ClaimKind | None
     to_act: tuple[int, ...]  # during a claim window only this seat, if it must answer: who else may
     # claim would tell what they hold
     legal: tuple[Action, ...]
@@ -75,10 +75,11 @@ def observe(state: State, seat: int) -> Observation:
     ended = state.phase == Phase.ENDED
     seats = []
     choosing = state.phase == Phase.CHOOSE
+    rs = state.ruleset
     for i, s in enumerate(state.seats):
         own = i == seat
-        shown = ended or s.won or s.open_turns > 0
-        hide = not (own or ended or state.ruleset.concealed_kong_shown)
+        shown = ended or rs.hand_shown(state, i)
+        hide = not (own or ended or rs.concealed_kong_shown)
         melds = tuple(m for m in s.melds if m.kind != MeldKind.KONG_CONCEALED) if hide else s.melds
         seats.append(
             PublicSeat(
@@ -107,11 +108,9 @@ def observe(state: State, seat: int) -> Observation:
         version=state.version,
         wall_remaining=state.wall.remaining,
         # 飘 / 加锤 are chosen before looking at the tiles
-        hand=()
-        if me is None or (choosing and state.ruleset.pre_hand_blind)
-        else tuple(from_counts(me.counts)),
+        hand=() if me is None or (choosing and rs.choose_blind(state)) else tuple(from_counts(me.counts)),
         drawn=state.drawn if state.current == seat and state.phase in (Phase.TURN, Phase.HAIDI) else None,
-        furiten=me is not None and me.furiten,
+        furiten=me is not None and bool(me.furiten),
         seats=tuple(seats),
         claim_tile=claim.tile if claim else None,
         claim_from=claim.from_seat if claim else None,

@@ -1,4 +1,4 @@
-"""Hand shapes: 4 melds + pair (基本胡型), seven pairs (七小对), waits (听牌) and shanten (向听).
+"""Hand shapes: 4 melds + pair (基本胡型), seven pairs (七小对), waits (听牌); shanten (向听) is shanten.py's.
 
 Speed matters (AI and random play call these constantly), so the standard shape is decided suit by suit
 through tables built once at import: for every 9-count pattern of one suit, all the ways it splits into
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations_with_replacement, product
 
+from .shanten import HandShape, Shapes
 from .tiles import NUM_KINDS, SUITED_KINDS, Counts
 
 # A concealed meld inside a decomposition: ("chow"|"pung", first tile index).
@@ -179,9 +180,12 @@ def seven_pairs_quads(counts: Counts) -> int:
     return sum(1 for n in counts if n == 4)
 
 
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # 幺九 and honors
+
+
 def is_thirteen_orphans(counts: Counts) -> bool:
     """十三幺: one of each terminal and honor, one of them paired."""
-    need = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+    need = ORPHANS
     if sum(counts) != 14:
         return False
     pair = False
@@ -226,105 +230,13 @@ def candidates(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:
 
 # ---------------------------------------------------------------- shanten
 
-_SHANTEN_CACHE: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]] = {}
-
-
-def _suit_options(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int, int], ...]:
-    """Pareto set of (melds, partial sets, pair) reachable inside one suit."""
-    cache_key = key + ((1,) if honors else ())
-    hit = _SHANTEN_CACHE.get(cache_key)
-    if hit is not None:
-        return hit
-    results: set[tuple[int, int, int]] = set()
-    c = list(key)
-    n = len(c)
-
-    def dfs(i: int, m: int, t: int, p: int) -> None:
-        while i < n and c[i] == 0:
-            i += 1
-        if i >= n:
-            results.add((m, t, p))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            dfs(i, m + 1, t, p)
-            c[i] += 3
-        if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            dfs(i, m + 1, t, p)
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-        if c[i] >= 2:
-            c[i] -= 2
-            if p == 0:
-                dfs(i, m, t, 1)
-            dfs(i, m, t + 1, p)
-            c[i] += 2
-        if not honors and i + 1 < n and c[i + 1]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            dfs(i, m, t + 1, p)
-            c[i] += 1
-            c[i + 1] += 1
-        if not honors and i + 2 < n and c[i + 2]:
-            c[i] -= 1
-            c[i + 2] -= 1
-            dfs(i, m, t + 1, p)
-            c[i] += 1
-            c[i + 2] += 1
-        c[i] -= 1
-        dfs(i, m, t, p)
-        c[i] += 1
-
-    dfs(0, 0, 0, 0)
-    pareto = tuple(
-        r
-        for r in results
-        if not any(o != r and o[0] >= r[0] and o[1] >= r[1] and o[2] >= r[2] for o in results)
-    )
-    _SHANTEN_CACHE[cache_key] = pareto
-    return pareto
-
-
-def shanten_standard(counts: Counts, exposed_melds: int = 0) -> int:
-    """Standard-shape shanten: -1 complete, 0 ready (听牌), … ; exposed melds count as done."""
-    best = 8
-    opts = [
-        _suit_options(counts[0:9], False),
-        _suit_options(counts[9:18], False),
-        _suit_options(counts[18:27], False),
-        _suit_options(counts[27:34], True),
-    ]
-    for a in opts[0]:
-        for b in opts[1]:
-            for c in opts[2]:
-                for d in opts[3]:
-                    m = exposed_melds + a[0] + b[0] + c[0] + d[0]
-                    t = a[1] + b[1] + c[1] + d[1]
-                    p = a[2] + b[2] + c[2] + d[2]
-                    has_pair = 1 if p else 0
-                    # extra pairs act as partial sets
-                    t += max(0, p - 1)
-                    if m + t > 4:
-                        t = 4 - m
-                    s = 8 - 2 * m - t - has_pair
-                    if s < best:
-                        best = s
-    return best
-
-
-def shanten_seven_pairs(counts: Counts) -> int:
-    pairs = sum(1 for n in counts if n >= 2)
-    kinds = sum(1 for n in counts if n)
-    return 6 - pairs + max(0, 7 - kinds)
+_ANY_PAIR = Shapes(seven_pairs=True)
+_ANY_PAIR_NO_SEVEN = Shapes(seven_pairs=False)
 
 
 def shanten(counts: Counts, exposed_melds: int = 0, seven_pairs: bool = True) -> int:
-    """Distance to ready: min of the standard shape and (with no melds) seven pairs."""
-    s = shanten_standard(counts, exposed_melds)
-    if seven_pairs and exposed_melds == 0 and sum(counts) >= 13:
-        s = min(s, shanten_seven_pairs(counts))
-    return s
+    """Distance to ready (向听) by the common shapes: 4 melds + any pair, and (with no melds) seven pairs, a
+    four counting as two pairs. The one shanten of the engine (engine/shanten.py), for callers without a
+    variant; a variant's own is ``Variant.shanten``."""
+    shapes = _ANY_PAIR if seven_pairs else _ANY_PAIR_NO_SEVEN
+    return HandShape(shapes, n_melds=exposed_melds).shanten(counts)

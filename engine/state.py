@@ -6,10 +6,10 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
-from .actions import Action
+from .actions import Action, KongMode
 from .melds import Meld
-from .ruleset import Options, Ruleset
 from .tiles import Counts
+from .variant import Options, Variant
 from .wall import Wall
 
 
@@ -22,19 +22,39 @@ class Phase(StrEnum):
     ENDED = "ended"
 
 
+class ClaimKind(StrEnum):
+    DISCARD = "discard"  # a discard
+    ROB = "rob"  # the tile of a kong being made (抢杠)
+    HAIDI = "haidi"  # the shown haidi tile (海底炮)
+    KONG = "kong"  # the tiles a two-tile 开杠 turned up and let fall
+
+
+class SettleKind(StrEnum):
+    OPENING = "opening"  # 起手小胡 / 扳牌
+    WIN = "win"
+    KONG = "kong"  # kong money
+    DRAW = "draw"  # a drawn hand's payments (查花猪 / 查大叫, refunds)
+
+
+class Outcome(StrEnum):
+    WIN = "win"  # someone won
+    DRAW = "draw"  # 荒庄
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     counts: Counts
     melds: tuple[Meld, ...] = ()
     discards: tuple[int, ...] = ()  # tiles lying in this seat's river (claimed ones removed)
     locked: bool = False  # 开杠 made: every tile that does not win is discarded
-    furiten: bool = False  # 漏胡: passed a win, no discard wins until own next draw / pung / kong
+    # 漏胡: the tiles this seat passed a win on since its own last draw, pung or kong (the variant's
+    # furiten_bars says which discard wins that bars)
+    furiten: tuple[int, ...] = ()
     declared: tuple[str, ...] = ()  # opening hands declared
     revealed: tuple[int, ...] = ()  # tiles shown to the table (opening hands)
     choice: str | None = None  # pre-hand choice (飘 "0".."4", 加锤 "0".."2", 定缺 "m"/"s"/"p")
     won: bool = False  # 血战: this seat has won and left play
-    open_turns: int = 0  # the whole hand is shown to the table for this many more own discards (扳牌)
-    passed_kongs: tuple[int, ...] = ()  # tiles whose 补杠 this seat could have made and did not
+    passed_kongs: tuple[int, ...] = ()  # tiles whose 补杠 this seat could have made and did not (过手杠)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,16 +63,16 @@ class Claim:
 
     tile: int
     from_seat: int
-    kind: str  # "discard" | "rob" (补杠 / 暗杠 tile) | "haidi" (shown haidi tile) | "kong" (开杠 tiles)
+    kind: ClaimKind
     options: tuple[tuple[int, tuple[Action, ...]], ...]  # seat -> its legal responses
     responses: tuple[tuple[int, Action], ...] = ()
     kong_discard: bool = False  # the discard straight after 开杠 (杠上炮)
-    first_discard: bool = False  # the dealer's first discard with nothing claimed (地胡)
-    kong_mode: str = ""  # for "rob": the pending kong's mode
-    kong_kind: int = 0  # for "rob": the pending kong's MeldKind
-    after_kong: str = ""  # the discarder had just konged ("bu" / "kai"): 杠上炮 in some variants
-    tiles: tuple[int, ...] = ()  # for "kong": every tile turned up by a two-tile 开杠
-    kept: int = -1  # for "kong": a turned-up tile the konger kept for a new kong (-1: none)
+    first_discard: bool = False  # the dealer's first discard (地胡)
+    kong_mode: KongMode = KongMode.PLAIN  # for ROB: the pending kong's mode
+    kong_kind: int = 0  # for ROB (and KONG with ``kept``): the pending kong's MeldKind
+    after_kong: KongMode | None = None  # the discarder had just konged: 杠上炮 in some variants
+    tiles: tuple[int, ...] = ()  # for KONG: every tile turned up by a two-tile 开杠
+    kept: int = -1  # for KONG: a turned-up tile the konger kept for a new kong (-1: none)
 
     def options_for(self, seat: int) -> tuple[Action, ...]:
         for s, acts in self.options:
@@ -78,35 +98,37 @@ class Payment:
 class Settlement:
     """A scored event (an opening hand, a win, a kong): names, birds, payments and per-seat deltas."""
 
-    kind: str  # "opening" | "win" | "kong" | "draw"
+    kind: SettleKind
     winners: tuple[int, ...]
     hands: tuple[tuple[int, tuple[str, ...]], ...]  # seat -> hand names (big hands repeated by count)
     birds: tuple[int, ...]
     payments: tuple[Payment, ...]
     deltas: tuple[int, ...]
-    note: str = ""
+    note: str = ""  # a hand or rule id the variant names (its ``names`` translate it), or ""
+    bird_seats: tuple[int | None, ...] = ()  # the seat each bird points at (None: nobody), as counted
 
     @classmethod
     def from_payments(
         cls,
-        kind: str,
+        kind: SettleKind,
         n: int,
         winners: tuple[int, ...],
         hands: tuple[tuple[int, tuple[str, ...]], ...],
         birds: tuple[int, ...],
         payments: tuple[Payment, ...],
         note: str = "",
+        bird_seats: tuple[int | None, ...] = (),
     ) -> Settlement:
         deltas = [0] * n
         for p in payments:
             deltas[p.payer] -= p.amount
             deltas[p.payee] += p.amount
-        return cls(kind, winners, hands, birds, payments, tuple(deltas), note)
+        return cls(kind, winners, hands, birds, payments, tuple(deltas), note, bird_seats)
 
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    reason: str  # "win" | "draw"
+    reason: Outcome
     winners: tuple[int, ...]
     deltas: tuple[int, ...]
     next_dealer: int
@@ -114,7 +136,7 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    ruleset: Ruleset
+    ruleset: Variant
     options: Options
     seed: int
     dealer: int
@@ -124,17 +146,15 @@ class State:
     current: int
     version: int = 0
     drawn: int | None = None  # tile `current` just drew (None after a claim or at the deal)
-    kong_draw: str = ""  # current's tile came from a kong: "bu" / "kai" / "" (杠上开花)
+    kong_draw: KongMode | None = None  # current's tile is a kong replacement, by this mode (杠上开花)
     first_turn: bool = True  # the dealer's first turn, nothing drawn or claimed yet (天胡)
     discards_made: int = 0
     claims_made: int = 0
     claim: Claim | None = None
     dice_rolls: int = 0
     opening_queue: tuple[int, ...] = ()
-    opening_winners: tuple[int, ...] = ()
-    opening_bird_seat: int | None = None
     haidi_first: int | None = None  # the first seat offered the haidi
-    haidi_offered: int = 0  # how many seats have been offered it
+    haidi_queue: tuple[int, ...] = ()  # seats still to be offered it after the current one
     haidi_taker: int | None = None
     haidi_as_replacement: int | None = None  # seat that took the last tile as a kong replacement
     settlements: tuple[Settlement, ...] = ()
@@ -143,6 +163,8 @@ class State:
     kong_from: int | None = None  # the seat whose discard fed current's kong (点杠), for 杠开 payments
     kong_tiles: tuple[int, ...] = ()  # tiles a two-tile 开杠 turned up, waiting for the konger
     winners: tuple[int, ...] = ()  # 血战: seats that have won so far, in order
+    wall_reserve: int = 0  # tiles the variant keeps back at the end of the wall (birds): not played
+    extra: Any = None  # the variant's own slot (immutable values only); the core never reads it
 
     @property
     def num_seats(self) -> int:
@@ -150,6 +172,11 @@ class State:
 
     def next_seat(self, seat: int, step: int = 1) -> int:
         return (seat + step) % len(self.seats)
+
+    def play_order(self, first: int) -> tuple[int, ...]:
+        """Every seat in play order, from ``first``."""
+        n = len(self.seats)
+        return tuple((first + i) % n for i in range(n))
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(State))

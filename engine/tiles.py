@@ -67,7 +67,7 @@ def parse_tiles(text: str) -> list[int]:
     out: list[int] = []
     digits: list[int] = []
     for ch in text.replace(" ", ""):
-        if ch.isdigit():
+        if "0" <= ch <= "9":  # ASCII digits only: "²".isdigit() is True but int("²") fails
             digits.append(int(ch))
         elif ch in SUIT_OF_LETTER:
             if not digits:

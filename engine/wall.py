@@ -9,9 +9,8 @@ returns a new Wall.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-
-from .tiles import full_set
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,10 +24,11 @@ class Wall:
             object.__setattr__(self, "remaining", len(self.tiles) - self.taken.bit_count())
 
     @classmethod
-    def shuffled(cls, rng: random.Random, with_honors: bool) -> Wall:
-        tiles = full_set(with_honors)
-        rng.shuffle(tiles)
-        return cls(tuple(tiles))
+    def shuffled(cls, rng: random.Random, tiles: Iterable[int]) -> Wall:
+        """The tile set (a variant's ``tile_set``) shuffled by ``rng``."""
+        order = list(tiles)
+        rng.shuffle(order)
+        return cls(tuple(order))
 
     @property
     def stacks(self) -> int:

@@ -33,11 +33,16 @@ class Period(StrEnum):
     MONTH = "month"  # the 1st 00:00 to the next 1st 00:00
 
 
+LANGUAGES = ("zh", "en")  # the bot's languages: what a language column may hold
+MAX_PAUSE_S = 60  # the longest claim pause a table may have (``table_settings.pause_s``)
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     user_id: int
     name: str
-    language: str | None
+    language: str | None  # "zh" or "en"; None: not known yet
+    language_chosen: bool = False  # chosen with /lang: the client's language no longer replaces it
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,7 @@ class Hand:
     result: Mapping[str, Any] | None  # see ``result_to_json``; None while playing
     started_at: datetime
     ended_at: datetime | None
+    result_delivered: bool = True  # False from the hand's end until the bot has shown its result
 
     @property
     def finished(self) -> bool:
@@ -108,14 +114,47 @@ class HandReplay:
 
 
 @dataclass(frozen=True, slots=True)
+class TableSettings:
+    """A table's bot settings (``table_settings`` and the lobby's AI seats): what the lobby shows and the
+    ids of the group's messages that are edited in place."""
+
+    lang: str = "zh"  # the language of the group's messages
+    claim_s: int = 30  # seconds to answer a claim
+    discard_s: int = 60  # seconds for a turn
+    pause_s: int = 3  # the claim pause after every discard, whether or not anyone may claim (0: none)
+    host: int | None = None  # who opened the table (/newtable)
+    editing: bool = False  # the lobby shows its settings keyboard
+    lobby_msg: int | None = None  # the group's lobby message
+    table_msg: int | None = None  # the group's table message of the current hand
+    ai: tuple[int, ...] = ()  # lobby seats given to an AI player
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlay:
+    """One seat during a hand: on auto-play, timeouts in a row, and its open decision (the state version
+    it started at and its deadline, both None when it has none)."""
+
+    seat: int
+    auto: bool = False
+    timeouts: int = 0
+    since: int | None = None
+    deadline: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Restored:
     """One open table after a restart. ``hand``/``state`` are None when no hand is in progress (a lobby,
-    or between hands); ``error`` says why a hand could not be rebuilt (``state`` is then None)."""
+    or between hands); ``error`` says why a hand could not be rebuilt (``state`` is then None).
+    ``settings``, ``seats`` (each seat's ``SeatPlay``) and ``panels`` (user id -> his panel's message id)
+    are the bot's state of the table as last stored."""
 
     table: Table
     hand: Hand | None
     state: engine.State | None
     error: str | None = None
+    settings: TableSettings = TableSettings()
+    seats: tuple[SeatPlay, ...] = ()
+    panels: Mapping[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,10 +175,104 @@ V3_CHAT_TOTALS: tuple[str, ...] = (
     """,
 )
 
+V4_BOT_STATE: tuple[str, ...] = (
+    # Everything the bot knows lives here, written in the same transaction as the change that causes it
+    # (before v4 it sat in a side file, ``<db>.bot.json``, written late). Values are typed and checked.
+    #
+    # A player's language, stored once: the Telegram client's, until he chooses one with /lang.
+    """
+    CREATE TABLE players_v4 (
+        user_id    INTEGER PRIMARY KEY,            -- Telegram user id
+        name       TEXT NOT NULL,                  -- display name, refreshed whenever the player shows up
+        language   TEXT CHECK (language IN ('zh', 'en')),  -- the bot's language for him; NULL: not known
+        language_chosen INTEGER NOT NULL DEFAULT 0 CHECK (language_chosen IN (0, 1)),
+                                                   -- 1: chosen with /lang, his client's no longer counts
+        updated_at REAL NOT NULL
+    )
+    """,
+    """
+    INSERT INTO players_v4 (user_id, name, language, language_chosen, updated_at)
+    SELECT user_id, name,
+           CASE WHEN language IS NULL THEN NULL WHEN lower(language) LIKE 'zh%' THEN 'zh' ELSE 'en' END,
+           0, updated_at
+    FROM players
+    """,
+    "DROP TABLE players",
+    "ALTER TABLE players_v4 RENAME TO players",
+    # A group's settings (one typed column each; a later step adds columns, e.g. text or picture mode).
+    """
+    CREATE TABLE chat_settings (
+        chat_id  INTEGER PRIMARY KEY,              -- a Telegram group
+        language TEXT CHECK (language IN ('zh', 'en'))  -- chosen with /lang; NULL: not chosen
+    )
+    """,
+    # A table's bot settings, beside its seats and room options (``tables``): one row per table.
+    """
+    CREATE TABLE table_settings (
+        table_id  INTEGER PRIMARY KEY REFERENCES tables (id),
+        lang      TEXT NOT NULL DEFAULT 'zh' CHECK (lang IN ('zh', 'en')),  -- of the group's messages
+        claim_s   INTEGER NOT NULL DEFAULT 30 CHECK (claim_s BETWEEN 5 AND 3600),  -- claim timer
+        discard_s INTEGER NOT NULL DEFAULT 60 CHECK (discard_s BETWEEN 5 AND 3600),  -- turn timer
+        pause_s   INTEGER NOT NULL DEFAULT 3 CHECK (pause_s BETWEEN 0 AND 60),  -- the claim pause after
+                                                   -- every discard, the same whether anyone may claim
+        host      INTEGER,                         -- who opened the table (/newtable); NULL: unknown
+        editing   INTEGER NOT NULL DEFAULT 0 CHECK (editing IN (0, 1)),  -- the lobby shows its settings
+        lobby_msg INTEGER CHECK (lobby_msg > 0),   -- the group's lobby message (edited in place)
+        table_msg INTEGER CHECK (table_msg > 0)    -- the group's table message of the current hand
+    )
+    """,
+    "INSERT INTO table_settings (table_id) SELECT id FROM tables",
+    # Each seat of a table: the lobby's AI seats, and during a hand auto-play, timeouts in a row and the
+    # open decision (the state version it started at and its deadline). Four rows per table.
+    """
+    CREATE TABLE table_seats (
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        ai       INTEGER NOT NULL DEFAULT 0 CHECK (ai IN (0, 1)),    -- the lobby gives the seat to an AI
+        auto     INTEGER NOT NULL DEFAULT 0 CHECK (auto IN (0, 1)),  -- the bot plays for its player
+        timeouts INTEGER NOT NULL DEFAULT 0 CHECK (timeouts >= 0),   -- his timeouts in a row
+        since    INTEGER CHECK (since >= 0),       -- open decision: the state version it started at
+        deadline REAL CHECK (deadline > 0),        -- ... and when the bot plays for him
+        CHECK ((since IS NULL) = (deadline IS NULL)),
+        PRIMARY KEY (table_id, seat)
+    ) WITHOUT ROWID
+    """,
+    """
+    INSERT INTO table_seats (table_id, seat)
+    SELECT t.id, s.value FROM tables AS t JOIN json_each('[0, 1, 2, 3]') AS s
+    """,
+    # Each player's private panel of a table (the message his hand is shown in, edited in place).
+    """
+    CREATE TABLE panels (
+        table_id   INTEGER NOT NULL REFERENCES tables (id),
+        user_id    INTEGER NOT NULL,               -- the private chat the panel is in
+        message_id INTEGER NOT NULL CHECK (message_id > 0),
+        PRIMARY KEY (table_id, user_id)
+    ) WITHOUT ROWID
+    """,
+    # Whether a finished hand's result reached the group: 0 from the moment it ends until it is shown.
+    # Hands that ended before v4 count as delivered.
+    """
+    ALTER TABLE hands ADD COLUMN result_delivered INTEGER NOT NULL DEFAULT 1
+        CHECK (result_delivered IN (0, 1))
+    """,
+    # A group upgraded to a supergroup gets a new chat id: its score rows follow it. Every other column of
+    # a score row stays history.
+    "DROP TRIGGER score_deltas_no_update",
+    """
+    CREATE TRIGGER score_deltas_no_update BEFORE UPDATE OF hand_id, seat, user_id, delta, win, ended_at
+    ON score_deltas
+    BEGIN
+        SELECT RAISE(ABORT, 'mjdb: score rows are history');
+    END
+    """,
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
     V3_CHAT_TOTALS,  # v3: running all-time sums per chat and player
+    V4_BOT_STATE,  # v4: chat, table and seat settings, message ids, open decisions, result delivery
 )
 LATEST = len(MIGRATIONS)
 

@@ -48,6 +48,8 @@ from .errors import (
     VersionConflict,
 )
 from .models import (
+    LANGUAGES,
+    MAX_PAUSE_S,
     Hand,
     HandReplay,
     HistoryEntry,
@@ -55,8 +57,10 @@ from .models import (
     Period,
     Player,
     Restored,
+    SeatPlay,
     Standing,
     Table,
+    TableSettings,
     TableStatus,
     result_to_json,
     to_datetime,
@@ -76,8 +80,21 @@ _HAND_VERSION = (
 )
 _HAND_COLS = (
     "id, table_id, number, seed, dealer, dealer_drawn, seats, options, "
-    f"{_HAND_VERSION}, result, started_at, ended_at"
+    f"{_HAND_VERSION}, result, started_at, ended_at, result_delivered"
 )
+_SETTINGS_COLS = "lang, claim_s, discard_s, pause_s, host, editing, lobby_msg, table_msg"
+_SETTINGS_MARKS = ", ".join("?" * len(_SETTINGS_COLS.split(", ")))
+_SETTING_TYPES: dict[str, Any] = {
+    "lang": str,
+    "claim_s": int,
+    "discard_s": int,
+    "pause_s": int,
+    "host": (int, type(None)),
+    "editing": bool,
+    "lobby_msg": (int, type(None)),
+    "table_msg": (int, type(None)),
+}
+MAX_SEATS = 4  # rows in table_seats per table
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +197,74 @@ def _hand(row: Row) -> Hand:
         result=json.loads(row[9]) if row[9] is not None else None,
         started_at=to_datetime(row[10]),
         ended_at=to_datetime(row[11]) if row[11] is not None else None,
+        result_delivered=bool(row[12]),
     )
+
+
+def _settings(row: Row, ai: Iterable[int]) -> TableSettings:
+    return TableSettings(
+        lang=row[0],
+        claim_s=row[1],
+        discard_s=row[2],
+        pause_s=row[3],
+        host=row[4],
+        editing=bool(row[5]),
+        lobby_msg=row[6],
+        table_msg=row[7],
+        ai=tuple(sorted(ai)),
+    )
+
+
+def _check_language(language: str | None) -> str | None:
+    if language is not None and language not in LANGUAGES:
+        raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+    return language
+
+
+def _check_settings(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Typed, in-range settings (the schema's CHECKs say the same; this gives a clear message first)."""
+    out: dict[str, Any] = {}
+    for key, value in changes.items():
+        if key == "ai":
+            seats = tuple(value)
+            if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_SEATS for x in seats):
+                raise InvalidInput(f"AI seats must be seat numbers 0-{MAX_SEATS - 1}, not {value!r}")
+            out[key] = seats
+            continue
+        kind = _SETTING_TYPES.get(key)
+        if kind is None:
+            raise InvalidInput(f"no table setting {key!r}")
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise InvalidInput(f"table setting {key} cannot be {value!r}")
+        if key == "lang":
+            _check_language(value)
+        elif key in ("claim_s", "discard_s") and not 5 <= value <= 3600:
+            raise InvalidInput(f"{key} must be 5-3600 seconds, not {value}")
+        elif key == "pause_s" and not 0 <= value <= MAX_PAUSE_S:
+            raise InvalidInput(f"pause_s must be 0-{MAX_PAUSE_S} seconds, not {value}")
+        elif key in ("lobby_msg", "table_msg") and value is not None and value <= 0:
+            raise InvalidInput(f"{key} must be a message id, not {value}")
+        elif isinstance(value, int) and not isinstance(value, bool):
+            _check_int64(key, value)
+        out[key] = int(value) if isinstance(value, bool) else value
+    return out
+
+
+def _seat_rows(table_id: int, seats: Iterable[SeatPlay]) -> list[tuple[Any, ...]]:
+    rows = []
+    for p in seats:
+        if not 0 <= p.seat < MAX_SEATS or p.timeouts < 0 or (p.since is None) != (p.deadline is None):
+            raise InvalidInput(f"table {table_id}: not a seat's state: {p!r}")
+        rows.append((int(p.auto), p.timeouts, p.since, p.deadline, table_id, p.seat))
+    return rows
+
+
+_UPDATE_SEAT = (
+    "UPDATE table_seats SET auto = ?, timeouts = ?, since = ?, deadline = ? WHERE table_id = ? AND seat = ?"
+)
+_CLEAR_PLAY = (
+    "UPDATE table_seats SET auto = 0, timeouts = 0, since = NULL, deadline = NULL WHERE table_id = ?"
+)
 
 
 def period_bounds(period: Period | str, now: datetime) -> tuple[float, float]:
@@ -199,8 +283,10 @@ def period_bounds(period: Period | str, now: datetime) -> tuple[float, float]:
         end = start + timedelta(days=7)
     else:
         start = midnight.replace(day=1)
-        end = start.replace(year=start.year + 1, month=1) if start.month == 12 else start.replace(
-            month=start.month + 1
+        end = (
+            start.replace(year=start.year + 1, month=1)
+            if start.month == 12
+            else start.replace(month=start.month + 1)
         )
     return start.timestamp(), end.timestamp()
 
@@ -460,8 +546,10 @@ class Storage:
     # ------------------------------------------------------------------ players
 
     async def upsert_player(self, user_id: int, name: str, language: str | None = None) -> Player:
-        """Record or refresh a player's display name (and language, if given: None keeps the old one)."""
+        """Record or refresh a player's display name, and his client's language ("zh"/"en"; None keeps the
+        old one). A language he chose with ``set_player_language`` is kept over his client's."""
         _check_int64("user_id", user_id)
+        _check_language(language)
         now = self._now()
 
         async def run(db: aiosqlite.Connection) -> Player:
@@ -470,14 +558,36 @@ class Storage:
                 INSERT INTO players (user_id, name, language, updated_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (user_id) DO UPDATE SET
                     name = excluded.name,
-                    language = COALESCE(excluded.language, players.language),
+                    language = CASE WHEN players.language_chosen THEN players.language
+                                    ELSE COALESCE(excluded.language, players.language) END,
                     updated_at = excluded.updated_at
-                RETURNING user_id, name, language
+                RETURNING user_id, name, language, language_chosen
                 """,
                 (user_id, name, language, now),
             )
             r = list(rows)[0]
-            return Player(r[0], r[1], r[2])
+            return Player(r[0], r[1], r[2], bool(r[3]))
+
+        return await self._single(run)
+
+    async def set_player_language(self, user_id: int, language: str) -> Player:
+        """The language a player chose (/lang in private): kept whatever his client says later."""
+        _check_int64("user_id", user_id)
+        _check_language(language)
+        now = self._now()
+
+        async def run(db: aiosqlite.Connection) -> Player:
+            rows = await db.execute_fetchall(
+                """
+                INSERT INTO players (user_id, name, language, language_chosen, updated_at)
+                VALUES (?, '', ?, 1, ?)
+                ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, language_chosen = 1
+                RETURNING user_id, name, language, language_chosen
+                """,
+                (user_id, language, now),
+            )
+            r = list(rows)[0]
+            return Player(r[0], r[1], r[2], bool(r[3]))
 
         return await self._single(run)
 
@@ -485,12 +595,95 @@ class Storage:
         async def run(db: aiosqlite.Connection) -> Player | None:
             rows = list(
                 await db.execute_fetchall(
-                    "SELECT user_id, name, language FROM players WHERE user_id = ?", (user_id,)
+                    "SELECT user_id, name, language, language_chosen FROM players WHERE user_id = ?",
+                    (user_id,),
                 )
             )
-            return Player(*rows[0]) if rows else None
+            if not rows:
+                return None
+            r = rows[0]
+            return Player(r[0], r[1], r[2], bool(r[3]))
 
         return await self._single(run)
+
+    # ------------------------------------------------------------------ chats
+
+    async def chat_languages(self) -> dict[int, str]:
+        """Every group's chosen language (a few bytes per group: loaded once at start)."""
+
+        async def run(db: aiosqlite.Connection) -> dict[int, str]:
+            rows = await db.execute_fetchall(
+                "SELECT chat_id, language FROM chat_settings WHERE language IS NOT NULL"
+            )
+            return {int(r[0]): str(r[1]) for r in rows}
+
+        return await self._single(run)
+
+    async def set_chat_language(
+        self, chat_id: int, language: str | None, table_id: int | None = None
+    ) -> None:
+        """A group's language (/lang there); with ``table_id``, that table's messages change with it in the
+        same transaction."""
+        _check_int64("chat_id", chat_id)
+        _check_language(language)
+
+        async def run(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "INSERT INTO chat_settings (chat_id, language) VALUES (?, ?) "
+                "ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
+                (chat_id, language),
+            )
+            if table_id is not None and language is not None:
+                await db.execute(
+                    "UPDATE table_settings SET lang = ? WHERE table_id = ?", (language, table_id)
+                )
+
+        await self._write(run)
+
+    async def migrate_chat(self, old_chat: int, new_chat: int) -> list[int]:
+        """A group became a supergroup (Telegram's ``migrate_to_chat_id``): its tables, score rows, totals
+        and settings move to the new chat id. The group's message ids do not carry over (they are
+        forgotten). Returns the ids of the open tables that moved; running it twice moves nothing more."""
+        _check_int64("chat_id", old_chat)
+        _check_int64("chat_id", new_chat)
+
+        async def run(db: aiosqlite.Connection) -> list[int]:
+            rows = await db.execute_fetchall(
+                "SELECT id FROM tables WHERE chat_id = ? AND status = 'open' ORDER BY id", (old_chat,)
+            )
+            moved = [int(r[0]) for r in rows]
+            await db.executemany(
+                "UPDATE table_settings SET lobby_msg = NULL, table_msg = NULL WHERE table_id = ?",
+                [(t,) for t in moved],
+            )
+            await db.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat))
+            await db.execute("UPDATE score_deltas SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat))
+            await db.execute(
+                """
+                INSERT INTO chat_totals (chat_id, user_id, points, hands, wins, best)
+                SELECT ?, user_id, points, hands, wins, best FROM chat_totals WHERE chat_id = ? AND true
+                ON CONFLICT (chat_id, user_id) DO UPDATE SET
+                    points = points + excluded.points,
+                    hands = hands + excluded.hands,
+                    wins = wins + excluded.wins,
+                    best = MAX(best, excluded.best)
+                """,
+                (new_chat, old_chat),
+            )
+            await db.execute("DELETE FROM chat_totals WHERE chat_id = ?", (old_chat,))
+            await db.execute(
+                """
+                INSERT INTO chat_settings (chat_id, language)
+                SELECT ?, language FROM chat_settings WHERE chat_id = ? AND true
+                ON CONFLICT (chat_id) DO UPDATE SET
+                    language = COALESCE(chat_settings.language, excluded.language)
+                """,
+                (new_chat, old_chat),
+            )
+            await db.execute("DELETE FROM chat_settings WHERE chat_id = ?", (old_chat,))
+            return moved
+
+        return await self._write(run)
 
     # ------------------------------------------------------------------ tables
 
@@ -500,13 +693,17 @@ class Storage:
         variant: str,
         options: Mapping[str, Any] | None = None,
         seats: Sequence[int | None] = (),
+        settings: TableSettings | None = None,
     ) -> Table:
-        """A new open table in a chat. The variant and options are checked against the engine now, so a
-        typo fails at /new rather than when the first hand is dealt."""
+        """A new open table in a chat, with its bot settings (defaults if None). The variant and options are
+        checked against the engine now, so a typo fails at /new rather than when the first hand is dealt."""
         _check_int64("chat_id", chat_id)
         ruleset = _ruleset(variant)
         opts = _resolve_options(ruleset, options)
         seat_ids = _check_seats(ruleset, seats)
+        conf = settings or TableSettings()
+        values = _check_settings({k: getattr(conf, k) for k in _SETTING_TYPES})
+        ai = _check_settings({"ai": conf.ai})["ai"]
         now = self._now()
 
         async def run(db: aiosqlite.Connection) -> Table:
@@ -517,9 +714,55 @@ class Storage:
                 """,
                 (chat_id, variant, _dumps(opts), _dumps(list(seat_ids)), now),
             )
-            return _table(list(rows)[0])
+            table = _table(list(rows)[0])
+            await db.execute(
+                f"INSERT INTO table_settings (table_id, {_SETTINGS_COLS}) VALUES (?, {_SETTINGS_MARKS})",
+                (table.id, *(values[k] for k in _SETTINGS_COLS.split(", "))),
+            )
+            await db.executemany(
+                "INSERT INTO table_seats (table_id, seat, ai) VALUES (?, ?, ?)",
+                [(table.id, seat, int(seat in ai)) for seat in range(MAX_SEATS)],
+            )
+            return table
 
-        return await self._single(run)
+        return await self._write(run)
+
+    async def table_settings(self, table_id: int) -> TableSettings:
+        async def run(db: aiosqlite.Connection) -> TableSettings:
+            return await _get_settings(db, table_id)
+
+        return await self._read(run)
+
+    async def update_settings(self, table_id: int, **changes: Any) -> TableSettings:
+        """Change a table's bot settings (``TableSettings`` fields: lang, claim_s, discard_s, host, editing,
+        lobby_msg, table_msg, ai) in one transaction; returns them as stored."""
+        values = _check_settings(changes)
+
+        async def run(db: aiosqlite.Connection) -> TableSettings:
+            await _get_table(db, table_id)
+            await _write_settings(db, table_id, values)
+            return await _get_settings(db, table_id)
+
+        return await self._write(run)
+
+    async def update_lobby(
+        self,
+        table_id: int,
+        *,
+        seats: Sequence[int | None] | None = None,
+        options: Mapping[str, Any] | None = None,
+        **settings: Any,
+    ) -> tuple[Table, TableSettings]:
+        """``update_table`` and ``update_settings`` in one transaction (a seat taken stops being an AI
+        seat, the seat count changes with the AI seats that still fit)."""
+        values = _check_settings(settings)
+
+        async def run(db: aiosqlite.Connection) -> tuple[Table, TableSettings]:
+            table = await _update_table(db, table_id, seats, options)
+            await _write_settings(db, table_id, values)
+            return table, await _get_settings(db, table_id)
+
+        return await self._write(run)
 
     async def update_table(
         self,
@@ -532,17 +775,7 @@ class Storage:
         and options it started with (they are copied into the hand)."""
 
         async def run(db: aiosqlite.Connection) -> Table:
-            table = await _get_table(db, table_id)
-            if table.status != TableStatus.OPEN:
-                raise TableClosed(f"table {table_id} is closed")
-            ruleset = _ruleset(table.variant)
-            new_seats = _check_seats(ruleset, seats) if seats is not None else table.seats
-            new_opts = _resolve_options(ruleset, {**table.options, **options}) if options else table.options
-            rows = await db.execute_fetchall(
-                f"UPDATE tables SET seats = ?, options = ? WHERE id = ? RETURNING {_TABLE_COLS}",
-                (_dumps(list(new_seats)), _dumps(dict(new_opts)), table_id),
-            )
-            return _table(list(rows)[0])
+            return await _update_table(db, table_id, seats, options)
 
         return await self._write(run)
 
@@ -594,14 +827,22 @@ class Storage:
         seed: int,
         dealer: int | None = None,
         options: Mapping[str, Any] | None = None,
+        *,
+        ai: Sequence[int] | None = None,
+        seats_for: Callable[[engine.State], Iterable[SeatPlay]] | None = None,
     ) -> tuple[Hand, engine.State]:
         """Deal the table's next hand and record it; returns the record and the dealt state (version 0).
 
         ``options`` overlay the table's for this hand only. ``dealer=None`` lets the engine draw it from the
         seed; the dealer actually used is stored, and whether it was drawn (replay needs to know).
-        Refused while another hand of the table is unfinished.
+        Refused while another hand of the table is unfinished. In the same transaction every seat's play
+        state starts afresh (``seats_for(dealt state)`` gives the first decisions), ``ai`` replaces the
+        lobby's AI seats and the lobby leaves its settings page.
         """
         _check_int64("seed", seed)
+        lobby = _check_settings(
+            {"editing": False, "table_msg": None, **({"ai": ai} if ai is not None else {})}
+        )
         now = self._now()
 
         async def run(db: aiosqlite.Connection) -> tuple[Hand, engine.State]:
@@ -638,9 +879,50 @@ class Storage:
                         f"table {table_id} already has an unfinished hand; finish or abandon it first"
                     ) from None
                 raise
+            await db.execute(_CLEAR_PLAY, (table_id,))
+            await _write_settings(db, table_id, lobby)
+            if seats_for is not None:
+                await db.executemany(_UPDATE_SEAT, _seat_rows(table_id, seats_for(state)))
             return _hand(list(rows)[0]), state
 
         return await self._write(run)
+
+    async def save_seats(self, table_id: int, seats: Iterable[SeatPlay]) -> None:
+        """Seats' play state (auto-play, timeouts, open decisions) changed without an action, e.g. a player
+        came back from auto-play: one transaction."""
+        rows = _seat_rows(table_id, seats)
+
+        async def run(db: aiosqlite.Connection) -> None:
+            await db.executemany(_UPDATE_SEAT, rows)
+
+        await self._write(run)
+
+    async def set_panel(self, table_id: int, user_id: int, message_id: int) -> None:
+        """The message a player's private panel of a table is shown in (edited in place after a restart)."""
+        _check_int64("user_id", user_id)
+        if not isinstance(message_id, int) or message_id <= 0:
+            raise InvalidInput(f"not a message id: {message_id!r}")
+
+        async def run(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "INSERT INTO panels (table_id, user_id, message_id) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_id, user_id) DO UPDATE SET message_id = excluded.message_id",
+                (table_id, user_id, message_id),
+            )
+
+        await self._single(run)
+
+    async def result_delivered(self, hand_ids: Sequence[int], lobby_msg: int | None = None) -> None:
+        """The group has seen a finished hand's result (in the lobby message ``lobby_msg``, stored too)."""
+
+        async def run(db: aiosqlite.Connection) -> None:
+            for hand_id in hand_ids:
+                hand = await _get_hand(db, hand_id)
+                await db.execute("UPDATE hands SET result_delivered = 1 WHERE id = ?", (hand_id,))
+                if lobby_msg is not None:
+                    await _write_settings(db, hand.table_id, _check_settings({"lobby_msg": lobby_msg}))
+
+        await self._write(run)
 
     async def log_action(
         self,
@@ -649,13 +931,17 @@ class Storage:
         version: int,
         *,
         final: engine.State | None = None,
+        table_id: int | None = None,
+        seats: Sequence[SeatPlay] = (),
     ) -> int:
         """Persist one accepted action with the state version it produced; returns its sequence number.
 
         One transaction: the action is logged with its version, or not at all. ``version`` must be exactly
         the logged version + 1, otherwise ``VersionConflict`` (a gap, or the same action applied twice) and
         nothing is written. Pass the resulting state as ``final`` when the action ended the hand: the result
-        and scores are then written in the same transaction, so a crash cannot separate them.
+        and scores are then written in the same transaction, so a crash cannot separate them (and every
+        seat's play state is cleared). ``seats``: the seats of ``table_id`` whose play state (decisions,
+        timeouts, auto-play) the action changed, written in the same transaction.
         """
         try:
             parsed = engine.Action.parse(action) if isinstance(action, str) else action
@@ -671,6 +957,7 @@ class Storage:
             result = _final_result(final)
         now = self._now()
         params = (hand_id, parsed.seat, text, version, now, hand_id)
+        seat_rows = _seat_rows(table_id, seats) if seats and table_id is not None else []
 
         async def insert(db: aiosqlite.Connection) -> int:
             try:
@@ -679,13 +966,15 @@ class Storage:
                 raise await _action_refused(db, e, hand_id, text, version) from None
             return int(list(rows)[0][0])
 
-        if result is None:
+        if result is None and not seat_rows:
             return await self._single(insert)
 
         async def insert_and_finish(db: aiosqlite.Connection) -> int:
             seq = await insert(db)
-            assert final is not None and result is not None
-            await _finish(db, hand_id, final, result, now)
+            if seat_rows:
+                await db.executemany(_UPDATE_SEAT, seat_rows)
+            if final is not None and result is not None:
+                await _finish(db, hand_id, final, result, now)
             return seq
 
         return await self._write(insert_and_finish)
@@ -776,21 +1065,39 @@ class Storage:
             )
             return [(_table(r[:7]), r[7]) for r in rows]
 
+        async def bot_state(
+            db: aiosqlite.Connection, table_id: int
+        ) -> tuple[TableSettings, tuple[SeatPlay, ...], dict[int, int]]:
+            settings = await _get_settings(db, table_id)
+            rows = await db.execute_fetchall(
+                "SELECT seat, auto, timeouts, since, deadline FROM table_seats "
+                "WHERE table_id = ? ORDER BY seat",
+                (table_id,),
+            )
+            seats = tuple(SeatPlay(r[0], bool(r[1]), r[2], r[3], r[4]) for r in rows)
+            panels = await db.execute_fetchall(
+                "SELECT user_id, message_id FROM panels WHERE table_id = ?", (table_id,)
+            )
+            return settings, seats, {int(r[0]): int(r[1]) for r in panels}
+
         out: list[Restored] = []
         for table, hand_id in await self._single(load):
-            if hand_id is None:
-                out.append(Restored(table, None, None))
-                continue
-            rec = await self.hand_replay(hand_id)
-            try:
-                state = replay_actions(rec.variant, rec.hand, rec.actions)
-            except ReplayError as e:
-                out.append(Restored(table, rec.hand, None, str(e)))
-                continue
-            hand = rec.hand
-            if state.phase == engine.Phase.ENDED:
-                hand = await self.finish_hand(hand_id, state)
-            out.append(Restored(table, hand, state))
+            hand, state, error = None, None, None
+            if hand_id is not None:
+                rec = await self.hand_replay(hand_id)
+                hand = rec.hand
+                try:
+                    state = replay_actions(rec.variant, rec.hand, rec.actions)
+                except ReplayError as e:
+                    error = str(e)
+                if state is not None and state.phase == engine.Phase.ENDED:
+                    hand = await self.finish_hand(hand_id, state)
+
+            async def read(db: aiosqlite.Connection, tid: int = table.id) -> Any:
+                return await bot_state(db, tid)
+
+            settings, seats, panels = await self._read(read)
+            out.append(Restored(table, hand, state, error, settings, seats, panels))
         return out
 
     async def import_hands(self, table_id: int, hands: Iterable[ArchivedHand]) -> int:
@@ -963,6 +1270,54 @@ async def _get_table(db: aiosqlite.Connection, table_id: int) -> Table:
     return _table(rows[0])
 
 
+async def _update_table(
+    db: aiosqlite.Connection,
+    table_id: int,
+    seats: Sequence[int | None] | None,
+    options: Mapping[str, Any] | None,
+) -> Table:
+    table = await _get_table(db, table_id)
+    if table.status != TableStatus.OPEN:
+        raise TableClosed(f"table {table_id} is closed")
+    if seats is None and not options:
+        return table
+    ruleset = _ruleset(table.variant)
+    new_seats = _check_seats(ruleset, seats) if seats is not None else table.seats
+    new_opts = _resolve_options(ruleset, {**table.options, **options}) if options else table.options
+    rows = await db.execute_fetchall(
+        f"UPDATE tables SET seats = ?, options = ? WHERE id = ? RETURNING {_TABLE_COLS}",
+        (_dumps(list(new_seats)), _dumps(dict(new_opts)), table_id),
+    )
+    return _table(list(rows)[0])
+
+
+async def _get_settings(db: aiosqlite.Connection, table_id: int) -> TableSettings:
+    rows = list(
+        await db.execute_fetchall(
+            f"SELECT {_SETTINGS_COLS} FROM table_settings WHERE table_id = ?", (table_id,)
+        )
+    )
+    if not rows:
+        raise NotFound(f"no table {table_id}")
+    ai = await db.execute_fetchall("SELECT seat FROM table_seats WHERE table_id = ? AND ai", (table_id,))
+    return _settings(rows[0], (int(r[0]) for r in ai))
+
+
+async def _write_settings(db: aiosqlite.Connection, table_id: int, values: Mapping[str, Any]) -> None:
+    """Checked settings (``_check_settings``) into a table's rows; inside the caller's transaction."""
+    cols = [k for k in values if k != "ai"]
+    if cols:
+        await db.execute(
+            f"UPDATE table_settings SET {', '.join(f'{k} = ?' for k in cols)} WHERE table_id = ?",
+            (*(values[k] for k in cols), table_id),
+        )
+    if "ai" in values:
+        await db.execute(
+            "UPDATE table_seats SET ai = (seat IN (SELECT value FROM json_each(?))) WHERE table_id = ?",
+            (_dumps(list(values["ai"])), table_id),
+        )
+
+
 async def _get_hand(db: aiosqlite.Connection, hand_id: int) -> Hand:
     rows = list(await db.execute_fetchall(f"SELECT {_HAND_COLS} FROM hands WHERE id = ?", (hand_id,)))
     if not rows:
@@ -993,8 +1348,12 @@ async def _finish(
             hand.version,
             state.version,
         )
-    await db.execute("UPDATE hands SET result = ?, ended_at = ? WHERE id = ?", (_dumps(result), now, hand_id))
+    await db.execute(
+        "UPDATE hands SET result = ?, ended_at = ?, result_delivered = 0 WHERE id = ?",
+        (_dumps(result), now, hand_id),
+    )
     await db.execute(schema.SCORE_ROWS_FOR_HAND, (hand_id,))
+    await db.execute(_CLEAR_PLAY, (hand.table_id,))
 
 
 async def _action_refused(

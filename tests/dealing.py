@@ -21,6 +21,7 @@ from engine import (
     Act,
     Action,
     Event,
+    EventKind,
     Phase,
     Ruleset,
     Settlement,
@@ -161,9 +162,8 @@ def kai_dice(ruleset: Ruleset, seed: int = 0, roll: int = 0) -> int:
 
 def dice_sum(events: tuple[Event, ...]) -> int:
     """The sum of the one "dice" event among ``events``."""
-    (dice,) = [e for e in events if e.kind == "dice"]
-    d1, d2 = dice.detail.split("+")
-    return int(d1) + int(d2)
+    (dice,) = [e for e in events if e.kind == EventKind.DICE]
+    return sum(dice.dice)
 
 
 # ---------------------------------------------------------------- actions

@@ -107,6 +107,7 @@ class FakeChat:
     bot_status: str = "member"
     messages: list[FakeMessage] = field(default_factory=list)
     _next_message_id: int = 1
+    migrated_to: int | None = None  # a group upgraded to this supergroup (``migrate_group``)
 
     def to_api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -552,6 +553,7 @@ class FakeTelegramServer:
         self.internal_errors: list[BaseException] = []
         self.webhook_url = ""
         self._commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self._slow: list[list[Any]] = []  # [method, times, seconds] (``slow_next``)
         # Machinery.
         self._user_ids = itertools.count(10_001)
         self._group_ids = itertools.count(1)
@@ -788,6 +790,60 @@ class FakeTelegramServer:
             for u in self.updates
             if u["update_id"] >= self._confirmed and (not allowed or _update_type(u) in allowed)
         ]
+
+    # ---------------------------------------------------------------- chat lifecycle and slow answers
+    # (issue 9: a group upgraded to a supergroup, the bot removed and added again, Telegram slower than
+    # the client's read timeout)
+
+    def migrate_group(self, chat: FakeChat) -> FakeChat:
+        """The group is upgraded to a supergroup, as Telegram does it: a new chat id (members and the bot
+        carried over, no message history the bot can edit), the old id answers every send with 400
+        "group chat was upgraded" (``parameters.migrate_to_chat_id``), and two service messages arrive:
+        ``migrate_to_chat_id`` in the old group and ``migrate_from_chat_id`` in the new supergroup."""
+        if chat.type != "group" or chat.migrated_to is not None:
+            raise ValueError(f"chat {chat.id} is not a basic group")
+        new = self.add_group(chat.title or "", supergroup=True, bot_status=chat.bot_status)
+        new.members = dict(chat.members)
+        chat.migrated_to = new.id
+        actor = next((self.users[u] for u, st in chat.members.items() if st == "creator"), None)
+        sender = actor.to_api() if actor else {"id": 1087968824, "is_bot": True, "first_name": "Group"}
+        notes = ((chat, "migrate_to_chat_id", new.id), (new, "migrate_from_chat_id", chat.id))
+        for where, key, value in notes:
+            message = {"message_id": where.next_message_id(), "date": _now(), "chat": where.to_api(),
+                       "from": sender, key: value}  # fmt: skip
+            self.inject_update({"message": message})
+        return new
+
+    def remove_bot(self, chat: FakeChat, by: FakeUser, *, status: str = "kicked") -> None:
+        """``by`` removes the bot from the group (status kicked, or left): sends answer 403 from now on,
+        and the bot gets a ``my_chat_member`` update."""
+        self._bot_membership(chat, by, status)
+
+    def add_bot(self, chat: FakeChat, by: FakeUser) -> None:
+        """``by`` adds the bot (back) to the group: a ``my_chat_member`` update, sends work again."""
+        self._bot_membership(chat, by, "member")
+
+    def _bot_membership(self, chat: FakeChat, by: FakeUser, status: str) -> None:
+        old = self._member(chat, self.bot_id)
+        chat.bot_status = status
+        new = self._member(chat, self.bot_id)
+        self.inject_update({"my_chat_member": {"chat": chat.to_api(), "from": by.to_api(), "date": _now(),
+                                               "old_chat_member": old, "new_chat_member": new}})  # fmt: skip
+
+    def slow_next(self, method: str, seconds: float, *, times: int = 1) -> None:
+        """The next ``times`` calls of ``method`` are carried out at once but answered ``seconds`` late,
+        as when Telegram is slower than the client's read timeout: a client that gives up and resends
+        makes the call twice."""
+        self._slow.append([method.lower(), times, seconds])
+
+    async def _slow_answer(self, method: str) -> None:
+        for entry in self._slow:
+            if entry[0] == method.lower() and entry[1] > 0:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    self._slow.remove(entry)
+                await asyncio.sleep(entry[2])
+                return
 
     # ---------------------------------------------------------------- hardening (issue 10): edits, channel
     # posts, restricted members and raw presses, for the input/access tests and the fuzz test
@@ -1145,6 +1201,7 @@ class FakeTelegramServer:
                 result = handler(call)
                 if isinstance(result, Awaitable):
                     result = await result
+                await self._slow_answer(canonical)
             call.status, call.result = 200, result
             payload: dict[str, Any] = {"ok": True, "result": result}
         except ApiError as exc:
@@ -1256,6 +1313,9 @@ class FakeTelegramServer:
                 raise ApiError(403, "Forbidden: bot was blocked by the user")
             if not chat.user.started:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        elif chat.migrated_to is not None:
+            raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                           {"migrate_to_chat_id": chat.migrated_to})  # fmt: skip
         elif chat.bot_status == "kicked":
             raise ApiError(403, f"Forbidden: bot was kicked from the {chat.type} chat")
         elif chat.bot_status == "left":
@@ -1275,6 +1335,8 @@ class FakeTelegramServer:
         if params.get("inline_message_id"):
             raise _bad("inline messages are not supported by the fake server")
         chat = self._chat(params.get("chat_id"))
+        if chat.type != "private":
+            self._writable_chat(chat.id)  # a group the bot left, or that moved, refuses edits too
         message = self._find_message(chat, params.get("message_id"))
         if message is None or message.deleted:
             raise _bad("message to edit not found")

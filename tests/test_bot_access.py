@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.meta import PAUSE_CHOICES
+from bot.lobby import PAUSE_CHOICES
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
@@ -115,7 +115,7 @@ async def test_settings_and_start_belong_to_the_host_and_admins(
         await tg.wait_idle()
 
         def lobby_state() -> object:
-            return (list(rt.seats), list(rt.meta.ai), dict(rt.options), rt.meta.to_json(), rt.playing)
+            return (list(rt.seats), dict(rt.options), rt.settings, rt.playing)
 
         before = lobby_state()
         for op in ("a", "r", "s", "o|0", "c", "d", "p", "n", "t", "go"):
@@ -130,11 +130,11 @@ async def test_settings_and_start_belong_to_the_host_and_admins(
         assert lobby_state() == before
 
         # the host (seated or not) and an admin may
-        pause = rt.meta.pause_s
+        pause = rt.settings.pause_s
         assert await _press(tg, alice, group, f"L|{tid}|p") == "OK"
-        assert rt.meta.pause_s != pause and rt.meta.pause_s in PAUSE_CHOICES
+        assert rt.settings.pause_s != pause and rt.settings.pause_s in PAUSE_CHOICES
         assert await _press(tg, erin, group, f"L|{tid}|a") == "OK"
-        assert rt.meta.ai == [0]
+        assert rt.settings.ai == (0,)
         tg.set_member(group, alice, "left")  # a host who left the group is no longer one
         svc.access._cache.clear()
         assert (

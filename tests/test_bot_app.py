@@ -11,7 +11,7 @@ import pytest
 import bot.__main__ as bot_main
 import engine
 from bot import ai, render, views
-from bot.app import load_token
+from bot.app import claim_pause_from_env, load_token
 from bot.keyboards import GamePress, decode, game_keyboard
 from engine import Act, Phase
 
@@ -24,6 +24,17 @@ def test_token_from_environment_or_dotenv(tmp_path: Path) -> None:
     assert load_token({"TELEGRAM_BOT_TOKEN": " 456:def "}, env_file) == "456:def"  # the environment wins
     env_file.write_text("TELEGRAM_BOT_TOKEN=\n", encoding="utf-8")
     assert load_token({}, env_file) is None
+
+
+def test_claim_pause_from_environment() -> None:
+    """MAHJONG_CLAIM_PAUSE (docs/security.md): unset is the room default; whole seconds 0-60, else a clear
+    stop at start rather than a refused table later."""
+    assert claim_pause_from_env({}) is None and claim_pause_from_env({"MAHJONG_CLAIM_PAUSE": " "}) is None
+    assert claim_pause_from_env({"MAHJONG_CLAIM_PAUSE": "0"}) == 0
+    assert claim_pause_from_env({"MAHJONG_CLAIM_PAUSE": "8"}) == 8
+    for bad in ("-1", "61", "2.5", "٣", "x" * 100):
+        with pytest.raises(SystemExit, match="MAHJONG_CLAIM_PAUSE"):
+            claim_pause_from_env({"MAHJONG_CLAIM_PAUSE": bad})
 
 
 def test_python_m_bot_without_token_starts_the_console(

@@ -11,7 +11,7 @@ import pytest
 import engine
 from bot import keyboards as kb
 from bot.keyboards import BackPress, GamePress, HandPress, LobbyPress, ScorePress, decode
-from bot.meta import TableMeta
+from storage import TableSettings
 
 
 def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
@@ -30,7 +30,7 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
     rs = engine.get_ruleset("xiangyin")
     rows = [
         *kb.lobby_keyboard(12, "en", True),
-        *kb.settings_keyboard(12, rs, {}, TableMeta(lang="zh"), 4),
+        *kb.settings_keyboard(12, rs, {}, TableSettings(lang="zh"), 4),
         *kb.table_keyboard(12, "zh"),
         *kb.back_keyboard(12, "en"),
         *kb.score_keyboard("en"),

@@ -94,9 +94,10 @@ def test_the_rob_window_pause_view() -> None:
 def test_only_the_rules_decide_a_moment() -> None:
     """A discard is always a moment; a kong only where the variant lets others rob that kind of kong."""
     cs, hy = engine.get_ruleset("changsha"), engine.get_ruleset("hengyang")
-    assert cs.robbing_kong and not cs.rob_concealed and not hy.robbing_kong
     for rs in (cs, hy):
         state = engine.new_hand(rs, 5)
+        added, concealed = engine.MeldKind.KONG_ADDED, engine.MeldKind.KONG_CONCEALED
+        assert (rs.robbable(state, added), rs.robbable(state, concealed)) == (rs is cs, False)
         while state.phase != Phase.TURN:
             state, _ = engine.apply(state, engine.legal_actions(state, engine.to_act(state)[0])[-1])
         discard = next(a for a in engine.legal_actions(state, state.current) if a.act == engine.Act.DISCARD)
@@ -147,7 +148,7 @@ async def test_every_discard_pauses_the_same_whether_or_not_anyone_may_claim(
         svc = service(app)
         tid, _ = await open_table(tg, alice, group, "changsha")
         rt = svc.tables[tid]
-        assert rt.meta.pause_s == PAUSE
+        assert rt.settings.pause_s == PAUSE
         await tg.wait_for(lambda _: alice.id in rt.seats, what="Alice seated")
         lobby = await lobby_message(tg, group, tid)
         assert f"pauses {PAUSE}s for claims" in (lobby.text or "")

@@ -37,13 +37,16 @@ async def tg() -> AsyncIterator[FakeTelegramServer]:
 
 
 def db_snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table of the database (read-only, beside the bot's own connection)."""
+    """Every row of every table of the database (read-only, beside the bot's own connection). Of the
+    players' panels only who has one: a seated player who asks for his hand again (/hand, the group's "my
+    hand" button; legal, and among the commands sent) gets it in a new message, whose id is stored."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         names = [
             r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         ]
         out = {n: sorted(con.execute(f'SELECT * FROM "{n}"').fetchall(), key=repr) for n in names}
+        out["panels"] = sorted(con.execute("SELECT table_id, user_id FROM panels").fetchall())
         out["user_version"] = [tuple(con.execute("PRAGMA user_version").fetchone())]
         return out
     finally:
@@ -58,7 +61,8 @@ def memory_snapshot(svc: TableService) -> object:
             (
                 rt.id,
                 list(rt.seats),
-                rt.meta.to_json(),
+                rt.settings,
+                sorted(rt.auto),
                 dict(rt.options),
                 rt.hand.id if rt.hand else None,
                 rt.state.version if rt.state else None,
@@ -68,7 +72,7 @@ def memory_snapshot(svc: TableService) -> object:
                 rt.closed,
             )
         )
-    return tables, dict(svc.meta.chats)
+    return tables, dict(svc.people.chat_langs)
 
 
 class Attack:

@@ -90,18 +90,18 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
             return q.text or ""
 
         # a member who is neither the host nor an admin changes nothing
-        before = (list(rt.seats), list(rt.meta.ai), dict(rt.options))
+        before = (list(rt.seats), list(rt.settings.ai), dict(rt.options))
         for op in ("a", "s", "go", "o|0", "p"):
             assert await press(dave, f"L|{tid}|{op}") == (
                 "Only the table's host or a group admin can change settings or start"
             )
         assert await press(dave, f"L|{tid}|l") == "You're not seated at this table"
-        assert (list(rt.seats), list(rt.meta.ai), dict(rt.options)) == before
+        assert (list(rt.seats), list(rt.settings.ai), dict(rt.options)) == before
 
         assert await press(alice, f"L|{tid}|a") == "OK"
-        assert rt.meta.ai == [1]
+        assert rt.settings.ai == (1,)
         assert await press(alice, f"L|{tid}|r") == "OK"
-        assert rt.meta.ai == []
+        assert rt.settings.ai == ()
         assert await press(alice, f"L|{tid}|j") == "You're already seated"
         # settings: options of the variant cycle through their choices, timers, player count, language
         assert await press(alice, f"L|{tid}|s") == "OK"
@@ -109,7 +109,9 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
         assert await press(alice, f"L|{tid}|o|0") == "OK"  # birds 2 -> 4
         assert rt.options["birds"] == 4
         assert await press(alice, f"L|{tid}|c") == "OK"
-        assert rt.meta.claim_s == 45
+        assert rt.settings.claim_s == 45
+        assert await press(alice, f"L|{tid}|p") == "OK"  # the claim pause: off in tests, then 2 s
+        assert rt.settings.pause_s == 2
         assert await press(alice, f"L|{tid}|n") == "OK"  # xiangyin: 2, 3 or 4 players
         assert len(rt.seats) == 2
         assert await press(alice, f"L|{tid}|b") == "OK"
@@ -120,6 +122,13 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
         assert stored.options["birds"] == 4 and len(stored.seats) == 2
         assert await press(alice, "L|999|go") == "This table is closed"
         assert await press(alice, "garbage") == "This button is out of date or unknown"
+    # the settings are the database's: a restart finds them (the claim pause with the timers)
+    async with bot_running(tg, tmp_path / "bot.db") as app:
+        rt = service(app).tables[tid]
+        assert (rt.settings.claim_s, rt.settings.pause_s, rt.settings.editing) == (45, 2, False)
+        await tg.wait_idle()
+        text = tg.message(group, lobby.message_id).text or ""
+        assert "claims 45s" in text and "pauses 2s for claims" in text
 
 
 async def test_stop_by_vote_or_admin(tg: FakeTelegramServer, tmp_path: Path) -> None:

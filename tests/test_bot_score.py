@@ -92,13 +92,13 @@ async def test_language_by_user_and_per_chat(tg: FakeTelegramServer, tmp_path: P
 
         tg.send_text(bob, group, "/lang en")  # the group switches to English
         await tg.wait_for(lambda _: "Seats:" in (tg.message(group, lobby.message_id).text or ""))
-        assert svc.meta.chat_lang(group.id) == "en"
+        assert svc.people.chat_langs.get(group.id) == "en"
         q = tg.press(li, group, lobby.message_id, f"L|{tid}|s")
         await tg.wait_for(lambda _: q.answered)
         q = tg.press(li, group, lobby.message_id, f"L|{tid}|t", check=False)  # the settings' language button
         await tg.wait_for(lambda _: q.answered)
         await tg.wait_for(lambda _: "座位" in (tg.message(group, lobby.message_id).text or ""))
-        assert svc.meta.chat_lang(group.id) == "zh"
+        assert svc.people.chat_langs.get(group.id) == "zh"
 
         tg.send_text(bob, None, "/lang zh")  # in private: Bob's own panels
         await tg.wait_for(lambda _: svc.dm_lang(bob.id) == "zh")
@@ -109,5 +109,5 @@ async def test_language_by_user_and_per_chat(tg: FakeTelegramServer, tmp_path: P
     # the choice survives a restart
     async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
         svc = service(app)
-        assert svc.dm_lang(bob.id) == "zh" and svc.meta.chat_lang(group.id) == "zh"
+        assert svc.dm_lang(bob.id) == "zh" and svc.people.chat_langs.get(group.id) == "zh"
         assert svc.dm_lang(li.id) == "zh"

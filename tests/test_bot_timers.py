@@ -78,7 +78,7 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
         for n in (1, 2):
             await _answer_others([pa, pb], rt, tg, alice)
             version = rt.state.version  # type: ignore[union-attr]
-            limit = rt.meta.claim_s if rt.state.phase == Phase.CLAIM else rt.meta.discard_s  # type: ignore[union-attr]
+            limit = rt.settings.claim_s if rt.state.phase == Phase.CLAIM else rt.settings.discard_s  # type: ignore[union-attr]
             assert svc.timers.deadline(tid) == rt.pending[seat].deadline  # type: ignore[attr-defined]
             assert rt.pending[seat].deadline == pytest.approx(clock.now + limit, abs=limit)
             await _time_out(app, svc, clock, tid)
@@ -89,7 +89,7 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
             assert len(notes) == n
             assert rt.state is not None, "the hand ended during the timeouts: pick another seed_base"
 
-        assert seat in rt.meta.auto
+        assert seat in rt.auto
         await tg.wait_for(lambda _: any("auto-play" in (m.text or "") for m in tg.bot_messages(group)))
         panel = next(m for m in reversed(tg.bot_messages(alice)) if f"b|{tid}" in m.callback_data)
         assert "auto-play" in (panel.text or "")
@@ -105,7 +105,7 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
         q = tg.press(alice, alice.id, panel.message_id, f"b|{tid}")
         await tg.wait_for(lambda _: q.answered)
         assert q.text == "Welcome back!"
-        assert seat not in rt.meta.auto and rt.timeouts[seat] == 0
+        assert seat not in rt.auto and rt.timeouts[seat] == 0
         q2 = tg.press(alice, alice.id, panel.message_id, f"b|{tid}", check=False)
         await tg.wait_for(lambda _: q2.answered)
         assert q2.text == "You're not on auto-play"

@@ -126,25 +126,42 @@ def test_one_of_two_possible_winners_passes() -> None:
 # ---------------------------------------------------------------- 漏胡
 
 
-def test_missed_win_blocks_discard_wins_until_own_draw() -> None:
-    """RULES §1: Missed win (漏胡): a player who passes a win on a discard cannot win on any discard until
-    their own next draw. Seed 七.5: 如果玩家漏掉了炮胡，则在玩家摸牌前禁止炮胡，摸牌后一切正常。 Seat 1 (waits
-    5m/8m) passes seat 3's 5m; the dealer's 8m is then not offered; after seat 1 draws, seat 2's 8m is."""
-    state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m8m7s8m")
+def test_missed_win_bars_only_the_passed_tile() -> None:
+    """RULES §1: Changsha: only the tile he passed is barred; a different winning tile from another
+    discard may be taken. Seed 七.5: 漏胡：如果玩家漏掉了炮胡，则在玩家摸牌前禁止炮胡，摸牌后一切正常，
+    只对该玩家漏胡的那张牌有效。 Seat 1 (waits 5m/8m) passes seat 2's 5m: seat 3's 5m is not offered to him
+    (only the pung), the dealer's 8m is, and he wins on it before drawing again."""
+    state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s5m5m8m")
+    state = discard(state, 0, "3s")
+    state = tsumogiri(state)  # seat 1: 7s
+    state = act(state, 2, Act.DISCARD, "5m")
+    assert can(state, 1, Act.WIN)
+    state = pass_claims(act(state, 1, Act.PASS))
+    assert observe(state, 1).furiten
+    state = act(state, 3, Act.DISCARD, "5m")
+    assert legal(state, 1) == {"1 pung", "1 pass"}  # the passed tile: the pung, but not the win
+    state = pass_claims(state)
+    state = act(state, 0, Act.DISCARD, "8m")  # another winning tile, still before seat 1 draws
+    assert can(state, 1, Act.WIN)
+    state = act(state, 1, Act.WIN)
+    assert last_settlement(state).winners == (1,)
+    assert paid(last_settlement(state)) == {0: 20}  # a small hand dealt in by the dealer
+
+
+def test_the_passed_tile_wins_again_after_own_draw() -> None:
+    """Seed 七.5: 则在玩家摸牌前禁止炮胡，摸牌后一切正常. Seat 1 passes seat 3's 5m, draws, and then wins
+    on seat 2's 5m."""
+    state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s9s5m")
     state = discard(state, 0, "3s")
     state = tsumogiri(state)  # seat 1: 7s
     state = tsumogiri(state)  # seat 2: 7s
     state = act(state, 3, Act.DISCARD, "5m")
-    assert can(state, 1, Act.WIN)
     state = pass_claims(act(state, 1, Act.PASS))
-    assert observe(state, 1).furiten
-    state = act(state, 0, Act.DISCARD, "8m")  # the dealer drew 8m
-    assert legal(state, 1) == {"1 pung", "1 pass"}  # the pung, but not the win
-    state = pass_claims(state)
+    state = tsumogiri(state)  # the dealer: 7s
     assert state.phase == Phase.TURN and state.current == 1  # seat 1 has drawn
     assert not observe(state, 1).furiten
-    state = tsumogiri(state)  # seat 1: 7s
-    state = act(state, 2, Act.DISCARD, "8m")
+    state = tsumogiri(state)  # seat 1: 9s
+    state = act(state, 2, Act.DISCARD, "5m")
     assert can(state, 1, Act.WIN)
     state = act(state, 1, Act.WIN)
     assert last_settlement(state).winners == (1,)
@@ -165,28 +182,29 @@ def test_missed_win_does_not_block_self_draw() -> None:
 
 
 def test_pung_ends_the_missed_win() -> None:
-    """RULES §1: ... until their own next draw, pung or kong. Seat 1 passes 5m, pungs the dealer's 8m (no win
-    offered on it), throws 1p and wins seat 2's 4p before drawing again."""
-    state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m8m")
+    """RULES §1: ... until their own next draw, pung or kong. Seat 1 passes seat 3's 5m, pungs the
+    dealer's 8m, throws a 5m (single wait on 5m now) and wins on seat 2's 5m — the tile he passed — before
+    drawing again."""
+    state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m8m5m")
     state = discard(state, 0, "3s")
     state = tsumogiri(state)
     state = tsumogiri(state)
     state = act(state, 3, Act.DISCARD, "5m")
     state = pass_claims(act(state, 1, Act.PASS))
     state = act(state, 0, Act.DISCARD, "8m")
-    assert legal(state, 1) == {"1 pung", "1 pass"}
+    assert can(state, 1, Act.PUNG)
     state = act(state, 1, Act.PUNG)
     assert not observe(state, 1).furiten
-    state = act(state, 1, Act.DISCARD, "1p")  # 55m 456s 23p 789p [888m]: waits 1p/4p
+    state = act(state, 1, Act.DISCARD, "5m")  # 5m 456s 123p 789p [888m]: waits 5m
     state = pass_claims(state)
-    state = act(state, 2, Act.DISCARD, "4p")
+    state = act(state, 2, Act.DISCARD, "5m")
     assert can(state, 1, Act.WIN)
 
 
 def test_chow_does_not_end_the_missed_win() -> None:
     """RULES §1: the missed win lasts until the player's own next draw, pung or kong — a chow is none of
-    these. Seat 1 passes 5m, chows the dealer's 1p, and may not win seat 2's 8m."""
-    state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s8m")
+    these. Seat 1 passes 5m, chows the dealer's 1p, and may not win seat 2's 5m (the tile he passed)."""
+    state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s5m")
     state = discard(state, 0, "3s")
     state = tsumogiri(state)
     state = tsumogiri(state)
@@ -196,7 +214,7 @@ def test_chow_does_not_end_the_missed_win() -> None:
     state = act(state, 1, Act.CHOW, "1p")
     state = act(state, 1, Act.DISCARD, "1p")  # 55m 88m 456s 789p [123p]: still waits 5m/8m
     state = pass_claims(state)
-    state = act(state, 2, Act.DISCARD, "8m")
+    state = act(state, 2, Act.DISCARD, "5m")
     assert not can(state, 1, Act.WIN)
 
 

@@ -123,9 +123,8 @@ def test_after_kaigang_non_winning_tiles_are_discarded_automatically() -> None:
     state = kong_deal(stacks={n: "9s"}, draws="5m1s1s1s7s7s7s9m4p")
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
     assert state.seats[1].locked and observe(state, 2).seats[1].locked
-    assert [(e.seat, tile_str(e.tile or 0), e.detail) for e in events if e.kind == "discard"] == [
-        (1, "9s", "auto")
-    ]
+    discards = [(e.seat, tile_str(e.tile or 0), e.auto) for e in events if e.kind == "discard"]
+    assert discards == [(1, "9s", True)]
     assert 1 not in to_act(state)
     state = pass_claims(state)
     state = tsumogiri(state)  # seat 2: 1s

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Act, Phase
+from engine import Act, Phase, parse_tile
 
 from .dealing import act, discard, hand_names, last_settlement, legal
 from .test_hengyang_helpers import HY, JUNK, deal, win_names
@@ -200,6 +200,22 @@ def test_dihu_played() -> None:
     """Seed: 地胡：庄家打出第一张牌闲家就胡牌，计3番。 The dealer deals in: big on a discard, 70."""
     state = deal([JUNK[0] + "5p", "123m456m789s234p5p", JUNK[1], JUNK[2]])
     state = act(state, 0, Act.DISCARD, "5p")
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["dihu"]
+    assert settlement.deltas == (-70, 70, 0, 0)
+
+
+def test_dihu_on_the_first_discard_after_a_dealer_kong() -> None:
+    """Seed: 地胡：庄家打出第一张牌闲家就胡牌，计3番。 D (docs/rules/hengyang.md): a kong the dealer made
+    before his first discard does not matter — it is still 庄家打出的第一张牌. The dealer konges 5555m (补张,
+    20 from each other player), then throws 5s: seat 1 wins it — 地胡, one big hand on a discard the dealer
+    pays: 70 (计3番 is the big-hand unit: 3番 self-drawn, doubled on a discard, +1番 for the dealer)."""
+    state = deal(["5555m13579s24689p", "123m789m789s567p5s", JUNK[1], JUNK[2]], back="1p")
+    state = act(state, 0, Act.KONG, "5m", "bu")
+    assert state.current == 0 and state.drawn == parse_tile("1p")
+    state = act(state, 0, Act.DISCARD, "5s")
+    assert "1 win" in legal(state, 1)
     state = act(state, 1, Act.WIN)
     settlement = last_settlement(state)
     assert hand_names(settlement, 1) == ["dihu"]

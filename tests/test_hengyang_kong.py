@@ -116,8 +116,8 @@ def test_kong_money_adds_to_the_win() -> None:
 def test_no_robbing_the_added_kong() -> None:
     """Seed: 衡阳麻将不可以抢杠和牌。 RULES §3: No robbing the kong. Seat 2 waits on 5m, seat 1 adds the
     fourth 5m to its pung: no claim window opens, the kong goes ahead."""
-    assert HY.robbing_kong is False
     state = deal([JUNK[0] + "5m", "155m234s678p23p88s", WAITS_5M, JUNK[2]], draws="1s1s1s5m")
+    assert not HY.robbable(state, MeldKind.KONG_ADDED)
     state = act(state, 0, Act.DISCARD, "5m")
     assert "2 win" in legal(state, 2)  # the 5m wins for seat 2 on a discard …
     state = pass_claims(state, keep=lambda s: s == 1)
@@ -183,7 +183,7 @@ def test_kaigang_turns_up_both_tiles_of_the_dice_stack(seed: int) -> None:
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
     assert dice_sum(events) == n
     (shown,) = [e for e in events if e.kind == "kong_tiles"]
-    assert shown.detail == "9m 1s"
+    assert shown.tiles == tuple(parse_tiles_ordered("9m1s"))
     assert state.seats[1].discards[-2:] == tuple(parse_tiles_ordered("9m1s"))
     assert state.seats[1].locked
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Act, Phase, observe, parse_tile, parse_tiles, to_act
+from engine.variants.hengyang import open_turns
 
 from .dealing import act, discard, hand_names, last_settlement, legal, paid, tsumogiri
 from .test_hengyang_helpers import JUNK, deal
@@ -130,14 +131,14 @@ def test_banpai_hand_is_shown_for_three_turns() -> None:
         assert observe(state, seat).seats[1].hand == tuple(parse_tiles(SIXI))
     state = discard(state, 0, "3s")
     for turn in range(3):
-        assert state.current == 1 and state.seats[1].open_turns == 3 - turn
+        assert state.current == 1 and open_turns(state, 1) == 3 - turn
         held = tuple(t for t, n in enumerate(state.seats[1].counts) for _ in range(n))
         for seat in (0, 2, 3):
             assert observe(state, seat).seats[1].hand == held  # the tile just drawn is shown too
         state = tsumogiri(state)
         while state.current != 1:
             state = tsumogiri(state)
-    assert state.seats[1].open_turns == 0
+    assert open_turns(state, 1) == 0
     for seat in (0, 2, 3):
         assert observe(state, seat).seats[1].hand is None
         assert observe(state, seat).seats[1].declared == ("sixi",)

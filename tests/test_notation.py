@@ -1,6 +1,9 @@
-"""Tile, meld and action notation (RULES.md §1 "Notation")."""
+"""Tile, meld and action notation (RULES.md §1 "Notation"), and the action log: every action the engine makes
+prints and parses back, and a finished hand replays from its text log."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -10,15 +13,25 @@ from engine import (
     InvalidNotation,
     Meld,
     MeldKind,
+    Phase,
+    apply,
     format_hand,
     format_tiles,
+    get_ruleset,
+    legal_actions,
+    new_hand,
     parse_hand,
     parse_tile,
     parse_tiles,
+    replay,
     tile_str,
     tile_zh,
+    to_act,
 )
 from engine.tiles import to_counts
+
+from . import dealing
+from .dealing import kai_dice, pass_openings
 
 
 def test_suits_and_honors_are_numbered_as_in_riichi_notation() -> None:
@@ -157,3 +170,95 @@ def test_bad_action_text_raises_invalid_notation(bad: str) -> None:
     """Action.parse raises InvalidNotation."""
     with pytest.raises(InvalidNotation):
         Action.parse(bad)
+
+
+# ---------------------------------------------------------------- every action the engine makes
+
+
+def test_a_win_on_a_turned_up_kong_tile_round_trips() -> None:
+    """issue 10: ``Action.parse(str(a)) != a`` for a win on a turned-up 开杠 tile — ``2 win 2s`` read ``2s``
+    as a detail word. A win names its tile when two tiles were turned up; the text form keeps it."""
+    win = Action(2, Act.WIN, parse_tile("2s"))
+    assert str(win) == "2 win 2s"
+    assert Action.parse("2 win 2s") == win
+    assert Action.parse("2 win") == Action(2, Act.WIN)
+
+
+@pytest.mark.parametrize(
+    "bad", ["2 win 2s kai", "1 pung 5m", "1 take x", "0 choose 1 2", "²1 win", "1 win ²m"]
+)
+def test_words_an_action_does_not_take_raise_invalid_notation(bad: str) -> None:
+    """Action.parse is strict: a word the action does not carry is an error, never a silent detail; digits
+    are ASCII only."""
+    with pytest.raises(InvalidNotation):
+        Action.parse(bad)
+
+
+PLAYOUTS = {
+    "changsha": [{}, {"birds": 0}],
+    "hengyang": [{}, {"birds": 1}],
+    "xiangyin": [{}, {"piao": True, "qingyise_chow": True, "no_late_bu": True}],
+    "shaoyang": [{}, {"jiachui": False}],
+    "sichuan": [{}, {"zhigang": "jiajiayou", "zimo": "jiafan", "last_four": False}],
+}
+HANDS = 24  # per variant
+
+
+def _eager(acts: tuple[Action, ...], rng: random.Random) -> Action:
+    """Random, but takes wins, kongs (开杠 too) and opening hands: the rare notations come up."""
+    for kind in (Act.WIN, Act.KONG, Act.OPENING, Act.TAKE):
+        chosen = [a for a in acts if a.act == kind]
+        if chosen and rng.random() < 0.9:
+            return rng.choice(chosen)
+    return rng.choice(acts)
+
+
+@pytest.mark.parametrize("variant", sorted(PLAYOUTS))
+def test_every_action_of_seeded_playouts_round_trips_and_every_hand_replays(variant: str) -> None:
+    """issue 10: the notation round-trips for every action the engine can produce (every legal action of
+    every step of seeded playouts, taken or not), and replaying a finished hand's log, parsed back from
+    text, gives the very same final state (the action log is the source of truth)."""
+    rs = get_ruleset(variant)
+    kinds: set[tuple[Act, bool, bool]] = set()
+    for seed in range(HANDS):
+        opts = PLAYOUTS[variant][seed % len(PLAYOUTS[variant])]
+        seats = rs.seat_counts[seed % len(rs.seat_counts)]
+        rng = random.Random(f"notation/{variant}/{seed}")
+        state = new_hand(rs, seed, opts, seats=seats)
+        log: list[str] = []
+        while state.phase != Phase.ENDED:
+            seat = rng.choice(to_act(state))
+            acts = legal_actions(state, seat)
+            for a in acts:
+                assert Action.parse(str(a)) == a, str(a)
+                kinds.add((a.act, a.tile is not None, bool(a.detail)))
+            action = _eager(acts, rng) if seed % 2 else rng.choice(acts)
+            log.append(str(action))
+            state, _ = apply(state, action)
+        again = replay(rs, seed, [Action.parse(text) for text in log], opts, seats=seats)
+        assert again == state
+    assert (Act.DISCARD, True, False) in kinds and (Act.PASS, False, False) in kinds
+
+
+def test_a_win_on_a_kong_tile_replays_from_its_text_log() -> None:
+    """The rare notation in a whole log: Hengyang seat 1 makes 开杠, the turned-up 1p wins (``1 win 1p``);
+    the log printed and parsed back replays to the same final state."""
+    hy = get_ruleset("hengyang")
+    n = kai_dice(hy)
+    start = dealing.kong_deal(
+        lambda hands, **kw: pass_openings(dealing.deal(hy, hands, birds=0, base=10, **kw)),
+        ("679m25689s12489p", "2367m12468s1248p", "23679m279s14689p"),
+        "555m234s678p23p88s",
+        "2367m12468s1248p",
+        stacks={n: "1p9m"},
+    )
+    log = [Action(1, Act.KONG, parse_tile("5m"), "kai"), Action(1, Act.WIN, parse_tile("1p"))]
+    state = start
+    for a in log:
+        state, _ = apply(state, a)
+    assert state.phase == Phase.ENDED and state.winners == (1,)
+    again = start
+    for text in [str(a) for a in log]:
+        again, _ = apply(again, Action.parse(text))
+    assert [str(a) for a in log] == ["1 kong 5m kai", "1 win 1p"]
+    assert again == state

@@ -15,7 +15,7 @@ import pytest
 from engine import Phase, get_ruleset, new_hand, replay
 
 from .conftest import JUNK, deal
-from .dealing import play_until_haidi
+from .dealing import discard, play_until_haidi
 from .playout import assert_reached, eager_policy, play_hand, random_policy
 
 RULES = get_ruleset("changsha")
@@ -43,9 +43,10 @@ REACHED = ("xiaohu", "pengpenghu", "haidilaoyue", "haidipao", "quanqiuren", "qid
            "sixi", "banbanhu", "queyise", "liuliushun")
 
 
-# 海底捞月 comes twice in the soak's 2,000 hands and not in the first 300: the default run reaches it from an
-# arranged deal instead (test_haidilaoyue_from_an_arranged_deal)
-ARRANGED = {"haidilaoyue"}
+# 海底捞月 comes twice in the soak's 2,000 hands and not in the first 300, 七小对 three times (the eager
+# players' discards follow the engine's one shanten): the default run reaches them from arranged deals
+# instead (test_arranged_branches_from_arranged_deals)
+ARRANGED = {"haidilaoyue", "qidui"}
 
 
 def test_300_random_hands_keep_every_invariant() -> None:
@@ -64,14 +65,18 @@ def test_2000_random_hands_keep_every_invariant() -> None:
     assert seen["win"] > 200 and seen["draw"] > 200
 
 
-def test_haidilaoyue_from_an_arranged_deal() -> None:
-    """The default run's route to 海底捞月: the haidi tests' position (seat 3 waits on 3p, the wall's last
-    tile; everyone threw what he drew up to it), then eager players to the end with every invariant checked
-    after every step, hidden tiles included. The soak reaches it by random play."""
-    state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], "234m45556s12789p"], tail="9m3p")
-    state = play_until_haidi(state, "3s")
-    state, _ = play_hand(state, random.Random(0), [eager_policy] * 4, check_hidden=True)
-    assert {name for st in state.settlements for _, names in st.hands for name in names} >= ARRANGED
+def test_arranged_branches_from_arranged_deals() -> None:
+    """The default run's route to the ARRANGED branches: 海底捞月 from the haidi tests' position (seat 3 waits
+    on 3p, the wall's last tile; everyone threw what he drew up to it), 七小对 from seat 1's six pairs that
+    draw the seventh; then eager players to the end with every invariant checked after every step, hidden
+    tiles included. The soak reaches them by random play."""
+    haidi = play_until_haidi(deal([JUNK[0] + "3s", JUNK[1], JUNK[2], "234m45556s12789p"], tail="9m3p"), "3s")
+    qidui = discard(deal([JUNK[0] + "3s", "11m33m66s77s99s33p5p", JUNK[1], JUNK[2]], draws="5p"), 0, "3s")
+    reached: set[str] = set()
+    for state in (haidi, qidui):
+        state, _ = play_hand(state, random.Random(0), [eager_policy] * 4, check_hidden=True)
+        reached |= {name for st in state.settlements for _, names in st.hands for name in names}
+    assert reached >= ARRANGED
 
 
 def test_hidden_tiles_never_reach_another_seat() -> None:

@@ -13,8 +13,12 @@ from engine import (
     Act,
     Action,
     Event,
+    EventKind,
+    KongMode,
+    Meld,
     Observation,
     Phase,
+    SettleKind,
     State,
     apply,
     arranged_hand,
@@ -123,16 +127,17 @@ def test_views_of_the_deal_equal_for_two_deals_differing_in_one_hidden_hand() ->
 def test_events_hide_other_seats_private_tiles() -> None:
     names = ["A", "B", "C", "D"]
     five = parse_tile("5m")
-    draw = Event("draw", 2, five, private=True)
+    draw = Event(EventKind.DRAW, 2, five, private=True)
     assert "5m" in (render.event_line(draw, 2, "en", names) or "")
     assert "5m" not in (render.event_line(draw, 0, "en", names) or "")
-    kong = Event("kong", 2, five, "kong_concealed bu")
+    kong = Event(EventKind.KONG, 2, five, meld=Meld(MeldKind.KONG_CONCEALED, five), mode=KongMode.BU)
     assert "5m" not in (render.event_line(kong, 0, "zh", names) or "")
     assert "5m" in (render.event_line(kong, 2, "zh", names) or "")
     # who passed a claim (or a win) is nobody else's business
-    assert render.event_line(Event("answer", 2, detail="pass"), 0, "zh", names) is None
-    assert render.event_line(Event("furiten", 2), 0, "zh", names) is None
-    assert render.event_line(Event("furiten", 0), 0, "zh", names)
+    answer = Event(EventKind.ANSWER, 2, private=True, answer=Act.PASS)
+    assert render.event_line(answer, 0, "zh", names) is None
+    assert render.event_line(Event(EventKind.FURITEN, 2), 0, "zh", names) is None
+    assert render.event_line(Event(EventKind.FURITEN, 0), 0, "zh", names)
 
 
 def test_concealed_kong_shown_only_as_a_count_to_others() -> None:
@@ -267,12 +272,13 @@ def test_settlement_names_birds_and_deltas() -> None:
     obs = observe(new_hand(RS, 1), 0)
     dealer = obs.dealer
     s = Settlement.from_payments(
-        "win",
+        SettleKind.WIN,
         4,
         (1,),
         ((1, ("qingyise", "haohua_qidui", "haohua_qidui")),),
         (parse_tile("1m"), parse_tile("6p")),
         (Payment(0, 1, 24, 1), Payment(2, 1, 12, 0), Payment(3, 1, 12, 0)),
+        bird_seats=(dealer, (dealer + 1) % 4),  # as Changsha counts them: from the dealer
     )
     names = ["A", "B", "C", "D"]
     zh = render.settlement_view(obs, s, "zh", names)
@@ -310,3 +316,70 @@ def test_tile_labels() -> None:
     assert render.run_label(parse_tile("7s")) == "7-8-9s"
     assert tile_str(parse_tile("1s")) == "1s"
     assert MeldKind.PUNG  # meld kinds render through str(Meld)
+
+
+# ------------------------------------------------------------------ nothing of a variant in bot/
+
+
+def test_bot_names_no_variant() -> None:
+    """issue 16: bot/ knows no variant by name — pair rule, bird seats, prompts and labels come from the
+    variant."""
+    from pathlib import Path
+
+    import engine.variants
+
+    bot_dir = Path(render.__file__).resolve().parent
+    found = [
+        f"{p.name}: {vid}"
+        for p in sorted(bot_dir.glob("*.py"))
+        for vid in engine.variants.VARIANT_IDS
+        if vid in p.read_text(encoding="utf-8")
+    ]
+    assert not found, found
+
+
+def test_option_values_read_as_the_variant_labels_them() -> None:
+    """Option values are labelled by the variant (``chengbao`` → 承包制, ``jiadi`` → 自摸加底), booleans
+    是/否."""
+    from bot import views
+
+    sc = get_ruleset("sichuan")
+    zh = views.options_line(sc, {"zhigang": "jiajiayou", "zimo": "jiadi"}, "zh")
+    assert "家家有" in zh and "自摸加底" in zh and "jiajiayou" not in zh
+    en = views.rules_text(sc, "en")
+    assert "the discarder alone" in en and "+1 fan" in en and "chengbao" not in en
+    assert get_ruleset("xiangyin").option_spec("piao").value_label(True, "zh") == "是"
+
+
+def test_pre_hand_choices_are_labelled_and_asked_by_the_variant() -> None:
+    """定缺 / 加锤 / 飘 buttons and prompts come from the variant, not from bot/."""
+    sc = get_ruleset("sichuan")
+    state = new_hand(sc, 3)
+    seat = to_act(state)[0]
+    obs = observe(state, seat)
+    labels = {a.detail: label for a, label in render.choices(obs, "zh")}
+    assert labels and all(label == f"选 {sc.choice_label(v, 'zh')}" for v, label in labels.items())
+    assert "缺" in next(iter(labels.values()))
+    assert render.prompt(obs, "zh").startswith("定缺")
+    sy = get_ruleset("shaoyang")
+    obs = observe(new_hand(sy, 3), 0)
+    assert [label for _, label in render.choices(obs, "en")][:2] == ["Choose no hammer", "Choose one hammer"]
+
+
+def test_bird_targets_come_from_the_settlement() -> None:
+    """A bird that points at nobody (Xiangyin with three players: 3/7) is shown without a seat; the others
+    with the seat the variant counted."""
+    xy = get_ruleset("xiangyin")
+    obs = observe(new_hand(xy, 1, seats=3), 0)
+    s = Settlement.from_payments(
+        SettleKind.WIN,
+        3,
+        (1,),
+        ((1, ("qingyise",)),),
+        (parse_tile("3m"), parse_tile("2s")),
+        (Payment(0, 1, 10, 0), Payment(2, 1, 20, 1)),
+        bird_seats=(None, 2),
+    )
+    text = render.settlement_view(obs, s, "en", ["A", "B", "C"])
+    assert "3m, 2s→C" in text
+    assert "(1 bird hit(s), ×2)" in text  # Xiangyin: × (hits + 1)

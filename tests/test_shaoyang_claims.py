@@ -7,9 +7,9 @@ Seat 0 deals; 底分 1, nobody hammers. READY_3S = 234m 789s 789p 234p + a singl
 
 from __future__ import annotations
 
-from engine import Act, MeldKind, Phase, parse_tile, tile_str, to_act
+from engine import Act, KongMode, MeldKind, Phase, parse_tile, tile_str, to_act
 
-from .dealing import act, can, discard, last_settlement, legal, paid, tsumogiri
+from .dealing import act, can, discard, last_settlement, legal, paid, tsumogiri, win_context
 from .test_shaoyang_helpers import JUNK, SY, deal, hand_names, win_name
 
 READY_3S = "234m789s789p234p3s"
@@ -19,8 +19,12 @@ KONG_DEALER = "1111m47m258s369p1z3s"  # 暗杠 1111m, then throws 3s
 def test_flags_of_the_ruleset() -> None:
     """RULES §5: 136 tiles; chow and pung; … several winners allowed. No 补张/开杠 distinction, no haidi
     roaming, a 补杠 may be robbed and a concealed kong too (by 十三幺 only: see evaluate_win)."""
-    assert SY.chow and SY.multi_win and SY.robbing_kong and SY.rob_concealed
-    assert SY.kaigang == "" and not SY.haidi_roaming and not SY.bloody
+    state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], "123m456s789p1122z"])
+    assert SY.multi_win and SY.claim_allowed(state, 1, Act.CHOW, parse_tile("3s"))
+    assert SY.robbable(state, MeldKind.KONG_ADDED) and SY.robbable(state, MeldKind.KONG_CONCEALED)
+    assert SY.kong_modes(state, 1, parse_tile("3s"), MeldKind.KONG_EXPOSED) == (KongMode.PLAIN,)
+    assert SY.haidi_seats(state, 1) is None  # no 海底漫游
+    assert SY.after_win(state, (1,), win_context(SY, "123m456s789p234p33s", "3s"), [])[1] is False
 
 
 # ---------------------------------------------------------------- self-draw only
@@ -271,7 +275,6 @@ def test_no_haidi_roaming_the_last_tile_is_drawn_normally() -> None:
     assert can(state, 3, Act.WIN)
     state = act(state, 3, Act.WIN)
     assert hand_names(last_settlement(state), 3) == ("menqing_pinghu", "zimo")
-
 
 
 def test_concealed_kong_shows_one_tile_to_the_others() -> None:

@@ -32,8 +32,8 @@ def test_every_seat_chooses_0_1_or_2_hammers_before_the_hand() -> None:
 def test_hammers_are_chosen_before_seeing_the_tiles() -> None:
     """Seed 加錘: 在開牌打色子前 … 加錘 — before the tiles are opened: a choosing seat sees no tiles, and no
     other seat's choice until everyone has chosen."""
-    assert SY.pre_hand_blind
     state = deal([JUNK[0] + "3s", READY_3S, JUNK[1], JUNK[2]], hammers=None)
+    assert SY.choose_blind(state)
     state = act(state, 0, Act.CHOOSE, detail="2")
     obs = observe(state, 1)
     assert obs.hand == ()

@@ -8,7 +8,6 @@ as a self-draw, the ordinary way to win in Shaoyang.
 from __future__ import annotations
 
 from engine import format_tiles, new_hand, parse_hand, waits
-from engine.tiles import full_set
 from engine.variants.shaoyang import MULTIPLIER
 
 from .test_shaoyang_helpers import SY, win_name
@@ -18,8 +17,8 @@ from .test_shaoyang_helpers import SY, win_name
 
 def test_136_tiles_with_winds_and_dragons() -> None:
     """Seed: 麻將牌總共136張，分為5大類，沒有花牌 … 風牌：東，南，西，北 … 字牌：中，發，白."""
-    assert SY.with_honors
-    assert len(full_set(SY.with_honors)) == 136
+    assert len(SY.tile_set(4, SY.make_options())) == 136
+    assert sorted(set(SY.tile_set(4, SY.make_options()))) == list(range(34))
     state = new_hand(SY, 1)
     assert len(state.wall.tiles) == 136
     assert sum(sum(s.counts) for s in state.seats) + state.wall.remaining == 136

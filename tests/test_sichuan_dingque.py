@@ -4,7 +4,7 @@ Seat 0 deals. J0/J1/J2 are junk hands that void their missing suit (see test_sic
 
 from __future__ import annotations
 
-from engine import Act, Phase, arranged_hand, legal_actions, new_hand, observe, parse_tiles
+from engine import Act, Phase, arranged_hand, legal_actions, new_hand, observe, parse_tile, parse_tiles
 from engine.tiles import SUITED_KINDS
 
 from .dealing import act, can, discard, legal
@@ -164,8 +164,8 @@ def test_three_suit_hand_is_not_offered_the_win() -> None:
 
 def test_no_chow() -> None:
     """Seed 三.2: 不可以吃。 RULES §6: No chow. The next seat holding 12m gets no claim on a 3m."""
-    assert SC.chow is False
     state = deal([J0 + "3m", "12m456789m12345s", J1, J2])
+    assert not SC.claim_allowed(state, 1, Act.CHOW, parse_tile("3m"))
     state = act(state, 0, Act.DISCARD, "3m")
     assert state.phase == Phase.TURN and state.current == 1
     assert not any(a.act == Act.CHOW for a in legal_actions(state, 1))

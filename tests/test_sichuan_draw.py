@@ -44,7 +44,7 @@ def test_tuishui_unready_konger_returns_his_kong_money() -> None:
     state = play_to_end(state)
     settlement = last_settlement(state, "draw")
     assert flows(settlement) == {(0, 1, 1), (2, 1, 1), (3, 1, 1), (2, 0, 2), (2, 1, 2), (2, 3, 2)}
-    assert "退税" in settlement.note
+    assert "退税" in SC.note_label(settlement.note)
     assert state.result is not None and state.result.deltas[2] == -1  # +6 kong, -6 back, -1 大叫
 
 

@@ -11,7 +11,7 @@ import aiosqlite
 import pytest
 
 import engine
-from storage import IncompatibleDatabase, OpenError, Storage, result_to_json, schema
+from storage import IncompatibleDatabase, OpenError, Player, Storage, result_to_json, schema
 
 CHANGSHA = engine.get_ruleset("changsha")
 FINISHED_SEED, OPEN_SEED, OPEN_UPTO = 20, 31, 25
@@ -55,10 +55,17 @@ async def old_database(path: Path, version: int) -> None:
         # data in the v1 shape (raw SQL on purpose: the current API cannot write an old schema)
         await db.execute("BEGIN")
         opts = json.dumps(dict(CHANGSHA.make_options()))
-        await db.execute("INSERT INTO players VALUES (1, 'Ann', 'en', 0), (2, 'Bo', NULL, 0)")
+        await db.execute(
+            "INSERT INTO players (user_id, name, language, updated_at)"
+            " VALUES (1, 'Ann', ?, 0), (2, 'Bo', NULL, 0)",
+            ("en-US" if version < 4 else "en",),  # before v4 any language code went in
+        )
         await db.execute(
             "INSERT INTO tables VALUES (1, 500, 'changsha', ?, '[1, 2, 3, null]', 'open', 0)", (opts,)
         )
+        if version >= 4:
+            await db.execute("INSERT INTO table_settings (table_id, host) VALUES (1, 1)")
+            await db.execute("INSERT INTO table_seats (table_id, seat) VALUES (1, 0), (1, 1), (1, 2), (1, 3)")
         done, ongoing = moves(FINISHED_SEED), moves(OPEN_SEED)[:OPEN_UPTO]
         final = done[-1][1]
         for hand_id, seed, state, log, ended in (
@@ -117,6 +124,11 @@ async def test_upgrade_from_every_version_keeps_the_data(tmp_path: Path, version
         board = [(x.user_id, x.name, x.points, x.hands, x.wins, x.best) for x in await s.leaderboard(500)]
         assert board == [(1, "Ann", 28, 1, 1, 28), (2, "Bo", 0, 1, 0, 0), (3, None, -28, 1, 0, 0)]
         assert [h.delta for h in await s.player_history(1)] == [28]
+        assert (await s.get_player(1)) == Player(1, "Ann", "en", False)  # "en-US" read as the bot's "en"
+        # every table has its bot settings and four seat rows, with the defaults (a claim pause of 3 s)
+        settings = await s.table_settings(1)
+        assert (settings.lang, settings.claim_s, settings.discard_s, settings.ai) == ("zh", 30, 60, ())
+        assert settings.pause_s == 3
         # the hand in progress replays to the same state as in memory, and takes the next action
         (r,) = await s.restore()
         expected = moves(OPEN_SEED)[OPEN_UPTO - 1][1]

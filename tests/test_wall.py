@@ -28,7 +28,7 @@ def names(tiles: list[int] | tuple[int, ...]) -> list[str]:
 
 def test_changsha_wall_has_108_tiles() -> None:
     """Seed: 长沙麻将 共一百零八张牌：包括筒、索、万，不带东、南、西、北风、中、发、白。"""
-    wall = Wall.shuffled(random.Random(1), with_honors=CS.with_honors)
+    wall = Wall.shuffled(random.Random(1), CS.tile_set(4, CS.make_options()))
     assert len(wall.tiles) == 108 and wall.remaining == 108 and wall.stacks == 54
     counts = Counter(wall.tiles)
     assert sorted(counts) == parse_tiles("123456789m123456789s123456789p")

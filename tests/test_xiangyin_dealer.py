@@ -132,11 +132,22 @@ def test_last_tile_as_kong_replacement_that_seat_deals() -> None:
 
 
 def test_first_dealer_is_the_tables_creator() -> None:
-    """Seed 一.3.1》: 第一局由创建者为庄家. The caller passes the creator's seat as ``dealer``; the engine
-    keeps it for 2, 3 and 4 players."""
+    """Seed 一.3.1》: 第一局由创建者为庄家. The variant names the creator's seat as the first dealer
+    (Variant.first_dealer); the caller passes it to new_hand as ``dealer``, which keeps it for 2, 3 and 4
+    players."""
     for seats in (2, 3, 4):
         for creator in range(seats):
-            assert new_hand(XY, 11, dealer=creator, seats=seats).dealer == creator
+            dealer = XY.first_dealer(seats, creator)
+            assert dealer == creator
+            assert new_hand(XY, 11, dealer=dealer, seats=seats).dealer == creator
+    assert XY.first_dealer(4, None) is None  # no creator known: the seed draws the dealer
+
+
+def test_other_variants_draw_the_first_dealer_from_the_seed() -> None:
+    """The common rule (e.g. Changsha seed 四.A 第一局由系统随机分配庄家): no fixed first dealer, whoever
+    created the table."""
+    for variant in ("changsha", "hengyang", "shaoyang", "sichuan"):
+        assert get_ruleset(variant).first_dealer(4, 2) is None
 
 
 def test_winner_deals_next() -> None:

@@ -72,7 +72,8 @@ def test_konger_pays_his_own_big_hands() -> None:
     state = gangshangpao([JUNK[0] + "3s", QINGYISE_KONG, WAITS_3P, JUNK[2]], "3p9s")
     settlement = last_settlement(state)
     assert paid(settlement) == {1: 300}
-    assert "qingyise" in settlement.note
+    assert settlement.note == "konger_pays"  # the konger's own hands are listed with his seat
+    assert "qingyise" in dict(settlement.hands)[1]
 
 
 def test_both_kong_tiles_winnable_two_big() -> None:

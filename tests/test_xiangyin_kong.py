@@ -189,7 +189,7 @@ def test_kaigang_turns_up_the_two_tiles_of_a_stack() -> None:
     state = kong_deal(stacks={N: "9s1s"})
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
     (shown,) = [e for e in events if e.kind == "kong_tiles"]
-    assert shown.detail == "9s 1s"
+    assert [tile_str(t) for t in shown.tiles] == ["9s", "1s"]
     assert state.seats[1].locked
     assert [tile_str(t) for t in state.seats[1].discards[-2:]] == ["9s", "1s"]  # neither wins: both fall
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Act, Phase, observe, parse_tiles_ordered, to_act
-from engine.game import bird_target
+from engine.scoring import bird_target
 from engine.variants.xiangyin import bird_seat
 
 from .dealing import act, discard, hand_names, last_settlement, legal, paid

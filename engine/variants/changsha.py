@@ -1,21 +1,23 @@
 """长沙麻将 Changsha: 258 pair for small hands, opening small hands, additive big hands, birds that double.
 
-RULES.md §1 and §2; seed 004_cc357a9dfee94f2d.txt (first part). Decisions the seed leaves open are marked
-D: here and in docs/rules/changsha.md.
+Every rule and decision is in docs/rules/changsha.md (decisions the seed leaves open are marked D: there and
+here). What differs from the common model (engine/variant.py): the 258 pair, 起手小胡, 补张 / 开杠 with one
+tile by dice, 漏胡 barring only the passed tile, the payment table and birds, dealer rule G.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..game import bird_target
-from ..hands import TILES_258, all_258, all_pungs, hand_names, one_suit
-from ..hands import birds as bird_tiles
-from ..melds import Meld, MeldKind
-from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
+from ..actions import KongMode
+from ..hands import TILES_258, all_258, all_pungs, one_suit
+from ..melds import MeldKind
+from ..scoring import bird_hits, bird_target, bird_tiles, payers, win_settlement
+from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
-from ..state import Payment, Settlement, State
+from ..state import Payment, SettleKind, Settlement, State
 from ..tiles import Counts, is_258
+from ..variant import OptionSpec, Variant, WinContext, WinInfo, bu_or_kai
 
 # id -> (Chinese, English)
 NAMES: dict[str, tuple[str, str]] = {
@@ -43,10 +45,6 @@ OPTIONS = (
     OptionSpec("birds", 2, (0, 1, 2, 4, 6), "扎鸟数", "birds"),
     OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
 )
-
-
-def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
-    return is_standard(c) or (not melds and is_seven_pairs(c)) or all_258(c, melds)
 
 
 def evaluate_win(ctx: WinContext) -> WinInfo | None:
@@ -85,7 +83,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         big.append(("dihu", 1))
     if ctx.haidi:
         big.append(("haidilaoyue", 1) if ctx.self_draw else ("haidipao", 1))
-    if ctx.self_draw and ctx.kong_draw == "kai":
+    if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
         big.append(("gangshangkaihua", 1))
     if ctx.robbed:
         big.append(("qiangganghu", 1))
@@ -94,16 +92,6 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if big:
         return WinInfo(tuple(big))
     return WinInfo((), ("xiaohu",))
-
-
-def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-    """将将胡 wins with any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-    return TILES_258 if all_258(counts, melds) else ()
-
-
-def opening_hands(state: State, seat: int) -> tuple[str, ...]:
-    """起手小胡 held right after the deal (seed 五.2 1–4)."""
-    return opening_kinds(state.seats[seat].counts)
 
 
 def opening_kinds(counts: Counts) -> tuple[str, ...]:
@@ -131,22 +119,26 @@ def opening_reveal(state: State, seat: int, kinds: tuple[str, ...]) -> tuple[int
 
 
 def _units(big: int, self_draw: bool, dealer_involved: bool) -> int:
-    """The payment table of RULES.md §2 in units of 底分/10 … i.e. 10 → 1, 20 → 2, 30n+10 → 3n+1."""
+    """The payment table of docs/rules/changsha.md in units of 底分/10: 10 → 1, 20 → 2, 30n+10 → 3n+1."""
     if big == 0:
         return 2 if dealer_involved else 1
     per = 3 * big if self_draw else 6 * big
     return per + (1 if dealer_involved else 0)
 
 
+def bird_seats(state: State, birds: tuple[int, ...]) -> tuple[int, ...]:
+    """扎鸟 counts from the dealer (以庄家为起点，逆时针): 1/5/9 dealer, 2/6 下家, 3/7 对家, 4/8 上家."""
+    return tuple(bird_target(state, b, state.dealer) for b in birds)
+
+
 def _pay(
-    state: State, winner: int, payers: Iterable[int], big: int, self_draw: bool, birds: tuple[int, ...]
+    state: State, winner: int, paying: Iterable[int], big: int, self_draw: bool, targets: tuple[int, ...]
 ) -> list[Payment]:
     """扎鸟: a bird on the winner or on the payer doubles that payer's payment, each hit again."""
     base = state.options["base"]
-    targets = [bird_target(state, b, state.dealer) for b in birds]
     out = []
-    for p in payers:
-        hits = sum(1 for t in targets if t in (winner, p))
+    for p in paying:
+        hits = bird_hits(targets, winner, p)
         units = _units(big, self_draw, state.dealer in (winner, p))
         out.append(Payment(p, winner, units * base * 2**hits, hits))
     return out
@@ -154,51 +146,75 @@ def _pay(
 
 def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
     birds = bird_tiles(state, ctx.tile if ctx.haidi else None)
+    targets = bird_seats(state, birds)
     payments: list[Payment] = []
     for w, info in infos:
-        if ctx.self_draw:
-            payers = [s for s in range(state.num_seats) if s != w]
-        else:
-            assert ctx.from_seat is not None
-            payers = [ctx.from_seat]
-        payments += _pay(state, w, payers, info.big_count, ctx.self_draw, birds)
-    hands = tuple((w, hand_names(info)) for w, info in infos)
-    return Settlement.from_payments(
-        "win", state.num_seats, tuple(w for w, _ in infos), hands, birds, tuple(payments)
-    )
+        payments += _pay(state, w, payers(state, w, ctx), info.big_count, ctx.self_draw, targets)
+    return win_settlement(state, infos, payments, birds, bird_seats=targets)
 
 
 def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
     """Each opening hand is paid as a small self-draw (等同小胡自摸), birds included. D: the bird tiles
     are looked at, not taken: they stay at the front of the wall."""
     birds = bird_tiles(state, None)
-    payers = [s for s in range(state.num_seats) if s != seat]
+    targets = bird_seats(state, birds)
+    paying = [s for s in range(state.num_seats) if s != seat]
     payments: list[Payment] = []
     for _ in kinds:
-        payments += _pay(state, seat, payers, 0, True, birds)
+        payments += _pay(state, seat, paying, 0, True, targets)
     return Settlement.from_payments(
-        "opening", state.num_seats, (seat,), ((seat, kinds),), birds, tuple(payments)
+        SettleKind.OPENING, state.num_seats, (seat,), ((seat, kinds),), birds, tuple(payments), "", targets
     )
 
 
-RULESET = CHANGSHA = Ruleset(
-    id="changsha",
-    name_zh="长沙麻将",
-    name_en="Changsha",
-    with_honors=False,
-    seat_counts=(4,),
-    option_specs=OPTIONS,
-    evaluate_win=evaluate_win,
-    settle_wins=settle_wins,
-    opening_hands=opening_hands,
-    settle_opening=settle_opening,
-    opening_reveal=opening_reveal,
-    wait_candidates=wait_candidates,
-    could_win=could_win,
-    chow=True,
-    robbing_kong=True,
-    haidi_roaming=True,
-    kaigang="one",
-    multi_win=True,
-    tile_names=NAMES,
-)
+class Changsha(Variant):
+    id = "changsha"
+    name_zh = "长沙麻将"
+    name_en = "Changsha"
+    option_specs = OPTIONS
+    names = NAMES
+    shapes = Shapes(
+        pair_258=True, seven_pairs=True, all_pungs=True, one_suit=True, all_258=True, single_wait=True
+    )
+
+    def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
+        return evaluate_win(ctx)
+
+    def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
+        """起手小胡 held right after the deal (seed 五.2 1–4)."""
+        return opening_kinds(state.seats[seat].counts)
+
+    def settle_opening(self, state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
+        return settle_opening(state, seat, kinds)
+
+    def opening_reveal(self, state: State, seat: int, kinds: tuple[str, ...]) -> tuple[int, ...]:
+        return opening_reveal(state, seat, kinds)
+
+    def furiten_bars(self, passed: tuple[int, ...], tile: int) -> bool:
+        """漏胡 (seed 七.5): 在玩家摸牌前禁止炮胡 … 只对该玩家漏胡的那张牌有效 — only the tile he passed is
+        barred (until his own next draw, pung or kong); another winning tile from a discard may be taken."""
+        return tile in passed
+
+    def kong_modes(self, state: State, seat: int, tile: int, kind: MeldKind) -> tuple[KongMode, ...]:
+        return bu_or_kai(self, state, seat, tile, kind)
+
+    def settle_wins(
+        self, state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext
+    ) -> Settlement:
+        return settle_wins(state, infos, ctx)
+
+    def next_dealer(self, state: State, ctx: WinContext | None) -> int:
+        """Rule G first: 起手后，出现 2 个或 2 个以上的玩家胡（天胡、四喜、六六顺、缺一色、板板胡）则中鸟的
+        玩家下局当庄家 — the bird of the first opening declaration (D: none with 0 birds); then the
+        common rule (B–F)."""
+        openings = [st for st in state.settlements if st.kind == SettleKind.OPENING]
+        at_deal = {w for st in openings for w in st.winners}
+        if ctx is not None and ctx.first_turn:
+            at_deal.update(state.winners)
+        bird = next((st.bird_seats[0] for st in openings if st.bird_seats), None)
+        if len(at_deal) >= 2 and bird is not None:
+            return bird
+        return super().next_dealer(state, ctx)
+
+
+RULESET = CHANGSHA = Changsha()

@@ -1,22 +1,21 @@
 """衡阳麻将 Hengyang: 平和 with a 258 pair, 门前清, 扳牌 opening hands shown for three turns, additive big
 hands, two birds from the wall front, kong money, two-tile 开杠, no robbing the kong.
 
-RULES.md §1 and §3; seed 001_38e396c6cb9e69f8.txt (its first paragraph, 六胡利 / 字牌, describes another game:
-RULES.md D). Decisions the seed leaves open are marked D: here and in docs/rules/hengyang.md.
+Every rule and decision is in docs/rules/hengyang.md (decisions the seed leaves open are marked D: there and
+here). Variant state: ``State.extra`` holds each seat's remaining 三巡 (own discards its hand stays shown).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from ..game import bird_target
-from ..hands import TILES_258, all_258, all_pungs, hand_names, one_suit
-from ..hands import birds as bird_tiles
+from ..actions import KongMode
+from ..hands import TILES_258, all_258, all_pungs, one_suit
 from ..melds import Meld, MeldKind
-from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
+from ..scoring import bird_hits, bird_target, bird_tiles, payers, standard_kong_money, win_settlement
+from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
-from ..state import Payment, Settlement, State
+from ..state import Payment, SettleKind, Settlement, State, evolve
 from ..tiles import Counts, is_258, remove_tile
+from ..variant import OptionSpec, Variant, WinContext, WinInfo, bu_or_kai
 
 # id -> (Chinese, English)
 NAMES: dict[str, tuple[str, str]] = {
@@ -56,10 +55,6 @@ def _concealed(melds: tuple[Meld, ...]) -> bool:
     return all(m.kind == MeldKind.KONG_CONCEALED for m in melds)
 
 
-def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
-    return is_standard(c) or (not melds and is_seven_pairs(c)) or all_258(c, melds)
-
-
 def evaluate_win(ctx: WinContext) -> WinInfo | None:
     """Which hands a complete 14 tiles make. Shape big hands need no 258 pair; 平和 does; the situational
     big hands (天胡 地胡 海底捞月 杠上开花) need a hand that already wins (D, as Changsha)."""
@@ -89,7 +84,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         big.append(("qingyise", 1))  # 清一色：不需要二五八作将
     if qd:
         # 七小对; a four of a kind in it (5 pairs + a triplet won on its fourth, or a four + 4 pairs + the
-        # single's mate) is 龙七对: one big hand and 1 番 more on each payment (RULES.md D).
+        # single's mate) is 龙七对: one big hand and 1 番 more on each payment (D, docs/rules/hengyang.md).
         big.append(("longqidui", 1) if seven_pairs_quads(c) else ("qidui", 1))
     pinghu = std and any(is_258(p) for p in standard_pairs(c))
     if not big and not pinghu:
@@ -100,16 +95,11 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         big.append(("dihu", 1))  # 地胡：庄家打出第一张牌闲家就胡牌
     if ctx.haidi and ctx.self_draw:
         big.append(("haidilaoyue", 1))  # 海底捞月 (D: a win on the shown haidi tile is no big hand)
-    if ctx.self_draw and ctx.kong_draw == "kai":
+    if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
         big.append(("gangshangkaihua", 1))  # 杠上开花: only after 开杠 (D: a 补张 tile is a plain self-draw)
     if big:
         return WinInfo(tuple(big))
     return WinInfo((), ("pinghu", "menqianqing") if _concealed(melds) else ("pinghu",))
-
-
-def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-    """将一色 wins in any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-    return TILES_258 if all_258(counts, melds) else ()
 
 
 # ------------------------------------------------------------------ 扳牌 opening hands
@@ -137,10 +127,6 @@ def opening_kinds(counts: Counts) -> tuple[str, ...]:
     return tuple(out)
 
 
-def opening_hands(state: State, seat: int) -> tuple[str, ...]:
-    return opening_kinds(opening_counts(state, seat))
-
-
 def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
     """Each 扳牌 is 1 番 paid as a small self-draw (10, 20 where the dealer is involved), no birds."""
     base = state.options["base"]
@@ -151,7 +137,7 @@ def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlemen
         if p != seat
     ]
     return Settlement.from_payments(
-        "opening", state.num_seats, (seat,), ((seat, kinds),), (), tuple(payments)
+        SettleKind.OPENING, state.num_seats, (seat,), ((seat, kinds),), (), tuple(payments)
     )
 
 
@@ -164,8 +150,8 @@ def _small_units(dealer_involved: bool, menqianqing: bool) -> int:
 
 
 def units(info: WinInfo, self_draw: bool, dealer_involved: bool) -> int:
-    """One payer's amount in 番 (RULES.md §3 table): small 1/2 (+1 门前清); big self-draw 3n / 3n+1; big on
-    a discard 6n / 7n; 龙七对 adds 1 to each payment."""
+    """One payer's amount in 番 (the table of docs/rules/hengyang.md §8): small 1/2 (+1 门前清); big
+    self-draw 3n / 3n+1; big on a discard 6n / 7n; 龙七对 adds 1 to each payment."""
     if not info.big:
         return _small_units(dealer_involved, "menqianqing" in info.small)
     n = info.big_count
@@ -180,67 +166,78 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
     """Self-draw: the three others pay; on a discard only the discarder. A bird on the winner or on the
     payer doubles that payer's amount, two hits ×4 (同一人被捉中2只鸟 … 4倍)."""
     birds = bird_tiles(state, ctx.tile if ctx.haidi else None)
-    targets = [bird_target(state, b, state.dealer) for b in birds]
+    # 捉鸟: 以庄家为起点逆时针计算
+    targets = tuple(bird_target(state, b, state.dealer) for b in birds)
     base = state.options["base"]
     payments: list[Payment] = []
     for w, info in infos:
-        if ctx.self_draw:
-            payers = [s for s in range(state.num_seats) if s != w]
-        else:
-            assert ctx.from_seat is not None
-            payers = [ctx.from_seat]
-        for p in payers:
-            hits = sum(1 for t in targets if t in (w, p))
+        for p in payers(state, w, ctx):
+            hits = bird_hits(targets, w, p)
             amount = units(info, ctx.self_draw, state.dealer in (w, p)) * base * 2**hits
             payments.append(Payment(p, w, amount, hits))
-    hands = tuple((w, hand_names(info)) for w, info in infos)
-    return Settlement.from_payments(
-        "win", state.num_seats, tuple(w for w, _ in infos), hands, birds, tuple(payments)
-    )
+    return win_settlement(state, infos, payments, birds, bird_seats=targets)
 
 
-def settle_kong(
-    state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
-) -> Settlement | None:
-    """暗杠: each other player pays 2 番; 补杠: each pays 1 番; 直杠: the discarder alone pays 3 番.
-    D: no birds and no dealer extra on kong money; it stays on a drawn hand (流局不流杠)."""
-    base = state.options["base"]
-    others = [p for p in range(state.num_seats) if p != seat]
-    if kind == MeldKind.KONG_CONCEALED:
-        name, payments = "angang", [Payment(p, seat, 2 * base) for p in others]
-    elif kind == MeldKind.KONG_ADDED:
-        name, payments = "bugang", [Payment(p, seat, base) for p in others]
-    else:
-        assert from_seat is not None
-        name, payments = "zhigang", [Payment(from_seat, seat, 3 * base)]
-    return Settlement.from_payments("kong", state.num_seats, (seat,), ((seat, (name,)),), (), tuple(payments))
+def open_turns(state: State, seat: int) -> int:
+    """扳牌 公开手牌三巡: how many more own discards this seat's whole hand stays shown."""
+    extra: tuple[int, ...] | None = state.extra
+    return extra[seat] if extra is not None else 0
 
 
-# ------------------------------------------------------------------ dealer
+class Hengyang(Variant):
+    id = "hengyang"
+    name_zh = "衡阳麻将"
+    name_en = "Hengyang"
+    option_specs = OPTIONS
+    names = NAMES
+    shapes = Shapes(pair_258=True, seven_pairs=True, all_pungs=True, one_suit=True, all_258=True)
+    kai_tiles = 2  # 开杠: dice, the 2 tiles of the N-th stack from the back
+
+    def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
+        return evaluate_win(ctx)
+
+    # 扳牌: no tiles revealed — the whole hand is shown for three turns instead (公开手牌三巡)
+    def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
+        return opening_kinds(opening_counts(state, seat))
+
+    def settle_opening(self, state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
+        return settle_opening(state, seat, kinds)
+
+    def on_opening(self, state: State, seat: int, kinds: tuple[str, ...]) -> State:
+        turns = list(state.extra or (0,) * state.num_seats)
+        turns[seat] = OPENING_TURNS
+        return evolve(state, extra=tuple(turns))
+
+    def on_discard(self, state: State, seat: int, tile: int) -> State:
+        if not open_turns(state, seat):
+            return state
+        turns = list(state.extra)
+        turns[seat] -= 1
+        return evolve(state, extra=tuple(turns))
+
+    def hand_shown(self, state: State, seat: int) -> bool:
+        return open_turns(state, seat) > 0 or state.seats[seat].won
+
+    def kong_modes(self, state: State, seat: int, tile: int, kind: MeldKind) -> tuple[KongMode, ...]:
+        return bu_or_kai(self, state, seat, tile, kind)
+
+    def robbable(self, state: State, kind: MeldKind) -> bool:
+        return False  # 衡阳麻将不可以抢杠和牌
+
+    def settle_kong(
+        self, state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
+    ) -> Settlement | None:
+        """暗杠: each other player pays 2 番; 补杠: each pays 1 番; 直杠: the discarder alone pays 3 番.
+        D: no birds and no dealer extra on kong money; it stays on a drawn hand (流局不流杠)."""
+        return standard_kong_money(state, seat, kind, from_seat)
+
+    def settle_wins(
+        self, state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext
+    ) -> Settlement:
+        return settle_wins(state, infos, ctx)
+
+    # Next dealer: the common rule is Hengyang's — 哪家和牌则为下一局的庄家; several winners on one tile →
+    # the discarder, so 庄家放铳时同时有两家和牌可以继续坐庄; a drawn hand → the haidi rule.
 
 
-# Next dealer: the core's common rule (RULES.md §1) is Hengyang's — 哪家和牌则为下一局的庄家; several
-# winners on one tile → the discarder, so 庄家放铳时同时有两家和牌可以继续坐庄; a drawn hand → the haidi rule.
-RULESET = HENGYANG = Ruleset(
-    id="hengyang",
-    name_zh="衡阳麻将",
-    name_en="Hengyang",
-    with_honors=False,
-    seat_counts=(4,),
-    option_specs=OPTIONS,
-    evaluate_win=evaluate_win,
-    settle_wins=settle_wins,
-    opening_hands=opening_hands,
-    settle_opening=settle_opening,
-    opening_reveal=None,  # the whole hand is shown for three turns instead (公开手牌三巡)
-    opening_open_turns=OPENING_TURNS,
-    settle_kong=settle_kong,
-    wait_candidates=wait_candidates,
-    could_win=could_win,
-    chow=True,
-    robbing_kong=False,  # 衡阳麻将不可以抢杠和牌
-    haidi_roaming=True,
-    kaigang="two",  # 开杠: dice, the 2 tiles of the N-th stack from the back
-    multi_win=True,
-    tile_names=NAMES,
-)
+RULESET = HENGYANG = Hengyang()

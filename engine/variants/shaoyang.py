@@ -1,7 +1,7 @@
 """邵阳麻将 Shaoyang: 136 tiles, self-draw only (except 杠上炮 and 抢杠), one multiplier per hand, 加锤.
 
-RULES.md §1 and §5; seed 000_b6224d6175e82e84.txt (``.cleaned.txt`` strips the pinyin noise). Decisions
-the seed leaves open are marked D: here and in docs/rules/shaoyang.md.
+Every rule and decision is in docs/rules/shaoyang.md (decisions the seed leaves open are marked D: there and
+here).
 
 Payment of one winner W to one payer P (every amount an integer):
 
@@ -10,14 +10,14 @@ Payment of one winner W to one payer P (every amount an integer):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from ..hands import all_pungs
 from ..melds import Meld, MeldKind
-from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
+from ..scoring import payer_shares, standard_kong_money, win_settlement
+from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, is_thirteen_orphans, seven_pairs_quads
 from ..state import Payment, Settlement, State
-from ..tiles import Counts, suit_of
+from ..tiles import Counts, full_set, suit_of
+from ..variant import Options, OptionSpec, Variant, WinContext, WinInfo
 
 # id -> (Chinese, English)
 NAMES: dict[str, tuple[str, str]] = {
@@ -77,6 +77,8 @@ WAY_SELF_DRAW = 2  # 自摸：2倍，3家都输
 WAY_DISCARD = 1  # 点炮：1倍，仅点炮者输 (here only 杠上炮)
 
 HAMMERS = ("0", "1", "2")  # 加锤: 不加锤 / 加一锤 / 加两锤
+HAMMER_LABELS = {"0": ("不加锤", "no hammer"), "1": ("加一锤", "one hammer"), "2": ("加两锤", "two hammers")}
+_FULL_136 = tuple(full_set(True))
 
 OPTIONS = (
     OptionSpec("base", 1, (1, 2, 5, 10, 20, 25, 50, 100), "底分", "base points"),
@@ -138,10 +140,6 @@ def best_hand(counts: Counts, melds: tuple[Meld, ...]) -> str | None:
     return max(kinds, key=lambda k: (MULTIPLIER[k], -_PRIORITY.index(k)))
 
 
-def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
-    return is_standard(c) or (not melds and (is_seven_pairs(c) or is_thirteen_orphans(c)))
-
-
 def evaluate_win(ctx: WinContext) -> WinInfo | None:
     """胡牌必须自摸，不能点炮，除非是接杠上炮和开明杠的牌: a tile another seat gave wins only as 杠上炮
     (the konger's discard after any kong) or 抢杠 (robbing a 补杠); a concealed kong only by 十三幺."""
@@ -157,13 +155,6 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if key in ("pinghu", "menqing_pinghu"):
         return WinInfo((), (key,))
     return WinInfo(((key, 1),))
-
-
-def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-    """十三幺 waits on a terminal or honor it may not hold yet, which the neighbour rule misses."""
-    if melds or any(n for t, n in enumerate(counts) if t not in _ORPHANS):
-        return ()
-    return _ORPHANS
 
 
 # ------------------------------------------------------------------ money
@@ -195,15 +186,9 @@ def win_payers(state: State, winner: int, ctx: WinContext) -> list[tuple[int, in
 
     自摸: each of the three pays ×2. 抢杠: 按胡牌家自摸计算，被抢玩家包三家牌. 杠开 after a 点杠
     (exposed kong from a discard): 由点杠者包自摸. 杠上炮: 点炮 ×1, only the discarder."""
-    if ctx.robbed:
-        assert ctx.from_seat is not None
-        return [(ctx.from_seat, WAY_SELF_DRAW, 3)]
-    if not ctx.self_draw:
-        assert ctx.from_seat is not None
-        return [(ctx.from_seat, WAY_DISCARD, 1)]
-    if ctx.kong_draw and ctx.kong_from is not None and ctx.kong_from != winner:
-        return [(ctx.kong_from, WAY_SELF_DRAW, 3)]
-    return [(p, WAY_SELF_DRAW, 1) for p in range(state.num_seats) if p != winner]
+    way = WAY_SELF_DRAW if ctx.self_draw or ctx.robbed else WAY_DISCARD
+    shares = payer_shares(state, winner, ctx, robbed_pays_all=True, feeder_pays_all=True)
+    return [(p, way, share) for p, share in shares]
 
 
 def hand_key(info: WinInfo) -> str:
@@ -220,68 +205,68 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
             amount = base * mult * way_mult * share * hammer_factor(state, w, p)
             payments.append(Payment(p, w, amount))
     hands = tuple((w, (hand_key(info), way)) for w, info in infos)
-    return Settlement.from_payments(
-        "win", state.num_seats, tuple(w for w, _ in infos), hands, (), tuple(payments)
+    return win_settlement(state, infos, payments, hands=hands)
+
+
+class Shaoyang(Variant):
+    id = "shaoyang"
+    name_zh = "邵阳麻将"
+    name_en = "Shaoyang"
+    option_specs = OPTIONS
+    names = NAMES
+    choice_labels = HAMMER_LABELS
+    choice_question = (
+        "加锤：开牌前选不加、一锤或两锤；每一锤让你和对方之间的输赢翻一倍",
+        "加锤: before the tiles are opened, pick 0, 1 or 2 hammers; each doubles what you win or lose",
     )
+    shapes = Shapes(seven_pairs=True, thirteen_orphans=True)
+    concealed_kong_shown = True  # 暗杠亮一张牌，其余三张盖住
+
+    def tile_set(self, seats: int, options: Options) -> tuple[int, ...]:
+        return _FULL_136  # 136 tiles, with 东南西北中发白
+
+    def pre_hand(self, state: State, seat: int) -> tuple[str, ...]:
+        """在开牌打色子前 … 可选择加一锤或加两锤，或者不加锤 (default first: no hammer)."""
+        return HAMMERS if state.options["jiachui"] else ()
+
+    def choose_blind(self, state: State) -> bool:
+        return True
+
+    def robbable(self, state: State, kind: MeldKind) -> bool:
+        """抢杠 on a 补杠; a concealed kong only by 十三幺 (evaluate_win sees robbed_concealed)."""
+        return kind in (MeldKind.KONG_ADDED, MeldKind.KONG_CONCEALED)
+
+    def haidi_seats(self, state: State, first: int) -> tuple[int, ...] | None:
+        return None  # no 海底漫游: the last tile is drawn like any other
+
+    def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
+        return evaluate_win(ctx)
+
+    def settle_wins(
+        self, state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext
+    ) -> Settlement:
+        return settle_wins(state, infos, ctx)
+
+    def settle_kong(
+        self, state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
+    ) -> Settlement | None:
+        """D (as Hengyang): 暗杠 each other player pays 2 × 底分; 补杠 each pays 1 × 底分; 直杠 the discarder
+        pays 3 × 底分. 杠照常计算: paid when the kong is made, kept on a drawn hand (流局不流杠).
+        D: 加锤 multiplies win payments only, not kong money."""
+        return standard_kong_money(state, seat, kind, from_seat)
+
+    def bird_multiplier(self, hits: int) -> int | None:
+        return None  # no birds
+
+    def next_dealer(self, state: State, ctx: WinContext | None) -> int:
+        """由本局胡牌的玩家下局坐庄，如庄家胡牌，则继续连庄。若流局则摸最后一张牌的玩家下局坐庄。
+        D: several winners on one tile → the dealer stays if he is one of them, else the first winner in
+        play order from the discarder (the robbed konger)."""
+        winners = state.winners
+        if winners:
+            return state.dealer if state.dealer in winners else winners[0]
+        # the wall is empty: `current` drew the last tile (a normal draw or a kong replacement)
+        return state.current
 
 
-def settle_kong(
-    state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
-) -> Settlement | None:
-    """D (RULES §5, as Hengyang): 暗杠 each other player pays 2 × 底分; 补杠 each pays 1 × 底分; 直杠 the
-    discarder pays 3 × 底分. 杠照常计算: paid when the kong is made, kept on a drawn hand (流局不流杠).
-    D: 加锤 multiplies win payments only, not kong money."""
-    base = state.options["base"]
-    others = [p for p in range(state.num_seats) if p != seat]
-    if kind == MeldKind.KONG_CONCEALED:
-        name, payments = "angang", [Payment(p, seat, 2 * base) for p in others]
-    elif kind == MeldKind.KONG_ADDED:
-        name, payments = "bugang", [Payment(p, seat, base) for p in others]
-    else:
-        assert from_seat is not None
-        name, payments = "zhigang", [Payment(from_seat, seat, 3 * base)]
-    return Settlement.from_payments("kong", state.num_seats, (seat,), ((seat, (name,)),), (), tuple(payments))
-
-
-# ------------------------------------------------------------------ choices and dealer
-
-
-def pre_hand(state: State, seat: int) -> tuple[str, ...]:
-    """在开牌打色子前 … 可选择加一锤或加两锤，或者不加锤 (default first: no hammer)."""
-    return HAMMERS if state.options["jiachui"] else ()
-
-
-def next_dealer(state: State, winners: tuple[int, ...], ctx: WinContext | None) -> int | None:
-    """由本局胡牌的玩家下局坐庄，如庄家胡牌，则继续连庄。若流局则摸最后一张牌的玩家下局坐庄。
-    D: several winners on one tile → the dealer stays if he is one of them, else the first winner in
-    play order from the discarder (the robbed konger)."""
-    if winners:
-        return state.dealer if state.dealer in winners else winners[0]
-    # the wall is empty: `current` drew the last tile (a normal draw or a kong replacement)
-    return state.current
-
-
-RULESET = SHAOYANG = Ruleset(
-    id="shaoyang",
-    name_zh="邵阳麻将",
-    name_en="Shaoyang",
-    with_honors=True,
-    seat_counts=(4,),
-    option_specs=OPTIONS,
-    evaluate_win=evaluate_win,
-    settle_wins=settle_wins,
-    settle_kong=settle_kong,
-    wait_candidates=wait_candidates,
-    pre_hand=pre_hand,
-    pre_hand_blind=True,
-    next_dealer=next_dealer,
-    could_win=could_win,
-    chow=True,
-    robbing_kong=True,
-    rob_concealed=True,
-    concealed_kong_shown=True,  # 暗杠亮一张牌，其余三张盖住
-    haidi_roaming=False,
-    kaigang="",
-    multi_win=True,
-    tile_names=NAMES,
-)
+RULESET = SHAOYANG = Shaoyang()

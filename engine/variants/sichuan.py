@@ -1,9 +1,8 @@
 """四川麻将 血战到底 Sichuan (Chengdu rules): 定缺, no chow, 一炮多响, 血战, 刮风下雨, 成都计番, 查花猪 and
 查大叫.
 
-RULES.md §1 and §6; seed 004_cc357a9dfee94f2d.txt (second part, "四川麻将", a fragment). The fan table is the
-public Chengdu one RULES.md §6 states. Decisions neither settles are marked D: here and in
-docs/rules/sichuan.md.
+Every rule and decision is in docs/rules/sichuan.md (the seed is a fragment; the fan table is the public
+Chengdu one; decisions are marked D: there and here).
 
 Money: a hand worth ``fan`` 番 pays 底分 × 2^min(fan, cap). Kong money (刮风下雨) is paid when the kong is
 made.
@@ -14,13 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Act
-from ..game import waits
+from ..events import Event
 from ..hands import all_258, all_pungs
 from ..melds import Meld, MeldKind
-from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
+from ..scoring import others, payers, refunds, win_settlement
+from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads
-from ..state import Payment, Settlement, State
+from ..state import Payment, SettleKind, Settlement, State, evolve, evolve_seat
 from ..tiles import Counts
+from ..variant import OptionSpec, Variant, WinContext, WinInfo
 
 SUIT_LETTERS = "msp"  # 万 条 筒, the 定缺 choices (CHOOSE detail)
 
@@ -52,7 +53,20 @@ NAMES: dict[str, tuple[str, str]] = {
     "youjiao": ("有叫", "ready at the end"),  # 查大叫: is paid
 }
 
-# 成都计番: the shape of a hand and its fan (RULES.md §6)
+# settlement notes
+NOTES: dict[str, tuple[str, str]] = {
+    "hujiao": ("呼叫转移", "call transfer: the kong money goes to the winner"),
+    "chajiao": ("查花猪 / 查大叫", "pigs and not-ready hands pay"),
+    "chajiao_tuishui": ("查花猪 / 查大叫 / 退税", "pigs and not-ready hands pay; kong money returned"),
+}
+
+VOID_LABELS = {
+    "m": ("缺万", "void characters"),
+    "s": ("缺条", "void bamboo"),
+    "p": ("缺筒", "void dots"),
+}
+
+# 成都计番: the shape of a hand and its fan (docs/rules/sichuan.md)
 SHAPE_FAN: dict[str, int] = {
     "pinghu": 0,
     "duiduihu": 1,
@@ -68,15 +82,32 @@ SHAPE_FAN: dict[str, int] = {
 OPTIONS = (
     OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
     OptionSpec("cap", 3, (2, 3, 4, 5, 6), "封顶番数", "fan cap"),
-    # 直杠: 承包制 only the discarder pays 2× (RULES.md default); 家家有 also 1× from everyone else still in
-    OptionSpec("zhigang", "chengbao", ("chengbao", "jiajiayou"), "直杠收分", "exposed kong paid by"),
+    # 直杠: 承包制 only the discarder pays 2× (the default); 家家有 also 1× from everyone else still in
+    OptionSpec(
+        "zhigang",
+        "chengbao",
+        ("chengbao", "jiajiayou"),
+        "直杠收分",
+        "exposed kong paid by",
+        {
+            "chengbao": ("承包制（点杠者付）", "the discarder alone"),
+            "jiajiayou": ("家家有", "everyone still in"),
+        },
+    ),
     OptionSpec("hujiao", True, (True, False), "呼叫转移", "kong money follows a deal-in after the kong"),
     # 自摸加底: +1 底分 from each payer; 自摸加番: +1 番
-    OptionSpec("zimo", "jiadi", ("jiadi", "jiafan"), "自摸加底/加番", "self-draw bonus"),
+    OptionSpec(
+        "zimo",
+        "jiadi",
+        ("jiadi", "jiafan"),
+        "自摸加底/加番",
+        "self-draw bonus",
+        {"jiadi": ("自摸加底", "+1 base"), "jiafan": ("自摸加番", "+1 fan")},
+    ),
     OptionSpec("last_four", True, (True, False), "最后四张必胡", "forced win on the last four tiles"),
 )
 
-HUJIAO_NOTE = "呼叫转移 call transfer"
+HUJIAO_NOTE = "hujiao"  # 呼叫转移
 KONG_NAME = {
     MeldKind.KONG_EXPOSED: "zhigang",  # 直杠 (刮风)
     MeldKind.KONG_ADDED: "bugang",  # 面下杠 / 补杠 (刮风)
@@ -110,10 +141,6 @@ def _totals(counts: Counts, melds: tuple[Meld, ...]) -> list[int]:
         for t in m.tiles:
             total[t] += 1
     return total
-
-
-def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
-    return is_standard(c) or (not melds and is_seven_pairs(c))
 
 
 def _shape(counts: Counts, melds: tuple[Meld, ...], one_suit: bool) -> tuple[str, int] | None:
@@ -174,7 +201,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
 # ---------------------------------------------------------------- 定缺 and play restrictions
 
 
-def pre_hand(state: State, seat: int) -> tuple[str, ...]:
+def void_choices(state: State, seat: int) -> tuple[str, ...]:
     """定缺 choices, the default (the suit with fewest tiles, ties in the order 万 条 筒) first.
 
     Seed 二.1 注: 若摸牌结束只有两门花色，则以第三门花色作为定缺花色；若为一门花色，则可以在其他两门花色中
@@ -209,15 +236,11 @@ def claim_allowed(state: State, seat: int, act: Act, t: int) -> bool:
 
 def must_win(state: State, seat: int) -> bool:
     """Seed 三.4 最后四张自动胡: once the last four wall tiles are being drawn, a player who can win must.
-    D: RULES.md §6 keeps it although the seed notes 定缺规则中最后四张可以不胡; room option ``last_four``."""
+    D: kept although the seed notes 定缺规则中最后四张可以不胡; room option ``last_four``."""
     return bool(state.options.get("last_four", True)) and state.wall.remaining < 4
 
 
 # ---------------------------------------------------------------- money
-
-
-def _still_in(state: State, but: int) -> list[int]:
-    return [s for s in range(state.num_seats) if s != but and not state.seats[s].won]
 
 
 def _amount(state: State, fan: int) -> int:
@@ -254,21 +277,14 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
         amount = _amount(state, fan)
         if any(n == "zimo_jiadi" for n, _ in big):
             amount += base  # 自摸加底: 额外收取其他未胡玩家1倍基础分
-        if ctx.self_draw:
-            payers = _still_in(state, w)
-        else:
-            assert ctx.from_seat is not None
-            payers = [ctx.from_seat]
-        payments += [Payment(p, w, amount) for p in payers]
+        payments += [Payment(p, w, amount) for p in payers(state, w, ctx, still_in=True)]
         hands.append((w, _hand_names(big)))
     note = ""
     transfer = _hujiao(state, infos, ctx)
     if transfer is not None:
         payments.append(transfer)
         note = HUJIAO_NOTE
-    return Settlement.from_payments(
-        "win", state.num_seats, tuple(w for w, _ in infos), tuple(hands), (), tuple(payments), note
-    )
+    return win_settlement(state, infos, payments, hands=hands, note=note)
 
 
 def _hujiao(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Payment | None:
@@ -280,7 +296,7 @@ def _hujiao(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContex
     if konger is None or not state.settlements:
         return None
     last = state.settlements[-1]
-    if last.kind != "kong" or last.winners != (konger,) or last.deltas[konger] <= 0:
+    if last.kind != SettleKind.KONG or last.winners != (konger,) or last.deltas[konger] <= 0:
         return None
     return Payment(konger, infos[0][0], last.deltas[konger])
 
@@ -291,25 +307,27 @@ def settle_kong(
     """刮风下雨 (seed 二.3–4, 三.6): 直杠 2× from the discarder (家家有: and 1× from every other player still
     in); 面下杠 1× from each player still in; 下雨 (暗杠) 2× from each player still in."""
     base = int(state.options["base"])
-    others = _still_in(state, seat)
+    still_in = others(state, seat, still_in=True)
     name = KONG_NAME[kind]
     if kind == MeldKind.KONG_EXPOSED:
         assert from_seat is not None
         units = [(from_seat, 2)]
         if state.options["zhigang"] == "jiajiayou":
-            units += [(s, 1) for s in others if s != from_seat]
+            units += [(s, 1) for s in still_in if s != from_seat]
     elif kind == MeldKind.KONG_ADDED:
         if tile in state.seats[seat].passed_kongs:
             # D: seed 三.6 面下杠 is the fourth tile 摸到…这时选择的杠牌; a fourth tile kept past a discard
             # (过手杠) may still be konged, for no money
             return Settlement.from_payments(
-                "kong", state.num_seats, (seat,), ((seat, ("guoshougang",)),), (), ()
+                SettleKind.KONG, state.num_seats, (seat,), ((seat, ("guoshougang",)),), (), ()
             )
-        units = [(s, 1) for s in others]
+        units = [(s, 1) for s in still_in]
     else:
-        units = [(s, 2) for s in others]
+        units = [(s, 2) for s in still_in]
     payments = tuple(Payment(p, seat, n * base) for p, n in units)
-    return Settlement.from_payments("kong", state.num_seats, (seat,), ((seat, (name,)),), (), payments)
+    return Settlement.from_payments(
+        SettleKind.KONG, state.num_seats, (seat,), ((seat, (name,)),), (), payments
+    )
 
 
 def best_fan(state: State, seat: int) -> int | None:
@@ -318,7 +336,7 @@ def best_fan(state: State, seat: int) -> int | None:
     s = state.seats[seat]
     total = _totals(s.counts, s.melds)
     best: int | None = None
-    for t in waits(state.ruleset, s.counts, s.melds, state.options, s.choice):
+    for t in state.ruleset.waits(s.counts, s.melds, state.options, s.choice):
         if total[t] >= 4:
             continue
         c = list(s.counts)
@@ -333,15 +351,16 @@ def best_fan(state: State, seat: int) -> int | None:
 
 
 def is_huazhu(state: State, seat: int) -> bool:
-    """花猪: still holding tiles of all three suits when the wall runs out (RULES.md §6)."""
+    """花猪: still holding tiles of all three suits when the wall runs out (docs/rules/sichuan.md)."""
     s = state.seats[seat]
     return len(_suits(s.counts, s.melds)) == 3
 
 
 def settle_draw(state: State) -> Settlement | None:
-    """The wall is empty with two or more players still in (seed 一: 流局查卫生（查花猪）; RULES.md §6):
-    查花猪 — a 花猪 pays every other non-花猪 player still in the cap; 查大叫 — a player not ready pays every
-    ready player his best hand; 退税 — players not ready (花猪 included) return their kong money."""
+    """The wall is empty with two or more players still in (seed 一: 流局查卫生（查花猪）;
+    docs/rules/sichuan.md): 查花猪 — a 花猪 pays every other non-花猪 player still in the cap; 查大叫 — a
+    player not ready pays every ready player his best hand; 退税 — players not ready (花猪 included) return
+    their kong money."""
     active = [s for s in range(state.num_seats) if not state.seats[s].won]
     cap_amount = _amount(state, int(state.options["cap"]))
     huazhu = [s for s in active if is_huazhu(state, s)]
@@ -355,70 +374,103 @@ def settle_draw(state: State) -> Settlement | None:
         if x in huazhu:
             continue  # D: the 花猪 has paid the cap already, which no hand exceeds
         payments += [Payment(x, r, _amount(state, f)) for r, f in ready.items()]
-    refunds = _refunds(state, unready)
-    payments += refunds
+    returned = _refunds(state, unready)
+    payments += returned
     if not payments:
         return None
     hands = tuple(
         (s, ("huazhu",) if s in huazhu else ("wujiao",) if s in unready else ("youjiao",)) for s in active
     )
-    note = "查花猪 / 查大叫" + (" / 退税" if refunds else "")
-    return Settlement.from_payments("draw", state.num_seats, (), hands, (), tuple(payments), note)
+    note = "chajiao_tuishui" if returned else "chajiao"
+    return Settlement.from_payments(SettleKind.DRAW, state.num_seats, (), hands, (), tuple(payments), note)
 
 
 def _refunds(state: State, seats: list[int]) -> list[Payment]:
     """退税: every kong payment a not-ready player received goes back to its payer — except a kong whose
     money already went to a winner by 呼叫转移 (D)."""
-    out: list[Payment] = []
     settlements = state.settlements
+    kept = []
     for i, st in enumerate(settlements):
-        if st.kind != "kong" or st.winners[0] not in seats:
+        if st.kind != SettleKind.KONG or st.winners[0] not in seats:
             continue
         following = settlements[i + 1] if i + 1 < len(settlements) else None
-        if following is not None and following.kind == "win" and following.note == HUJIAO_NOTE:
+        if following is not None and following.kind == SettleKind.WIN and following.note == HUJIAO_NOTE:
             continue
-        out += [Payment(p.payee, p.payer, p.amount) for p in st.payments]
-    return out
+        kept.append(st)
+    return refunds(kept)
 
 
 # ---------------------------------------------------------------- dealer
 
 
-def next_dealer(state: State, winners: tuple[int, ...], ctx: WinContext | None) -> int | None:
-    """D (common Chengdu rule): the first to win deals next; if the first win was 一炮多响, the discarder;
-    if nobody won, the dealer stays."""
-    first = next((s for s in state.settlements if s.kind == "win"), None)
-    if first is None:
-        return state.dealer
-    if len(first.winners) > 1:
-        return first.payments[0].payer
-    return first.winners[0]
+class Sichuan(Variant):
+    id = "sichuan"
+    name_zh = "四川麻将 血战到底"
+    name_en = "Sichuan (bloody battle)"
+    option_specs = OPTIONS
+    names = NAMES
+    choice_labels = VOID_LABELS
+    choice_question = (
+        "定缺：选一门这局不要的花色，先把它打完",
+        "定缺: pick the suit you will do without this hand; its tiles must go first",
+    )
+    notes = NOTES
+    shapes = Shapes(seven_pairs=True)
+
+    def pre_hand(self, state: State, seat: int) -> tuple[str, ...]:
+        return void_choices(state, seat)
+
+    def claim_allowed(self, state: State, seat: int, act: Act, tile: int) -> bool:
+        """No chow (不可以吃); D: no pung or kong of the void suit, own concealed kongs included."""
+        return act != Act.CHOW and claim_allowed(state, seat, act, tile)
+
+    def discard_allowed(self, state: State, seat: int, tile: int) -> bool:
+        return discard_allowed(state, seat, tile)
+
+    def must_win(self, state: State, seat: int) -> bool:
+        return must_win(state, seat)
+
+    def haidi_seats(self, state: State, first: int) -> tuple[int, ...] | None:
+        return None  # no 海底漫游: the last tile is drawn like any other
+
+    def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
+        return evaluate_win(ctx)
+
+    def settle_wins(
+        self, state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext
+    ) -> Settlement:
+        return settle_wins(state, infos, ctx)
+
+    def settle_kong(
+        self, state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
+    ) -> Settlement | None:
+        return settle_kong(state, seat, tile, kind, from_seat)
+
+    def settle_draw(self, state: State) -> Settlement | None:
+        return settle_draw(state)
+
+    def after_win(
+        self, state: State, winners: tuple[int, ...], ctx: WinContext, events: list[Event]
+    ) -> tuple[State, bool]:
+        """血战到底: the winners leave play; the hand goes on while two or more seats are still in."""
+        seats = list(state.seats)
+        for w in winners:
+            seats[w] = evolve_seat(seats[w], won=True)
+        state = evolve(state, seats=tuple(seats))
+        return state, sum(1 for s in state.seats if not s.won) > 1
+
+    def bird_multiplier(self, hits: int) -> int | None:
+        return None  # no birds
+
+    def next_dealer(self, state: State, ctx: WinContext | None) -> int:
+        """D (common Chengdu rule): the first to win deals next; if the first win was 一炮多响, the
+        discarder; if nobody won, the dealer stays."""
+        first = next((s for s in state.settlements if s.kind == SettleKind.WIN), None)
+        if first is None:
+            return state.dealer
+        if len(first.winners) > 1:
+            return first.payments[0].payer
+        return first.winners[0]
 
 
-RULESET = SICHUAN = Ruleset(
-    id="sichuan",
-    name_zh="四川麻将 血战到底",
-    name_en="Sichuan (bloody battle)",
-    with_honors=False,
-    seat_counts=(4,),
-    option_specs=OPTIONS,
-    evaluate_win=evaluate_win,
-    settle_wins=settle_wins,
-    settle_kong=settle_kong,
-    settle_draw=settle_draw,
-    claim_allowed=claim_allowed,
-    discard_allowed=discard_allowed,
-    must_win=must_win,
-    pre_hand=pre_hand,
-    pre_hand_blind=False,
-    next_dealer=next_dealer,
-    could_win=could_win,
-    chow=False,
-    robbing_kong=True,
-    rob_concealed=False,
-    haidi_roaming=False,
-    kaigang="",
-    multi_win=True,
-    bloody=True,
-    tile_names=NAMES,
-)
+RULESET = SICHUAN = Sichuan()

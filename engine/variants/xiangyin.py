@@ -2,23 +2,30 @@
 worth 5·2^(n−1), 飘, kong points, 开杠 of a whole stack, 杠上炮 paid as the konger's own 杠上开花, birds
 from the winner.
 
-RULES.md §1 and §4; seed 002_af8fcff776f61441.txt. Decisions the seed leaves open are marked D: here and in
-docs/rules/xiangyin.md.
+Every rule and decision is in docs/rules/xiangyin.md (decisions the seed leaves open are marked D: there and
+here).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from ..actions import Act
-from ..game import is_ready, seat_waits, waits, win_info
-from ..hands import TILES_258, all_258, all_pungs, hand_names, one_suit
-from ..hands import birds as bird_tiles
+from ..actions import Act, KongMode
+from ..game import win_info
+from ..hands import all_258, all_pungs, one_suit
 from ..melds import Meld, MeldKind
-from ..ruleset import OptionSpec, Ruleset, WinContext, WinInfo
+from ..scoring import (
+    bird_hits,
+    bird_tiles,
+    hand_names,
+    kong_payments,
+    kong_settlement,
+    payers,
+    win_settlement,
+)
+from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads
 from ..state import Payment, Settlement, State
-from ..tiles import Counts, suit_of
+from ..tiles import suit_of
+from ..variant import OptionSpec, Variant, WinContext, WinInfo, kong_after
 
 # id -> (Chinese, English)
 NAMES: dict[str, tuple[str, str]] = {
@@ -39,6 +46,20 @@ NAMES: dict[str, tuple[str, str]] = {
     "minggang": ("明杠", "kong added to a pung"),
     "angang": ("暗杠", "concealed kong"),
 }
+
+# settlement notes: 杠上炮 is paid as the konger's own 杠上开花 (his hands are listed with his seat)
+NOTES: dict[str, tuple[str, str]] = {
+    "konger_pays": (
+        "杠上炮：开杠者按自己杠上开花的分数包赔",
+        "杠上炮: the konger pays what his 杠上开花 would have won",
+    ),
+    "konger_pays_both": (
+        "杠上炮：开杠者包赔（两张都可胡，加一番）",
+        "杠上炮: the konger pays (both tiles win: one big hand more)",
+    ),
+}
+
+PIAO_LABELS = {v: (f"飘{v}", f"piao {v}") for v in ("0", "1", "2", "3", "4")}
 
 OPTIONS = (
     OptionSpec("birds", 2, (0, 1, 2, 4, 6), "抓鸟数", "birds"),
@@ -75,15 +96,6 @@ def _chow_suit(melds: tuple[Meld, ...]) -> int | None:
         if m.kind == MeldKind.CHOW:
             return suit_of(m.tile)
     return None
-
-
-def could_win(c: Counts, melds: tuple[Meld, ...]) -> bool:
-    return is_standard(c) or (not melds and is_seven_pairs(c)) or all_258(c, melds)
-
-
-def wait_candidates(counts: Counts, melds: tuple[Meld, ...]) -> Iterable[int]:
-    """将将胡 wins with any shape, so every 2/5/8 tile may be a wait of an all-258 hand."""
-    return TILES_258 if all_258(counts, melds) else ()
 
 
 # ---------------------------------------------------------------- winning hands
@@ -128,7 +140,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         big.append(("quanqiuren", 1))  # 单钓, all melds claimed; always with 碰碰胡 (至少为碰碰胡)
     if ctx.haidi:
         big.append(("haidilaoyue", 1) if ctx.self_draw else ("haidipao", 1))
-    if ctx.self_draw and ctx.kong_draw == "kai":
+    if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
         big.append(("gangshangkaihua", 1))  # D: 只记一张 — one 杠上开花 even if both turned-up tiles win
     if ctx.robbed:
         big.append(("qiangganghu", 1))
@@ -165,64 +177,40 @@ def claim_allowed(state: State, seat: int, act: Act, t: int) -> bool:
     return chow_suit is None or chow_suit == suit
 
 
-def _after_kong(counts: Counts, melds: tuple[Meld, ...], t: int) -> tuple[Counts, tuple[Meld, ...]]:
-    """A seat's own kong of ``t``: concealed (four in hand) or added to its pung."""
-    c = list(counts)
-    if counts[t] == 4:
-        c[t] -= 4
-        return tuple(c), (*melds, Meld(MeldKind.KONG_CONCEALED, t))
-    c[t] -= 1
-    return tuple(c), tuple(
-        Meld(MeldKind.KONG_ADDED, t, m.from_seat) if m.kind == MeldKind.PUNG and m.tile == t else m
-        for m in melds
-    )
-
-
 def _has_pung(melds: tuple[Meld, ...], t: int) -> bool:
     return any(m.kind == MeldKind.PUNG and m.tile == t for m in melds)
 
 
-def kong_mode_allowed(state: State, seat: int, t: int, mode: str) -> bool:
-    """明杠过杠不能再补: a 补杠 skipped at the first chance may later be made only as 开杠. After 开杠 a
-    further 开杠 must leave the hand ready (D: 听牌和番数可以改变 — the waits may change, not vanish)."""
+def kong_modes(state: State, seat: int, t: int, kind: MeldKind) -> tuple[KongMode, ...]:
+    """补张 always, 开杠 when ready after the kong (as Changsha). 明杠过杠不能再补: a 补杠 skipped at the
+    first chance may later be made only as 开杠. 开杠开出来的牌，自己可以杠: after 开杠 the locked hand may
+    开杠 again if it stays ready (D: 听牌和番数可以改变 — the waits may change, not vanish)."""
     s = state.seats[seat]
-    if mode == "bu":
-        return not (state.options["no_late_bu"] and t in s.passed_kongs and _has_pung(s.melds, t))
-    if mode == "kai" and s.locked:
-        counts, melds = _after_kong(s.counts, s.melds, t)
-        return is_ready(state.ruleset, counts, melds, state.options, s.choice)
-    return True
+    counts, melds = kong_after(s.counts, s.melds, t, kind)
+    ready = bool(state.ruleset.waits(counts, melds, state.options, s.choice))
+    if s.locked:
+        return (KongMode.KAI,) if ready else ()
+    late = state.options["no_late_bu"] and t in s.passed_kongs and _has_pung(s.melds, t)
+    out = () if late else (KongMode.BU,)
+    return (*out, KongMode.KAI) if ready else out
 
 
 def settle_kong(state: State, seat: int, t: int, kind: MeldKind, from_seat: int | None) -> Settlement | None:
     """杠分 (× 底分), paid when the kong is made and kept on a drawn hand (流局不流杠). A 补杠 made after it
     was skipped scores nothing (两种玩法下过补后再补和杠，都不算杠分)."""
-    n = state.num_seats
-    base = state.options["base"]
-    others = [p for p in range(n) if p != seat]
-    if kind == MeldKind.KONG_EXPOSED:
-        assert from_seat is not None
-        name, payments = "fanggang", [Payment(from_seat, seat, FANGGANG_POINTS[n] * base)]
-    elif kind == MeldKind.KONG_ADDED:
-        if t in state.seats[seat].passed_kongs:
-            return None
-        name, payments = "minggang", [Payment(p, seat, base) for p in others]
-    else:
-        name, payments = "angang", [Payment(p, seat, 2 * base) for p in others]
-    return Settlement.from_payments("kong", n, (seat,), ((seat, (name,)),), (), tuple(payments))
+    if kind == MeldKind.KONG_ADDED and t in state.seats[seat].passed_kongs:
+        return None
+    names = {
+        MeldKind.KONG_EXPOSED: "fanggang",
+        MeldKind.KONG_ADDED: "minggang",
+        MeldKind.KONG_CONCEALED: "angang",
+    }
+    exposed = FANGGANG_POINTS[state.num_seats]
+    payments = kong_payments(state, seat, kind, from_seat, concealed=2, added=1, exposed=exposed)
+    return kong_settlement(state, seat, names[kind], payments)
 
 
-# ---------------------------------------------------------------- haidi, 飘
-
-
-def haidi_eligible(state: State, seat: int) -> bool:
-    """海底漫游: 听牌者才有摸海底的权利."""
-    return bool(seat_waits(state, seat))
-
-
-def pre_hand(state: State, seat: int) -> tuple[str, ...]:
-    """加飘: before the hand (blind) each player picks 0–4."""
-    return PIAO_CHOICES if state.options["piao"] else ()
+# ---------------------------------------------------------------- 飘
 
 
 def _piao(state: State, seat: int) -> int:
@@ -252,7 +240,7 @@ def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int
     (只记一张成功). D: his most valuable wait counts. Returns (big count, names)."""
     s = state.seats[konger]
     best: tuple[int, tuple[str, ...]] = (1, ("gangshangkaihua",))
-    for t in waits(state.ruleset, s.counts, s.melds, state.options, s.choice):
+    for t in state.ruleset.waits(s.counts, s.melds, state.options, s.choice):
         c = list(s.counts)
         c[t] += 1
         ctx = WinContext(
@@ -262,7 +250,7 @@ def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int
             melds=s.melds,
             tile=t,
             self_draw=True,
-            kong_draw="kai",
+            kong_draw=KongMode.KAI,
             kong_tiles=tiles,
             choice=s.choice,
             options=state.options,
@@ -274,8 +262,8 @@ def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int
 
 
 def _settle_gangshangpao(
-    state: State, winners: tuple[int, ...], ctx: WinContext, targets: list[int | None]
-) -> tuple[list[Payment], tuple[str, ...], str]:
+    state: State, winners: tuple[int, ...], ctx: WinContext, targets: tuple[int | None, ...]
+) -> tuple[list[Payment], tuple[str, ...], tuple[str, ...], str]:
     """Seed 备注: 杠上炮不计算胡牌人的牌型分数，只计算开杠者理论开杠成功时所获分数的总和 (进多少出多少). Both
     turned-up tiles winnable → one more big hand (2个大番); 1 winner takes it all, 2 split it (D: 四舍五入),
     3 share it and the bird multiplies a share (中鸟的玩家多拿一番)."""
@@ -287,7 +275,7 @@ def _settle_gangshangpao(
 
     def wins(w: int, t: int) -> bool:
         info = win_info(
-            state, w, t, False, from_seat=konger, kong_discard=True, after_kong="kai", kong_tiles=tiles
+            state, w, t, False, from_seat=konger, kong_discard=True, after_kong=KongMode.KAI, kong_tiles=tiles
         )
         return info is not None
 
@@ -299,12 +287,11 @@ def _settle_gangshangpao(
     share = {1: pot, 2: (pot + 1) // 2, 3: pot // 3}[len(winners)]
     payments = []
     for w in winners:
-        hits = sum(1 for x in targets if x in (w, konger))
+        hits = bird_hits(targets, w, konger)
         extra = (_piao(state, w) + _piao(state, konger)) * base
         payments.append(Payment(konger, w, share * (hits + 1) + extra, hits))
     shown = ("gangshangpao", "gangshangpao") if both else ("gangshangpao",)
-    note = f"gangshangpao: seat {konger} pays his {'+'.join(names)}{' +1 (both tiles)' if both else ''}"
-    return payments, shown, note
+    return payments, shown, names, "konger_pays_both" if both else "konger_pays"
 
 
 def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
@@ -316,49 +303,80 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
     birds = bird_tiles(state, ctx.tile if ctx.haidi else None)
     # counted from the winner; 一炮多响 from the discarder
     origin = winners[0] if len(winners) == 1 or ctx.from_seat is None else ctx.from_seat
-    targets = [bird_seat(n, origin, b) for b in birds]
+    targets = tuple(bird_seat(n, origin, b) for b in birds)
     if ctx.kong_discard and not ctx.self_draw:
-        payments, shown, note = _settle_gangshangpao(state, winners, ctx, targets)
-        hands = tuple((w, shown) for w in winners)
-        return Settlement.from_payments("win", n, winners, hands, birds, tuple(payments), note)
+        payments, shown, konger_hands, note = _settle_gangshangpao(state, winners, ctx, targets)
+        assert ctx.from_seat is not None
+        hands = (*((w, shown) for w in winners), (ctx.from_seat, konger_hands))
+        return win_settlement(state, None, payments, birds, hands, note, targets, winners)
     pays: list[Payment] = []
     for w, info in infos:
-        if ctx.self_draw:
-            payers = [p for p in range(n) if p != w]
-        else:
-            assert ctx.from_seat is not None
-            payers = [ctx.from_seat]
         value = hand_value(info) * base
-        for p in payers:
-            hits = sum(1 for x in targets if x in (w, p))
+        for p in payers(state, w, ctx):
+            hits = bird_hits(targets, w, p)
             extra = (_piao(state, w) + _piao(state, p)) * base
             pays.append(Payment(p, w, value * (hits + 1) + extra, hits))
-    hands = tuple((w, hand_names(info)) for w, info in infos)
-    return Settlement.from_payments("win", n, winners, hands, birds, tuple(pays))
+    return win_settlement(state, infos, pays, birds, bird_seats=targets)
 
 
-RULESET = XIANGYIN = Ruleset(
-    id="xiangyin",
-    name_zh="湘阴推倒胡",
-    name_en="Xiangyin Push-Down",
-    with_honors=False,
-    seat_counts=(2, 3, 4),
-    option_specs=OPTIONS,
-    evaluate_win=evaluate_win,
-    settle_wins=settle_wins,
-    settle_kong=settle_kong,
-    wait_candidates=wait_candidates,
-    claim_allowed=claim_allowed,
-    haidi_eligible=haidi_eligible,
-    pre_hand=pre_hand,
-    pre_hand_blind=True,
-    could_win=could_win,
-    chow=True,  # offered only through claim_allowed (清一色可吃)
-    robbing_kong=True,
-    haidi_roaming=True,
-    kaigang="two",
-    locked_can_kong=True,
-    kong_mode_allowed=kong_mode_allowed,
-    multi_win=True,
-    tile_names=NAMES,
-)
+class Xiangyin(Variant):
+    id = "xiangyin"
+    name_zh = "湘阴推倒胡"
+    name_en = "Xiangyin Push-Down"
+    seat_counts = (2, 3, 4)
+    option_specs = OPTIONS
+    names = NAMES
+    choice_labels = PIAO_LABELS
+    choice_question = (
+        "加飘：选 0–4 飘（不看牌），输赢时双方的飘加在每笔付款上",
+        "飘: pick 0–4 before seeing your tiles; both players' 飘 are added to each payment between them",
+    )
+    notes = NOTES
+    shapes = Shapes(seven_pairs=True, all_258=True)
+    kai_tiles = 2  # 开杠: dice, both tiles of one stack
+
+    def first_dealer(self, seats: int, creator: int | None) -> int | None:
+        """Seed 一.3.1》: 第一局由创建者为庄家 — the table's creator deals the first hand (None, no creator
+        known: the hand's seed draws the dealer)."""
+        return creator if creator is not None and 0 <= creator < seats else None
+
+    def pre_hand(self, state: State, seat: int) -> tuple[str, ...]:
+        """加飘: before the hand (blind) each player picks 0–4."""
+        return PIAO_CHOICES if state.options["piao"] else ()
+
+    def choose_blind(self, state: State) -> bool:
+        return True
+
+    def claim_allowed(self, state: State, seat: int, act: Act, tile: int) -> bool:
+        return claim_allowed(state, seat, act, tile)
+
+    def kong_modes(self, state: State, seat: int, tile: int, kind: MeldKind) -> tuple[KongMode, ...]:
+        return kong_modes(state, seat, tile, kind)
+
+    def settle_kong(
+        self, state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
+    ) -> Settlement | None:
+        return settle_kong(state, seat, tile, kind, from_seat)
+
+    def haidi_seats(self, state: State, first: int) -> tuple[int, ...] | None:
+        """海底漫游: 听牌者才有摸海底的权利."""
+        out = []
+        for seat in state.play_order(first):
+            s = state.seats[seat]
+            if not s.won and self.waits(s.counts, s.melds, state.options, s.choice):
+                out.append(seat)
+        return tuple(out)
+
+    def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
+        return evaluate_win(ctx)
+
+    def settle_wins(
+        self, state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext
+    ) -> Settlement:
+        return settle_wins(state, infos, ctx)
+
+    def bird_multiplier(self, hits: int) -> int | None:
+        return hits + 1  # 最终得分 = 牌型分 × 底分 × (中鸟数 + 1)
+
+
+RULESET = XIANGYIN = Xiangyin()

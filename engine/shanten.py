@@ -1,0 +1,339 @@
+"""Shanten (向听) by a variant's win shapes, and the tiles that lower it (有效牌), for play and the AI.
+
+``shanten_lower_bound`` never says a ready hand is further than it is: it takes the smallest distance over
+every shape the variant can win with (the standard shape with its pair rule, 七小对 where a four counts as two
+pairs, 碰碰胡 / 清一色 with any pair, 将将胡 in any shape, 全求人's single wait, 十三幺). Situational limits
+(定缺, 清一色 after a chow, self-draw only) are left to ``Variant.shanten``, which checks a 0 against the
+variant's real waits: so ``Variant.shanten(...) == 0`` exactly when ``waits`` is not empty.
+
+The standard shape is read suit by suit: a memoised Pareto set of (melds, partial sets, heads, a loose tile
+that may still pair) per 9-count pattern, merged across suits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .melds import Meld, MeldKind
+from .tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258
+
+
+@dataclass(frozen=True, slots=True)
+class Shapes:
+    """The win shapes of a variant, as shanten needs them."""
+
+    pair_258: bool = False  # a small hand needs a 2/5/8 pair (将)
+    seven_pairs: bool = True  # 七小对 (a four counts as two pairs)
+    all_pungs: bool = False  # 碰碰胡 wins with any pair (matters with pair_258)
+    one_suit: bool = False  # 清一色 wins with any pair (matters with pair_258)
+    all_258: bool = False  # 将将胡 / 将一色: all 2/5/8 tiles win in any shape
+    single_wait: bool = False  # 全求人: four melds and a single tile wait on its pair, any pair
+    thirteen_orphans: bool = False  # 十三幺
+
+
+Opt = tuple[int, int, int, int]  # (melds, partial sets, heads, a loose tile that may pair) in one suit
+Opts = tuple[Opt, ...]
+
+# A head is a pair that may be the hand's pair: any pair, or (pair_258) a 2/5/8 pair.
+_HEAD_258 = (False, True, False, False, True, False, False, True, False)
+_HEAD_ANY9 = (True,) * 9
+_HEAD_NONE7 = (False,) * 7
+_HEAD_ANY7 = (True,) * 7
+_IS_258 = tuple(is_258(t) for t in range(NUM_KINDS))
+TILES_258 = tuple(t for t in range(NUM_KINDS) if _IS_258[t])
+_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_EMPTY_OPTS: Opts = ((0, 0, 0, 0),)
+
+# one cache per (head rule, honors): suit pattern -> Pareto set of options
+_CACHE_LIMIT = 400_000
+_CACHES: dict[tuple[bool, bool], dict[tuple[int, ...], Opts]] = {
+    (h, z): {} for h in (False, True) for z in (False, True)
+}
+
+
+def _pareto(found: Iterable[Opt]) -> Opts:
+    opts = set(found)
+    return tuple(
+        r
+        for r in opts
+        if not any(o != r and o[0] >= r[0] and o[1] >= r[1] and o[2] >= r[2] and o[3] >= r[3] for o in opts)
+    )
+
+
+def suit_options(key: tuple[int, ...], pair_258: bool, honors: bool) -> Opts:
+    """Pareto set of (melds, partials, heads, loose) inside one suit. A head is a pair that may be the hand's
+    pair; every other pair is a partial set (and so is any head past the first, see ``final``).
+
+    Memoised on the pattern: the first non-empty rank is split every possible way and the rest of the
+    pattern is itself a cached pattern."""
+    cache = _CACHES[pair_258, honors]
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    i = 0
+    n = len(key)
+    while i < n and key[i] == 0:
+        i += 1
+    if i == n:
+        cache[key] = _EMPTY_OPTS
+        return _EMPTY_OPTS
+    head_ok = (_HEAD_NONE7 if pair_258 else _HEAD_ANY7) if honors else (_HEAD_258 if pair_258 else _HEAD_ANY9)
+    c = list(key)
+    found: list[Opt] = []
+
+    def sub(dm: int, dt: int, dh: int, df: int = 0) -> None:
+        for m, t, h, f in suit_options(tuple(c), pair_258, honors):
+            found.append((m + dm, t + dt, h + dh, f | df))
+
+    if c[i] >= 3:
+        c[i] -= 3
+        sub(1, 0, 0)
+        c[i] += 3
+    if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        sub(1, 0, 0)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+    if c[i] >= 2:
+        c[i] -= 2
+        if head_ok[i]:
+            sub(0, 0, 1)
+        sub(0, 1, 0)
+        c[i] += 2
+    if not honors and i + 1 < n and c[i + 1]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        sub(0, 1, 0)
+        c[i] += 1
+        c[i + 1] += 1
+    if not honors and i + 2 < n and c[i + 2]:
+        c[i] -= 1
+        c[i + 2] -= 1
+        sub(0, 1, 0)
+        c[i] += 1
+        c[i + 2] += 1
+    c[i] -= 1
+    sub(0, 0, 0, 1 if head_ok[i] else 0)
+    pareto = _pareto(found)
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()  # a long-running bot: start over rather than grow without bound
+    cache[key] = pareto
+    return pareto
+
+
+def merge(a: Opts, b: Opts) -> Opts:
+    """The options of two suits together."""
+    if b is _EMPTY_OPTS:
+        return a
+    if a is _EMPTY_OPTS:
+        return b
+    return _pareto((x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] | y[3]) for x in a for y in b)
+
+
+def final(a: Opts, b: Opts, melds: int) -> int:
+    """The shanten of the best pair of options: 8 − 2·melds − partials − head, partials capped; with no
+    head and no loose tile that may pair (a 2/5/8 under pair_258) the pair costs one tile more."""
+    best = 8
+    for am, at, ah, af in a:
+        for bm, bt, bh, bf in b:
+            m = melds + am + bm
+            t = at + bt
+            h = ah + bh
+            if h > 1:
+                t += h - 1
+                h = 1
+            loose = af | bf
+            if m + t > 4:
+                t = 4 - m
+                loose = 1  # a dropped partial leaves loose tiles (optimistic: one may pair)
+            s = 8 - 2 * m - t - h
+            if not h and not loose:
+                s += 1
+            if s < best:
+                best = s
+    return best
+
+
+def suits(counts: Counts, pair_258: bool) -> list[Opts]:
+    """The options of each suit (万 条 筒, then honors)."""
+    return [
+        suit_options(counts[0:9], pair_258, False),
+        suit_options(counts[9:18], pair_258, False),
+        suit_options(counts[18:27], pair_258, False),
+        suit_options(counts[27:34], pair_258, True),
+    ]
+
+
+def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
+    """Standard-shape shanten (−1 complete, 0 ready); with ``pair_258`` only a 2/5/8 pair is a head."""
+    a, b, c, d = suits(counts, pair_258)
+    return final(merge(a, b), merge(c, d), melds)
+
+
+Stats = tuple[int, int, int, int, int]  # pairs (a four = 2), triplets, exact pairs, non-2/5/8 tiles, suits
+
+
+def stats(counts: Counts) -> Stats:
+    pairs7 = trips = pairs = off = used = 0
+    for t, n in enumerate(counts):
+        if n:
+            pairs7 += n >> 1
+            if n >= 3:
+                trips += 1
+            elif n == 2:
+                pairs += 1
+            if not _IS_258[t]:
+                off += n
+            used |= 1 << (t // 9)
+    return pairs7, trips, pairs, off, used
+
+
+def add_stats(st: Stats, counts: Counts, t: int) -> Stats:
+    """The stats after one more ``t``."""
+    pairs7, trips, pairs, off, used = st
+    n = counts[t]
+    if n & 1:
+        pairs7 += 1
+    if n == 2:
+        trips += 1
+        pairs -= 1
+    elif n == 1:
+        pairs += 1
+    if not _IS_258[t]:
+        off += 1
+    return pairs7, trips, pairs, off, used | 1 << (t // 9)
+
+
+_ONE_SUIT = {1: 0, 2: 1, 4: 2}
+
+
+def _orphans_shanten(counts: Counts) -> int:
+    kinds = pair = 0
+    for t in _ORPHANS:
+        if counts[t]:
+            kinds += 1
+            if counts[t] >= 2:
+                pair = 1
+    return 13 - kinds - pair
+
+
+class HandShape:
+    """A variant's shapes with one seat's melds (fixed for a decision): shanten of concealed counts."""
+
+    __slots__ = ("shapes", "n_melds", "pungs_ok", "all_258_melds", "suit", "concealed", "single_wait")
+
+    def __init__(self, shapes: Shapes, melds: Sequence[Meld] = (), n_melds: int | None = None) -> None:
+        self.shapes = shapes
+        self.n_melds = len(melds) if n_melds is None else n_melds
+        self.pungs_ok = shapes.all_pungs and all(m.kind != MeldKind.CHOW for m in melds)
+        self.all_258_melds = shapes.all_258 and all(is_258(t) for m in melds for t in m.tiles)
+        used = {m.tile // 9 for m in melds}
+        self.suit = used.pop() if len(used) == 1 else (-1 if not used else -2)
+        self.concealed = self.n_melds == 0
+        self.single_wait = shapes.single_wait and self.n_melds == 4
+
+    def shanten(self, counts: Counts) -> int:
+        """Shanten of concealed ``counts`` (3k+1 or 3k+2 tiles) with these melds: a lower bound."""
+        best = shanten_shape(counts, self.n_melds, self.shapes.pair_258)
+        if best <= -1:
+            return best
+        return self.side(counts, stats(counts), sum(counts), best)
+
+    def side(self, counts: Counts, st: Stats, n: int, best: int) -> int:
+        """``best`` improved by the shapes beyond the standard one: 七小对, 碰碰胡, 将将胡, 清一色, 全求人,
+        十三幺."""
+        shapes = self.shapes
+        pairs7, trips, pairs, off, used = st
+        nm = self.n_melds
+        if self.concealed and n >= 13:
+            if shapes.seven_pairs:
+                best = min(best, max(-1, 6 - pairs7))
+            if shapes.thirteen_orphans:
+                best = min(best, _orphans_shanten(counts))
+        if best <= 0 and n % 3 == 1:
+            return best
+        if self.single_wait and n == 1:
+            return min(best, 0)
+        if self.all_258_melds and off - 1 < best:
+            best = min(best, (off - 1 if off else -1) if n % 3 == 2 else off)
+        if not shapes.pair_258 or best <= -1:
+            return best
+        if self.pungs_ok:
+            m = nm + trips
+            t = min(max(0, pairs - 1), max(0, 4 - m))
+            best = min(best, 8 - 2 * m - t - (1 if pairs else 0))
+        one = _ONE_SUIT.get(used)
+        floor = 0 if n % 3 == 1 else -1
+        if best > floor and shapes.one_suit and one is not None and self.suit in (-1, one):
+            best = min(best, shanten_shape(counts, nm, False))  # 清一色: any pair
+        return best
+
+    def useful(self, counts: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
+        """How many unseen tiles would lower the shanten ``s`` of this 3k+1 hand (有效牌 / ukeire).
+
+        Adding a tile changes one suit only: the other suits are merged once and that suit re-read."""
+        pair_258 = self.shapes.pair_258
+        per_suit = suits(counts, pair_258)
+        others = [
+            merge(merge(per_suit[1], per_suit[2]), per_suit[3]),
+            merge(merge(per_suit[0], per_suit[2]), per_suit[3]),
+            merge(merge(per_suit[0], per_suit[1]), per_suit[3]),
+            merge(merge(per_suit[0], per_suit[1]), per_suit[2]),
+        ]
+        st = stats(counts)
+        n = sum(counts) + 1
+        nm = self.n_melds
+        c = list(counts)
+        found = 0
+        more = TILES_258 if self.all_258_melds else ()
+        for t in neighbours(counts, (*more, *extra)):
+            left = unseen[t]
+            if not left or c[t] >= 4:
+                continue
+            x = t // 9
+            lo = x * 9
+            c[t] += 1
+            key = tuple(c[lo : lo + (7 if x == 3 else 9)])
+            new = final(suit_options(key, pair_258, x == 3), others[x], nm)
+            if new >= s:
+                new = self.side(tuple(c), add_stats(st, counts, t), n, new)
+            c[t] -= 1
+            if new < s:
+                found += left
+        return found
+
+
+def neighbours(counts: Counts, extra: Iterable[int] = ()) -> list[int]:
+    """Tiles that can improve a hand: held tiles and suit neighbours within two (and ``extra``)."""
+    out = set(extra)
+    for t in range(NUM_KINDS):
+        if counts[t]:
+            out.add(t)
+            if t < SUITED_KINDS:
+                lo = t - t % 9
+                for x in range(max(lo, t - 2), min(lo + 8, t + 2) + 1):
+                    out.add(x)
+    return sorted(out)
+
+
+def shanten_lower_bound(shapes: Shapes, counts: Counts, melds: Sequence[Meld] = ()) -> int:
+    """The variant-shape shanten of concealed ``counts`` with ``melds``: never above the real distance."""
+    return HandShape(shapes, melds).shanten(counts)
+
+
+__all__ = [
+    "HandShape",
+    "Shapes",
+    "TILES_258",
+    "final",
+    "merge",
+    "neighbours",
+    "shanten_lower_bound",
+    "shanten_shape",
+    "suit_options",
+    "suits",
+]
