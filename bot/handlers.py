@@ -258,6 +258,7 @@ async def on_button(update: Update, context: Context) -> None:
     uid = query.from_user.id
     reply = Reply(t("ans.unknown", svc.dm_lang(uid)))
     settle: int | None = None
+    old_panel = False
     try:
         user, _ = await _see(svc, update)
         reply = Reply(t("ans.unknown", svc.dm_lang(uid)))  # in his language, now that it is known
@@ -265,6 +266,8 @@ async def on_button(update: Update, context: Context) -> None:
         if isinstance(press, kb.GamePress):
             reply = await svc.press(press.table, uid, press.hand, press.decision, press.index)
             settle = press.table if reply.ok else None
+            if (message := query.message) is not None:
+                old_panel = svc.old_panel(uid, press.table, message.chat.id, message.message_id)
         elif isinstance(press, kb.LobbyPress):
             if press.op == "j":
                 reply = await svc.join(press.table, uid, who=_who(query.from_user))
@@ -292,6 +295,11 @@ async def on_button(update: Update, context: Context) -> None:
                 log.debug("score edit: %s", e.message)
     finally:
         await _answer(query, reply)
+    if old_panel:  # his live panel is another message: this one's buttons are out of date from now on
+        try:
+            await query.edit_message_reply_markup(reply_markup=None)
+        except TelegramError as e:
+            log.debug("old panel keyboard: %s", e.message)
     if settle is not None:
         await svc.settle(settle)
 

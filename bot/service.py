@@ -167,6 +167,13 @@ class TableService:
     async def dm_forbidden(self, user_id: int) -> None:
         await self.play.dm_forbidden(user_id)
 
+    def old_panel(self, user_id: int, table_id: int, chat_id: int, message_id: int) -> bool:
+        """A message in the user's private chat with his buttons for this table that is not his live panel:
+        one sent just before a crash, whose id never reached the database (a restart edits the stored one).
+        Its keyboard may go once he presses it."""
+        live = self.out.message_id(user_id, panel_key(table_id))
+        return chat_id == user_id and live is not None and live != message_id
+
     async def private_start(self, user_id: int, payload: str, who: Who | None = None) -> str:
         """/start in private, with an optional deep-link payload (``j<table>_<mac>``: join, made by
         ``JoinLinks``; ``b<table>``: come back). A payload that is not a valid link says only that."""

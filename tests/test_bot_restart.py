@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.service import TableService
 from bot.texts import t
 from bot.timers import job_name
 from engine import Phase
 
-from .fake_telegram import FakeTelegramServer
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .test_bot_support import (
     Clock,
     Player,
@@ -33,6 +34,16 @@ from .test_bot_support import (
 async def tg() -> AsyncIterator[FakeTelegramServer]:
     async with FakeTelegramServer() as server:
         yield server
+
+
+async def alone_at_a_hand(tg: FakeTelegramServer, svc: TableService, alice: FakeUser, group: FakeChat) -> int:
+    """Alice opens a Changsha table, starts it with three AI seats and has her first decision; its id."""
+    tid, _ = await open_table(tg, alice, group, "changsha")
+    await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+    lobby = await lobby_message(tg, group, tid)
+    tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+    assert await Player(tg, alice, tid).wait_decision(lambda: False) is not None
+    return tid
 
 
 async def test_restart_mid_hand_goes_on_where_it_was(tg: FakeTelegramServer, tmp_path: Path) -> None:
@@ -112,13 +123,7 @@ async def test_restart_finishes_a_hand_whose_ai_moves_were_not_made(
     group = tg.add_group("Mahjong", members=[alice])
     async with bot_running(tg, db, clock) as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
-        lobby = await lobby_message(tg, group, tid)
-        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
-        player = Player(tg, alice, tid)
-        decision = await player.wait_decision(lambda: False)
-        assert decision is not None
+        tid = await alone_at_a_hand(tg, svc, alice, group)
         rt = svc.tables[tid]
         seat = rt.seats.index(alice.id)
         action = rt.pending[seat].legal[0]
@@ -165,3 +170,36 @@ async def test_a_hand_that_no_longer_replays_is_abandoned(tg: FakeTelegramServer
         assert last_with_button(tg, group, f"L|{tid}|go") is not None  # the lobby, for a new hand
         hand = await service(app2).storage.get_hand(hand_id)
         assert hand.finished and hand.result == {"reason": "abandoned", "note": "does not replay"}
+
+
+async def test_a_panel_sent_just_before_a_crash_loses_its_buttons_when_pressed(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A kill between Telegram sending a new panel and its id being stored: after the restart the stored
+    (older) panel is edited in place and the newer one, unknown to the bot, still shows buttons. A press on
+    it is handled as any press on its decision, and its buttons go: no stale keyboard stays live."""
+    db = tmp_path / "bot.db"
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, db, clock) as app:
+        svc = service(app)
+        tid = await alone_at_a_hand(tg, svc, alice, group)
+        await tg.wait_idle()
+        stored = last_with_button(tg, alice, f"g|{tid}|")
+        assert stored is not None
+        tg.send_text(alice, None, "/hand")  # the panel again, as a new message
+        await tg.wait_for(lambda _: last_with_button(tg, alice, f"g|{tid}|") is not stored)
+        await tg.wait_idle()
+        await svc.storage.set_panel(tid, alice.id, stored.message_id)  # its id never reached the database
+    async with bot_running(tg, db, clock):
+        await tg.wait_idle()
+        live = [m for m in tg.bot_messages(alice) if game_buttons(m, tid)]
+        assert len(live) == 2 and live[0] is stored  # edited in place; the newer one is not known
+        unknown = live[1]
+        query = tg.press(alice, alice.id, unknown.message_id, game_buttons(unknown, tid)[0])
+        await tg.wait_for(lambda _: query.answered)
+        await tg.wait_idle()
+        assert (query.text or "").startswith("✔")  # the same decision: the press counts
+        assert not game_buttons(tg.message(alice.id, unknown.message_id), tid)
+        assert [m for m in tg.bot_messages(alice) if game_buttons(m, tid)] in ([], [stored])
