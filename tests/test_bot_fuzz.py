@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 
-from bot.service import TableService
+import engine
+from bot.service import TableRuntime, TableService
+from engine import Phase
 
 from .fake_telegram import FakeCallbackQuery, FakeMessage, FakeTelegramServer, FakeUser
 from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
@@ -203,6 +205,15 @@ class Attack:
             self.command()
 
 
+def at_rest(rt: TableRuntime) -> bool:
+    """The table has done what a move set off: not busy, and every seat to act is a human with an open
+    decision (AI seats move at once, after the press is answered), or no hand is on."""
+    if rt.lock.locked():
+        return False
+    state = rt.state
+    return state is None or state.phase == Phase.ENDED or all(s in rt.pending for s in engine.to_act(state))
+
+
 async def _settled(tg: FakeTelegramServer, attack: Attack, idle: bool = True) -> None:
     await tg.wait_for(lambda _: attack.all_answered(), timeout=30, what="every press answered")
     if idle:
@@ -234,7 +245,7 @@ async def test_forged_and_random_updates_change_nothing(
         tg.send_text(bob, g1, "have fun")
         tg.press(alice, g1, lobby.message_id, f"L|{t1}|go")
         rt = svc.tables[t1]
-        await tg.wait_for(lambda _: rt.playing and rt.pending, what="the first decision")
+        await tg.wait_for(lambda _: rt.playing and rt.pending and at_rest(rt), what="the first decision")
         await tg.wait_idle()
 
         setup_answers = len(tg.calls_to("answerCallbackQuery"))
@@ -270,6 +281,8 @@ async def test_forged_and_random_updates_change_nothing(
                 await _settled(tg, attack)
                 assert (q.text or "").startswith("✔"), q.text
                 legal_moves += 1
+                await tg.wait_for(lambda _: at_rest(rt), what="the moves it set off")
+                await tg.wait_idle()
         assert legal_moves >= ROUNDS // 2
         answers = tg.calls_to("answerCallbackQuery")[setup_answers:]
         assert len(answers) == len(attack.queries) and all(c.ok for c in answers)  # exactly one answer each
