@@ -5,7 +5,8 @@ against ``tests/fake_telegram.py`` in this process, over real HTTP. Several grou
 two scripted humans (who press a random button of each decision in their private panel, press again when a
 press got no answer, and start the next hand) and two AI seats. A killer sends SIGKILL at a random moment
 of each run of the bot and starts it again at once. At the end the bot is stopped with SIGTERM, started
-once more to settle, stopped again, and the database and the chats are checked:
+once more to settle, stopped again, and the database and the chats are checked. The bot plays without the
+claim pause (``MAHJONG_CLAIM_PAUSE=0`` unless the environment sets it: with the pause, hands take minutes):
 
 * actions confirmed vs logged: a press answered "✔" whose action is not in the log is *lost*; a player's
   logged decision that no press explains is *doubled* (applied twice, or made up)
