@@ -4,6 +4,8 @@ dealer, 漏胡 and the room options (docs/rules/zhuanzhuan.md). Payments are in 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine import Act, IllegalAction, InvalidOption, Phase, get_ruleset, new_hand, parse_tile
@@ -298,3 +300,17 @@ def test_illegal_input_says_why() -> None:
     with pytest.raises(IllegalAction):
         act(state, 0, Act.DISCARD, "9p")
     assert get_ruleset("zhuanzhuan") is ZZ
+
+
+def test_rules_pages_state_the_decisions_and_are_listed() -> None:
+    """Issue 16: docs/rules/zhuanzhuan.md and hongzhong.md (中文 / English) with every decision, in README's
+    variant table and in docs/rules/common.md's list of variants."""
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    common = (root / "docs/rules/common.md").read_text(encoding="utf-8")
+    for vid in ("zhuanzhuan", "hongzhong"):
+        page = (root / f"docs/rules/{vid}.md").read_text(encoding="utf-8")
+        assert "## 裁定 / Decisions" in page and "## 房间选项 / Room options" in page
+        assert f"docs/rules/{vid}.md" in readme and f"| {vid} |" in common
+        for spec in get_ruleset(vid).option_specs:
+            assert spec.label_zh in page, (vid, spec.label_zh)
