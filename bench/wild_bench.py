@@ -2,8 +2,9 @@
 
 Target (issue 16): the win check ≥ 200,000/s for 14-tile hands with up to four 红中 — the full check a draw
 triggers (``could_win`` then ``evaluate_win``, as bench/engine_bench.py measures Changsha's), on random
-hands from the 112-tile set with 0–4 红中 (each count equally often). Near-complete hands (nearly all win:
-the slow path through evaluate_win) are measured too. Same-run baselines: Changsha's check on random
+hands from the 112-tile set with 0–4 红中 (each count equally often). Near-complete hands (4 melds + a pair,
+0–4 of their tiles turned into 红中, half of them with one tile swapped: most win, the slow path through
+evaluate_win) are measured too. Same-run baselines: Changsha's check on random
 108-tile hands and on the near-complete hands without 红中.
 Run: ``make bench`` or ``.venv/bin/python bench/wild_bench.py [--quick]``.
 """
@@ -21,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import WinContext, get_ruleset  # noqa: E402
 from engine.tiles import full_set, to_counts  # noqa: E402
 from engine.wild import RED, is_complete  # noqa: E402
+from tests.test_wild import near_complete  # noqa: E402  (the hands the win-check tests use)
 
 HZ = get_ruleset("hongzhong")
 CS = get_ruleset("changsha")
@@ -35,30 +37,6 @@ def random_hands(n: int, size: int, rng: random.Random) -> list[tuple[int, ...]]
         reds = i % 5
         rng.shuffle(suited)
         c = list(to_counts(suited[: size - reds]))
-        c[RED] = reds
-        out.append(tuple(c))
-    return out
-
-
-def near_complete(n: int, rng: random.Random) -> list[tuple[int, ...]]:
-    """4 melds + a pair with 0–4 of their tiles turned into 红中: nearly all of them win."""
-    out: list[tuple[int, ...]] = []
-    while len(out) < n:
-        c = [0] * 34
-        for _ in range(4):
-            if rng.random() < 0.4:
-                c[rng.randrange(27)] += 3
-            else:
-                s, r = rng.randrange(3), rng.randrange(7)
-                for k in range(3):
-                    c[9 * s + r + k] += 1
-        c[rng.randrange(27)] += 2
-        if max(c) > 4:
-            continue
-        reds = len(out) % 5
-        tiles = [t for t in range(27) for _ in range(c[t])]
-        for t in rng.sample(tiles, reds):
-            c[t] -= 1
         c[RED] = reds
         out.append(tuple(c))
     return out
@@ -93,7 +71,7 @@ def main() -> None:
     k = 1 if args.quick else 5
     rng = random.Random(1)
     h14 = random_hands(40_000 * k, 14, rng)
-    near = near_complete(40_000 * k, rng)
+    near = [near_complete(rng, i % 5) for i in range(40_000 * k)]  # 0–4 红中
     plain = [to_counts(rng.sample(full_set(False), 14)) for _ in range(40_000 * k)]
     h13 = random_hands(4_000 * k, 13, rng)
     shape = HZ.hand_shape()

@@ -35,6 +35,14 @@ _NEED: dict[tuple[int, ...], tuple[int, int]] = {}
 _NEED_HONORS: dict[tuple[int, ...], tuple[int, int]] = {}
 
 
+def _lowest(key: tuple[int, ...]) -> int:
+    """The lowest rank held in a suit pattern (its length if none)."""
+    for i, n in enumerate(key):
+        if n:
+            return i
+    return len(key)
+
+
 def suit_need(key: tuple[int, ...], honors: bool = False) -> tuple[int, int]:
     """(m, d): the fewest wilds that make this one-suit pattern all melds (m), and how many more it needs
     to hold the hand's pair as well (−1 ≤ d ≤ 2: a pair of two wilds always does, and a pair with one more
@@ -48,13 +56,10 @@ def suit_need(key: tuple[int, ...], honors: bool = False) -> tuple[int, int]:
     if hit is not None:
         return hit
     n = len(key)
-    i = 0
-    while i < n and key[i] == 0:
-        i += 1
+    i = _lowest(key)
     if i == n:
-        out = (0, 2)
-        cache[key] = out
-        return out
+        cache[key] = (0, 2)
+        return (0, 2)
     c = list(key)
     held = c[i]
     best_m = best_p = 99
@@ -146,9 +151,7 @@ def suit_table(key: tuple[int, ...], honors: bool = False) -> Table:
     if hit is not None:
         return hit
     n = len(key)
-    i = 0
-    while i < n and key[i] == 0:
-        i += 1
+    i = _lowest(key)
     if i == n:
         cache[key] = _ZERO
         return _ZERO

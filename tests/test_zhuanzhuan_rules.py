@@ -5,10 +5,11 @@ dealer, 漏胡 and the room options (docs/rules/zhuanzhuan.md). Payments are in 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine import Act, IllegalAction, InvalidOption, Phase, get_ruleset, new_hand, parse_tile
+from engine import Act, IllegalAction, InvalidOption, Phase, State, get_ruleset, new_hand, parse_tile
 from engine.tiles import full_set
 
 from .dealing import (
@@ -121,7 +122,7 @@ def test_exposed_kong_the_discarder_pays_3(base: int) -> None:
     assert paid(last_settlement(state, "kong")) == {0: 3 * base}
 
 
-def added_kong(**kw: object) -> object:
+def added_kong(**kw: Any) -> State:
     """Seat 1 pungs the dealer's 9m and, three draws later, adds the fourth to it (补杠); nobody robs."""
     state = deal([JUNK[0] + "9m", "99m333m666m99s369p", JUNK[1], JUNK[2]], draws="8p8p3p9m", **kw)
     state = act(state, 0, Act.DISCARD, "9m")
@@ -138,7 +139,7 @@ def test_added_kong_each_pays_1(base: int) -> None:
     assert paid(last_settlement(added_kong(base=base), "kong")) == {0: base, 2: base, 3: base}
 
 
-def concealed_kong_then_drawn(**kw: object) -> object:
+def concealed_kong_then_drawn(**kw: Any) -> State:
     """The dealer 暗杠s 3333m at once; then everyone throws what he draws until the wall is empty."""
     state = deal(["3333m124578s1245p", JUNK[0], JUNK[1], JUNK[2]], **kw)
     return play_to_end(act(state, 0, Act.KONG, "3m"))
@@ -245,26 +246,32 @@ def test_drawn_hand_the_dealer_stays(dealer: int) -> None:
 # ---------------------------------------------------------------- 漏胡
 
 
-def test_passing_a_discard_win_bars_discard_wins_until_the_own_draw() -> None:
-    """RULES §1 Missed win (common rule, D for 转转): seat 3 passes seat 1's 6p; seat 2's 3p then is no win
-    for him; after his own draw he may win on a discard again."""
-    state = deal(MULTI, draws="6p3p" + NO_HIT, jiepao=True)
+def both_pass_6p(draws: str) -> State:
+    """可接炮: seat 1 draws and throws 6p; seats 2 and 3 could both win on it and both pass; ``draws``: the
+    wall's front after that 6p."""
+    state = deal(MULTI, draws="6p" + draws, jiepao=True)
     state = discard(state, 0, "8m")
     state = act(state, 1, Act.DISCARD, "6p")
     state = act(state, 2, Act.PASS)
-    state = act(state, 3, Act.PASS)
+    return act(state, 3, Act.PASS)
+
+
+def test_passing_a_discard_win_bars_discard_wins_until_the_own_draw() -> None:
+    """RULES §1 Missed win (common rule, D for 转转): seat 3 passes seat 1's 6p; seat 2's 3p then is no win
+    for him; after his own draw (2s, thrown) he may win on the dealer's 3p."""
+    state = both_pass_6p("3p2s3p" + NO_HIT)
     assert state.current == 2 and state.seats[3].furiten
     state = act(state, 2, Act.DISCARD, "3p")
-    assert not can(state, 3, Act.WIN)
+    assert state.phase == Phase.TURN and state.current == 3  # no win offered: no claim at all
+    assert not state.seats[3].furiten  # his own draw ended the bar
+    state = tsumogiri(state)
+    state = act(state, 0, Act.DISCARD, "3p")
+    assert can(state, 3, Act.WIN) and can(state, 2, Act.WIN)
 
 
 def test_self_draw_is_never_barred() -> None:
     """漏胡 bars discard wins only: seat 2 passes seat 1's 6p and wins on his own 6p straight after."""
-    state = deal(MULTI, draws="6p6p" + NO_HIT, jiepao=True)
-    state = discard(state, 0, "8m")
-    state = act(state, 1, Act.DISCARD, "6p")
-    state = act(state, 2, Act.PASS)
-    state = act(state, 3, Act.PASS)
+    state = both_pass_6p("6p" + NO_HIT)
     assert state.current == 2 and can(state, 2, Act.WIN)
 
 

@@ -17,7 +17,7 @@ from ..actions import Act
 from ..melds import Meld, MeldKind
 from ..scoring import KONG_NAMES, payer_shares, refunds, standard_kong_money, win_settlement
 from ..shanten import Shapes
-from ..shape import candidates, is_seven_pairs, is_standard
+from ..shape import is_seven_pairs, is_standard
 from ..state import Payment, SettleKind, Settlement, State
 from ..tiles import Counts
 from ..variant import Options, OptionSpec, Variant, WinContext, WinInfo
@@ -153,29 +153,6 @@ class Zhuanzhuan(Variant):
         if shape is None:
             return None
         return win_info(shape, way, self.extra_names(ctx.counts, ctx.options))
-
-    def waits(
-        self,
-        counts: Counts,
-        melds: tuple[Meld, ...] = (),
-        options: Options | None = None,
-        choice: str | None = None,
-    ) -> list[int]:
-        """听牌: a self-draw wins with any winning shape here, so the waits are the tiles that make one (no
-        WinContext to build for each: with 红中 in hand every tile is a candidate)."""
-        opts = options if options is not None else self.make_options()
-        cands = set(candidates(counts))
-        cands.update(self.wait_candidates(counts, melds))
-        out = []
-        c = list(counts)
-        for t in sorted(cands):
-            if counts[t] >= 4:
-                continue
-            c[t] += 1
-            if self.win_shape(tuple(c), melds, opts) is not None:
-                out.append(t)
-            c[t] -= 1
-        return out
 
     # ---------------------------------------------------------------- scoring
 
