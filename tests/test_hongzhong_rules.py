@@ -284,3 +284,12 @@ def test_the_red_dragon_stays_in_hand_all_hand_long() -> None:
     assert state.seats[0].counts[RED] == 1 and RED not in state.seats[0].discards
     with pytest.raises(IllegalAction):
         apply(state, Action(0, Act.DISCARD, RED))
+
+
+def test_a_red_dragon_never_helps_a_pung_or_kong() -> None:
+    """D (docs/rules/hongzhong.md): pungs and kongs take real tiles only — seat 1's one 5m and a 红中 cannot
+    pung the dealer's 5m."""
+    state = deal([JUNK[0] + "5m", "5m7z333m666m999s36p", JUNK[1], JUNK[2]], HZ)
+    state = act(state, 0, Act.DISCARD, "5m")
+    assert state.phase == Phase.TURN and state.current == 1  # no claim window at all
+    assert not can(state, 1, Act.PUNG)
