@@ -35,6 +35,7 @@ soak: install
 
 bench: install
 	$(PY) bench/engine_bench.py
+	$(PY) bench/wild_bench.py
 	$(PY) bench/storage_bench.py
 	$(PY) bench/bot_bench.py --quick
 	$(PY) bench/picture_bench.py

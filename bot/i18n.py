@@ -88,6 +88,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "You hold opening hands: {hands}. Declaring one is paid as a small self-drawn win (birds "
         "count) and shows those tiles to the table.",
     ),
+    "prompt.deal_win": ("你起手就能胡！胡，还是过？", "The tiles you were dealt win: win now, or pass?"),
     "prompt.wait": ("等待其他玩家……", "Waiting for the other players…"),
     "opt.sep": ("；", "; "),
     # claim option descriptions
@@ -132,6 +133,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "settle.bird": ("{tile}→{name}", "{tile}→{name}"),
     "settle.pay": ("{payer} 付 {payee} {amount}", "{payer} pays {payee} {amount}"),
     "settle.hits": ("（中鸟 {n}，×{mult}）", " ({n} bird hit(s), ×{mult})"),
+    "settle.hits.add": ("（中码 {n}）", " ({n} bird hit(s))"),
     "settle.deltas": ("得分：{deltas}", "Points: {deltas}"),
     "result.win": ("本局：{names} 胡", "Result: {names} won"),
     "result.draw": ("本局：流局（荒庄）", "Result: drawn hand (荒庄)"),

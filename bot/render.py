@@ -254,7 +254,10 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
         return tr("act.choose", lang, detail=_ruleset(obs).choice_label(action.detail, lang))
     if act == Act.PASS:
         if obs.phase == Phase.OPENING:
-            return tr("act.opening.pass", lang)
+            deal_win = not any(a.act == Act.OPENING for a in obs.legal) and any(
+                a.act == Act.WIN for a in obs.legal
+            )
+            return tr("act.pass" if deal_win else "act.opening.pass", lang)
         if obs.phase == Phase.HAIDI and not any(a.act == Act.WIN for a in obs.legal):
             return tr("act.refuse", lang)
         return tr("act.pass", lang)
@@ -309,6 +312,8 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
         return _ruleset(obs).choice_prompt(offered, lang) or tr("prompt.choose", lang)
     if obs.phase == Phase.OPENING:
         kinds = max((a.detail.split("+") for a in obs.legal if a.act == Act.OPENING), key=len, default=[])
+        if not kinds:  # no opening hand, only a win on the dealt tiles (the variant's wins_at_deal)
+            return tr("prompt.deal_win", lang)
         return tr("prompt.opening", lang, hands=hand_names(_ruleset(obs), kinds, lang))
     if obs.phase == Phase.HAIDI:
         if any(a.act == Act.WIN for a in obs.legal) and obs.drawn is not None:
@@ -384,7 +389,11 @@ def settlement_view(
     for p in settlement.payments:
         line = tr("settle.pay", lang, payer=nm[p.payer], payee=nm[p.payee], amount=p.amount)
         if p.hits:
-            line += tr("settle.hits", lang, n=p.hits, mult=rs.bird_multiplier(p.hits) or 1)
+            mult = rs.bird_multiplier(p.hits)
+            if mult is None:  # the variant's hits add points rather than multiply
+                line += tr("settle.hits.add", lang, n=p.hits)
+            else:
+                line += tr("settle.hits", lang, n=p.hits, mult=mult)
         lines.append("  " + line)
     lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm)))
     if settlement.note:

@@ -157,7 +157,9 @@ def _deal(ruleset: Variant, opts: Options, seed: int, dealer: int, n: int, wall:
 def _start_play(state: State) -> State:
     """After the deal (and the pre-hand choices): opening hands in play order, then the dealer's turn."""
     rs = state.ruleset
-    queue = tuple(s for s in state.play_order(state.dealer) if rs.opening_hands(state, s))
+    queue = tuple(
+        s for s in state.play_order(state.dealer) if rs.opening_hands(state, s) or rs.wins_at_deal(state, s)
+    )
     if queue:
         return evolve(state, phase=Phase.OPENING, current=queue[0], opening_queue=queue)
     return evolve(state, phase=Phase.TURN, current=state.dealer)
@@ -283,12 +285,15 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if seat != state.current:
         return ()
     if phase == Phase.OPENING:
-        kinds = state.ruleset.opening_hands(state, seat)
+        rs = state.ruleset
+        kinds = rs.opening_hands(state, seat)
         acts = [
             Action(seat, Act.OPENING, detail="+".join(combo))
             for r in range(len(kinds), 0, -1)
             for combo in combinations(kinds, r)
         ]
+        if rs.wins_at_deal(state, seat):
+            acts.insert(0, Action(seat, Act.WIN))  # a win on the dealt tiles (四红中)
         return (*acts, Action(seat, Act.PASS))
     if phase == Phase.HAIDI:
         if state.haidi_taker is None:
@@ -503,6 +508,13 @@ def _on_choose(state: State, action: Action, events: list[Event]) -> State:
 def _on_opening(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
     rs = state.ruleset
+    if action.act == Act.WIN:
+        # a win on the dealt tiles (wins_at_deal): a self-draw on no tile, the hand ends
+        counts = state.seats[seat].counts
+        info = win_info(state, seat, -1, True)
+        assert info is not None
+        ctx = _ctx(state, seat, counts, -1, True)
+        return _wins(evolve(state, opening_queue=()), ((seat, info),), ctx, events)
     if action.act == Act.OPENING:
         kinds = tuple(action.detail.split("+"))
         settlement = rs.settle_opening(state, seat, kinds)

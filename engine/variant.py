@@ -229,6 +229,12 @@ class Variant:
         q = self.choice_question
         return None if q is None else q[0] if lang == "zh" else q[1]
 
+    def wins_at_deal(self, state: State, seat: int) -> bool:
+        """Does ``seat`` win on its dealt tiles at once, before the dealer's first discard (红中麻将's
+        四红中)? The core then offers it a WIN (a self-draw on no tile) with the opening hands. Default:
+        nobody (the dealer's 天胡 is a self-draw on his first turn)."""
+        return False
+
     def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
         """Opening hands (起手小胡, 扳牌) ``seat`` may declare after the deal; () = none."""
         return ()

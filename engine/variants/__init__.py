@@ -8,7 +8,7 @@ from importlib import import_module
 from ..errors import InvalidOption
 from ..variant import Variant
 
-VARIANT_IDS = ("changsha", "hengyang", "xiangyin", "shaoyang", "sichuan")
+VARIANT_IDS = ("changsha", "hengyang", "xiangyin", "shaoyang", "sichuan", "zhuanzhuan", "hongzhong")
 
 
 DEFAULT_VARIANT = VARIANT_IDS[0]  # what a front end offers when none is named
