@@ -72,9 +72,10 @@ class Event(NamedTuple):
         return not self.private or self.seat == seat
 
     def public(self) -> Event:
-        """What the other seats may learn of it: a private event keeps its kind, seat and whether it was a
-        kong replacement — never its tile or answer."""
-        return Event(self.kind, self.seat, kong=self.kong) if self.private else self
+        """What the other seats may learn of it: a private event keeps its kind, seat, whether it was a
+        kong replacement and its note (a variant's event id, e.g. "换三张: tiles received") — never its tiles
+        or answer."""
+        return Event(self.kind, self.seat, kong=self.kong, note=self.note) if self.private else self
 
     def __str__(self) -> str:
         bits: list[str] = [self.kind.value]
