@@ -24,7 +24,8 @@ class PublicSeat:
     revealed: tuple[int, ...]
     hand: tuple[int, ...] | None = None  # shown: at the end, after a 血战 win, or during 扳牌's 三巡
     choice: str | None = None  # 飘 / 加锤 / 定缺, public once every seat has chosen
-    won: bool = False
+    won: bool = False  # 血战: won and left play
+    wins: int = 0  # wins so far this hand (血流成河: a seat may win several times)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,7 @@ def observe(state: State, seat: int) -> Observation:
                 hand=tuple(from_counts(s.counts)) if shown else None,
                 choice=s.choice if own or not choosing else None,
                 won=s.won,
+                wins=state.winners.count(i),
             )
         )
     me = state.seats[seat] if seat != PUBLIC else None
