@@ -36,7 +36,7 @@ from .state import (
     State,
 )
 from .tiles import format_tiles, parse_tile, parse_tiles, tile_str, tile_zh
-from .variant import Options, OptionSpec, Variant, WinContext, WinInfo
+from .variant import Options, OptionSpec, Preset, TilePick, Variant, WinContext, WinInfo
 from .variants import RULESETS, get_ruleset
 
 __all__ = [
@@ -60,12 +60,14 @@ __all__ = [
     "Outcome",
     "Payment",
     "Phase",
+    "Preset",
     "RULESETS",
     "Ruleset",
     "Seat",
     "Settlement",
     "SettleKind",
     "State",
+    "TilePick",
     "Variant",
     "WinContext",
     "WinInfo",

@@ -12,7 +12,8 @@ region changes, like python-chess's variant boards or scalachess's ``Variant``. 
 * win evaluation — could_win, evaluate_win, waits, shanten;
 * scoring — wins, drawn hands, what happens after a win (血战: winners leave);
 * the next dealer;
-* display — hand names, option value labels, pre-hand choice labels, bird multipliers, for any front end.
+* display — hand names, option value labels, presets, pre-hand choice labels and how a choice is picked
+  (one value, or tiles of the hand: ``choice_pick``), bird multipliers, for any front end.
 
 Variant-only state lives in ``State.extra``, a slot the variant owns (None at the deal); the core never reads
 it. A variant updates it in its hooks (``on_opening``, ``on_discard``, ``after_choices``, ``after_win``).
@@ -66,6 +67,39 @@ class OptionSpec:
         if pair is None:
             return str(value)
         return pair[0] if lang == "zh" else pair[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """One lobby choice that sets several room options at once, as the apps' rooms do (四川: 血战换三张 =
+    血战到底 with 换三张), and the seat count where the preset fixes it (三人两房: 3). A front end lists a
+    variant's ``presets`` generically; choosing one overlays ``options`` on the room's."""
+
+    id: str
+    label_zh: str
+    label_en: str
+    options: Mapping[str, Any]
+    seats: int | None = None
+
+    def label(self, lang: str = "zh") -> str:
+        return self.label_zh if lang == "zh" else self.label_en
+
+    def matches(self, options: Mapping[str, Any], seats: int) -> bool:
+        """Does a room with these options and this many seats play this preset?"""
+        if self.seats is not None and seats != self.seats:
+            return False
+        return all(options.get(k) == v for k, v in self.options.items())
+
+
+@dataclass(frozen=True, slots=True)
+class TilePick:
+    """A pre-hand choice made by picking tiles from one's own hand (换三张: three tiles of one suit).
+
+    Every offered value (a CHOOSE action's detail) is the picked tiles in tile notation (``format_tiles``:
+    ``"557m"``), so a front end can let the player toggle ``count`` of his tiles and send the action whose
+    tiles they are — instead of one button per combination (there can be over a hundred)."""
+
+    count: int
 
 
 class Options(Mapping[str, Any]):
@@ -154,6 +188,8 @@ class Variant:
     name_en: ClassVar[str] = ""
     seat_counts: ClassVar[tuple[int, ...]] = (4,)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    # lobby shortcuts that set several options at once (and maybe the seat count), in display order
+    presets: ClassVar[tuple[Preset, ...]] = ()
     # hand, settlement and kong ids -> (Chinese, English)
     names: ClassVar[Mapping[str, tuple[str, str]]] = {}
     # settlement note ids (``Settlement.note``) -> (Chinese, English)
@@ -234,6 +270,11 @@ class Variant:
         四红中)? The core then offers it a WIN (a self-draw on no tile) with the opening hands. Default:
         nobody (the dealer's 天胡 is a self-draw on his first turn)."""
         return False
+
+    def choice_pick(self, offered: Sequence[str]) -> TilePick | None:
+        """How a pre-hand choice among ``offered`` is made: None = pick one of the values (飘, 定缺: one
+        button each); a TilePick = pick that many tiles of one's hand, each value naming them (换三张)."""
+        return None
 
     def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
         """Opening hands (起手小胡, 扳牌) ``seat`` may declare after the deal; () = none."""
@@ -447,6 +488,10 @@ class Variant:
         zh, en = self.choice_labels.get(value, (value, value))
         return zh if lang == "zh" else en
 
+    def preset_of(self, options: Mapping[str, Any], seats: int) -> Preset | None:
+        """The first preset a room with these options and seats plays, if any (for the lobby)."""
+        return next((p for p in self.presets if p.matches(options, seats)), None)
+
     def option_spec(self, name: str) -> OptionSpec:
         for s in self.option_specs:
             if s.name == name:
@@ -484,6 +529,8 @@ def bu_or_kai(variant: Variant, state: State, seat: int, tile: int, kind: MeldKi
 __all__ = [
     "OptionSpec",
     "Options",
+    "Preset",
+    "TilePick",
     "Variant",
     "WinContext",
     "WinInfo",
