@@ -27,7 +27,7 @@ def test_108_tiles_without_honors() -> None:
     assert sorted(state.wall.tiles) == parse_tiles("123456789m123456789s123456789p" * 4)
     assert sum(sum(s.counts) for s in state.seats) + state.wall.remaining == 108
     assert all(t < SUITED_KINDS for t in state.wall.tiles)
-    assert SC.seat_counts == (4,)
+    assert max(SC.seat_counts) == 4  # four unless the table picks 三人两房 (test_sichuan_sanren)
 
 
 # ---------------------------------------------------------------- choosing the void
