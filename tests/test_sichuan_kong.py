@@ -127,8 +127,8 @@ def test_gangshanghua_self_draw_on_the_replacement() -> None:
 
 
 def test_gangshanghua_after_a_zhigang_is_a_self_draw() -> None:
-    """D: 杠上花 on the replacement of a 直杠 (点杠花) is paid as a self-draw by everyone still in, not by the
-    player who fed the kong alone."""
+    """RULES §6b 点杠花 option: paid as a self-draw (default) — by everyone still in, not by the player who
+    fed the kong alone."""
     state = deal([J0 + "7s", J2, "777s123p456p78p99p", J0], back="6p")
     state = act(state, 0, Act.DISCARD, "7s")
     state = act(state, 2, Act.KONG, "7s")
@@ -136,6 +136,29 @@ def test_gangshanghua_after_a_zhigang_is_a_self_draw() -> None:
     settlement = last_settlement(state)
     assert hand_names(settlement, 2) == ["gangshanghua", "gen", "pinghu", "zimo_jiadi"]
     assert paid(settlement) == {0: 5, 1: 5, 3: 5}
+
+
+def test_dianganghua_paid_by_the_feeder_alone() -> None:
+    """RULES §6b: 点杠花 option: … or by the kong feeder alone as a discard win. The dealer fed the 直杠:
+    he alone pays 平胡 + 根 + 杠上花 = 2 番, 4, with no self-draw bonus."""
+    state = deal([J0 + "7s", J2, "777s123p456p78p99p", J0], back="6p", dianganghua="dianpao")
+    state = act(state, 0, Act.DISCARD, "7s")
+    state = act(state, 2, Act.KONG, "7s")
+    state = act(state, 2, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 2) == ["gangshanghua", "gen", "pinghu"]
+    assert flows(settlement) == {(0, 2, 4)}
+
+
+def test_dianganghua_option_leaves_other_kongs_self_draws() -> None:
+    """RULES §6b 点杠花 is the replacement of an exposed kong only: after a 暗杠 nobody fed it, and the win is
+    a self-draw paid by all whatever the option."""
+    state = deal([J0 + "3p", J2, "7777s123p456p7p99p", J0], draws="1m8p", back="6p", dianganghua="dianpao")
+    state = discard(state, 0, "3p")
+    state = tsumogiri(state)
+    state = act(state, 2, Act.KONG, "7s")
+    state = act(state, 2, Act.WIN)
+    assert paid(last_settlement(state)) == {0: 5, 1: 5, 3: 5}
 
 
 # ---------------------------------------------------------------- 杠上炮 and 呼叫转移

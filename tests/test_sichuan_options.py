@@ -1,0 +1,67 @@
+"""The Sichuan room options and presets (RULES.md §6, §6b): every option has its labels and defaults, and a
+preset — one lobby choice — sets several options at once (血战换三张 = 血战到底 + 换三张)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import InvalidOption, Preset
+
+from .test_sichuan_helpers import SC
+
+DEFAULTS = {
+    "mode": "xuezhan",  # RULES §6b: 血流成河 is the alternative mode
+    "swap": False,  # §6b: 换三张 default off
+    "dianganghua": "zimo",  # §6b: 点杠花 paid as a self-draw (default)
+    "full_fans": True,  # §6b: the full Chengdu table, default on
+    "menqing_zhongzhang": False,
+    "tiandihu": False,
+    "last_four": False,  # §6: an option, default off
+    "cap": 3,  # §6: capped at a room option (default 3 番)
+}
+
+
+@pytest.mark.parametrize(("name", "default"), sorted(DEFAULTS.items()))
+def test_defaults(name: str, default: object) -> None:
+    """RULES §6 / §6b: each option's default."""
+    assert SC.make_options()[name] == default
+
+
+def test_every_option_reads_in_chinese_and_english() -> None:
+    """Issue 13: every option in the lobby and /rules — each has a label and each value a label, zh and en
+    (booleans read 是/否, yes/no)."""
+    for spec in SC.option_specs:
+        assert spec.label("zh") and spec.label("en") and spec.label("zh") != spec.label("en")
+        for value in spec.choices:
+            zh, en = spec.value_label(value, "zh"), spec.value_label(value, "en")
+            assert zh and en
+            if isinstance(value, str):
+                assert zh != value and en != value, (spec.name, value)  # never the raw id
+
+
+def test_presets_are_the_apps_rooms() -> None:
+    """RULES §6b: the "血战换三张" preset; and 血战到底, 血流成河 (with 换三张, as the apps) and 三人两房."""
+    by_id = {p.id: p for p in SC.presets}
+    assert [p.label("zh") for p in SC.presets] == ["血战到底", "血战换三张", "血流成河", "三人两房"]
+    assert by_id["xuezhan_swap"].options == {"mode": "xuezhan", "swap": True}
+    assert by_id["xueliu"].options == {"mode": "xueliu", "swap": True}
+    for p in SC.presets:
+        SC.make_options(p.options)  # every preset is a valid room
+        assert p.label("en") and p.seats in (3, 4)
+
+
+def test_the_room_shows_which_preset_it_plays() -> None:
+    """Preset.matches / Variant.preset_of: a room's options and seats name its preset, or none once an
+    option of the preset is changed."""
+    opts = SC.make_options({"swap": True})
+    found = SC.preset_of(opts, 4)
+    assert isinstance(found, Preset) and found.id == "xuezhan_swap"
+    assert (
+        SC.preset_of(SC.make_options(), 4) is not None and SC.preset_of(SC.make_options(), 4).id == "xuezhan"
+    )
+    assert SC.preset_of(opts, 3) is None  # 换三张 at three seats is no preset
+
+
+def test_unknown_values_are_refused() -> None:
+    with pytest.raises(InvalidOption):
+        SC.make_options({"mode": "xueliuchenghe"})
