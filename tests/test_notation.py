@@ -199,7 +199,11 @@ PLAYOUTS = {
     "hengyang": [{}, {"birds": 1}],
     "xiangyin": [{}, {"piao": True, "qingyise_chow": True, "no_late_bu": True}],
     "shaoyang": [{}, {"jiachui": False}],
-    "sichuan": [{}, {"zhigang": "jiajiayou", "zimo": "jiafan", "last_four": False}],
+    "sichuan": [
+        {},
+        {"zhigang": "jiajiayou", "zimo": "jiafan", "last_four": True},
+        {"mode": "xueliu", "swap": True, "dianganghua": "dianpao", "tiandihu": True},
+    ],
 }
 HANDS = 24  # per variant
 
