@@ -65,3 +65,19 @@ def test_the_room_shows_which_preset_it_plays() -> None:
 def test_unknown_values_are_refused() -> None:
     with pytest.raises(InvalidOption):
         SC.make_options({"mode": "xueliuchenghe"})
+
+
+def test_the_rules_page_lists_every_fan_and_option() -> None:
+    """Issue 13: the fan table in docs/rules/sichuan.md — every hand shape with its fan in a table row, and
+    every room option by its id."""
+    from pathlib import Path
+
+    from engine.variants.sichuan import NAMES, SHAPE_FAN
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "rules" / "sichuan.md").read_text("utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| ")]
+    for name, fan in SHAPE_FAN.items():
+        zh = NAMES[name][0]
+        assert any(line.startswith(f"| {zh} ") and f"| {fan} |" in line for line in rows), zh
+    for spec in SC.option_specs:
+        assert f" {spec.name}：" in page, spec.name
