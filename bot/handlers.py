@@ -268,6 +268,8 @@ async def on_button(update: Update, context: Context) -> None:
             settle = press.table if reply.ok else None
             if (message := query.message) is not None:
                 old_panel = svc.old_panel(uid, press.table, message.chat.id, message.message_id)
+        elif isinstance(press, kb.PickPress):
+            reply = await svc.pick(press.table, uid, press.hand, press.decision, press.index)
         elif isinstance(press, kb.LobbyPress):
             if press.op == "j":
                 reply = await svc.join(press.table, uid, who=_who(query.from_user))

@@ -5,6 +5,8 @@ so a press can only ever answer the decision it was made for:
 
 * ``g|<table>|<hand>|<decision>|<i>``  the i-th legal action of the presser's decision (``GamePress``);
   ``<hand>`` is the hand's id (never reused), ``<decision>`` the state version the decision opened at
+* ``k|<table>|<hand>|<decision>|<i>``  a choice made by picking tiles (换三张): pick or put back the i-th
+  tile of the presser's hand (``PickPress``); the action is then sent by a ``g`` button
 * ``L|<table>|<op>[|<arg>]``  lobby: join, leave, AI seats, settings, start (``LobbyPress``)
 * ``h|<table>``                re-send my hand (``HandPress``); ``b|<table>``: "I'm back" (``BackPress``)
 * ``S|<period>``               leaderboard period (``ScorePress``)
@@ -16,7 +18,7 @@ handler answers it as an unknown button and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -75,7 +77,7 @@ class GamePress:
 
 @dataclass(frozen=True, slots=True)
 class LobbyPress:
-    """A lobby button; ``arg`` only for ``o`` (the index of a room option)."""
+    """A lobby button; ``arg`` only for ``o`` and ``m`` (the index of a room option, of a preset)."""
 
     table: int
     op: str
@@ -115,11 +117,26 @@ class ScorePress:
         return data("S", self.period)
 
 
-Press = GamePress | LobbyPress | HandPress | BackPress | ScorePress
+@dataclass(frozen=True, slots=True)
+class PickPress:
+    """A tile of the presser's hand (position ``index`` in hand order) picked or put back, in a decision
+    made by picking tiles (``Variant.choice_pick``: 换三张's three tiles)."""
+
+    table: int
+    hand: int
+    decision: int
+    index: int
+
+    def data(self) -> str:
+        return data("k", self.table, self.hand, self.decision, self.index)
+
+
+Press = GamePress | PickPress | LobbyPress | HandPress | BackPress | ScorePress
 
 # Lobby ops: j join, l leave, a/r add/remove an AI seat, s/b settings on/off, o cycle a room option,
-# c/d claim/discard timer, p claim pause, n player count, t language, go start the hand.
-LOBBY_OPS = frozenset({"j", "l", "a", "r", "s", "b", "o", "c", "d", "p", "n", "t", "go"})
+# m choose a preset (several options at once), c/d claim/discard timer, p claim pause, n player count,
+# t language, go start the hand.
+LOBBY_OPS = frozenset({"j", "l", "a", "r", "s", "b", "o", "m", "c", "d", "p", "n", "t", "go"})
 PERIODS = frozenset({"all", "week", "month"})
 # Digits allowed per number: ids stay far below 10**15, versions below 10**6, indexes below 1000.
 ID_DIGITS = 15
@@ -148,18 +165,18 @@ def decode(raw: object) -> Press | None:
     if not isinstance(raw, str) or not raw or len(raw) > MAX_DATA or not raw.isascii():
         return None
     kind, *rest = raw.split("|")
-    if kind == "g" and len(rest) == 4:
+    if kind in ("g", "k") and len(rest) == 4:
         table, hand = _number(rest[0], ID_DIGITS), _number(rest[1], ID_DIGITS)
         decision, index = _number(rest[2], VERSION_DIGITS), _number(rest[3], INDEX_DIGITS)
         if table is None or hand is None or decision is None or index is None:
             return None
-        return GamePress(table, hand, decision, index)
+        return (GamePress if kind == "g" else PickPress)(table, hand, decision, index)
     if kind == "L" and len(rest) in (2, 3):
         table = _number(rest[0], ID_DIGITS)
         op = rest[1]
         if table is None or op not in LOBBY_OPS:
             return None
-        if op == "o":
+        if op in ("o", "m"):
             arg = _number(rest[2], INDEX_DIGITS) if len(rest) == 3 else None
             return LobbyPress(table, op, arg) if arg is not None else None
         return LobbyPress(table, op) if len(rest) == 2 else None
@@ -181,11 +198,20 @@ def _rows(buttons: Sequence[Button], per_row: int) -> list[tuple[Button, ...]]:
 
 
 def game_keyboard(
-    obs: Observation, legal: Sequence[Action], table_id: int, hand_id: int, since: int, lang: str
+    obs: Observation,
+    legal: Sequence[Action],
+    table_id: int,
+    hand_id: int,
+    since: int,
+    lang: str,
+    picked: Collection[int] = (),
 ) -> Keyboard:
     """One button per legal action of this decision: win / kongs / claims / pass first, then one button per
     distinct tile to discard, in hand order (by suit). ``legal`` is the decision's action list; button i
-    carries its index there, the hand and ``since``, the version the decision started at."""
+    carries its index there, the hand and ``since``, the version the decision started at. A choice made by
+    picking tiles gets ``pick_keyboard`` instead (``picked``: the hand positions picked so far)."""
+    if render.tile_pick(obs) is not None:
+        return pick_keyboard(obs, legal, table_id, hand_id, since, lang, picked)
     special: list[Button] = []
     discards: list[Button] = []
     for a, label in render.choices(obs, lang):
@@ -201,6 +227,38 @@ def game_keyboard(
             special.append(Button(label, d))
     per_row = 4 if lang == "zh" else 5
     return tuple(_rows(special, 3) + _rows(discards, per_row))
+
+
+def pick_keyboard(
+    obs: Observation,
+    legal: Sequence[Action],
+    table_id: int,
+    hand_id: int,
+    since: int,
+    lang: str,
+    picked: Collection[int],
+) -> Keyboard:
+    """Pick k tiles, then confirm (换三张: three of one suit; over a hundred combinations, so not one button
+    each): a button per tile of the hand that can still be part of a legal pick (✅ when picked; a press
+    picks it or puts it back), the suggestion (the variant's default, offered first), and — once the picked
+    tiles are a legal choice — the confirmation."""
+    hand = obs.hand
+    chosen = [hand[i] for i in sorted(picked) if 0 <= i < len(hand)]
+    tiles: list[Button] = []
+    for i, tile in enumerate(hand):
+        if i in picked or render.pick_extends(obs, [*chosen, tile]):
+            label = ("✅" if i in picked else "") + render.tile_label(tile, lang)
+            tiles.append(Button(label, PickPress(table_id, hand_id, since, i).data()))
+    rows = _rows(tiles, 4 if lang == "zh" else 5)
+    choose = [a for a in legal if a.act == Act.CHOOSE]
+    done = render.pick_action(obs, chosen)
+    if done is not None and done in legal:
+        label = t("btn.pick_confirm", lang, label=render.action_label(obs, done, lang))
+        rows.append((Button(label, GamePress(table_id, hand_id, since, legal.index(done)).data()),))
+    if choose:
+        label = t("btn.pick_suggest", lang, label=render.action_label(obs, choose[0], lang))
+        rows.append((Button(label, GamePress(table_id, hand_id, since, legal.index(choose[0])).data()),))
+    return tuple(rows)
 
 
 def back_keyboard(table_id: int, lang: str) -> Keyboard:
@@ -234,6 +292,12 @@ def settings_keyboard(
         return Button(label, LobbyPress(table_id, op, arg).data())
 
     rows: list[tuple[Button, ...]] = []
+    current = rs.preset_of(options, n)
+    presets = [
+        b(("✓ " if p == current else "") + t("btn.preset", lang, label=p.label(lang)), "m", i)
+        for i, p in enumerate(rs.presets)
+    ]
+    rows.extend(_rows(presets, 2))
     for i, spec in enumerate(rs.option_specs):
         label = spec.label_zh if lang == "zh" else spec.label_en
         value = spec.value_label(options.get(spec.name, spec.default), lang)

@@ -35,7 +35,7 @@ import engine
 from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
 from storage import SeatPlay, Storage, StorageError
 
-from . import ai, views
+from . import ai, render, views
 from .people import People
 from .present import Presenter
 from .runtime import (
@@ -201,6 +201,34 @@ class Play:
             rt.active[seat] = self.clock()
             return Reply(t("ans.done", lang, label=label), ok=True)
 
+    async def pick(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
+        """A tile of the presser's hand picked or put back, in a decision made by picking tiles (换三张): only
+        his panel changes (the pick is sent by its confirmation, a game button)."""
+        rt = self.tables.open(table_id)
+        lang = self.people.dm_lang(user_id)
+        if rt is None:
+            return Reply(t("ans.closed", lang))
+        async with rt.lock:
+            seat = rt.seat_of(user_id)
+            if seat is None:
+                return Reply(t("ans.not_seated", lang))
+            p = rt.pending.get(seat)
+            if rt.state is None or rt.hand is None or rt.hand.id != hand_id:
+                return Reply(t("ans.stale", lang))
+            if p is None or p.since != decision:
+                return Reply(t("ans.stale", lang))
+            obs = engine.observe(rt.state, seat)
+            pick = render.tile_pick(obs)
+            if pick is None or not 0 <= index < len(obs.hand):
+                return Reply(t("ans.stale", lang))
+            picked = set(rt.picked(seat)) ^ {index}
+            if not render.pick_extends(obs, [obs.hand[i] for i in picked]):
+                return Reply(t("ans.stale", lang))
+            rt.picks[seat] = (p.since, frozenset(picked))
+            rt.active[seat] = self.clock()
+            self.present.publish_seat(rt, seat)
+            return Reply(t("ans.picked", lang, n=len(picked), k=pick.count), ok=True)
+
     async def settle(self, table_id: int) -> None:
         """After an accepted press: AI and auto-play seats move, timers are re-armed, chats are updated."""
         rt = self.tables.open(table_id)
@@ -348,6 +376,7 @@ class Play:
         rt.timeouts = {}
         rt.stored = seat_rows(state.num_seats, (), {}, first)
         rt.active.clear()
+        rt.picks.clear()
         rt.recent.clear()
         rt.stop_votes.clear()
         return True

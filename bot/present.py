@@ -149,7 +149,14 @@ class Presenter:
         lang = self.people.table_lang(rt)
         rs = rt.ruleset
         text = views.lobby_text(
-            rs, rt.id, rt.options, rt.settings, self._seat_labels(rt, lang), rt.hands_played + 1, lang
+            rs,
+            rt.id,
+            rt.options,
+            rt.settings,
+            self._seat_labels(rt, lang),
+            rt.hands_played + 1,
+            lang,
+            len(rt.seats),
         )
         lines = text.split("\n")  # the claim pause goes with the timers, just above the hint
         text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.settings.pause_s), lines[-1]])
@@ -205,12 +212,17 @@ class Presenter:
         auto = seat in rt.auto
         left = int(p.deadline - self.clock() + 0.5) if p is not None else None
         text = views.panel_text(obs, lang, names, header, left, auto)
+        picked = rt.picked(seat)
+        pick = render.tile_pick(obs) if p is not None and not auto else None
+        if pick is not None and picked:
+            tiles = render.tiles_label([obs.hand[i] for i in picked if i < len(obs.hand)], lang)
+            text += "\n" + t("dm.picked", lang, n=len(picked), k=pick.count, tiles=tiles)
         keyboard: Keyboard | None = None
         if obs.phase != Phase.ENDED:
             if auto:
                 keyboard = kb.back_keyboard(rt.id, lang)
             elif p is not None:
-                keyboard = kb.game_keyboard(obs, p.legal, rt.id, rt.hand.id, p.since, lang)
+                keyboard = kb.game_keyboard(obs, p.legal, rt.id, rt.hand.id, p.since, lang, picked)
         return text, keyboard
 
     def publish_seat(self, rt: TableRuntime, seat: int, *, fresh: bool = False) -> None:

@@ -23,12 +23,13 @@ from engine import (
     Observation,
     Phase,
     SettleKind,
+    TilePick,
     Variant,
     get_ruleset,
 )
 from engine.melds import Meld, MeldKind
 from engine.state import Settlement
-from engine.tiles import format_tiles, parse_tile, tile_str, tile_zh, to_counts
+from engine.tiles import format_tiles, parse_tile, parse_tiles, tile_str, tile_zh, to_counts
 
 from .i18n import default_names, tr
 
@@ -110,7 +111,7 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
     if me.melds:
         lines.append(f"  {tr('hand.melds', lang)}: {' '.join(meld_label(m) for m in me.melds)}")
     if me.locked:
-        lines.append("  " + tr("hand.locked", lang))
+        lines.append("  " + tr("hand.locked.won" if me.wins else "hand.locked", lang))
     if obs.furiten:
         lines.append("  " + tr("hand.furiten", lang))
     if obs.phase != Phase.ENDED:
@@ -200,8 +201,10 @@ def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None =
             "▶ " if obs.phase in (Phase.TURN, Phase.HAIDI, Phase.OPENING) and ps.seat == obs.current else "  "
         )
         head = f"{arrow}{mark}{nm[ps.seat]} · {tr('seat.tiles', lang, n=ps.hand_size)}"
+        if ps.wins:
+            head += f" · {tr('seat.wins', lang, n=ps.wins)}"
         if ps.locked:
-            head += f" · {tr('seat.locked', lang)}"
+            head += f" · {tr('seat.locked.won' if ps.wins else 'seat.locked', lang)}"
         lines.append(head)
         melds = [meld_label(m) for m in ps.melds]
         if ps.concealed_kongs:
@@ -320,7 +323,7 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
             return tr("prompt.haidi.win", lang, tile=tile_label(obs.drawn, lang))
         return tr("prompt.haidi", lang)
     if obs.seats[obs.seat].locked:
-        return tr("prompt.locked", lang)
+        return tr("prompt.locked.won" if obs.seats[obs.seat].wins else "prompt.locked", lang)
     extra = []
     if any(a.act == Act.WIN for a in obs.legal):
         extra.append(tr("prompt.win", lang))
@@ -331,6 +334,28 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
     return tr("prompt.turn", lang)
 
 
+def tile_pick(obs: Observation) -> TilePick | None:
+    """How this seat's pre-hand choice is made, if by picking tiles of its hand (换三张): the variant says."""
+    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
+    return _ruleset(obs).choice_pick(offered) if offered else None
+
+
+def _picks(obs: Observation) -> list[tuple[Action, Counter[int]]]:
+    return [(a, Counter(parse_tiles(a.detail))) for a in obs.legal if a.act == Act.CHOOSE]
+
+
+def pick_extends(obs: Observation, tiles: Sequence[int]) -> bool:
+    """Can ``tiles`` (picked so far) still grow into one of the legal picks?"""
+    want = Counter(tiles)
+    return any(all(c[t] >= n for t, n in want.items()) for _, c in _picks(obs))
+
+
+def pick_action(obs: Observation, tiles: Sequence[int]) -> Action | None:
+    """The legal pick made of exactly ``tiles``, if they are one."""
+    want = Counter(tiles)
+    return next((a for a, c in _picks(obs) if c == want), None)
+
+
 def choices(obs: Observation, lang: str = "zh") -> list[tuple[Action, str]]:
     """The legal actions in display order (win, kongs, claims, discards, pass) with their labels."""
     order = {Act.WIN: 0, Act.TAKE: 1, Act.OPENING: 2, Act.KONG: 3, Act.PUNG: 4, Act.CHOW: 5, Act.DISCARD: 6}
@@ -339,7 +364,13 @@ def choices(obs: Observation, lang: str = "zh") -> list[tuple[Action, str]]:
 
 
 def parse_choice(obs: Observation, text: str) -> Action | None:
-    """A typed tile (``5m``) as this seat's discard of it, if that discard is legal."""
+    """A typed tile (``5m``) as this seat's discard of it, if that discard is legal; typed tiles (``557m``)
+    as this seat's pick, where the choice is made by picking tiles."""
+    if tile_pick(obs) is not None:  # tiles typed for a pick (``557m``)
+        try:
+            return pick_action(obs, parse_tiles(text.strip()))
+        except ValueError:
+            return None
     try:
         t = parse_tile(text.strip())
     except ValueError:
@@ -509,14 +540,24 @@ def event_line(
         return tr("ev.haidi_refuse", lang, name=name)
     if kind == EventKind.HAIDI_SHOW:
         return tr("ev.haidi_show", lang, name=name, tile=tile)
+    if kind == EventKind.CHOSEN:
+        return tr("ev.chosen", lang, name=name)
+    if kind == EventKind.CHOICES:
+        made = [f"{nm[i]} {rs.choice_label(c, lang) if rs else c}" for i, c in enumerate(ev.choices) if c]
+        return tr("ev.choices", lang, choices=" · ".join(made))
     if kind == EventKind.VARIANT:
         text = rs.note_label(ev.note, lang) if rs is not None else ev.note
+        if ev.tiles and own:  # a seat's own part of it (换三张: the tiles it received)
+            text += " " + tiles_label(ev.tiles, lang)
         return f"{name} {text}".strip() if name else text
     return str(ev)
 
 
 __all__ = [
     "action_label",
+    "pick_action",
+    "pick_extends",
+    "tile_pick",
     "choices",
     "claim_prompt",
     "describe_claim_option",

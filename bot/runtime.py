@@ -123,7 +123,8 @@ class TableRuntime:
     after: ``settings`` (timers, the claim pause, language, AI seats, the host: ``rt.settings.host``), and
     per seat during a hand ``auto``, ``timeouts`` and ``pending`` (written as ``SeatPlay`` rows with each
     action; ``stored`` is what the database holds, so only changed seats are written). A claim pause in
-    progress (``pause``, a few seconds of display) is not stored: a restart ends it.
+    progress (``pause``, a few seconds of display) is not stored: a restart ends it, and so does it forget
+    the tiles a player has picked so far in a pick-tiles decision (``picks``: 换三张; his panel only).
     """
 
     table: Table
@@ -135,6 +136,7 @@ class TableRuntime:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pending: dict[int, Pending] = field(default_factory=dict)
     pause: Pause | None = None  # the claim pause in progress
+    picks: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)  # seat -> (decision, picked)
     opened: set[int] = field(default_factory=set)  # decisions opened since the chats were last updated
     auto: frozenset[int] = frozenset()  # seats on auto-play in the current hand
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
@@ -173,6 +175,12 @@ class TableRuntime:
     def seat_of(self, user_id: int) -> int | None:
         seats = self.hand_seats()
         return seats.index(user_id) if user_id in seats else None
+
+    def picked(self, seat: int) -> frozenset[int]:
+        """Hand positions ``seat`` has picked so far in his open pick-tiles decision (none once it closed)."""
+        p = self.pending.get(seat)
+        mine = self.picks.get(seat)
+        return mine[1] if p is not None and mine is not None and mine[0] == p.since else frozenset()
 
     def humans(self) -> list[int]:
         return [u for u in self.hand_seats() if u is not None]

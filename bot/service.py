@@ -152,6 +152,9 @@ class TableService:
     async def press(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
         return await self.play.press(table_id, user_id, hand_id, decision, index)
 
+    async def pick(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
+        return await self.play.pick(table_id, user_id, hand_id, decision, index)
+
     async def settle(self, table_id: int) -> None:
         await self.play.settle(table_id)
 
