@@ -194,13 +194,17 @@ class Lobby:
                 await self._save_lobby(rt, discard_s=_cycle(DISCARD_CHOICES, tm.discard_s))
             elif op == "p":
                 await self._save_lobby(rt, pause_s=_cycle(PAUSE_CHOICES, tm.pause_s))
+            elif op == "m" and arg is not None and arg < len(rs.presets):
+                # a preset: several options at once, and the seat count where it fixes one (三人两房)
+                preset = rs.presets[arg]
+                if preset.seats is not None and preset.seats != len(rt.seats):
+                    if not await self._seat_count(rt, preset.seats):
+                        return Reply(t("ans.full", lang))
+                rt.table = await self.storage.update_table(rt.id, options=dict(preset.options))
+                rt.options = dict(rt.table.options)
             elif op == "n" and len(rs.seat_counts) > 1:
-                n = _cycle(tuple(sorted(rs.seat_counts)), len(rt.seats))
-                humans = [u for u in rt.seats if u is not None]
-                if len(humans) > n:
+                if not await self._seat_count(rt, _cycle(tuple(sorted(rs.seat_counts)), len(rt.seats))):
                     return Reply(t("ans.full", lang))
-                seats = humans + [None] * (n - len(humans))
-                await self._save_lobby(rt, seats, ai=tuple(i for i in tm.ai if i < n and seats[i] is None))
             elif op == "t":
                 new = "en" if tm.lang == "zh" else "zh"
                 await self.storage.set_chat_language(rt.chat_id, new, rt.id)
@@ -304,6 +308,15 @@ class Lobby:
         database took them."""
         rt.table, rt.settings = await self.storage.update_lobby(rt.id, seats=seats, **settings)
         rt.seats = list(rt.table.seats)
+
+    async def _seat_count(self, rt: TableRuntime, n: int) -> bool:
+        """Make the table one of ``n`` seats (the players keep theirs, in order); False if more are seated."""
+        humans = [u for u in rt.seats if u is not None]
+        if len(humans) > n:
+            return False
+        seats = humans + [None] * (n - len(humans))
+        await self._save_lobby(rt, seats, ai=tuple(i for i in rt.settings.ai if i < n and seats[i] is None))
+        return True
 
     @staticmethod
     def _free_seat(rt: TableRuntime) -> int | None:

@@ -119,12 +119,17 @@ def lobby_text(
     seat_labels: Sequence[str],
     next_hand: int,
     lang: str,
+    seats: int | None = None,
 ) -> str:
+    """The lobby: seats, the room (its preset, when the options and ``seats`` match one), options, timers."""
     lines = [t("lobby.title", lang, variant=variant_name(rs, lang), tid=table_id)]
     if next_hand > 1:
         lines.append(t("lobby.hand_no", lang, n=next_hand))
     lines.append(t("lobby.seats", lang))
     lines.extend(f"  {i + 1}. {label}" for i, label in enumerate(seat_labels))
+    preset = rs.preset_of(options, seats) if seats is not None else None
+    if preset is not None:
+        lines.append(t("lobby.preset", lang, label=preset.label(lang)))
     lines.append(options_line(rs, options, lang))
     lines.append(t("lobby.timers", lang, claim=tm.claim_s, discard=tm.discard_s))
     lines.append(t("lobby.hint", lang))
@@ -148,6 +153,8 @@ def rules_text(rs: Variant, lang: str) -> str:
                     default=spec.value_label(spec.default, lang),
                 )
             )
+    if rs.presets:
+        lines.append(t("rules.presets", lang, names=" · ".join(p.label(lang) for p in rs.presets)))
     if rs.names:
         names = [rs.hand_name(k, lang) for k in rs.names]
         lines.append(t("rules.hands", lang, names=", ".join(names)))
