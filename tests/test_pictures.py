@@ -197,6 +197,19 @@ def test_three_and_two_seat_tables() -> None:
     assert len(layout(obs2, Mode.TABLE).find(Kind.BACK, "hand")) == 27
 
 
+def test_a_seat_that_won_twice_shows_its_count() -> None:
+    """血流成河 (issue 13: the group shows each seat's wins so far): a winner plays on, hand hidden; his
+    marker carries the 胡 ribbon and, from the second win, how many times (x2)."""
+    state = sichuan_deal([J0 + "4s", DUIDUI, J1, J2], draws="6p6p6p4s", mode="xueliu")
+    state = act(state, 0, Act.DISCARD, "4s")
+    state = act(state, 1, Act.WIN)
+    state = tsumogiri(tsumogiri(tsumogiri(state)))
+    state = act(state, 1, Act.WIN)
+    lay = layout(observe_public(state), Mode.TABLE, Display())
+    assert [it.seat for it in lay.find(Kind.BADGE, "won")] == [1]
+    assert one(lay.find(Kind.BADGE, "wins")).text == "x2"
+
+
 def test_sichuan_void_suits_and_won_seat() -> None:
     """定缺 (a seat's public choice m/s/p) is a badge with that suit on its marker; a seat that has won (血战)
     is stamped 胡 and its hand lies open, the winning tile apart and ringed."""

@@ -92,7 +92,7 @@ def _ribbon_h(r: int) -> int:
 def marker_height(obs: Observation, seat: int, r: int, display: Display) -> int:
     """How tall a seat's marker is: the disc, a won seat's ribbon below it, the label."""
     h = 2 * r
-    if obs.seats[seat].won:
+    if obs.seats[seat].won or obs.seats[seat].wins:
         h += _ribbon_h(r) // 2
     if display.label(seat):
         h += 21
@@ -116,7 +116,8 @@ def _seat_marker(
     ps = obs.seats[seat]
     turn = _turn_seat(obs) == seat
     cx, cy = x + r, top + r
-    marks = ((Mark.TURN,) if turn else ()) + ((Mark.WIN,) if ps.won else ())
+    won = ps.won or ps.wins > 0  # 血流成河: a winner plays on; the ribbon counts his wins
+    marks = ((Mark.TURN,) if turn else ()) + ((Mark.WIN,) if won else ())
     b.add(
         Kind.SEAT,
         (cx - r, cy - r, 2 * r, 2 * r),
@@ -141,7 +142,7 @@ def _seat_marker(
             text="缺" if zh else "void",
         )
     y = cy + r
-    if ps.won:
+    if won:
         h = _ribbon_h(r)
         w = round(h * 1.4) if zh else round(h * 2.4)
         b.add(
@@ -151,6 +152,9 @@ def _seat_marker(
             seat=seat,
             text="胡" if zh else "WIN",
         )
+        if ps.wins > 1:  # how many times, beside the ribbon
+            box = (cx + w // 2 + 2, cy + r - h // 2, h + 4, h)
+            b.add(Kind.BADGE, box, role="wins", seat=seat, text=f"x{ps.wins}")
         y += h // 2
     label = display.label(seat)
     if label:
