@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from bot import keyboards as kb
-from bot.keyboards import BackPress, GamePress, HandPress, LobbyPress, ScorePress, decode
+from bot.keyboards import BackPress, GamePress, HandPress, LobbyPress, PickPress, ScorePress, decode
 from storage import TableSettings
 
 
@@ -19,10 +19,12 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
         GamePress(1, 1, 0, 0),
         GamePress(10**14, 10**14, 999_999, 999),
         LobbyPress(7, "o", 12),
+        LobbyPress(7, "m", 1),
+        PickPress(1, 2, 3, 13),
         BackPress(3),
         HandPress(3),
         ScorePress("week"),
-        *(LobbyPress(5, op) for op in sorted(kb.LOBBY_OPS - {"o"})),
+        *(LobbyPress(5, op) for op in sorted(kb.LOBBY_OPS - {"o", "m"})),
     ]
     for press in presses:
         data = press.data()
@@ -31,6 +33,7 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
     rows = [
         *kb.lobby_keyboard(12, "en", True),
         *kb.settings_keyboard(12, rs, {}, TableSettings(lang="zh"), 4),
+        *kb.settings_keyboard(12, engine.get_ruleset("sichuan"), {}, TableSettings(lang="en"), 4),
         *kb.table_keyboard(12, "zh"),
         *kb.back_keyboard(12, "en"),
         *kb.score_keyboard("en"),
@@ -49,6 +52,14 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
                     34,
                     56,
                 )
+    swap = engine.new_hand(engine.get_ruleset("sichuan"), 3, {"swap": True})  # picking tiles: 换三张
+    obs = engine.observe(swap, 0)
+    pressed = [decode(b.data) for row in kb.game_keyboard(obs, obs.legal, 12, 34, 56, "zh", {0}) for b in row]
+    assert all(
+        isinstance(p, GamePress | PickPress) and (p.table, p.hand, p.decision) == (12, 34, 56)
+        for p in pressed
+    )
+    assert any(isinstance(p, PickPress) for p in pressed) and any(isinstance(p, GamePress) for p in pressed)
 
 
 @pytest.mark.parametrize(
