@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -63,16 +64,24 @@ def to_markup(kb: Keyboard | None) -> InlineKeyboardMarkup | None:
 
 
 @dataclass(frozen=True, slots=True)
-class GamePress:
-    """A game button: action ``index`` of the presser's decision ``decision`` in hand ``hand``."""
+class _DecisionButton:
+    """A button of the presser's decision ``decision`` in hand ``hand``, carrying an ``index``."""
 
+    KIND: ClassVar[str] = ""
     table: int
     hand: int
     decision: int
     index: int
 
     def data(self) -> str:
-        return data("g", self.table, self.hand, self.decision, self.index)
+        return data(self.KIND, self.table, self.hand, self.decision, self.index)
+
+
+@dataclass(frozen=True, slots=True)
+class GamePress(_DecisionButton):
+    """A game button: action ``index`` of the presser's decision ``decision`` in hand ``hand``."""
+
+    KIND: ClassVar[str] = "g"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,17 +127,11 @@ class ScorePress:
 
 
 @dataclass(frozen=True, slots=True)
-class PickPress:
+class PickPress(_DecisionButton):
     """A tile of the presser's hand (position ``index`` in hand order) picked or put back, in a decision
     made by picking tiles (``Variant.choice_pick``: 换三张's three tiles)."""
 
-    table: int
-    hand: int
-    decision: int
-    index: int
-
-    def data(self) -> str:
-        return data("k", self.table, self.hand, self.decision, self.index)
+    KIND: ClassVar[str] = "k"
 
 
 Press = GamePress | PickPress | LobbyPress | HandPress | BackPress | ScorePress

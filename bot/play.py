@@ -179,14 +179,11 @@ class Play:
         if rt is None:
             return Reply(t("ans.closed", lang))
         async with rt.lock:
-            seat = rt.seat_of(user_id)
-            if seat is None:
-                return Reply(t("ans.not_seated", lang))
-            state = rt.state
-            if state is None or rt.hand is None or rt.hand.id != hand_id:
-                return Reply(t("ans.stale", lang))
-            p = rt.pending.get(seat)
-            if p is None or p.since != decision or not 0 <= index < len(p.legal):
+            found = self._decision(rt, user_id, hand_id, decision, lang)
+            if isinstance(found, Reply):
+                return found
+            seat, p, state = found
+            if not 0 <= index < len(p.legal):
                 return Reply(t("ans.stale", lang))
             action = p.legal[index]
             if action not in engine.legal_actions(state, seat):
@@ -209,15 +206,11 @@ class Play:
         if rt is None:
             return Reply(t("ans.closed", lang))
         async with rt.lock:
-            seat = rt.seat_of(user_id)
-            if seat is None:
-                return Reply(t("ans.not_seated", lang))
-            p = rt.pending.get(seat)
-            if rt.state is None or rt.hand is None or rt.hand.id != hand_id:
-                return Reply(t("ans.stale", lang))
-            if p is None or p.since != decision:
-                return Reply(t("ans.stale", lang))
-            obs = engine.observe(rt.state, seat)
+            found = self._decision(rt, user_id, hand_id, decision, lang)
+            if isinstance(found, Reply):
+                return found
+            seat, p, state = found
+            obs = engine.observe(state, seat)
             pick = render.tile_pick(obs)
             if pick is None or not 0 <= index < len(obs.hand):
                 return Reply(t("ans.stale", lang))
@@ -228,6 +221,23 @@ class Play:
             rt.active[seat] = self.clock()
             self.present.publish_seat(rt, seat)
             return Reply(t("ans.picked", lang, n=len(picked), k=pick.count), ok=True)
+
+    @staticmethod
+    def _decision(
+        rt: TableRuntime, user_id: int, hand_id: int, decision: int, lang: str
+    ) -> tuple[int, Pending, State] | Reply:
+        """The presser's seat, his open decision ``decision`` of hand ``hand_id`` and the state (under the
+        table's lock), or the answer to a press that is not his or out of date."""
+        seat = rt.seat_of(user_id)
+        if seat is None:
+            return Reply(t("ans.not_seated", lang))
+        state = rt.state
+        if state is None or rt.hand is None or rt.hand.id != hand_id:
+            return Reply(t("ans.stale", lang))
+        p = rt.pending.get(seat)
+        if p is None or p.since != decision:
+            return Reply(t("ans.stale", lang))
+        return seat, p, state
 
     async def settle(self, table_id: int) -> None:
         """After an accepted press: AI and auto-play seats move, timers are re-armed, chats are updated."""
