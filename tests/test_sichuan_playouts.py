@@ -101,8 +101,9 @@ def check_step(before: State, action: Action, after: State) -> None:
         assert len(held) <= 2
         if after.num_seats == 4:
             assert won.choice is not None and "msp".index(won.choice) not in held
-        if xueliu:
-            assert sum(won.counts) + 3 * len(won.melds) == 13
+        if xueliu:  # (or 14 if play came round to him again within the step: locked seats play at once)
+            drawing = after.phase == Phase.TURN and after.current == w and after.drawn is not None
+            assert sum(won.counts) + 3 * len(won.melds) == (14 if drawing else 13)
     # no chow, ever
     assert action.act != Act.CHOW
     # 换三张: three tiles of one suit; once all have chosen they pass by the dice, before 定缺
