@@ -13,7 +13,7 @@ import asyncio
 import logging
 from typing import Any
 
-from telegram import Bot, Chat, ChatMember, Message, Update, User
+from telegram import Bot, Chat, ChatMember, InputFile, Message, Update, User
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
@@ -29,7 +29,9 @@ from .texts import QUOTE_LIMIT, clean, lang_of, t
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
-COMMANDS = ("newtable", "rules", "score", "hand", "stop", "lang", "help")
+COMMANDS = (
+    "newtable", "rules", "score", "history", "replay", "export", "stats", "hand", "stop", "lang", "help"
+)  # fmt: skip
 
 
 def service_of(context: Context) -> TableService:
@@ -194,9 +196,14 @@ async def cmd_score(update: Update, context: Context) -> None:
     if chat is None:
         return
     lang = _lang(svc, user, chat)
-    period = context.args[0][:8].lower() if context.args else "all"  # anything unknown reads as "all"
-    text = await svc.leaderboard(chat.id, period, lang)
-    await _reply(update, text, kb.score_keyboard(lang))
+    period, variant = "all", None  # /score [variant] [all|week|month], in any order; unknown words ignored
+    for word in (context.args or [])[:2]:
+        if word[:8].lower() in kb.PERIODS:
+            period = word[:8].lower()
+        elif (found := find_variant(word)) is not None:
+            variant = found
+    text = await svc.leaderboard(chat.id, period, lang, variant)
+    await _reply(update, text, kb.score_keyboard(lang, variant))
 
 
 async def cmd_hand(update: Update, context: Context) -> None:
@@ -242,6 +249,95 @@ async def cmd_lang(update: Update, context: Context) -> None:
     await _reply(update, t("note.lang", lang))
 
 
+# ------------------------------------------------------------------ 战绩: /history /replay /export /stats
+
+
+async def cmd_history(update: Update, context: Context) -> None:
+    svc = service_of(context)
+    user, chat = await _see(svc, update)
+    if user is None or chat is None:
+        return
+    lang = _lang(svc, user, chat)
+    if chat.type == Chat.PRIVATE:
+        await _reply(update, t("note.in_group", lang))
+        return
+    text, keyboard = await svc.history.page(chat.id, 0, lang)
+    await _reply(update, text, keyboard)
+
+
+async def _found(update: Update, context: Context, cmd: str) -> tuple[Any, Any, Any, str] | None:
+    """The hand a /replay or /export names, if the user may open it here; else the refusal is sent."""
+    svc = service_of(context)
+    user, chat = await _see(svc, update)
+    if user is None or chat is None:
+        return None
+    lang = _lang(svc, user, chat)
+    private = chat.type == Chat.PRIVATE
+    typed = context.args[0][:64] if context.args else ""
+    found = await svc.history.find(typed, user.id, None if private else chat.id, cmd, lang)
+    if isinstance(found, str):
+        await _reply(update, clean(found, MAX_TEXT))
+        return None
+    return svc, user, found, lang
+
+
+async def cmd_replay(update: Update, context: Context) -> None:
+    got = await _found(update, context, "replay")
+    if got is None:
+        return
+    svc, user, found, lang = got
+    dlang = svc.dm_lang(user.id)
+    text, keyboard = await svc.history.replay_view(found, 0, dlang)
+    try:
+        await context.bot.send_message(user.id, text[:MAX_TEXT], reply_markup=kb.to_markup(keyboard))
+    except Forbidden:
+        await _reply(update, t("replay.no_dm", lang))
+        return
+    except TelegramError as e:
+        log.info("replay not sent: %s", e.message)
+        await _reply(update, t("ans.error", lang))
+        return
+    chat = update.effective_chat
+    if chat is not None and chat.type != Chat.PRIVATE:
+        await _reply(update, t("replay.sent", lang))
+
+
+async def cmd_export(update: Update, context: Context) -> None:
+    got = await _found(update, context, "export")
+    if got is None:
+        return
+    svc, _, found, lang = got
+    name, data = await svc.history.export(found)
+    message = update.effective_message
+    if message is None:
+        return
+    try:
+        await message.reply_document(
+            InputFile(data, filename=name), caption=t("export.caption", lang, code=found.hand.code)
+        )
+    except TelegramError as e:
+        log.info("export not sent in chat %s: %s", message.chat_id, e.message)
+
+
+async def cmd_stats(update: Update, context: Context) -> None:
+    svc = service_of(context)
+    user, chat = await _see(svc, update)
+    message = update.effective_message
+    if user is None or chat is None or message is None:
+        return
+    lang = _lang(svc, user, chat)
+    target = user
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None:
+        if replied.from_user.is_bot:
+            await _reply(update, t("stats.usage", lang))
+            return
+        target = replied.from_user
+    name = clean(target.full_name) or str(target.id)
+    chat_id = None if chat.type == Chat.PRIVATE else chat.id
+    await _reply(update, await svc.history.stats(target.id, name, chat_id, lang))
+
+
 def _variants() -> str:
     return ", ".join(f"{rid} {rs.name_zh}" for rid, rs in engine.RULESETS.items())
 
@@ -282,19 +378,48 @@ async def on_button(update: Update, context: Context) -> None:
             reply = Reply(t("ans.hand_sent" if count else "ans.not_seated", lang))
         elif isinstance(press, kb.BackPress):
             reply = await svc.im_back(press.table, uid)
-        elif isinstance(press, kb.ScorePress) and _is_score_board(query.message):
+        elif isinstance(press, kb.ScorePress) and _has_button(query.message, kb.ScorePress):
             assert isinstance(query.message, Message)
             chat_id = query.message.chat.id
             rt = svc.table_in(chat_id)
             lang = svc.chat_lang(
                 chat_id, rt.settings.lang if rt else (lang_of(user.language_code) if user else None)
             )
-            text = await svc.leaderboard(chat_id, press.period, lang)
+            text = await svc.leaderboard(chat_id, press.period, lang, press.variant)
             reply = Reply(t("ans.ok", lang))
             try:
-                await query.edit_message_text(text, reply_markup=kb.to_markup(kb.score_keyboard(lang)))
+                board = kb.to_markup(kb.score_keyboard(lang, press.variant))
+                await query.edit_message_text(text, reply_markup=board)
             except TelegramError as e:
                 log.debug("score edit: %s", e.message)
+        elif isinstance(press, kb.HistoryPress) and _has_button(query.message, kb.HistoryPress):
+            assert isinstance(query.message, Message)
+            chat_id = query.message.chat.id
+            lang = svc.chat_lang(chat_id, lang_of(user.language_code) if user else None)
+            text, keyboard = await svc.history.page(chat_id, press.page, lang)
+            reply = Reply(t("ans.ok", lang))
+            try:
+                await query.edit_message_text(text[:MAX_TEXT], reply_markup=kb.to_markup(keyboard))
+            except TelegramError as e:
+                log.debug("history edit: %s", e.message)
+        elif isinstance(press, kb.ReplayPress) and _has_button(query.message, kb.ReplayPress, press.code):
+            assert isinstance(query.message, Message)
+            lang = svc.dm_lang(uid)
+            found = await svc.history.find(press.code, uid, None, "replay", lang)
+            if isinstance(found, str) or query.message.chat.id != uid:
+                reply = Reply(found if isinstance(found, str) else t("ans.unknown", lang))
+            else:
+                text, keyboard = await svc.history.replay_view(found, press.step, lang)
+                reply = Reply(t("ans.ok", lang))
+                try:
+                    await query.edit_message_text(text[:MAX_TEXT], reply_markup=kb.to_markup(keyboard))
+                except TelegramError as e:
+                    log.debug("replay edit: %s", e.message)
+        elif isinstance(press, kb.ReopenPress) and _has_button(query.message, kb.ReopenPress, press.table):
+            assert isinstance(query.message, Message)
+            chat_id = query.message.chat.id
+            lang = svc.chat_lang(chat_id, lang_of(user.language_code) if user else None)
+            reply = await svc.reopen(press.table, uid, chat_id, lang)
     finally:
         await _answer(query, reply)
     if old_panel:  # his live panel is another message: this one's buttons are out of date from now on
@@ -306,12 +431,20 @@ async def on_button(update: Update, context: Context) -> None:
         await svc.settle(settle)
 
 
-def _is_score_board(message: object) -> bool:
-    """Only a score board's own buttons turn a message into a score board (not a forged press elsewhere)."""
+def _has_button(message: object, kind: type, key: object = None) -> bool:
+    """Only a message's own buttons turn it into a score board, a history page, a replay viewer or a
+    final summary (not a forged press on another message): it must carry a button of ``kind`` (for
+    ``key``: of that hand code or table)."""
     if not isinstance(message, Message) or message.reply_markup is None:
         return False
-    rows = message.reply_markup.inline_keyboard
-    return any(isinstance(kb.decode(b.callback_data), kb.ScorePress) for row in rows for b in row)
+    for row in message.reply_markup.inline_keyboard:
+        for b in row:
+            press = kb.decode(b.callback_data)
+            if isinstance(press, kind) and (
+                key is None or getattr(press, "code", None) == key or getattr(press, "table", None) == key
+            ):
+                return True
+    return False
 
 
 async def _answer(query: Any, reply: Reply) -> None:
@@ -354,6 +487,10 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         ("rules", cmd_rules),
         ("help", cmd_help),
         ("score", cmd_score),
+        ("history", cmd_history),
+        ("replay", cmd_replay),
+        ("export", cmd_export),
+        ("stats", cmd_stats),
         ("hand", cmd_hand),
         ("stop", cmd_stop),
         ("lang", cmd_lang),

@@ -9,7 +9,10 @@ so a press can only ever answer the decision it was made for:
   tile of the presser's hand (``PickPress``); the action is then sent by a ``g`` button
 * ``L|<table>|<op>[|<arg>]``  lobby: join, leave, AI seats, settings, start (``LobbyPress``)
 * ``h|<table>``                re-send my hand (``HandPress``); ``b|<table>``: "I'm back" (``BackPress``)
-* ``S|<period>``               leaderboard period (``ScorePress``)
+* ``S|<period>[|<variant>]``   leaderboard period, and whose variant's ratings (``ScorePress``)
+* ``N|<table>``                open a new table with a closed table's settings (``ReopenPress``)
+* ``H|<page>``                 a page of the group's hands (``HistoryPress``)
+* ``R|<code>|<step>``          a step of a hand's replay (``ReplayPress``; ``<code>`` the hand's public code)
 
 ``decode`` is the only reader: numbers are ASCII digits with a length cap (no ``int("²")``, no Arabic-Indic
 digits, no 5,000-digit numbers), ops and periods come from fixed sets, and anything else is ``None`` - the
@@ -24,7 +27,7 @@ from typing import ClassVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import Act, Action, Observation
+from engine import RULESETS, Act, Action, Observation
 from engine.ruleset import Ruleset
 from storage import TableSettings
 
@@ -121,9 +124,10 @@ class BackPress:
 @dataclass(frozen=True, slots=True)
 class ScorePress:
     period: str
+    variant: str | None = None  # whose ratings the board shows (None: the group's current variant)
 
     def data(self) -> str:
-        return data("S", self.period)
+        return data("S", self.period) if self.variant is None else data("S", self.period, self.variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +138,58 @@ class PickPress(_DecisionButton):
     KIND: ClassVar[str] = "k"
 
 
-Press = GamePress | PickPress | LobbyPress | HandPress | BackPress | ScorePress
+@dataclass(frozen=True, slots=True)
+class ReopenPress:
+    """大结算's "play again": a new table in the group with the closed table's settings."""
+
+    table: int
+
+    def data(self) -> str:
+        return data("N", self.table)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPress:
+    """A page of /history (0: the newest hands)."""
+
+    page: int
+
+    def data(self) -> str:
+        return data("H", self.page)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPress:
+    """A step of a replay viewer: the hand's public code and the step to show."""
+
+    code: str
+    step: int
+
+    def data(self) -> str:
+        return data("R", self.code, self.step)
+
+
+Press = (
+    GamePress
+    | PickPress
+    | LobbyPress
+    | HandPress
+    | BackPress
+    | ScorePress
+    | ReopenPress
+    | HistoryPress
+    | ReplayPress
+)
 
 # Lobby ops: j join, l leave, a/r add/remove an AI seat, s/b settings on/off, o cycle a room option,
 # m choose a preset (several options at once), c/d claim/discard timer, p claim pause, n player count,
-# t language, go start the hand.
-LOBBY_OPS = frozenset({"j", "l", "a", "r", "s", "b", "o", "m", "c", "d", "p", "n", "t", "go"})
+# t language, go start the hand; R 局数 (hands in the room), Y the ready timer, y Ready (between hands).
+LOBBY_OPS = frozenset({"j", "l", "a", "r", "s", "b", "o", "m", "c", "d", "p", "n", "t", "go", "R", "Y", "y"})
+VARIANTS = frozenset(RULESETS)
+CODE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+MAX_CODE = 32
+STEP_DIGITS = 4
+PAGE_DIGITS = 4
 PERIODS = frozenset({"all", "week", "month"})
 # Digits allowed per number: ids stay far below 10**15, versions below 10**6, indexes below 1000.
 ID_DIGITS = 15
@@ -188,8 +238,21 @@ def decode(raw: object) -> Press | None:
         if table is None:
             return None
         return HandPress(table) if kind == "h" else BackPress(table)
-    if kind == "S" and len(rest) == 1 and rest[0] in PERIODS:
+    if kind == "S" and len(rest) in (1, 2) and rest[0] in PERIODS:
+        if len(rest) == 2:
+            return ScorePress(rest[0], rest[1]) if rest[1] in VARIANTS else None
         return ScorePress(rest[0])
+    if kind == "N" and len(rest) == 1:
+        table = _number(rest[0], ID_DIGITS)
+        return ReopenPress(table) if table is not None else None
+    if kind == "H" and len(rest) == 1:
+        page = _number(rest[0], PAGE_DIGITS)
+        return HistoryPress(page) if page is not None else None
+    if kind == "R" and len(rest) == 2:
+        code, step = rest[0], _number(rest[1], STEP_DIGITS)
+        if step is None or not 0 < len(code) <= MAX_CODE or not set(code) <= CODE_CHARS:
+            return None
+        return ReplayPress(code, step)
     return None
 
 
@@ -276,13 +339,22 @@ def table_keyboard(table_id: int, lang: str) -> Keyboard:
 
 
 def lobby_keyboard(table_id: int, lang: str, next_hand: bool) -> Keyboard:
+    """Before the first hand: seats, AI seats, settings, start. Between hands (the settings are locked):
+    Ready, seats, and the host's "next hand now"."""
+
     def b(key: str, op: str) -> Button:
         return Button(t(key, lang), LobbyPress(table_id, op).data())
 
+    if next_hand:
+        return (
+            (b("btn.ready", "y"),),
+            (b("btn.join", "j"), b("btn.leave", "l")),
+            (b("btn.next", "go"),),
+        )
     return (
         (b("btn.join", "j"), b("btn.leave", "l")),
         (b("btn.add_ai", "a"), b("btn.remove_ai", "r")),
-        (b("btn.settings", "s"), b("btn.next" if next_hand else "btn.start", "go")),
+        (b("btn.settings", "s"), b("btn.start", "go")),
     )
 
 
@@ -312,6 +384,8 @@ def settings_keyboard(
         )
     )
     rows.append((b(t("btn.pause_s", lang, n=tm.pause_s), "p"),))
+    rounds = t("btn.rounds", lang, n=tm.rounds) if tm.rounds else t("btn.rounds.open", lang)
+    rows.append((b(rounds, "R"), b(t("btn.ready_s", lang, n=tm.ready_s), "Y")))
     extra = [b(t("btn.lang", lang), "t")]
     if len(rs.seat_counts) > 1:
         extra.insert(0, b(t("btn.seats", lang, n=n), "n"))
@@ -324,11 +398,36 @@ def deep_link_keyboard(url: str, lang: str) -> Keyboard:
     return ((Button(t("btn.open_dm", lang), url=url),),)
 
 
-def score_keyboard(lang: str) -> Keyboard:
+def score_keyboard(lang: str, variant: str | None = None) -> Keyboard:
     return (
         (
-            Button(t("btn.all", lang), ScorePress("all").data()),
-            Button(t("btn.week", lang), ScorePress("week").data()),
-            Button(t("btn.month", lang), ScorePress("month").data()),
+            Button(t("btn.all", lang), ScorePress("all", variant).data()),
+            Button(t("btn.week", lang), ScorePress("week", variant).data()),
+            Button(t("btn.month", lang), ScorePress("month", variant).data()),
         ),
     )
+
+
+def reopen_keyboard(table_id: int, lang: str) -> Keyboard:
+    return ((Button(t("btn.reopen", lang), ReopenPress(table_id).data()),),)
+
+
+def history_keyboard(page: int, more: bool, lang: str) -> Keyboard | None:
+    row = []
+    if page > 0:
+        row.append(Button(t("btn.newer", lang), HistoryPress(page - 1).data()))
+    if more:
+        row.append(Button(t("btn.older", lang), HistoryPress(page + 1).data()))
+    return (tuple(row),) if row else None
+
+
+def replay_keyboard(code: str, step: int, last: int, lang: str) -> Keyboard:
+    """⏮ ◀ ▶ ⏭ around ``step`` of ``0..last`` (a button that would not move is left out)."""
+    row = []
+    if step > 0:
+        row.append(Button(t("btn.first", lang), ReplayPress(code, 0).data()))
+        row.append(Button(t("btn.prev", lang), ReplayPress(code, step - 1).data()))
+    if step < last:
+        row.append(Button(t("btn.next_step", lang), ReplayPress(code, step + 1).data()))
+        row.append(Button(t("btn.last", lang), ReplayPress(code, last).data()))
+    return (tuple(row),) if row else ()

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import engine
-from storage import Storage, TableSettings
+from storage import ROUNDS, Storage, StorageError, TableSettings
 
 from . import views
 from .access import ADMIN, MEMBER, Access, JoinLinks
@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 CLAIM_CHOICES = (10, 15, 20, 30, 45, 60)  # seconds to answer a claim
 DISCARD_CHOICES = (20, 30, 45, 60, 90, 120)  # seconds for a turn
 PAUSE_CHOICES = (2, 3, 5, 8)  # the uniform claim pause after every discard (docs/security.md)
+READY_CHOICES = (15, 30, 60, 120)  # seconds between hands before the next one starts anyway
+# ops that change the room: refused once its first hand has started (the settings are locked)
+ROOM_OPS = frozenset({"a", "r", "s", "o", "m", "c", "d", "p", "n", "R", "Y"})
+Room = tuple[Mapping[str, Any], int, TableSettings]  # a room to open: options, seat count, settings
 
 
 def is_host(rt: TableRuntime, user_id: int) -> bool:
@@ -61,6 +65,8 @@ class Lobby:
         self.access = access
         self.links = links
         self.default_pause = default_pause  # the claim pause of new tables (None: the room default)
+        # called once a table has closed (bot/night.py: the 大结算); True when it was stopped early
+        self.finale: Callable[[TableRuntime, bool], Awaitable[None]] | None = None
 
     async def refusal(self, rt: TableRuntime, user_id: int, lang: str, *, manage: bool) -> Reply | None:
         """Why ``user_id`` may not join (``manage=False``) or change settings and start (``manage=True``)
@@ -75,19 +81,34 @@ class Lobby:
     # ================================================================== entry points (take the table lock)
 
     async def new_table(
-        self, chat_id: int, user_id: int, variant: str, lang: str
+        self, chat_id: int, user_id: int, variant: str, lang: str, room: Room | None = None
     ) -> tuple[TableRuntime, bool]:
-        """Open a table in a group (one per group); returns (table, created). The creator then joins."""
+        """Open a table in a group (one per group); returns (table, created). The creator then joins.
+        ``room``: its options, seat count and settings (a room opened again); else the group's last room
+        of this variant (``remembered_room``), else the defaults."""
         async with self.tables.chat_lock(chat_id):
             existing = self.tables.in_chat(chat_id)
             if existing is not None:
                 return existing, False
             rs = engine.get_ruleset(variant)
             n = max(rs.seat_counts)
+            options: Mapping[str, Any] | None = None
             settings = TableSettings(lang=self.people.chat_lang(chat_id, lang), host=user_id)
             if self.default_pause is not None:
                 settings = dataclasses.replace(settings, pause_s=self.default_pause)
-            table = await self.storage.create_table(chat_id, rs.id, None, [None] * n, settings=settings)
+            if room is None:
+                room = await self._remembered(chat_id, rs)
+            if room is not None:
+                options, n, same = room
+                settings = dataclasses.replace(
+                    settings,
+                    claim_s=same.claim_s,
+                    discard_s=same.discard_s,
+                    pause_s=same.pause_s,
+                    rounds=same.rounds,
+                    ready_s=same.ready_s,
+                )
+            table = await self.storage.create_table(chat_id, rs.id, options, [None] * n, settings=settings)
             rt = TableRuntime(table, settings, list(table.seats), dict(table.options))
             self.tables.add(rt)
             async with rt.lock:
@@ -152,6 +173,8 @@ class Lobby:
                 return Reply(t("ans.closed", lang))
             if rt.playing:
                 return Reply(t("ans.started", lang))
+            if op in ROOM_OPS and rt.hands_played:
+                return Reply(t("ans.locked", lang))
             if op == "l" and user_id in rt.waiting_dm:  # pressed Join without a private chat: cancel it
                 rt.waiting_dm.discard(user_id)
                 self.present.show_lobby(rt)
@@ -162,7 +185,8 @@ class Lobby:
             tm = rt.settings
             if op == "l":
                 seats = [None if u == user_id else u for u in rt.seats]
-                await self._save_lobby(rt, seats)
+                ready = tuple(s for s in tm.ready if seats[s] is not None)
+                await self._save_lobby(rt, seats, ready=ready)
                 self.present.show_lobby(rt)
                 return Reply(t("ans.left", lang), ok=True)
             if op == "a":
@@ -186,22 +210,24 @@ class Lobby:
                     if cur in spec.choices
                     else spec.default
                 )
-                rt.table = await self.storage.update_table(rt.id, options={spec.name: nxt})
-                rt.options = dict(rt.table.options)
+                await self._save_lobby(rt, options={spec.name: nxt}, remember=True)
             elif op == "c":
-                await self._save_lobby(rt, claim_s=_cycle(CLAIM_CHOICES, tm.claim_s))
+                await self._save_lobby(rt, claim_s=_cycle(CLAIM_CHOICES, tm.claim_s), remember=True)
             elif op == "d":
-                await self._save_lobby(rt, discard_s=_cycle(DISCARD_CHOICES, tm.discard_s))
+                await self._save_lobby(rt, discard_s=_cycle(DISCARD_CHOICES, tm.discard_s), remember=True)
             elif op == "p":
-                await self._save_lobby(rt, pause_s=_cycle(PAUSE_CHOICES, tm.pause_s))
+                await self._save_lobby(rt, pause_s=_cycle(PAUSE_CHOICES, tm.pause_s), remember=True)
             elif op == "m" and arg is not None and arg < len(rs.presets):
                 # a preset: several options at once, and the seat count where it fixes one (三人两房)
                 preset = rs.presets[arg]
                 if preset.seats is not None and preset.seats != len(rt.seats):
                     if not await self._seat_count(rt, preset.seats):
                         return Reply(t("ans.full", lang))
-                rt.table = await self.storage.update_table(rt.id, options=dict(preset.options))
-                rt.options = dict(rt.table.options)
+                await self._save_lobby(rt, options=dict(preset.options), remember=True)
+            elif op == "R":
+                await self._save_lobby(rt, rounds=_cycle(ROUNDS, tm.rounds), remember=True)
+            elif op == "Y":
+                await self._save_lobby(rt, ready_s=_cycle(READY_CHOICES, tm.ready_s), remember=True)
             elif op == "n" and len(rs.seat_counts) > 1:
                 if not await self._seat_count(rt, _cycle(tuple(sorted(rs.seat_counts)), len(rt.seats))):
                     return Reply(t("ans.full", lang))
@@ -231,7 +257,12 @@ class Lobby:
                 return Reply(t("ans.started", lang))
             if not any(u is not None for u in rt.seats):
                 return Reply(t("ans.need_player", lang))
-            if not await self.begin_hand(rt):
+            absent: frozenset[int] = frozenset()
+            if rt.settings.ready_until is not None:  # between hands: whoever is not ready plays on auto
+                absent = frozenset(
+                    i for i, u in enumerate(rt.seats) if u is not None and i not in rt.settings.ready
+                )
+            if not await self.begin_hand(rt, auto=absent):
                 return Reply(t("ans.error", lang), alert=True)
             return Reply(t("ans.ok", lang), ok=True)
 
@@ -252,7 +283,7 @@ class Lobby:
                 votes = len(rt.stop_votes & set(humans)) if humans else need
                 if votes < need:
                     return t("note.stop_vote", lang, name=self.people.name(user_id), n=votes, need=need)
-            await self.close(rt)
+            await self.close(rt, stopped=True)
             return t("note.stopped", lang)
 
     async def set_lang(self, chat_id: int, lang: str) -> None:
@@ -277,10 +308,10 @@ class Lobby:
 
     # ================================================================== under the table lock
 
-    async def begin_hand(self, rt: TableRuntime) -> bool:
-        """Deal a hand with the lobby's seating (empty seats go to the AI) and show it; False if it could
-        not be stored."""
-        if not await self.play.deal(rt):
+    async def begin_hand(self, rt: TableRuntime, auto: frozenset[int] = frozenset()) -> bool:
+        """Deal a hand with the lobby's seating (empty seats go to the AI; ``auto``: seats dealt on
+        auto-play) and show it; False if it could not be stored."""
+        if not await self.play.deal(rt, auto):
             return False
         self.present.show_lobby_started(rt)
         await self.play.resume(rt, fresh_group=True)
@@ -294,20 +325,45 @@ class Lobby:
         rt.summary = earlier + finished.summary
         self.present.show_lobby(rt, fresh=True)
 
-    async def close(self, rt: TableRuntime, note: str = "stopped in the chat") -> None:
+    async def close(
+        self, rt: TableRuntime, note: str = "stopped in the chat", *, stopped: bool = False
+    ) -> None:
+        """Close the table (a hand in progress is abandoned), then its 大结算 (``finale``)."""
         await self.storage.close_table(rt.id, note)
         rt.closed = True
         self.play.stop_clock(rt)
         self.present.show_closed(rt)
         self.tables.remove(rt)
+        if self.finale is not None:
+            await self.finale(rt, stopped)
 
     async def _save_lobby(
         self, rt: TableRuntime, seats: list[int | None] | None = None, **settings: Any
     ) -> None:
-        """Store the lobby's new seating and settings first (one transaction); memory follows only if the
-        database took them."""
+        """Store the lobby's new seating, options and settings first (one transaction); memory follows only
+        if the database took them. ``remember=True``: the room becomes the group's remembered one."""
         rt.table, rt.settings = await self.storage.update_lobby(rt.id, seats=seats, **settings)
         rt.seats = list(rt.table.seats)
+        rt.options = dict(rt.table.options)
+
+    async def _remembered(self, chat_id: int, rs: engine.Variant) -> Room | None:
+        """The group's last room of this variant, if it still fits the variant (options, seat count)."""
+        try:
+            room = await self.storage.remembered_room(chat_id, rs.id)
+            if room is None or room.seats not in rs.seat_counts:
+                return None
+            options = dict(rs.make_options(room.options))
+        except (StorageError, engine.EngineError) as e:
+            log.info("chat %s: remembered room not used: %s", chat_id, e)
+            return None
+        same = TableSettings(
+            claim_s=room.claim_s,
+            discard_s=room.discard_s,
+            pause_s=room.pause_s,
+            rounds=room.rounds,
+            ready_s=room.ready_s,
+        )
+        return options, room.seats, same
 
     async def _seat_count(self, rt: TableRuntime, n: int) -> bool:
         """Make the table one of ``n`` seats (the players keep theirs, in order); False if more are seated."""
@@ -315,7 +371,8 @@ class Lobby:
         if len(humans) > n:
             return False
         seats = humans + [None] * (n - len(humans))
-        await self._save_lobby(rt, seats, ai=tuple(i for i in rt.settings.ai if i < n and seats[i] is None))
+        ai = tuple(i for i in rt.settings.ai if i < n and seats[i] is None)
+        await self._save_lobby(rt, seats, ai=ai, remember=True)
         return True
 
     @staticmethod

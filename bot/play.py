@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import secrets
 from collections.abc import Collection, Mapping
 
 import engine
@@ -357,34 +358,42 @@ class Play:
 
     # ================================================================== under the table lock
 
-    async def deal(self, rt: TableRuntime) -> bool:
+    async def deal(self, rt: TableRuntime, auto: frozenset[int] = frozenset()) -> bool:
         """Start the table's next hand (seed, dealer) in storage and memory; False if it was not stored.
-        The caller shows it with ``resume(rt, fresh_group=True)``."""
+        ``auto``: seats whose player was not ready, dealt on auto-play. The caller shows it with
+        ``resume(rt, fresh_group=True)``. The shuffle's salt is drawn here and kept secret with the seed
+        until the hand ends (docs/verify.md)."""
         number = rt.hands_played + 1
         seed = self.seed_fn(rt.id, number)
         dealer = rt.next_dealer if rt.next_dealer is not None and rt.next_dealer < len(rt.seats) else None
+        if dealer is None and rt.hands_played == 0:  # the first hand: the variant may name its dealer
+            host = rt.seats.index(rt.settings.host) if rt.settings.host in rt.seats else None
+            dealer = rt.ruleset.first_dealer(len(rt.seats), host)
         ai_seats = tuple(i for i, u in enumerate(rt.seats) if u is None)
+        auto = frozenset(s for s in auto if s < len(rt.seats) and rt.seats[s] is not None)
         now = self.clock()
         first: dict[int, Pending] = {}
 
         def seats_for(state: State) -> list[SeatPlay]:  # the dealt hand's first decisions, stored with it
             rt.pending.clear()
-            first.update(open_decisions(rt, state, (), now)[0])
-            return list(seat_rows(state.num_seats, (), {}, first).values())
+            first.update(open_decisions(rt, state, auto, now)[0])
+            return list(seat_rows(state.num_seats, auto, {}, first).values())
 
         try:
-            hand, state = await self.storage.start_hand(rt.id, seed, dealer, ai=ai_seats, seats_for=seats_for)
+            hand, state = await self.storage.start_hand(
+                rt.id, seed, dealer, ai=ai_seats, seats_for=seats_for, salt=secrets.token_hex(16)
+            )
         except StorageError as e:
             log.warning("table %s: cannot start a hand: %s", rt.id, e)
             return False
-        rt.settings = dataclasses.replace(rt.settings, ai=ai_seats, editing=False)
+        rt.settings = dataclasses.replace(rt.settings, ai=ai_seats, editing=False, ready_until=None, ready=())
         rt.hand, rt.state = hand, state
         rt.pending = first
         rt.pause = None
         rt.opened = set(first)
-        rt.auto = frozenset()
+        rt.auto = auto
         rt.timeouts = {}
-        rt.stored = seat_rows(state.num_seats, (), {}, first)
+        rt.stored = seat_rows(state.num_seats, auto, {}, first)
         rt.active.clear()
         rt.picks.clear()
         rt.recent.clear()

@@ -25,7 +25,7 @@ from engine import Action, ClaimKind, Observation, Phase, observe, observe_publi
 from storage import Storage, StorageError, TableSettings
 
 from . import keyboards as kb
-from . import render, views
+from . import nightview, render, views
 from .keyboards import Keyboard
 from .people import People
 from .runtime import Clock, Moment, Out, Pause, TableRuntime
@@ -159,7 +159,10 @@ class Presenter:
             len(rt.seats),
         )
         lines = text.split("\n")  # the claim pause goes with the timers, just above the hint
-        text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.settings.pause_s), lines[-1]])
+        room = nightview.room_lines(rt.settings, rt.hands_played, lang)  # 局数, ready (bot/night.py)
+        left = int((rt.settings.ready_until or 0) - self.clock() + 0.5)
+        room += nightview.ready_line(rt.settings, rt.seats, self.people.name, left, lang)
+        text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.settings.pause_s), *room, lines[-1]])
         if rt.settings.editing:
             keyboard = kb.settings_keyboard(
                 rt.id, rs, rt.options, _with_lang(rt.settings, lang), len(rt.seats)
@@ -177,8 +180,10 @@ class Presenter:
     def show_lobby_started(self, rt: TableRuntime, *, fresh: bool = False) -> None:
         """The lobby message once a hand starts: its last line says so, and its buttons go."""
         text, _ = self.lobby_content(rt)
+        lang = self.people.table_lang(rt)
         lines = text.split("\n")
-        text = "\n".join(lines[:-1] + [t("lobby.started", self.people.table_lang(rt))])
+        committed = nightview.commitment_line(rt.id, rt.hand, lang) if rt.hand is not None else None
+        text = "\n".join(lines[:-1] + [t("lobby.started", lang)] + ([committed] if committed else []))
         self.out.live(rt.chat_id, lobby_key(rt.id), text, None, fresh=fresh)
 
     # ------------------------------------------------------------------ a hand (group table, DM panels)
@@ -260,6 +265,9 @@ class Presenter:
         lines = [t("note.result_title", lang, n=hand.number), render.result_view(obs, lang, names)]
         totals = ", ".join(f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names)))
         lines.append(t("note.totals", lang, totals=totals))
+        reveal = nightview.reveal_line(rt.table.variant, hand, state, lang)  # the shuffle's seed, now
+        if reveal:
+            lines.append(reveal)
         return "\n".join(lines)
 
     def show_closed(self, rt: TableRuntime) -> None:

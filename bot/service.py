@@ -9,6 +9,8 @@ Each part has one job and gets the ports it needs, nothing more:
 * ``play``     a hand: presses, engine → storage → memory, AI and auto seats, deadlines, timeouts
 * ``restore``  rebuilding the open tables after a restart
 * ``scores``   the group's score board
+* ``night``    the game night: 局数, Ready between hands, the 大结算 and "play again"
+* ``history``  战绩: /history, /replay, /export, /stats
 
 No Telegram types here or in the parts; every change to a table runs under that table's lock.
 """
@@ -23,7 +25,9 @@ from storage import Storage, StorageError
 
 from . import scores
 from .access import Access, JoinLinks, MemberProbe, everyone_is_member
+from .history import History
 from .lobby import Lobby
+from .night import Night
 from .people import People
 from .play import Play
 from .present import Presenter, panel_key
@@ -93,6 +97,11 @@ class TableService:
             self.links,
             claim_pause,
         )
+        self.night = Night(
+            self.registry, storage, self.people, self.present, self.lobbies, timers, clock, self.access
+        )
+        self.lobbies.finale = self.night.finale
+        self.history = History(storage, self.people, self.access)
 
     @property
     def actions(self) -> int:
@@ -100,8 +109,8 @@ class TableService:
         return self.play.actions
 
     async def _hand_ended(self, rt: TableRuntime, finished: FinishedHand) -> None:
-        """The hand-end hook (under the table's lock): where a game night decides what comes next."""
-        await self.lobbies.after_hand(rt, finished)
+        """The hand-end hook (under the table's lock): the game night decides what comes next."""
+        await self.night.after_hand(rt, finished)
 
     # ------------------------------------------------------------------ users, chats, languages
 
@@ -136,7 +145,12 @@ class TableService:
         return await self.lobbies.join(table_id, user_id, from_dm=from_dm, who=who)
 
     async def lobby(self, table_id: int, user_id: int, op: str, arg: int | None = None) -> Reply:
+        if op == "y":
+            return await self.night.ready(table_id, user_id)
         return await self.lobbies.lobby(table_id, user_id, op, arg)
+
+    async def reopen(self, table_id: int, user_id: int, chat_id: int, lang: str) -> Reply:
+        return await self.night.reopen(table_id, user_id, chat_id, lang)
 
     async def start(self, table_id: int, user_id: int) -> Reply:
         return await self.lobbies.start(table_id, user_id)
@@ -144,8 +158,10 @@ class TableService:
     async def stop(self, chat_id: int, user_id: int, is_admin: bool) -> str:
         return await self.lobbies.stop(chat_id, user_id, is_admin)
 
-    async def leaderboard(self, chat_id: int, period: str, lang: str) -> str:
-        return await scores.leaderboard(self.storage, self.people, self.clock, chat_id, period, lang)
+    async def leaderboard(self, chat_id: int, period: str, lang: str, variant: str | None = None) -> str:
+        if variant is None and (rt := self.registry.in_chat(chat_id)) is not None:
+            variant = rt.table.variant
+        return await scores.leaderboard(self.storage, self.people, self.clock, chat_id, period, lang, variant)
 
     # ------------------------------------------------------------------ a hand
 
@@ -159,7 +175,12 @@ class TableService:
         await self.play.settle(table_id)
 
     async def on_due(self, table_id: int) -> None:
-        await self.play.on_due(table_id)
+        """The table's one timer: a hand's deadlines, or the end of its ready phase between hands."""
+        rt = self.registry.open(table_id)
+        if rt is not None and not rt.playing and rt.settings.ready_until is not None:
+            await self.night.on_due(table_id)
+        else:
+            await self.play.on_due(table_id)
 
     async def im_back(self, table_id: int, user_id: int) -> Reply:
         return await self.play.im_back(table_id, user_id)
@@ -199,7 +220,14 @@ class TableService:
     # ------------------------------------------------------------------ restart, outbox bookkeeping
 
     async def restore(self) -> None:
+        try:  # hands finished before schema v6 (or imported) get their seat facts and ratings first
+            await self.storage.derive_pending()
+        except StorageError as e:
+            log.warning("hand facts not derived: %s", e)
         await restore_tables(self.storage, self.registry, self.people, self.present, self.play)
+        for rt in self.registry:  # a ready phase goes on where it was
+            async with rt.lock:
+                self.night.arm(rt)
 
     async def on_message(self, chat_id: int, key: str, message_id: int) -> None:
         """The outbox sent a live message anew: its id is stored at once (see ``Presenter.on_message``)."""

@@ -191,7 +191,9 @@ _S: dict[str, tuple[str, str]] = {
         "🀄 麻将机器人\n"
         "/newtable [玩法] — 在群里开一桌（{variants}）\n"
         "/rules [玩法] — 规则和选项\n"
-        "/score — 本群排行榜\n"
+        "/score [玩法] — 本群排行榜（含技术分）\n"
+        "/history — 本群战绩；/replay 编号 回放；/export 编号 导出记录\n"
+        "/stats — 我的战绩（回复别人的消息：他的）\n"
         "/hand — 重新私聊发我的手牌\n"
         "/stop — 结束本桌（入座玩家投票，或管理员）\n"
         "/lang [zh|en] — 切换本聊天的语言\n"
@@ -200,7 +202,9 @@ _S: dict[str, tuple[str, str]] = {
         "🀄 Mahjong bot\n"
         "/newtable [variant] — open a table in a group ({variants})\n"
         "/rules [variant] — rules and room options\n"
-        "/score — this group's leaderboard\n"
+        "/score [variant] — this group's leaderboard, with skill ratings\n"
+        "/history — this group's hands; /replay CODE to watch one; /export CODE for its record\n"
+        "/stats — my record (as a reply: the other player's)\n"
         "/hand — send my hand to me again in private\n"
         "/stop — stop the table (a vote of the seated players, or an admin)\n"
         "/lang [zh|en] — switch the language of this chat\n"
@@ -222,6 +226,135 @@ _S: dict[str, tuple[str, str]] = {
     "cmd.stop": ("结束本桌", "stop the table"),
     "cmd.lang": ("切换语言", "switch language"),
     "cmd.help": ("帮助", "help"),
+    # ---------------------------------------------------------------- the game night (issue 11)
+    # room: 局数, ready, locked settings
+    "night.rounds": ("局数：{n} 局", "Hands in the room: {n}"),
+    "night.rounds.open": ("局数：不限（/stop 结束）", "Hands in the room: until /stop"),
+    "night.progress": ("第 {n}/{total} 局", "hand {n} of {total}"),
+    "night.ready_s": ("准备限时 {n} 秒", "Ready timer {n}s"),
+    "night.ready": ("准备：{names}", "Ready: {names}"),
+    "night.ready_wait": (
+        "全员准备即开始；{n} 秒后自动开始，未准备的玩家由电脑托管。",
+        "The next hand starts when everyone is ready, or in {n}s with those not ready on auto-play.",
+    ),
+    "night.locked": ("设置已锁定（第一局已开始）", "Settings are locked (the first hand has started)"),
+    "night.no_player": ("没有玩家入座，等待有人加入。", "Nobody is seated: waiting for players to join."),
+    "btn.ready": ("✅ 准备", "✅ Ready"),
+    "btn.rounds": ("局数 {n}", "Hands {n}"),
+    "btn.rounds.open": ("局数 不限", "Hands: until /stop"),
+    "btn.ready_s": ("准备限时 {n} 秒", "Ready timer {n}s"),
+    "btn.reopen": ("🔁 再来一场（同样设置）", "🔁 Play again (same settings)"),
+    "ans.ready": ("已准备", "You're ready"),
+    "ans.ready.already": ("你已经准备好了", "You're already ready"),
+    "ans.ready.none": ("现在不用准备", "There is nothing to get ready for now"),
+    "ans.locked": (
+        "第一局开始后设置就锁定了",
+        "Settings are locked once the first hand has started",
+    ),
+    "ans.reopened": ("已开新桌", "A new table is open"),
+    "ans.table_exists": ("本群已有一桌", "This group already has a table"),
+    # 大结算
+    "final.title": (
+        "🏆 大结算 · {variant} · 第 {tid} 桌 · 共 {n} 局",
+        "🏆 Final summary · {variant} · table #{tid} · {n} hand(s)",
+    ),
+    "final.stopped": ("（提前结束）", "(stopped early)"),
+    "final.winner": ("大赢家：{names}（{points:+d}）", "Big winner: {names} ({points:+d})"),
+    "final.line": ("{rank}. {name} {points:+d}", "{rank}. {name} {points:+d}"),
+    "final.detail": (
+        "   胡 {wins} · 自摸 {self_draws} · 点炮 {deal_ins} · 杠 {kongs}",
+        "   wins {wins} · self-draws {self_draws} · deal-ins {deal_ins} · kongs {kongs}",
+    ),
+    "final.best": ("   最佳牌型：{hand}（{value:+d}）", "   best hand: {hand} ({value:+d})"),
+    "final.biggest": ("   单局最高：{value:+d}", "   biggest win: {value:+d}"),
+    "final.none": ("本桌没有打完的牌局。", "No hand was finished at this table."),
+    "final.reopen": (
+        "点下面的按钮，用同样的设置再开一桌。",
+        "Press the button to open a new table with the same settings.",
+    ),
+    # the provable shuffle (docs/verify.md)
+    "shuffle.commit": ("🔒 洗牌承诺 SHA-256：{hex}", "🔒 Shuffle commitment (SHA-256): {hex}"),
+    "shuffle.reveal": (
+        "🔓 本局种子 {seed}，盐 {salt}。验证洗牌：\n{cmd}",
+        "🔓 This hand's seed {seed}, salt {salt}. Check the shuffle:\n{cmd}",
+    ),
+    # 战绩 /history, /replay, /export
+    "hist.title": ("📜 本群战绩 · 第 {page} 页", "📜 This group's hands · page {page}"),
+    "hist.empty": ("本群还没有打完的牌局。", "No finished hands in this group yet."),
+    "hist.line": (
+        "#{code} · 第 {tid} 桌第 {n} 局 · {variant}",
+        "#{code} · table #{tid} hand {n} · {variant}",
+    ),
+    "hist.win": ("  胡：{who}", "  Won: {who}"),
+    "hist.draw": ("  流局", "  Drawn hand"),
+    "hist.deltas": ("  得分：{deltas}", "  Points: {deltas}"),
+    "hist.hint": (
+        "回放：/replay 编号 · 导出：/export 编号",
+        "Watch one: /replay CODE · its record: /export CODE",
+    ),
+    "btn.newer": ("◀ 较新", "◀ Newer"),
+    "btn.older": ("较早 ▶", "Older ▶"),
+    "code.usage": ("用法：/{cmd} 编号（编号见 /history）", "Usage: /{cmd} CODE (the codes are in /history)"),
+    "code.unknown": ("没有编号为 {code} 的牌局。", "There is no hand with the code {code}."),
+    "code.foreign": ("这一局不是在本群打的。", "That hand was not played in this group."),
+    "code.live": (
+        "这一局还没打完：结束后才能回放或导出。",
+        "That hand is still being played: it can be watched or exported once it is over.",
+    ),
+    "code.abandoned": (
+        "这一局没打完就作废了，没有可回放的结果。",
+        "That hand was abandoned before it ended.",
+    ),
+    "code.not_yours": (
+        "你没有参加这一局；请在它所在的群里用这个命令。",
+        "You did not play in that hand; use the command in its group.",
+    ),
+    "replay.header": (
+        "🎬 回放 #{code} · {variant} · 第 {tid} 桌第 {n} 局",
+        "🎬 Replay #{code} · {variant} · table #{tid} hand {n}",
+    ),
+    "replay.step": ("第 {i}/{total} 步", "step {i} of {total}"),
+    "replay.deal": ("发牌", "The deal"),
+    "replay.dealer": ("庄", "dealer"),
+    "replay.hand": ("手牌", "hand"),
+    "replay.melds": ("副露", "melds"),
+    "replay.discards": ("弃牌", "discards"),
+    "replay.wall": ("牌墙剩 {n} 张", "{n} tiles left in the wall"),
+    "replay.end": ("🏁 结算", "🏁 Settlement"),
+    "replay.sent": ("回放已私聊发给你。", "The replay was sent to you in private."),
+    "replay.no_dm": (
+        "我没法私聊你：先打开和我的私聊并点 Start，再发一次。",
+        "I can't message you in private: open a chat with me, press Start, then ask again.",
+    ),
+    "btn.first": ("⏮", "⏮"),
+    "btn.prev": ("◀", "◀"),
+    "btn.next_step": ("▶", "▶"),
+    "btn.last": ("⏭", "⏭"),
+    "export.caption": ("牌局 #{code} 的完整记录（JSON Lines，见 docs/export.md）",
+                       "The full record of hand #{code} (JSON Lines, see docs/export.md)"),  # fmt: skip
+    # /stats and ratings
+    "stats.title": ("📊 {name} 的战绩{where}", "📊 {name}'s record{where}"),
+    "stats.here": ("（本群）", " (this group)"),
+    "stats.all": ("（所有群）", " (all groups)"),
+    "stats.empty": ("{name} 还没有打完的牌局。", "{name} has not finished a hand yet."),
+    "stats.variant": (
+        "{variant}：{hands} 局 · 胡 {wins}（{rate}%）· 自摸 {self_draws} · 点炮 {deal_ins} · "
+        "平均 {avg} 分/局",
+        "{variant}: {hands} hands · {wins} won ({rate}%) · {self_draws} self-drawn · {deal_ins} dealt in · "
+        "{avg} points a hand",
+    ),
+    "stats.best": ("  最佳牌型：{hand}（{value:+d}）", "  best hand: {hand} ({value:+d})"),
+    "stats.rating": ("  技术分 {rating:.1f}（{n} 局）", "  skill rating {rating:.1f} ({n} hands)"),
+    "stats.usage": (
+        "/stats 看自己的战绩；回复某人的消息再发 /stats 看他的。",
+        "/stats shows your record; reply to someone's message with /stats to see theirs.",
+    ),
+    "score.rating": ("⭐ 技术分（{variant}，openskill）", "⭐ skill rating ({variant}, openskill)"),
+    "score.rating_line": (" · ⭐{r:.1f}", " · ⭐{r:.1f}"),
+    "cmd.history": ("本群战绩", "this group's hands"),
+    "cmd.replay": ("回放一局", "watch a hand again"),
+    "cmd.export": ("导出一局的记录", "a hand's full record"),
+    "cmd.stats": ("个人战绩", "player statistics"),
 }
 
 

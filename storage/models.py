@@ -35,6 +35,7 @@ class Period(StrEnum):
 
 LANGUAGES = ("zh", "en")  # the bot's languages: what a language column may hold
 MAX_PAUSE_S = 60  # the longest claim pause a table may have (``table_settings.pause_s``)
+ROUNDS = (4, 8, 16, 0)  # 局数 a room may have (0: until /stop), in the order the lobby cycles them
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,8 @@ class Hand:
     started_at: datetime
     ended_at: datetime | None
     result_delivered: bool = True  # False from the hand's end until the bot has shown its result
+    code: str = ""  # the hand's public code (what users type: /replay, /export); random, unguessable
+    salt: str | None = None  # the shuffle commitment's salt (secret until the hand ends; None: no commitment)
 
     @property
     def finished(self) -> bool:
@@ -127,6 +130,10 @@ class TableSettings:
     lobby_msg: int | None = None  # the group's lobby message
     table_msg: int | None = None  # the group's table message of the current hand
     ai: tuple[int, ...] = ()  # lobby seats given to an AI player
+    rounds: int = 8  # 局数: hands in the room (4, 8 or 16; 0: until /stop)
+    ready_s: int = 30  # seconds between hands before the next one starts without those not ready
+    ready_until: float | None = None  # the ready phase in progress ends then (None: none in progress)
+    ready: tuple[int, ...] = ()  # seats whose player pressed Ready in the phase in progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,3 +214,69 @@ def result_to_json(state: engine.State) -> dict[str, Any]:
             for s in state.settlements
         ],
     }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStats:
+    """What one seat did in one finished hand (``seat_stats``, derived by replaying the hand)."""
+
+    hand_id: int
+    seat: int
+    user_id: int | None  # None: an AI seat
+    delta: int
+    win: bool  # 胡
+    self_draw: bool  # 自摸
+    deal_ins: int  # 点炮: wins made on this seat's discard (or robbed kong, or shown last tile)
+    kongs: int  # 杠 made
+    best: tuple[str, ...]  # the hand-name ids of its win (empty: no win)
+    best_value: int | None  # what that win's settlement gave it (None: no win)
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStats:
+    """A player's figures in one variant (``/stats``)."""
+
+    variant: str
+    hands: int
+    wins: int
+    self_draws: int
+    deal_ins: int
+    points: int
+    best: tuple[str, ...]  # the hand names of his most valuable win (empty: none)
+    best_value: int | None
+    rating: Rating | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """An openskill rating (Plackett-Luce): ``mu`` the estimate, ``sigma`` its uncertainty."""
+
+    mu: float
+    sigma: float
+    hands: int
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative estimate shown to players: mu - 3 sigma (openskill's ``ordinal``)."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedHandRow:
+    """One finished hand of a group, as /history lists it."""
+
+    hand: Hand
+    variant: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    """A group's last room settings for one variant (``chat_variant_settings``)."""
+
+    options: Mapping[str, Any]
+    seats: int
+    rounds: int
+    ready_s: int
+    claim_s: int
+    discard_s: int
+    pause_s: int

@@ -268,11 +268,102 @@ V4_BOT_STATE: tuple[str, ...] = (
     """,
 )
 
+# v5 belongs to the chat display mode (issue 12), written in parallel: whichever branch merges second
+# renumbers. This stand-in changes nothing and exists only so that this branch's step is v6.
+V5_RESERVED: tuple[str, ...] = ("SELECT 'v5: reserved for the chat display mode'",)
+
+V6_GAME_NIGHT: tuple[str, ...] = (
+    # The room (issue 11): 局数 (rounds: 4, 8 or 16 hands, 0 = until /stop), the ready timer between hands,
+    # the ready phase in progress (its deadline, and which seats pressed Ready).
+    """
+    ALTER TABLE table_settings ADD COLUMN rounds INTEGER NOT NULL DEFAULT 8 CHECK (rounds IN (0, 4, 8, 16))
+    """,
+    """
+    ALTER TABLE table_settings ADD COLUMN ready_s INTEGER NOT NULL DEFAULT 30
+        CHECK (ready_s BETWEEN 5 AND 600)
+    """,
+    "ALTER TABLE table_settings ADD COLUMN ready_until REAL CHECK (ready_until > 0)",
+    "ALTER TABLE table_seats ADD COLUMN ready INTEGER NOT NULL DEFAULT 0 CHECK (ready IN (0, 1))",
+    # A hand's public code (what users type: /replay, /export; random, so one group cannot guess another's
+    # hands) and the salt of its shuffle commitment (SHA-256 over the seed, the salt and the table/hand ids;
+    # NULL for hands dealt before this step, which showed no commitment).
+    "ALTER TABLE hands ADD COLUMN code TEXT",
+    "ALTER TABLE hands ADD COLUMN salt TEXT",
+    "UPDATE hands SET code = lower(hex(randomblob(5)))",
+    "CREATE UNIQUE INDEX hands_code ON hands (code)",
+    # 1: the hand ended with a result whose per-seat facts and ratings are still to be derived (the Python
+    # pass of ``Storage.derive_pending``: it replays the hand). Hands finished from now on are derived in
+    # the transaction that finishes them; those finished before this step wait for the first pass.
+    """
+    ALTER TABLE hands ADD COLUMN derive_pending INTEGER NOT NULL DEFAULT 0 CHECK (derive_pending IN (0, 1))
+    """,
+    """
+    UPDATE hands SET derive_pending = 1
+    WHERE ended_at IS NOT NULL AND json_type(result, '$.deltas') = 'array'
+    """,
+    "CREATE INDEX hands_derive_pending ON hands (ended_at, id) WHERE derive_pending",
+    "CREATE INDEX tables_chat ON tables (chat_id, id)",
+    # What each seat did in a finished hand (derived by replaying it): the source of /stats and of the
+    # room's final summary (大结算). Rows are history, like score rows.
+    """
+    CREATE TABLE seat_stats (
+        hand_id    INTEGER NOT NULL REFERENCES hands (id),
+        seat       INTEGER NOT NULL,
+        user_id    INTEGER,                        -- NULL: an AI seat
+        chat_id    INTEGER NOT NULL,
+        table_id   INTEGER NOT NULL,
+        variant    TEXT NOT NULL,
+        delta      INTEGER NOT NULL,
+        win        INTEGER NOT NULL CHECK (win IN (0, 1)),        -- 胡
+        self_draw  INTEGER NOT NULL CHECK (self_draw IN (0, 1)),  -- 自摸
+        deal_ins   INTEGER NOT NULL CHECK (deal_ins >= 0),        -- 点炮: wins on this seat's tile
+        kongs      INTEGER NOT NULL CHECK (kongs >= 0),           -- 杠 made
+        best       TEXT CHECK (best IS NULL OR json_valid(best)), -- hand-name ids of its win
+        best_value INTEGER,                        -- what that win settlement gave it (NULL: no win)
+        ended_at   REAL NOT NULL,
+        PRIMARY KEY (hand_id, seat)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX seat_stats_chat ON seat_stats (chat_id, user_id, variant)",
+    "CREATE INDEX seat_stats_user ON seat_stats (user_id, variant)",
+    "CREATE INDEX seat_stats_table ON seat_stats (table_id)",
+    # Skill ratings (openskill, Plackett-Luce) per group, variant and player: derived from finished hands in
+    # the order they ended.
+    """
+    CREATE TABLE ratings (
+        chat_id INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu      REAL NOT NULL,
+        sigma   REAL NOT NULL CHECK (sigma > 0),
+        hands   INTEGER NOT NULL CHECK (hands >= 0),
+        PRIMARY KEY (chat_id, variant, user_id)
+    ) WITHOUT ROWID
+    """,
+    # A group's last room settings per variant, for its next /newtable of that variant.
+    """
+    CREATE TABLE chat_variant_settings (
+        chat_id   INTEGER NOT NULL,
+        variant   TEXT NOT NULL,
+        options   TEXT NOT NULL CHECK (json_valid(options)),
+        seats     INTEGER NOT NULL CHECK (seats BETWEEN 2 AND 4),
+        rounds    INTEGER NOT NULL CHECK (rounds IN (0, 4, 8, 16)),
+        ready_s   INTEGER NOT NULL CHECK (ready_s BETWEEN 5 AND 600),
+        claim_s   INTEGER NOT NULL CHECK (claim_s BETWEEN 5 AND 3600),
+        discard_s INTEGER NOT NULL CHECK (discard_s BETWEEN 5 AND 3600),
+        pause_s   INTEGER NOT NULL CHECK (pause_s BETWEEN 0 AND 60),
+        PRIMARY KEY (chat_id, variant)
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
     V3_CHAT_TOTALS,  # v3: running all-time sums per chat and player
     V4_BOT_STATE,  # v4: chat, table and seat settings, message ids, open decisions, result delivery
+    V5_RESERVED,  # v5: the chat display mode (issue 12) lands here in parallel; this stand-in goes then
+    V6_GAME_NIGHT,  # v6: rounds and ready, hand codes, shuffle salts, seat stats, ratings, remembered rooms
 )
 LATEST = len(MIGRATIONS)
 

@@ -19,6 +19,7 @@ import asyncio
 import json
 import math
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
@@ -32,6 +33,7 @@ import aiosqlite
 
 import engine
 
+from . import ratings as rating_model
 from . import schema
 from .errors import (
     CorruptDatabase,
@@ -47,21 +49,28 @@ from .errors import (
     TableClosed,
     VersionConflict,
 )
+from .facts import seat_facts
 from .models import (
     LANGUAGES,
     MAX_PAUSE_S,
+    ROUNDS,
+    FinishedHandRow,
     Hand,
     HandReplay,
     HistoryEntry,
     LoggedAction,
     Period,
     Player,
+    Rating,
     Restored,
+    RoomSettings,
     SeatPlay,
+    SeatStats,
     Standing,
     Table,
     TableSettings,
     TableStatus,
+    VariantStats,
     result_to_json,
     to_datetime,
 )
@@ -80,9 +89,11 @@ _HAND_VERSION = (
 )
 _HAND_COLS = (
     "id, table_id, number, seed, dealer, dealer_drawn, seats, options, "
-    f"{_HAND_VERSION}, result, started_at, ended_at, result_delivered"
+    f"{_HAND_VERSION}, result, started_at, ended_at, result_delivered, code, salt"
 )
-_SETTINGS_COLS = "lang, claim_s, discard_s, pause_s, host, editing, lobby_msg, table_msg"
+_SETTINGS_COLS = (
+    "lang, claim_s, discard_s, pause_s, host, editing, lobby_msg, table_msg, rounds, ready_s, ready_until"
+)
 _SETTINGS_MARKS = ", ".join("?" * len(_SETTINGS_COLS.split(", ")))
 _SETTING_TYPES: dict[str, Any] = {
     "lang": str,
@@ -93,7 +104,15 @@ _SETTING_TYPES: dict[str, Any] = {
     "editing": bool,
     "lobby_msg": (int, type(None)),
     "table_msg": (int, type(None)),
+    "rounds": int,
+    "ready_s": int,
+    "ready_until": (int, float, type(None)),
 }
+_SEAT_SETS = ("ai", "ready")  # settings kept per seat in ``table_seats`` (a tuple of seat numbers each)
+# a hand's public code: lower-case letters and digits that cannot be misread (no 0/o, 1/l/i), ~50 bits
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 10
+MIN_CODE, MAX_CODE = 4, 32  # what a typed code may look like before it is looked up
 MAX_SEATS = 4  # rows in table_seats per table
 
 
@@ -198,10 +217,12 @@ def _hand(row: Row) -> Hand:
         started_at=to_datetime(row[10]),
         ended_at=to_datetime(row[11]) if row[11] is not None else None,
         result_delivered=bool(row[12]),
+        code=row[13] or "",
+        salt=row[14],
     )
 
 
-def _settings(row: Row, ai: Iterable[int]) -> TableSettings:
+def _settings(row: Row, ai: Iterable[int], ready: Iterable[int] = ()) -> TableSettings:
     return TableSettings(
         lang=row[0],
         claim_s=row[1],
@@ -212,6 +233,10 @@ def _settings(row: Row, ai: Iterable[int]) -> TableSettings:
         lobby_msg=row[6],
         table_msg=row[7],
         ai=tuple(sorted(ai)),
+        rounds=row[8],
+        ready_s=row[9],
+        ready_until=row[10],
+        ready=tuple(sorted(ready)),
     )
 
 
@@ -225,10 +250,10 @@ def _check_settings(changes: Mapping[str, Any]) -> dict[str, Any]:
     """Typed, in-range settings (the schema's CHECKs say the same; this gives a clear message first)."""
     out: dict[str, Any] = {}
     for key, value in changes.items():
-        if key == "ai":
+        if key in _SEAT_SETS:
             seats = tuple(value)
             if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_SEATS for x in seats):
-                raise InvalidInput(f"AI seats must be seat numbers 0-{MAX_SEATS - 1}, not {value!r}")
+                raise InvalidInput(f"{key} seats must be seat numbers 0-{MAX_SEATS - 1}, not {value!r}")
             out[key] = seats
             continue
         kind = _SETTING_TYPES.get(key)
@@ -244,6 +269,12 @@ def _check_settings(changes: Mapping[str, Any]) -> dict[str, Any]:
             raise InvalidInput(f"pause_s must be 0-{MAX_PAUSE_S} seconds, not {value}")
         elif key in ("lobby_msg", "table_msg") and value is not None and value <= 0:
             raise InvalidInput(f"{key} must be a message id, not {value}")
+        elif key == "rounds" and value not in ROUNDS:
+            raise InvalidInput(f"rounds must be one of {ROUNDS}, not {value}")
+        elif key == "ready_s" and not 5 <= value <= 600:
+            raise InvalidInput(f"ready_s must be 5-600 seconds, not {value}")
+        elif key == "ready_until" and value is not None and not (math.isfinite(value) and value > 0):
+            raise InvalidInput(f"ready_until must be a time, not {value}")
         elif isinstance(value, int) and not isinstance(value, bool):
             _check_int64(key, value)
         out[key] = int(value) if isinstance(value, bool) else value
@@ -681,6 +712,12 @@ class Storage:
                 (new_chat, old_chat),
             )
             await db.execute("DELETE FROM chat_settings WHERE chat_id = ?", (old_chat,))
+            await db.execute("UPDATE seat_stats SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat))
+            for table in ("ratings", "chat_variant_settings"):  # the new chat's own rows (if any) win
+                await db.execute(
+                    f"UPDATE OR IGNORE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat)
+                )
+                await db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (old_chat,))
             return moved
 
         return await self._write(run)
@@ -751,16 +788,21 @@ class Storage:
         *,
         seats: Sequence[int | None] | None = None,
         options: Mapping[str, Any] | None = None,
+        remember: bool = False,
         **settings: Any,
     ) -> tuple[Table, TableSettings]:
         """``update_table`` and ``update_settings`` in one transaction (a seat taken stops being an AI
-        seat, the seat count changes with the AI seats that still fit)."""
+        seat, the seat count changes with the AI seats that still fit). ``remember``: the room's
+        settings as they now are become the group's remembered ones for the variant (``remembered_room``)."""
         values = _check_settings(settings)
 
         async def run(db: aiosqlite.Connection) -> tuple[Table, TableSettings]:
             table = await _update_table(db, table_id, seats, options)
             await _write_settings(db, table_id, values)
-            return table, await _get_settings(db, table_id)
+            out = await _get_settings(db, table_id)
+            if remember:
+                await _remember_room(db, table, out)
+            return table, out
 
         return await self._write(run)
 
@@ -830,6 +872,7 @@ class Storage:
         *,
         ai: Sequence[int] | None = None,
         seats_for: Callable[[engine.State], Iterable[SeatPlay]] | None = None,
+        salt: str | None = None,
     ) -> tuple[Hand, engine.State]:
         """Deal the table's next hand and record it; returns the record and the dealt state (version 0).
 
@@ -837,11 +880,20 @@ class Storage:
         seed; the dealer actually used is stored, and whether it was drawn (replay needs to know).
         Refused while another hand of the table is unfinished. In the same transaction every seat's play
         state starts afresh (``seats_for(dealt state)`` gives the first decisions), ``ai`` replaces the
-        lobby's AI seats and the lobby leaves its settings page.
+        lobby's AI seats, the lobby leaves its settings page and its ready phase ends. ``salt`` is kept
+        secret with the seed for the hand's shuffle commitment. The hand gets a fresh public code.
         """
         _check_int64("seed", seed)
+        if salt is not None and (not salt.isascii() or not salt.isalnum() or not 8 <= len(salt) <= 64):
+            raise InvalidInput("a shuffle salt is 8-64 letters or digits")
         lobby = _check_settings(
-            {"editing": False, "table_msg": None, **({"ai": ai} if ai is not None else {})}
+            {
+                "editing": False,
+                "table_msg": None,
+                "ready_until": None,
+                "ready": (),
+                **({"ai": ai} if ai is not None else {}),
+            }
         )
         now = self._now()
 
@@ -870,6 +922,8 @@ class Storage:
                         _dumps(list(table.seats)),
                         _dumps(opts),
                         now,
+                        new_code(),
+                        salt,
                         table_id,
                     ),
                 )
@@ -1129,6 +1183,8 @@ class Storage:
                         _dumps(list(seats)),
                         _dumps(opts),
                         h.started_at,
+                        new_code(),
+                        None,
                         table_id,
                     ),
                 )
@@ -1138,8 +1194,8 @@ class Storage:
                     [(hid, i, a.seat, str(a), i, h.started_at) for i, a in enumerate(acts, 1)],
                 )
                 await db.execute(
-                    "UPDATE hands SET result = ?, ended_at = ? WHERE id = ?",
-                    (_dumps(dict(h.result)), h.ended_at, hid),
+                    "UPDATE hands SET result = ?, ended_at = ?, derive_pending = ? WHERE id = ?",
+                    (_dumps(dict(h.result)), h.ended_at, int(isinstance(h.result.get("deltas"), list)), hid),
                 )
                 await db.execute(schema.SCORE_ROWS_FOR_HAND, (hid,))
                 count += 1
@@ -1207,7 +1263,185 @@ class Storage:
         return await self._single(run)
 
 
+    # ------------------------------------------------------------------ the game night: codes, stats, ratings
+
+    async def derive_pending(self) -> int:
+        """Derive the seat facts and ratings of finished hands that have none yet (hands finished before
+        schema v6, or bulk-imported), oldest first, one transaction each; returns how many."""
+        done = 0
+        while True:
+
+            async def next_id(db: aiosqlite.Connection) -> Any:
+                return await _scalar(
+                    db, "SELECT id FROM hands WHERE derive_pending ORDER BY ended_at, id LIMIT 1"
+                )
+
+            hand_id = await self._single(next_id)
+            if hand_id is None:
+                return done
+
+            async def run(db: aiosqlite.Connection, hid: int = int(hand_id)) -> None:
+                await _derive(db, hid)
+
+            await self._write(run)
+            done += 1
+
+    async def hand_by_code(self, code: str) -> tuple[Hand, Table] | None:
+        """The hand with this public code and its table, or None (``code`` as ``clean_code`` gives it)."""
+
+        async def run(db: aiosqlite.Connection) -> tuple[Hand, Table] | None:
+            rows = list(
+                await db.execute_fetchall(f"SELECT {_HAND_COLS} FROM hands WHERE code = ?", (code,))
+            )
+            if not rows:
+                return None
+            hand = _hand(rows[0])
+            return hand, await _get_table(db, hand.table_id)
+
+        return await self._read(run)
+
+    async def chat_hands(self, chat_id: int, offset: int = 0, limit: int = 10) -> list[FinishedHandRow]:
+        """A group's hands that ended with a result, newest first (hands in progress and abandoned ones are
+        not listed); ``offset``/``limit`` page through them."""
+
+        async def run(db: aiosqlite.Connection) -> list[FinishedHandRow]:
+            rows = await db.execute_fetchall(
+                f"""
+                SELECT {", ".join("h." + c.strip() for c in _HAND_COLS.split(", ") if c.strip())}, t.variant
+                FROM tables AS t JOIN hands AS h ON h.table_id = t.id
+                WHERE t.chat_id = ? AND h.ended_at IS NOT NULL AND json_type(h.result, '$.deltas') = 'array'
+                ORDER BY h.ended_at DESC, h.id DESC
+                LIMIT ? OFFSET ?
+                """,
+                (chat_id, int(limit), int(offset)),
+            )
+            return [FinishedHandRow(_hand(r[:-1]), str(r[-1])) for r in rows]
+
+        return await self._single(run)
+
+    async def table_stats(self, table_id: int) -> list[SeatStats]:
+        """Every seat of every finished hand of a table (the room's 大结算), in hand and seat order."""
+
+        async def run(db: aiosqlite.Connection) -> list[SeatStats]:
+            rows = await db.execute_fetchall(
+                "SELECT hand_id, seat, user_id, delta, win, self_draw, deal_ins, kongs, best, best_value "
+                "FROM seat_stats WHERE table_id = ? ORDER BY hand_id, seat",
+                (table_id,),
+            )
+            return [
+                SeatStats(
+                    r[0], r[1], r[2], r[3], bool(r[4]), bool(r[5]), r[6], r[7],
+                    tuple(json.loads(r[8])) if r[8] else (), r[9],
+                )  # fmt: skip
+                for r in rows
+            ]
+
+        return await self._single(run)
+
+    async def player_stats(self, user_id: int, chat_id: int | None = None) -> list[VariantStats]:
+        """A player's figures per variant (in one group, or everywhere when ``chat_id`` is None), most
+        played first; in a group each carries his rating there."""
+
+        async def run(db: aiosqlite.Connection) -> list[VariantStats]:
+            where = "user_id = ?" + (" AND chat_id = ?" if chat_id is not None else "")
+            args: tuple[Any, ...] = (user_id,) if chat_id is None else (user_id, chat_id)
+            totals = await db.execute_fetchall(
+                f"""
+                SELECT variant, COUNT(*), SUM(win), SUM(self_draw), SUM(deal_ins), SUM(delta)
+                FROM seat_stats WHERE {where} GROUP BY variant ORDER BY COUNT(*) DESC, variant
+                """,
+                args,
+            )
+            # SQLite: with MAX() the bare columns come from the row holding the maximum
+            best = {
+                str(r[0]): (tuple(json.loads(r[1])) if r[1] else (), r[2])
+                for r in await db.execute_fetchall(
+                    f"SELECT variant, best, MAX(best_value) FROM seat_stats "
+                    f"WHERE {where} AND best_value IS NOT NULL GROUP BY variant",
+                    args,
+                )
+            }
+            rated: dict[str, Rating] = {}
+            if chat_id is not None:
+                for r in await db.execute_fetchall(
+                    "SELECT variant, mu, sigma, hands FROM ratings WHERE chat_id = ? AND user_id = ?",
+                    (chat_id, user_id),
+                ):
+                    rated[str(r[0])] = Rating(float(r[1]), float(r[2]), int(r[3]))
+            out = []
+            for r in totals:
+                names, value = best.get(str(r[0]), ((), None))
+                out.append(
+                    VariantStats(
+                        str(r[0]), r[1], r[2], r[3], r[4], r[5], names, value, rated.get(str(r[0]))
+                    )
+                )
+            return out
+
+        return await self._read(run)
+
+    async def ratings(self, chat_id: int, variant: str) -> dict[int, Rating]:
+        """Every player's rating in a group for one variant."""
+
+        async def run(db: aiosqlite.Connection) -> dict[int, Rating]:
+            rows = await db.execute_fetchall(
+                "SELECT user_id, mu, sigma, hands FROM ratings WHERE chat_id = ? AND variant = ?",
+                (chat_id, variant),
+            )
+            return {int(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+
+        return await self._single(run)
+
+    async def last_variant(self, chat_id: int) -> str | None:
+        """The variant of the group's most recent table, or None."""
+
+        async def run(db: aiosqlite.Connection) -> str | None:
+            v = await _scalar(
+                db, "SELECT variant FROM tables WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
+            )
+            return str(v) if v is not None else None
+
+        return await self._single(run)
+
+    async def remembered_room(self, chat_id: int, variant: str) -> RoomSettings | None:
+        """The group's last room settings for ``variant`` (None: it never changed any)."""
+
+        async def run(db: aiosqlite.Connection) -> RoomSettings | None:
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT options, seats, rounds, ready_s, claim_s, discard_s, pause_s "
+                    "FROM chat_variant_settings WHERE chat_id = ? AND variant = ?",
+                    (chat_id, variant),
+                )
+            )
+            if not rows:
+                return None
+            r = rows[0]
+            return RoomSettings(json.loads(r[0]), r[1], r[2], r[3], r[4], r[5], r[6])
+
+        return await self._single(run)
+
+
 # ---------------------------------------------------------------------- helpers on a connection
+
+
+async def _remember_room(db: aiosqlite.Connection, table: Table, settings: TableSettings) -> None:
+    """The table's room settings become its group's remembered ones for its variant."""
+    await db.execute(
+        """
+        INSERT INTO chat_variant_settings (chat_id, variant, options, seats, rounds, ready_s, claim_s,
+                                           discard_s, pause_s)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (chat_id, variant) DO UPDATE SET
+            options = excluded.options, seats = excluded.seats, rounds = excluded.rounds,
+            ready_s = excluded.ready_s, claim_s = excluded.claim_s, discard_s = excluded.discard_s,
+            pause_s = excluded.pause_s
+        """,
+        (
+            table.chat_id, table.variant, _dumps(dict(table.options)), len(table.seats), settings.rounds,
+            settings.ready_s, settings.claim_s, settings.discard_s, settings.pause_s,
+        ),  # fmt: skip
+    )
 
 # All time: the running sums, one row per player of the chat.
 LEADERBOARD_ALL_SQL = """
@@ -1235,10 +1469,23 @@ LEADERBOARD_PERIOD_SQL = """
 """
 
 _INSERT_HAND = f"""
-    INSERT INTO hands (table_id, number, seed, dealer, dealer_drawn, seats, options, started_at)
-    SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, ?, ?, ? FROM hands WHERE table_id = ?
+    INSERT INTO hands (table_id, number, seed, dealer, dealer_drawn, seats, options, started_at, code, salt)
+    SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ? FROM hands WHERE table_id = ?
     RETURNING {_HAND_COLS}
 """
+
+
+def new_code() -> str:
+    """A fresh public hand code (``CODE_LENGTH`` characters of ``CODE_ALPHABET``)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def clean_code(text: str) -> str | None:
+    """A code as a user typed it (``#AB12…``, any case), or None if it cannot be one."""
+    code = text.strip().removeprefix("#").lower()
+    if not MIN_CODE <= len(code) <= MAX_CODE or not code.isascii() or not code.isalnum():
+        return None
+    return code
 
 _INSERT_ACTION = """
     INSERT INTO actions (hand_id, seq, seat, action, version, at)
@@ -1299,23 +1546,27 @@ async def _get_settings(db: aiosqlite.Connection, table_id: int) -> TableSetting
     )
     if not rows:
         raise NotFound(f"no table {table_id}")
-    ai = await db.execute_fetchall("SELECT seat FROM table_seats WHERE table_id = ? AND ai", (table_id,))
-    return _settings(rows[0], (int(r[0]) for r in ai))
+    seats = await db.execute_fetchall(
+        "SELECT seat, ai, ready FROM table_seats WHERE table_id = ? AND (ai OR ready)", (table_id,)
+    )
+    return _settings(rows[0], (int(r[0]) for r in seats if r[1]), (int(r[0]) for r in seats if r[2]))
 
 
 async def _write_settings(db: aiosqlite.Connection, table_id: int, values: Mapping[str, Any]) -> None:
     """Checked settings (``_check_settings``) into a table's rows; inside the caller's transaction."""
-    cols = [k for k in values if k != "ai"]
+    cols = [k for k in values if k not in _SEAT_SETS]
     if cols:
         await db.execute(
             f"UPDATE table_settings SET {', '.join(f'{k} = ?' for k in cols)} WHERE table_id = ?",
             (*(values[k] for k in cols), table_id),
         )
-    if "ai" in values:
-        await db.execute(
-            "UPDATE table_seats SET ai = (seat IN (SELECT value FROM json_each(?))) WHERE table_id = ?",
-            (_dumps(list(values["ai"])), table_id),
-        )
+    for key in _SEAT_SETS:  # column names from a fixed list
+        if key in values:
+            await db.execute(
+                f"UPDATE table_seats SET {key} = (seat IN (SELECT value FROM json_each(?)))"
+                " WHERE table_id = ?",
+                (_dumps(list(values[key])), table_id),
+            )
 
 
 async def _get_hand(db: aiosqlite.Connection, hand_id: int) -> Hand:
@@ -1354,6 +1605,66 @@ async def _finish(
     )
     await db.execute(schema.SCORE_ROWS_FOR_HAND, (hand_id,))
     await db.execute(_CLEAR_PLAY, (hand.table_id,))
+    await _derive(db, hand_id)
+
+
+async def _derive(db: aiosqlite.Connection, hand_id: int) -> None:
+    """A finished hand's per-seat facts (``seat_stats``, by replaying its log) and the ratings it moves;
+    inside the caller's transaction. A hand that no longer replays gets neither (nothing to rate from)."""
+    hand = await _get_hand(db, hand_id)
+    rows = list(
+        await db.execute_fetchall("SELECT chat_id, variant FROM tables WHERE id = ?", (hand.table_id,))
+    )
+    deltas = (hand.result or {}).get("deltas")
+    await db.execute("UPDATE hands SET derive_pending = 0 WHERE id = ?", (hand_id,))
+    if not rows or not isinstance(deltas, list) or hand.ended_at is None:
+        return
+    chat_id, variant = int(rows[0][0]), str(rows[0][1])
+    acts = await db.execute_fetchall("SELECT action FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,))
+    try:
+        start = engine.new_hand(_ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
+        _, facts = seat_facts(start, [engine.Action.parse(r[0]) for r in acts])
+    except (engine.EngineError, InvalidInput):
+        return
+    ended = hand.ended_at.timestamp()
+    await db.executemany(
+        """
+        INSERT INTO seat_stats (hand_id, seat, user_id, chat_id, table_id, variant, delta, win, self_draw,
+                                deal_ins, kongs, best, best_value, ended_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+            (hand_id, f.seat, hand.seats[f.seat], chat_id, hand.table_id, variant, int(deltas[f.seat]),
+             int(f.win), int(f.self_draw), f.deal_ins, f.kongs, _dumps(list(f.best)) if f.best else None,
+             f.best_value, ended)  # fmt: skip
+            for f in facts
+        ],
+    )
+    users = [u for u in hand.seats if u is not None]
+    current: dict[int, tuple[float, float]] = {}
+    for r in await db.execute_fetchall(
+        "SELECT user_id, mu, sigma FROM ratings WHERE chat_id = ? AND variant = ? "
+        "AND user_id IN (SELECT value FROM json_each(?))",
+        (chat_id, variant, _dumps(users)),
+    ):
+        current[int(r[0])] = (float(r[1]), float(r[2]))
+    default = (rating_model.DEFAULT_MU, rating_model.DEFAULT_SIGMA)
+    before = [None if u is None else current.get(u, default) for u in hand.seats]
+    after = rating_model.rate([int(d) for d in deltas], before)
+    if after == before:
+        return
+    await db.executemany(
+        """
+        INSERT INTO ratings (chat_id, variant, user_id, mu, sigma, hands) VALUES (?, ?, ?, ?, ?, 1)
+        ON CONFLICT (chat_id, variant, user_id) DO UPDATE SET
+            mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1
+        """,
+        [
+            (chat_id, variant, u, new[0], new[1])
+            for u, new in zip(hand.seats, after, strict=True)
+            if u is not None and new is not None
+        ],
+    )
 
 
 async def _action_refused(

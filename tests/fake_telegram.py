@@ -169,6 +169,7 @@ class FakeMessage:
     parse_mode: str | None = None
     reply_markup: dict[str, Any] | None = None
     photo: UploadedFile | None = None
+    document: UploadedFile | None = None  # a sendDocument's uploaded file
     photo_file_id: str | None = None
     reply_to_message_id: int | None = None
     edit_date: int | None = None
@@ -213,6 +214,10 @@ class FakeMessage:
             out["caption_entities" if self.photo_file_id else "entities"] = self.entities
         if self.photo_file_id is not None:
             out["photo"] = [server._photo_size(self.photo_file_id)]
+            if self.caption is not None:
+                out["caption"] = self.caption
+        if self.document is not None:
+            out["document"] = server._document_api(self)
             if self.caption is not None:
                 out["caption"] = self.caption
         if self.reply_markup and "inline_keyboard" in self.reply_markup:
@@ -1681,6 +1686,43 @@ class FakeTelegramServer:
         if chat.bot_status == "administrator":
             ids.append(self.bot_id)
         return [self._member(chat, uid) for uid in ids]
+
+    # ---------------------------------------------------------------- documents (issue 11: /export)
+
+    def _api_sendDocument(self, call: Call) -> dict[str, Any]:
+        """A file upload (multipart, field ``document``); a known file_id is sent again."""
+        p = call.params
+        chat = self._writable_chat(p.get("chat_id"))
+        doc = p.get("document")
+        if isinstance(doc, str) and doc.startswith("attach://"):
+            upload = call.files.get(doc.removeprefix("attach://"))
+        else:
+            upload = call.files.get("document")
+        if upload is None and isinstance(doc, str) and doc in self.files:
+            upload = self.files[doc]
+        if upload is None:
+            raise _bad("there is no document in the request")
+        if len(upload.data) > 50 * 1024 * 1024:
+            raise ApiError(413, "Request Entity Too Large")
+        caption = p.get("caption")
+        if caption is not None and len(caption) > 1024:
+            raise _bad("message caption is too long")
+        markup = self._check_markup(p.get("reply_markup"))
+        reply_id = self._reply_to(chat, p)
+        message = self._new_bot_message(chat, call, caption=caption, reply_markup=markup, document=upload,
+                                         reply_to_message_id=reply_id)  # fmt: skip
+        return message.to_api(self)
+
+    def _document_api(self, message: FakeMessage) -> dict[str, Any]:
+        doc = message.document
+        assert doc is not None
+        return {
+            "file_id": f"BQACAgFakeDoc{message.chat.id}_{message.message_id}",
+            "file_unique_id": f"doc{message.chat.id}_{message.message_id}",
+            "file_name": doc.filename or "document",
+            "mime_type": doc.content_type or "application/octet-stream",
+            "file_size": len(doc.data),
+        }
 
     def _api_getFile(self, call: Call) -> dict[str, Any]:
         file_id = call.params.get("file_id")

@@ -1,0 +1,197 @@
+"""The game night (issue 11): a room of 4, 8 or 16 hands (or until /stop), Ready between hands, and the
+final summary (大结算) that closes it, with a button that opens the same room again.
+
+Between two hands the table is in its ready phase: every seated player presses Ready; when all have, the
+next hand is dealt at once; when the room's ready timer runs out first, it is dealt anyway and those who
+were not ready play on auto-play (they press "I'm back" to take over). The phase (its deadline, who is
+ready) is stored with the table's settings, so a restart goes on with it. After the room's last hand, or
+when it is stopped (/stop), the group and each player get the 大结算 of the hands finished there: totals,
+the big winner (大赢家), and per player 胡 / 自摸 / 点炮 / 杠 / best hand / biggest win (from the seat rows
+storage derives from each hand's log).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from storage import Storage, StorageError, TableSettings
+
+from . import keyboards as kb
+from . import nightview
+from .access import MEMBER, Access
+from .lobby import Lobby
+from .people import People
+from .present import Presenter
+from .runtime import Clock, FinishedHand, Reply, TableRuntime, Tables, TimerPort
+from .texts import t
+
+log = logging.getLogger(__name__)
+
+READY_SLACK = 0.001  # a ready phase this close to its end is over (the timer may wake a hair early)
+
+
+class Night:
+    def __init__(
+        self,
+        tables: Tables,
+        storage: Storage,
+        people: People,
+        present: Presenter,
+        lobby: Lobby,
+        timers: TimerPort,
+        clock: Clock,
+        access: Access,
+    ) -> None:
+        self.tables = tables
+        self.storage = storage
+        self.people = people
+        self.present = present
+        self.lobby = lobby
+        self.timers = timers
+        self.clock = clock
+        self.access = access
+
+    # ================================================================== under the table lock
+
+    async def after_hand(self, rt: TableRuntime, finished: FinishedHand) -> None:
+        """The hand-end hook: the result above the lobby; then the room's end, or its ready phase."""
+        await self.lobby.after_hand(rt, finished)
+        rounds = rt.settings.rounds
+        if rounds and finished.hand.number >= rounds:
+            await self.lobby.close(rt, "the room's last hand was played")
+            return
+        await self._ready_phase(rt, self.clock() + rt.settings.ready_s)
+
+    async def _ready_phase(self, rt: TableRuntime, until: float | None, ready: tuple[int, ...] = ()) -> None:
+        try:
+            rt.settings = await self.storage.update_settings(rt.id, ready_until=until, ready=ready)
+        except StorageError as e:
+            log.warning("table %s: ready phase not stored: %s", rt.id, e)
+            return
+        self.arm(rt)
+        self.present.show_lobby(rt)
+
+    def arm(self, rt: TableRuntime) -> None:
+        """The table's timer wakes it at the end of its ready phase (after a restart too)."""
+        if rt.settings.ready_until is not None and not rt.playing:
+            self.timers.arm(rt.id, rt.settings.ready_until)
+
+    async def _deal_now(self, rt: TableRuntime) -> bool:
+        """End the ready phase: deal with every seated player who is not ready on auto-play. Nothing is dealt
+        while nobody is seated (the lobby waits for a player, and the host's Start)."""
+        seated = [i for i, u in enumerate(rt.seats) if u is not None]
+        if not seated:
+            await self._ready_phase(rt, None)
+            return False
+        absent = frozenset(i for i in seated if i not in rt.settings.ready)
+        self.timers.cancel(rt.id)
+        return await self.lobby.begin_hand(rt, auto=absent)
+
+    async def finale(self, rt: TableRuntime, stopped: bool) -> None:
+        """The table has closed: its 大结算 in the group (with "play again") and in each player's chat."""
+        try:
+            rows = await self.storage.table_stats(rt.id)
+        except StorageError as e:
+            log.warning("table %s: no final summary: %s", rt.id, e)
+            return
+        hands = sorted({r.hand_id for r in rows})
+        if not hands:
+            return
+        seats_of: dict[int, list[int | None]] = {}
+        for r in rows:
+            seats = seats_of.setdefault(r.hand_id, [])
+            seats.extend([None] * (r.seat + 1 - len(seats)))
+            seats[r.seat] = r.user_id
+        users = {r.user_id for r in rows if r.user_id is not None}
+        await self.people.load(u for u in users if u not in self.people.names)
+        rs = rt.ruleset
+
+        def text(lang: str) -> str:
+            names: dict[str, str] = {f"u{u}": self.people.name(u) for u in users}
+            for seats in seats_of.values():  # AI seats as the hands named them: AI 1, AI 2, ... in seat order
+                ai = [i for i, u in enumerate(seats) if u is None]
+                for k, seat in enumerate(ai, 1):
+                    names.setdefault(f"ai{seat}", t("ai.name", lang, n=k))
+            players = nightview.night_totals(rows, names)
+            return nightview.final_text(rs, rt.id, len(hands), players, stopped, lang)
+
+        lang = self.people.table_lang(rt)
+        body = text(lang) + "\n\n" + t("final.reopen", lang)
+        self.present.out.post(rt.chat_id, body, kb.reopen_keyboard(rt.id, lang))
+        for user in sorted(users):
+            if user in rt.dm_lost:
+                continue
+            self.present.out.post(user, text(self.people.dm_lang(user)))
+
+    # ================================================================== entry points (take the table lock)
+
+    async def ready(self, table_id: int, user_id: int) -> Reply:
+        """A seated player pressed Ready; when every seated player has, the next hand is dealt."""
+        rt = self.tables.open(table_id)
+        lang = self.people.table_lang(rt)
+        if rt is None:
+            return Reply(t("ans.closed", self.people.dm_lang(user_id)))
+        async with rt.lock:
+            if rt.closed:
+                return Reply(t("ans.closed", lang))
+            if rt.playing:
+                return Reply(t("ans.started", lang))
+            if user_id not in rt.seats:
+                return Reply(t("ans.not_seated", lang))
+            if rt.settings.ready_until is None:
+                return Reply(t("ans.ready.none", lang))
+            seat = rt.seats.index(user_id)
+            if seat in rt.settings.ready:
+                return Reply(t("ans.ready.already", lang))
+            ready = tuple(sorted({*rt.settings.ready, seat}))
+            if all(i in ready for i, u in enumerate(rt.seats) if u is not None):
+                rt.settings = dataclasses.replace(rt.settings, ready=ready)
+                if not await self._deal_now(rt):
+                    return Reply(t("ans.error", lang), alert=True)
+                return Reply(t("ans.ready", lang), ok=True)
+            await self._ready_phase(rt, rt.settings.ready_until, ready)
+            return Reply(t("ans.ready", lang), ok=True)
+
+    async def on_due(self, table_id: int) -> None:
+        """The ready timer ran out: deal, with those not ready on auto-play."""
+        rt = self.tables.open(table_id)
+        if rt is None:
+            return
+        async with rt.lock:
+            until = rt.settings.ready_until
+            if rt.closed or rt.playing or until is None:
+                return
+            if until > self.clock() + READY_SLACK:
+                self.arm(rt)  # woke early
+                return
+            await self._deal_now(rt)
+
+    async def reopen(self, table_id: int, user_id: int, chat_id: int, lang: str) -> Reply:
+        """大结算's "play again": a new table in the closed table's group, with its variant, options, seat
+        count and settings; the presser (a member of the group) is its host and sits down."""
+        try:
+            old = await self.storage.get_table(table_id)
+            settings = await self.storage.table_settings(table_id)
+        except StorageError:
+            return Reply(t("ans.unknown", lang))
+        if old.chat_id != chat_id:
+            return Reply(t("ans.unknown", lang))
+        status = await self.access.status(chat_id, user_id)
+        if status not in MEMBER:
+            return Reply(t("ans.not_member" if status else "ans.check_failed", lang))
+        same = TableSettings(
+            lang=settings.lang,
+            claim_s=settings.claim_s,
+            discard_s=settings.discard_s,
+            pause_s=settings.pause_s,
+            rounds=settings.rounds,
+            ready_s=settings.ready_s,
+        )
+        rt, created = await self.lobby.new_table(
+            chat_id, user_id, old.variant, lang, room=(dict(old.options), len(old.seats), same)
+        )
+        if not created:
+            return Reply(t("ans.table_exists", lang))
+        await self.lobby.join(rt.id, user_id)
+        return Reply(t("ans.reopened", lang), ok=True)

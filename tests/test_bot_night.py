@@ -1,0 +1,351 @@
+"""The game night (issue 11) over the fake Bot API: a whole room of 4 hands in every variant through its
+大结算, Ready between hands and the ready timer, host-only and locked settings, remembered settings, /stop
+with the summary of the hands played, "play again", the first dealer a variant names (issue 16: 湘阴's
+creator deals first), and the provable shuffle (commitment, reveal, the wall rebuilt from the seed).
+
+Hands run without waiting: a player who lets his timer run out twice is on auto-play, and a ready phase
+that runs out deals with him on auto-play, so the clock and the timer job (run by hand) drive them."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from bot.service import TableService
+from bot.timers import job_name
+from engine.verify import deal
+
+from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
+from .test_bot_support import (
+    Clock,
+    Player,
+    bot_running,
+    lobby_message,
+    open_table,
+    play_hand,
+    quiet,
+    service,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegramServer]:
+    async with FakeTelegramServer() as server:
+        yield server
+
+
+async def run_timer(app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer) -> None:
+    """Move the clock past the table's next wake-up (a deadline or the end of a ready phase), run it now."""
+    deadline = svc.timers.deadline(tid)  # type: ignore[attr-defined]
+    assert deadline is not None, "the table has no timer armed"
+    clock.now = max(clock.now, deadline + 0.5)
+    [job] = app.job_queue.get_jobs_by_name(job_name(tid))
+    await job.run(app)
+    await quiet(app, tg)
+
+
+async def until_hands(
+    app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer, n: int
+) -> None:
+    """Let timers run (the players never press) until the table has finished ``n`` hands or closed."""
+    for _ in range(40):
+        await quiet(app, tg)
+        rt = svc.registry.by_id.get(tid)
+        if rt is None or rt.closed or (rt.hands_played >= n and not rt.playing):
+            return
+        await run_timer(app, svc, clock, tid, tg)
+    raise AssertionError(f"table {tid} did not finish {n} hands")
+
+
+async def press(tg: FakeTelegramServer, user: FakeUser, message: FakeMessage, data: str) -> str:
+    q = tg.press(user, message.chat, message.message_id, data, check=False)
+    await tg.wait_for(lambda _: q.answered, what=f"the answer to {data}")
+    return q.text or ""
+
+
+async def command(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None, text: str) -> str:
+    """A command's text reply (in ``chat``; None: the user's private chat)."""
+    mark = tg.mark()
+    tg.send_text(user, chat, text)
+    target = chat.id if chat is not None else user.id
+    call = await tg.wait_for_call(
+        "sendMessage", chat_id=target, since=mark, predicate=lambda c: "reply_parameters" in c.params
+    )
+    return str(call.params["text"])
+
+
+async def set_rounds(tg: FakeTelegramServer, host: FakeUser, group: FakeChat, tid: int, svc: Any, n: int) -> None:
+    lobby = await lobby_message(tg, group, tid)
+    assert await press(tg, host, lobby, f"L|{tid}|s") == "OK"
+    for _ in range(4):
+        if svc.tables[tid].settings.rounds == n:
+            break
+        assert await press(tg, host, lobby, f"L|{tid}|R") == "OK"
+    assert svc.tables[tid].settings.rounds == n
+    assert await press(tg, host, lobby, f"L|{tid}|b") == "OK"
+
+
+def finals(tg: FakeTelegramServer, chat: FakeChat | FakeUser) -> list[str]:
+    return [m.text or "" for m in tg.bot_messages(chat) if "Final summary" in (m.text or "")]
+
+
+@pytest.mark.parametrize("variant", sorted(engine.RULESETS))
+async def test_a_room_of_four_hands_ends_with_its_final_summary(
+    tg: FakeTelegramServer, tmp_path: Path, variant: str
+) -> None:
+    """局数 4: after the fourth hand the group and the player get the 大结算, whose totals are the sums of
+    the hands' deltas, whose big winner has the largest, and whose 胡 counts are the hands' winners; the
+    table closes and "play again" opens the same room."""
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=300) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, variant)
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        await set_rounds(tg, alice, group, tid, svc, 4)
+        lobby = await lobby_message(tg, group, tid)
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        await until_hands(app, svc, clock, tid, tg, 4)
+        assert tid not in svc.tables  # closed after its last hand
+
+        hands = await svc.storage.table_hands(tid)
+        assert [h.number for h in hands] == [1, 2, 3, 4] and all(h.finished for h in hands)
+        totals: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        for h in hands:
+            assert h.result is not None
+            for seat, d in enumerate(h.result["deltas"]):
+                user = h.seats[seat]
+                key = "Alice" if user == alice.id else f"AI {[i for i, u in enumerate(h.seats) if u is None].index(seat) + 1}"
+                totals[key] = totals.get(key, 0) + int(d)
+                wins[key] = wins.get(key, 0) + (seat in h.result["winners"])
+        [text] = finals(tg, group)
+        assert f"table #{tid} · 4 hand(s)" in text
+        for name, total in totals.items():
+            assert f". {name} {total:+d}\n   wins {wins[name]} ·" in text, (name, total, text)
+        best = max(totals.values())
+        winners = ", ".join(n for n in sorted(totals, key=lambda n: (-totals[n], n)) if totals[n] == best)
+        assert f"Big winner: " in text and f"({best:+d})" in text.split("\n")[1]
+        assert all(w in text.split("\n")[1] for w in winners.split(", "))
+        assert finals(tg, alice), "the player gets the summary in private too"
+
+        # play again: one press opens a new table with the same room
+        [summary] = [m for m in tg.bot_messages(group) if "Final summary" in (m.text or "")]
+        assert await press(tg, alice, summary, f"N|{tid}") == "A new table is open"
+        new = svc.table_in(group.id)
+        assert new is not None and new.id != tid
+        assert (new.table.variant, new.settings.rounds, dict(new.options)) == (
+            variant,
+            4,
+            dict(hands[0].options),
+        )
+        await tg.wait_for(lambda _: alice.id in new.seats, what="the presser seated")
+        assert await press(tg, alice, summary, f"N|{tid}") == "This group already has a table"
+
+
+async def test_ready_timer_host_only_locked_and_remembered_settings(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    clock = Clock()
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=40) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        rt = svc.tables[tid]
+        lobby = await lobby_message(tg, group, tid, "j")
+        assert await press(tg, bob, lobby, f"L|{tid}|j") == "You're seated"
+        # the host (Alice, who opened it) changes the room; Bob, seated but not host, cannot
+        for op in ("R", "Y", "s", "go"):
+            assert await press(tg, bob, lobby, f"L|{tid}|{op}") == (
+                "Only the table's host or a group admin can change settings or start"
+            )
+        assert rt.settings.rounds == 8 and rt.settings.ready_s == 30
+        assert await press(tg, alice, lobby, f"L|{tid}|R") == "OK"  # 8 -> 16
+        assert await press(tg, alice, lobby, f"L|{tid}|Y") == "OK"  # 30 -> 60
+        assert await press(tg, alice, lobby, f"L|{tid}|o|0") == "OK"  # a room option of the variant
+        assert (rt.settings.rounds, rt.settings.ready_s) == (16, 60)
+        option = dict(rt.options)
+        await quiet(app, tg)
+        text = tg.message(group, lobby.message_id).text or ""
+        assert "Hands in the room: 16" in text and "Ready timer 60s" in text
+
+        # hand 1: Alice plays it out; Bob lets his timer run out twice (then auto-play ends it)
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        pa = Player(tg, alice, tid)
+
+        async def alice_only() -> None:
+            while rt.playing:
+                d = pa.decision()
+                if d is not None:
+                    pa.press(d[0], d[1][0])
+                    await tg.wait_for(lambda _: pa.decision() is None or not rt.playing)
+                    await quiet(app, tg)
+                    continue
+                if rt.pending:
+                    await run_timer(app, svc, clock, tid, tg)
+                else:
+                    await quiet(app, tg)
+
+        await alice_only()
+        assert rt.hands_played == 1 and rt.settings.ready_until is not None
+        # the settings are locked now, for the host too; the lobby says so and offers Ready
+        lobby2 = await lobby_message(tg, group, tid, "y")
+        for op in ("R", "o|0", "c", "s", "a"):
+            assert await press(tg, alice, lobby2, f"L|{tid}|{op}") == (
+                "Settings are locked once the first hand has started"
+            )
+        text = lobby2.text or ""
+        assert "Settings are locked" in text and "hand 2 of 16" in text
+        assert "Alice ⏳" in text and "Bob ⏳" in text
+        assert await press(tg, bob, lobby2, f"L|{tid}|y") == "You're ready"
+        assert await press(tg, bob, lobby2, f"L|{tid}|y") == "You're already ready"
+        await quiet(app, tg)
+        assert "Bob ✅" in (tg.message(group, lobby2.message_id).text or "")
+        assert not rt.playing
+        # the ready timer runs out: the hand starts anyway, Alice (not ready) on auto-play
+        await run_timer(app, svc, clock, tid, tg)
+        assert rt.hands_played >= 1 and (rt.playing or rt.hands_played == 2)
+        if rt.playing:
+            assert rt.auto == frozenset({rt.seats.index(alice.id)})
+        await until_hands(app, svc, clock, tid, tg, 2)
+        # everyone ready: the next hand starts at once
+        lobby3 = await lobby_message(tg, group, tid, "y")
+        assert await press(tg, alice, lobby3, f"L|{tid}|y") == "You're ready"
+        assert not rt.playing
+        assert await press(tg, bob, lobby3, f"L|{tid}|y") == "You're ready"
+        assert rt.playing or rt.hands_played == 3
+        if rt.playing:
+            assert rt.auto == frozenset()
+        # /stop (a vote of both) ends the room with the summary of the hands finished
+        assert "votes to stop" in await command(tg, alice, group, "/stop")
+        assert "stopped" in await command(tg, bob, group, "/stop")
+        await quiet(app, tg)
+        [text] = finals(tg, group)
+        done = [h for h in await svc.storage.table_hands(tid) if h.result and "deltas" in h.result]
+        assert f"{len(done)} hand(s) (stopped early)" in text
+
+        # the group's room of this variant is remembered for its next /newtable
+        tid2, _ = await open_table(tg, bob, group, "changsha")
+        rt2 = svc.tables[tid2]
+        assert (rt2.settings.rounds, rt2.settings.ready_s, dict(rt2.options)) == (16, 60, option)
+        assert rt2.settings.host == bob.id
+        # another variant has its own (the defaults here)
+        assert "stopped" in await command(tg, bob, group, "/stop")
+        tid3, _ = await open_table(tg, bob, group, "sichuan")
+        assert svc.tables[tid3].settings.rounds == 8
+    # and a restart keeps the remembered room
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=40) as app:
+        svc = service(app)
+        room = await svc.storage.remembered_room(group.id, "changsha")
+        assert room is not None and (room.rounds, room.ready_s) == (16, 60)
+
+
+async def test_ready_phase_survives_a_restart(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    clock = Clock()
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=7) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "hongzhong")
+        lobby = await lobby_message(tg, group, tid, "j")
+        await press(tg, bob, lobby, f"L|{tid}|j")
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        await until_hands(app, svc, clock, tid, tg, 1)
+        rt = svc.tables[tid]
+        lobby2 = await lobby_message(tg, group, tid, "y")
+        assert await press(tg, bob, lobby2, f"L|{tid}|y") == "You're ready"
+        until = rt.settings.ready_until
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=7) as app:
+        svc = service(app)
+        rt = svc.tables[tid]
+        assert rt.settings.ready_until == until and rt.settings.ready == (rt.seats.index(bob.id),)
+        assert svc.timers.deadline(tid) == until  # type: ignore[attr-defined]
+        await run_timer(app, svc, clock, tid, tg)
+        assert rt.playing or rt.hands_played == 2
+        await until_hands(app, svc, clock, tid, tg, 2)
+
+
+async def test_first_dealer_is_the_xiangyin_host(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """Issue 16 / docs/rules/xiangyin.md (seed 002 一.3.1 第一局由创建者为庄家): the table's creator deals the
+    first hand, wherever he sits; in Changsha the first dealer is drawn from the hand's seed."""
+    alice = tg.add_user("Alice")  # the creator, without a private chat at first
+    bob, erin = tg.add_user("Bob", started=True), tg.add_user("Erin")
+    group = tg.add_group("Mahjong", members=[alice, bob], admins=[erin])
+    async with bot_running(tg, tmp_path / "bot.db", seed_base=11) as app:
+        svc = service(app)
+        for variant in ("xiangyin", "changsha"):
+            tid, _ = await open_table(tg, alice, group, variant)
+            rt = svc.tables[tid]
+            lobby = await lobby_message(tg, group, tid, "j")
+            await quiet(app, tg)
+            if alice.id in rt.seats:  # the second time she has a private chat, and sat down at once
+                assert await press(tg, alice, lobby, f"L|{tid}|l") == "You left the table"
+            await press(tg, bob, lobby, f"L|{tid}|j")
+            assert rt.seats[0] == bob.id
+            tg.send_text(alice, None, f"/start {svc.links.payload(tid)}")
+            await tg.wait_for(lambda _: alice.id in rt.seats, what="Alice seated")
+            host_seat = rt.seats.index(alice.id)
+            assert host_seat == 1
+            assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+            [hand] = await svc.storage.table_hands(tid)
+            if variant == "xiangyin":
+                assert hand.dealer == host_seat and not hand.dealer_drawn
+            else:
+                assert hand.dealer_drawn
+            assert "stopped" in await command(tg, erin, group, "/stop")  # an admin
+            await quiet(app, tg)
+
+
+async def test_commitment_is_the_hash_of_the_revealed_seed_and_the_wall_is_rebuilt(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=90) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "zhuanzhuan")
+        rt = svc.tables[tid]
+        lobby = await lobby_message(tg, group, tid)
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        assert rt.state is not None and rt.hand is not None
+        dealt_wall = rt.state.wall.tiles
+        seed = rt.hand.seed
+        await quiet(app, tg)
+        shown = tg.message(group, lobby.message_id).text or ""
+        [commit] = re.findall(r"Shuffle commitment \(SHA-256\): ([0-9a-f]{64})", shown)
+        # nothing of the seed anywhere before the end
+        everything = [v.text or "" for c in (group, alice) for m in tg.bot_messages(c) for v in m.versions]
+        assert not any(str(seed) in text for text in everything)
+        await until_hands(app, svc, clock, tid, tg, 1)
+        reveal = next(m.text for m in tg.bot_messages(group) if "This hand's seed" in (m.text or ""))
+        assert reveal is not None
+        got_seed, salt = re.search(r"seed (\d+), salt ([0-9a-f]+)", reveal).groups()  # type: ignore[union-attr]
+        assert int(got_seed) == seed
+        payload = f"mahjong-shuffle/1|{tid}|1|{got_seed}|{salt}".encode()
+        assert hashlib.sha256(payload).hexdigest() == commit
+        hand = (await svc.storage.table_hands(tid))[0]
+        state = deal("zhuanzhuan", int(got_seed), dealer=hand.dealer_arg, seats=len(hand.seats))
+        assert state.wall.tiles == dealt_wall
+        # the command the group is given checks it too
+        cmd = reveal.split("\n")[-1]
+        assert cmd.startswith("python -m engine.verify ")
+        out = subprocess.run(
+            [sys.executable, "-m", *cmd.split()[2:]], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
+        assert out.returncode == 0 and f"commitment OK: {commit}" in out.stdout
+        bad = subprocess.run(
+            [sys.executable, "-m", *cmd.replace(salt, salt[::-1]).split()[2:]],
+            cwd=ROOT, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert bad.returncode == 1 and "MISMATCH" in bad.stdout
