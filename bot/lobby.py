@@ -257,12 +257,9 @@ class Lobby:
                 return Reply(t("ans.started", lang))
             if not any(u is not None for u in rt.seats):
                 return Reply(t("ans.need_player", lang))
-            absent: frozenset[int] = frozenset()
-            if rt.settings.ready_until is not None:  # between hands: whoever is not ready plays on auto
-                absent = frozenset(
-                    i for i, u in enumerate(rt.seats) if u is not None and i not in rt.settings.ready
-                )
-            if not await self.begin_hand(rt, auto=absent):
+            # between hands the host may deal before everyone is ready: all play, on their usual timers
+            # (only a ready phase that runs out puts those not ready on auto-play, bot/night.py)
+            if not await self.begin_hand(rt):
                 return Reply(t("ans.error", lang), alert=True)
             return Reply(t("ans.ok", lang), ok=True)
 

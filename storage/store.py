@@ -1307,10 +1307,11 @@ class Storage:
         async def run(db: aiosqlite.Connection) -> list[FinishedHandRow]:
             rows = await db.execute_fetchall(
                 f"""
-                SELECT {", ".join("h." + c.strip() for c in _HAND_COLS.split(", ") if c.strip())}, t.variant
-                FROM tables AS t JOIN hands AS h ON h.table_id = t.id
-                WHERE t.chat_id = ? AND h.ended_at IS NOT NULL AND json_type(h.result, '$.deltas') = 'array'
-                ORDER BY h.ended_at DESC, h.id DESC
+                SELECT {_HAND_COLS}, (SELECT variant FROM tables WHERE id = hands.table_id)
+                FROM hands
+                WHERE table_id IN (SELECT id FROM tables WHERE chat_id = ?)
+                  AND ended_at IS NOT NULL AND json_type(result, '$.deltas') = 'array'
+                ORDER BY ended_at DESC, id DESC
                 LIMIT ? OFFSET ?
                 """,
                 (chat_id, int(limit), int(offset)),

@@ -582,6 +582,7 @@ class FakeTelegramServer:
             "sendChatAction", "editMessageText", "editMessageCaption", "editMessageReplyMarkup",
             "deleteMessage", "answerCallbackQuery", "getChat", "getChatMember",
             "getChatAdministrators", "getFile",
+            "sendDocument",  # issue 11: /export
         ):  # fmt: skip
             self._methods[name.lower()] = (name, getattr(self, f"_api_{name}"))
 

@@ -30,7 +30,6 @@ from .test_bot_support import (
     bot_running,
     lobby_message,
     open_table,
-    play_hand,
     quiet,
     service,
 )
@@ -78,13 +77,14 @@ async def command(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None,
     mark = tg.mark()
     tg.send_text(user, chat, text)
     target = chat.id if chat is not None else user.id
-    call = await tg.wait_for_call(
-        "sendMessage", chat_id=target, since=mark, predicate=lambda c: "reply_parameters" in c.params
-    )
+    quoted = (lambda c: "reply_parameters" in c.params) if chat is not None else None  # private: no quote
+    call = await tg.wait_for_call("sendMessage", chat_id=target, since=mark, predicate=quoted)
     return str(call.params["text"])
 
 
-async def set_rounds(tg: FakeTelegramServer, host: FakeUser, group: FakeChat, tid: int, svc: Any, n: int) -> None:
+async def set_rounds(
+    tg: FakeTelegramServer, host: FakeUser, group: FakeChat, tid: int, svc: Any, n: int
+) -> None:
     lobby = await lobby_message(tg, group, tid)
     assert await press(tg, host, lobby, f"L|{tid}|s") == "OK"
     for _ in range(4):
@@ -126,8 +126,8 @@ async def test_a_room_of_four_hands_ends_with_its_final_summary(
         for h in hands:
             assert h.result is not None
             for seat, d in enumerate(h.result["deltas"]):
-                user = h.seats[seat]
-                key = "Alice" if user == alice.id else f"AI {[i for i, u in enumerate(h.seats) if u is None].index(seat) + 1}"
+                ai = [i for i, u in enumerate(h.seats) if u is None]
+                key = "Alice" if h.seats[seat] == alice.id else f"AI {ai.index(seat) + 1}"
                 totals[key] = totals.get(key, 0) + int(d)
                 wins[key] = wins.get(key, 0) + (seat in h.result["winners"])
         [text] = finals(tg, group)
@@ -136,7 +136,7 @@ async def test_a_room_of_four_hands_ends_with_its_final_summary(
             assert f". {name} {total:+d}\n   wins {wins[name]} ·" in text, (name, total, text)
         best = max(totals.values())
         winners = ", ".join(n for n in sorted(totals, key=lambda n: (-totals[n], n)) if totals[n] == best)
-        assert f"Big winner: " in text and f"({best:+d})" in text.split("\n")[1]
+        assert "Big winner: " in text and f"({best:+d})" in text.split("\n")[1]
         assert all(w in text.split("\n")[1] for w in winners.split(", "))
         assert finals(tg, alice), "the player gets the summary in private too"
 
@@ -154,7 +154,9 @@ async def test_a_room_of_four_hands_ends_with_its_final_summary(
         assert await press(tg, alice, summary, f"N|{tid}") == "This group already has a table"
 
 
-async def test_ready_timer_host_only_locked_and_remembered_settings(tg: FakeTelegramServer, tmp_path: Path) -> None:
+async def test_ready_timer_host_only_locked_and_remembered_settings(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
     clock = Clock()
     alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
     group = tg.add_group("Mahjong", members=[alice, bob])
@@ -293,7 +295,7 @@ async def test_first_dealer_is_the_xiangyin_host(tg: FakeTelegramServer, tmp_pat
             await press(tg, bob, lobby, f"L|{tid}|j")
             assert rt.seats[0] == bob.id
             tg.send_text(alice, None, f"/start {svc.links.payload(tid)}")
-            await tg.wait_for(lambda _: alice.id in rt.seats, what="Alice seated")
+            await tg.wait_for(lambda _, rt=rt: alice.id in rt.seats, what="Alice seated")
             host_seat = rt.seats.index(alice.id)
             assert host_seat == 1
             assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
@@ -338,8 +340,7 @@ async def test_commitment_is_the_hash_of_the_revealed_seed_and_the_wall_is_rebui
         state = deal("zhuanzhuan", int(got_seed), dealer=hand.dealer_arg, seats=len(hand.seats))
         assert state.wall.tiles == dealt_wall
         # the command the group is given checks it too
-        cmd = reveal.split("\n")[-1]
-        assert cmd.startswith("python -m engine.verify ")
+        [cmd] = [line for line in reveal.split("\n") if line.startswith("python -m engine.verify ")]
         out = subprocess.run(
             [sys.executable, "-m", *cmd.split()[2:]], cwd=ROOT, capture_output=True, text=True, timeout=60
         )
