@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import engine
-from storage import ROUNDS, Storage, StorageError, TableSettings
+from storage import ROUNDS, RoomSettings, Storage, StorageError, TableSettings
 
 from . import views
 from .access import ADMIN, MEMBER, Access, JoinLinks
@@ -36,6 +36,13 @@ READY_CHOICES = (15, 30, 60, 120)  # seconds between hands before the next one s
 # ops that change the room: refused once its first hand has started (the settings are locked)
 ROOM_OPS = frozenset({"a", "r", "s", "o", "m", "c", "d", "p", "n", "R", "Y"})
 Room = tuple[Mapping[str, Any], int, TableSettings]  # a room to open: options, seat count, settings
+
+
+def room_part(s: TableSettings | RoomSettings) -> TableSettings:
+    """What a room keeps of a table's settings (or a remembered room): timers, claim pause, 局数, ready."""
+    return TableSettings(
+        claim_s=s.claim_s, discard_s=s.discard_s, pause_s=s.pause_s, rounds=s.rounds, ready_s=s.ready_s
+    )
 
 
 def is_host(rt: TableRuntime, user_id: int) -> bool:
@@ -353,14 +360,7 @@ class Lobby:
         except (StorageError, engine.EngineError) as e:
             log.info("chat %s: remembered room not used: %s", chat_id, e)
             return None
-        same = TableSettings(
-            claim_s=room.claim_s,
-            discard_s=room.discard_s,
-            pause_s=room.pause_s,
-            rounds=room.rounds,
-            ready_s=room.ready_s,
-        )
-        return options, room.seats, same
+        return options, room.seats, room_part(room)
 
     async def _seat_count(self, rt: TableRuntime, n: int) -> bool:
         """Make the table one of ``n`` seats (the players keep theirs, in order); False if more are seated."""

@@ -15,12 +15,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from storage import Storage, StorageError, TableSettings
+from storage import Storage, StorageError
 
 from . import keyboards as kb
 from . import nightview
 from .access import MEMBER, Access
-from .lobby import Lobby
+from .lobby import Lobby, room_part
 from .people import People
 from .present import Presenter
 from .runtime import Clock, FinishedHand, Reply, TableRuntime, Tables, TimerPort
@@ -180,16 +180,8 @@ class Night:
         status = await self.access.status(chat_id, user_id)
         if status not in MEMBER:
             return Reply(t("ans.not_member" if status else "ans.check_failed", lang))
-        same = TableSettings(
-            lang=settings.lang,
-            claim_s=settings.claim_s,
-            discard_s=settings.discard_s,
-            pause_s=settings.pause_s,
-            rounds=settings.rounds,
-            ready_s=settings.ready_s,
-        )
         rt, created = await self.lobby.new_table(
-            chat_id, user_id, old.variant, lang, room=(dict(old.options), len(old.seats), same)
+            chat_id, user_id, old.variant, lang, room=(dict(old.options), len(old.seats), room_part(settings))
         )
         if not created:
             return Reply(t("ans.table_exists", lang))

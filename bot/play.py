@@ -34,7 +34,7 @@ from collections.abc import Collection, Mapping
 
 import engine
 from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
-from storage import SeatPlay, Storage, StorageError
+from storage import Facts, SeatPlay, Storage, StorageError
 
 from . import ai, render, views
 from .people import People
@@ -388,6 +388,7 @@ class Play:
             return False
         rt.settings = dataclasses.replace(rt.settings, ai=ai_seats, editing=False, ready_until=None, ready=())
         rt.hand, rt.state = hand, state
+        rt.facts = Facts()
         rt.pending = first
         rt.pause = None
         rt.opened = set(first)
@@ -445,10 +446,12 @@ class Play:
         pending, opened = open_decisions(rt, state, new_auto, now, closed=action.seat, paused=paused)
         rows = seat_rows(state.num_seats, new_auto, new_timeouts, pending)
         changed = [r for s, r in rows.items() if rt.stored.get(s, SeatPlay(s)) != r] if final is None else []
+        facts = rt.facts.after(before, action, events)
         await self.storage.log_action(
-            rt.hand.id, action, state.version, final=final, table_id=rt.id, seats=changed
+            rt.hand.id, action, state.version, final=final, table_id=rt.id, seats=changed, facts=facts
         )
         rt.state = state
+        rt.facts = facts
         rt.pause = pause
         rt.pending, rt.auto, rt.timeouts = pending, new_auto, new_timeouts
         rt.opened |= opened

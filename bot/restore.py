@@ -53,6 +53,8 @@ async def restore_tables(
                 if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
                     present.show_lobby_started(rt, fresh=True)
                 rt.hand, rt.state = r.hand, r.state
+                if r.facts is not None:
+                    rt.facts = r.facts
                 if _reopen(rt, r, play.clock()):
                     present.note_group(rt, "note.restored")
                 try:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import engine
 from engine import Action, ClaimKind, Event, KongMode, Phase, State
 from engine.ruleset import Ruleset
-from storage import Hand, SeatPlay, Table, TableSettings
+from storage import Facts, Hand, SeatPlay, Table, TableSettings
 
 from .keyboards import Keyboard
 
@@ -152,6 +152,7 @@ class TableRuntime:
     next_dealer: int | None = None
     hands_played: int = 0
     closed: bool = False
+    facts: Facts = field(default_factory=Facts)  # the hand's 胡/自摸/点炮/杠 so far (storage/facts.py)
 
     @property
     def id(self) -> int:

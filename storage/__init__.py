@@ -19,6 +19,7 @@ from .errors import (
     TableClosed,
     VersionConflict,
 )
+from .facts import Facts
 from .models import (
     LANGUAGES,
     MAX_PAUSE_S,
@@ -51,6 +52,7 @@ __all__ = [
     "ArchivedHand",
     "Conflict",
     "CorruptDatabase",
+    "Facts",
     "FinishedHandRow",
     "Hand",
     "HandFinished",

@@ -1,6 +1,9 @@
-"""What each seat did in a finished hand, read off its replay: 胡, 自摸, 点炮, 杠, its best hand and what it
-brought. These facts feed ``seat_stats`` (/stats, the room's 大结算) and the ratings; they are derived from
-the action log (the source of truth), never kept in memory by the bot.
+"""What each seat did in a finished hand: 胡, 自摸, 点炮, 杠, its best hand and what it brought. These facts
+feed ``seat_stats`` (/stats, the room's 大结算) and the ratings.
+
+They are gathered as the hand is played (``Facts.after`` on every applied action: the bot does it as it
+commits an action, a restart as it replays the log), so finishing a hand costs no second replay; a hand
+finished without them (before schema v6, or imported) is replayed once by ``seat_facts``.
 
 Definitions (docs/stats.md):
 
@@ -14,8 +17,8 @@ Definitions (docs/stats.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 import engine
 from engine import Act, EventKind, Phase, SettleKind
@@ -32,38 +35,66 @@ class SeatFacts:
     best_value: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """The facts of a hand so far (immutable: ``after`` gives the next, so a refused write loses nothing)."""
+
+    wins: frozenset[int] = frozenset()
+    self_draws: frozenset[int] = frozenset()
+    fed: frozenset[tuple[int, int, int]] = frozenset()  # (seat, discards made, wall left) per tile won on
+    kongs: tuple[int, ...] = (0, 0, 0, 0)
+
+    def after(self, before: engine.State, action: engine.Action, events: Sequence[engine.Event]) -> Facts:
+        """The facts once ``action`` (applied to ``before``, giving ``events``) has happened."""
+        out = self
+        if action.act == Act.WIN:
+            if before.phase == Phase.CLAIM and before.claim is not None:
+                key = (before.claim.from_seat, before.discards_made, before.wall.remaining)
+                out = replace(out, wins=out.wins | {action.seat}, fed=out.fed | {key})
+            else:
+                out = replace(out, wins=out.wins | {action.seat}, self_draws=out.self_draws | {action.seat})
+        made = [ev.seat for ev in events if ev.kind == EventKind.KONG and ev.seat is not None]
+        if made:
+            kongs = list(out.kongs)
+            for seat in made:
+                kongs[seat] += 1
+            out = replace(out, kongs=tuple(kongs))
+        return out
+
+    def seats(self, final: engine.State) -> list[SeatFacts]:
+        """Every seat's facts, with its best win read off the final state's settlements."""
+        n = final.num_seats
+        best: list[tuple[str, ...]] = [()] * n
+        value: list[int | None] = [None] * n
+        for st in final.settlements:
+            if st.kind != SettleKind.WIN:
+                continue
+            names = dict(st.hands)
+            for w in st.winners:
+                current = value[w]
+                if current is None or st.deltas[w] > current:
+                    value[w] = st.deltas[w]
+                    best[w] = tuple(names.get(w, ()))
+        return [
+            SeatFacts(
+                s,
+                s in self.wins,
+                s in self.self_draws,
+                sum(1 for f in self.fed if f[0] == s),
+                self.kongs[s],
+                best[s],
+                value[s],
+            )
+            for s in range(n)
+        ]
+
+
 def seat_facts(start: engine.State, actions: Iterable[engine.Action]) -> tuple[engine.State, list[SeatFacts]]:
     """Replay ``actions`` from the dealt ``start``; returns the final state and each seat's facts."""
-    n = start.num_seats
-    wins = [False] * n
-    self_draw = [False] * n
-    fed: list[set[tuple[int, int]]] = [set() for _ in range(n)]  # (discards made, wall left) per tile
-    kongs = [0] * n
+    facts = Facts()
     state = start
     for action in actions:
         before = state
         state, events = engine.apply(before, action)
-        if action.act == Act.WIN:
-            wins[action.seat] = True
-            if before.phase == Phase.CLAIM and before.claim is not None:
-                feeder = before.claim.from_seat
-                fed[feeder].add((before.discards_made, before.wall.remaining))
-            else:
-                self_draw[action.seat] = True
-        for ev in events:
-            if ev.kind == EventKind.KONG and ev.seat is not None:
-                kongs[ev.seat] += 1
-    best: list[tuple[str, ...]] = [()] * n
-    value: list[int | None] = [None] * n
-    for st in state.settlements:
-        if st.kind != SettleKind.WIN:
-            continue
-        names = dict(st.hands)
-        for w in st.winners:
-            if value[w] is None or st.deltas[w] > (value[w] or 0):
-                value[w] = st.deltas[w]
-                best[w] = tuple(names.get(w, ()))
-    facts = [
-        SeatFacts(s, wins[s], self_draw[s], len(fed[s]), kongs[s], best[s], value[s]) for s in range(n)
-    ]
-    return state, facts
+        facts = facts.after(before, action, events)
+    return state, facts.seats(state)

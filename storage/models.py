@@ -162,6 +162,7 @@ class Restored:
     settings: TableSettings = TableSettings()
     seats: tuple[SeatPlay, ...] = ()
     panels: Mapping[int, int] | None = None
+    facts: Any = None  # the hand's facts so far (``storage.facts.Facts``), gathered by its replay
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,8 @@ from .errors import (
     TableClosed,
     VersionConflict,
 )
-from .facts import seat_facts
+from .facts import Facts, seat_facts
+from .facts import SeatFacts as DerivedFacts
 from .models import (
     LANGUAGES,
     MAX_PAUSE_S,
@@ -324,15 +325,25 @@ def period_bounds(period: Period | str, now: datetime) -> tuple[float, float]:
 
 def replay_actions(variant: str, hand: Hand, actions: Iterable[LoggedAction]) -> engine.State:
     """Rebuild a hand from its record, checking that every step lands on the version that was logged."""
+    return replay_with_facts(variant, hand, actions)[0]
+
+
+def replay_with_facts(
+    variant: str, hand: Hand, actions: Iterable[LoggedAction]
+) -> tuple[engine.State, Facts]:
+    """``replay_actions``, gathering the hand's facts on the way (``storage/facts.py``)."""
+    facts = Facts()
     try:
         state = engine.new_hand(_ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
     except (engine.EngineError, InvalidInput) as e:
         raise ReplayError(f"hand {hand.id} cannot be dealt again: {e}") from None
     for a in actions:
         try:
-            state, _ = engine.apply(state, engine.Action.parse(a.action))
+            before, action = state, engine.Action.parse(a.action)
+            state, events = engine.apply(before, action)
         except engine.EngineError as e:
             raise ReplayError(f"hand {hand.id}: action #{a.seq} {a.action!r} does not replay: {e}") from None
+        facts = facts.after(before, action, events)
         if state.version != a.version:
             raise ReplayError(
                 f"hand {hand.id}: action #{a.seq} {a.action!r} gave version {state.version}, "
@@ -342,7 +353,7 @@ def replay_actions(variant: str, hand: Hand, actions: Iterable[LoggedAction]) ->
         raise ReplayError(
             f"hand {hand.id}: replay reached version {state.version}, the hand says {hand.version}"
         )
-    return state
+    return state, facts
 
 
 class _Gate:
@@ -987,6 +998,7 @@ class Storage:
         final: engine.State | None = None,
         table_id: int | None = None,
         seats: Sequence[SeatPlay] = (),
+        facts: Facts | None = None,
     ) -> int:
         """Persist one accepted action with the state version it produced; returns its sequence number.
 
@@ -995,7 +1007,8 @@ class Storage:
         nothing is written. Pass the resulting state as ``final`` when the action ended the hand: the result
         and scores are then written in the same transaction, so a crash cannot separate them (and every
         seat's play state is cleared). ``seats``: the seats of ``table_id`` whose play state (decisions,
-        timeouts, auto-play) the action changed, written in the same transaction.
+        timeouts, auto-play) the action changed, written in the same transaction. ``facts``: the hand's
+        facts gathered as it was played, this action included (else finishing replays the hand once).
         """
         try:
             parsed = engine.Action.parse(action) if isinstance(action, str) else action
@@ -1028,12 +1041,12 @@ class Storage:
             if seat_rows:
                 await db.executemany(_UPDATE_SEAT, seat_rows)
             if final is not None and result is not None:
-                await _finish(db, hand_id, final, result, now)
+                await _finish(db, hand_id, final, result, now, facts)
             return seq
 
         return await self._write(insert_and_finish)
 
-    async def finish_hand(self, hand_id: int, state: engine.State) -> Hand:
+    async def finish_hand(self, hand_id: int, state: engine.State, facts: Facts | None = None) -> Hand:
         """Record an ended hand's result and per-player score rows, from its final state.
 
         The state's version must equal the logged version, so the scores always describe the logged hand.
@@ -1042,7 +1055,7 @@ class Storage:
         now = self._now()
 
         async def run(db: aiosqlite.Connection) -> Hand:
-            await _finish(db, hand_id, state, result, now)
+            await _finish(db, hand_id, state, result, now, facts)
             return await _get_hand(db, hand_id)
 
         return await self._write(run)
@@ -1136,22 +1149,22 @@ class Storage:
 
         out: list[Restored] = []
         for table, hand_id in await self._single(load):
-            hand, state, error = None, None, None
+            hand, state, error, facts = None, None, None, Facts()
             if hand_id is not None:
                 rec = await self.hand_replay(hand_id)
                 hand = rec.hand
                 try:
-                    state = replay_actions(rec.variant, rec.hand, rec.actions)
+                    state, facts = replay_with_facts(rec.variant, rec.hand, rec.actions)
                 except ReplayError as e:
                     error = str(e)
                 if state is not None and state.phase == engine.Phase.ENDED:
-                    hand = await self.finish_hand(hand_id, state)
+                    hand = await self.finish_hand(hand_id, state, facts)
 
             async def read(db: aiosqlite.Connection, tid: int = table.id) -> Any:
                 return await bot_state(db, tid)
 
             settings, seats, panels = await self._read(read)
-            out.append(Restored(table, hand, state, error, settings, seats, panels))
+            out.append(Restored(table, hand, state, error, settings, seats, panels, facts))
         return out
 
     async def import_hands(self, table_id: int, hands: Iterable[ArchivedHand]) -> int:
@@ -1584,7 +1597,12 @@ def _final_result(state: engine.State) -> dict[str, Any]:
 
 
 async def _finish(
-    db: aiosqlite.Connection, hand_id: int, state: engine.State, result: dict[str, Any], now: float
+    db: aiosqlite.Connection,
+    hand_id: int,
+    state: engine.State,
+    result: dict[str, Any],
+    now: float,
+    facts: Facts | None = None,
 ) -> None:
     """Write the result and derive the score rows; inside the caller's transaction."""
     hand = await _get_hand(db, hand_id)
@@ -1606,12 +1624,12 @@ async def _finish(
     )
     await db.execute(schema.SCORE_ROWS_FOR_HAND, (hand_id,))
     await db.execute(_CLEAR_PLAY, (hand.table_id,))
-    await _derive(db, hand_id)
+    await _derive(db, hand_id, facts.seats(state) if facts is not None else None)
 
 
-async def _derive(db: aiosqlite.Connection, hand_id: int) -> None:
-    """A finished hand's per-seat facts (``seat_stats``, by replaying its log) and the ratings it moves;
-    inside the caller's transaction. A hand that no longer replays gets neither (nothing to rate from)."""
+async def _derive(db: aiosqlite.Connection, hand_id: int, known: list[DerivedFacts] | None = None) -> None:
+    """A finished hand's per-seat facts (``seat_stats``: ``known``, else by replaying its log) and the
+    ratings it moves; inside the caller's transaction. A hand that no longer replays gets neither."""
     hand = await _get_hand(db, hand_id)
     rows = list(
         await db.execute_fetchall("SELECT chat_id, variant FROM tables WHERE id = ?", (hand.table_id,))
@@ -1621,12 +1639,18 @@ async def _derive(db: aiosqlite.Connection, hand_id: int) -> None:
     if not rows or not isinstance(deltas, list) or hand.ended_at is None:
         return
     chat_id, variant = int(rows[0][0]), str(rows[0][1])
-    acts = await db.execute_fetchall("SELECT action FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,))
-    try:
-        start = engine.new_hand(_ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
-        _, facts = seat_facts(start, [engine.Action.parse(r[0]) for r in acts])
-    except (engine.EngineError, InvalidInput):
-        return
+    facts = known
+    if facts is None:
+        acts = await db.execute_fetchall(
+            "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,)
+        )
+        try:
+            start = engine.new_hand(
+                _ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats)
+            )
+            _, facts = seat_facts(start, [engine.Action.parse(r[0]) for r in acts])
+        except (engine.EngineError, InvalidInput):
+            return
     ended = hand.ended_at.timestamp()
     await db.executemany(
         """
