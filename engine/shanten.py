@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .melds import Meld, MeldKind
 from .tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258
@@ -45,28 +46,61 @@ TILES_258 = tuple(t for t in range(NUM_KINDS) if _IS_258[t])
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _EMPTY_OPTS: Opts = ((0, 0, 0, 0),)
 
-# one cache per (head rule, honors): suit pattern -> Pareto set of options
+# Option sets are kept small and exact for ``final``: past the first head every head is a partial set, a
+# hand has room for four sets (melds + partials; a dropped partial leaves a loose tile) and with a head the
+# loose tile no longer matters. Each distinct set gets an id; suits, merges and finals are memoised by id.
+_OPTS: list[Opts] = [_EMPTY_OPTS]
+_IDS: dict[Opts, int] = {_EMPTY_OPTS: 0}
+_ID_BITS = 20  # ids stay far below 2**20: the reduced options of one suit are a small space
+
+# one cache per (head rule, honors): suit pattern -> id of its options
 _CACHE_LIMIT = 400_000
-_CACHES: dict[tuple[bool, bool], dict[tuple[int, ...], Opts]] = {
+_CACHES: dict[tuple[bool, bool], dict[tuple[int, ...], int]] = {
     (h, z): {} for h in (False, True) for z in (False, True)
 }
+_MERGED: dict[int, int] = {}  # (a << _ID_BITS | b) -> id of merge(a, b)
+_FINALS: dict[int, int] = {}  # ((a << _ID_BITS | b) << 3 | melds) -> final(a, b, melds)
+_MEMO_LIMIT = 1_000_000
+
+
+def _norm(m: int, t: int, h: int, f: int) -> Opt:
+    """An option as ``final`` reads it: heads past the first are partials, melds + partials at most four
+    (the dropped ones leave a loose tile), and the loose flag only matters without a head."""
+    if h > 1:
+        t += h - 1
+        h = 1
+    if m + t > 4:
+        t = 4 - m
+        f = 1
+    if h:
+        f = 1
+    return (m, t, h, f)
 
 
 def _pareto(found: Iterable[Opt]) -> Opts:
     opts = set(found)
     return tuple(
-        r
-        for r in opts
-        if not any(o != r and o[0] >= r[0] and o[1] >= r[1] and o[2] >= r[2] and o[3] >= r[3] for o in opts)
+        sorted(
+            r
+            for r in opts
+            if not any(
+                o != r and o[0] >= r[0] and o[1] >= r[1] and o[2] >= r[2] and o[3] >= r[3] for o in opts
+            )
+        )
     )
 
 
-def suit_options(key: tuple[int, ...], pair_258: bool, honors: bool) -> Opts:
-    """Pareto set of (melds, partials, heads, loose) inside one suit. A head is a pair that may be the hand's
-    pair; every other pair is a partial set (and so is any head past the first, see ``final``).
+def _intern(opts: Opts) -> int:
+    i = _IDS.get(opts)
+    if i is None:
+        i = _IDS[opts] = len(_OPTS)
+        _OPTS.append(opts)
+    return i
 
-    Memoised on the pattern: the first non-empty rank is split every possible way and the rest of the
-    pattern is itself a cached pattern."""
+
+def suit_id(key: tuple[int, ...], pair_258: bool, honors: bool) -> int:
+    """The id of ``suit_options(key, ...)``; memoised on the pattern: the first non-empty rank is split every
+    possible way and the rest of the pattern is itself a cached pattern."""
     cache = _CACHES[pair_258, honors]
     hit = cache.get(key)
     if hit is not None:
@@ -76,53 +110,83 @@ def suit_options(key: tuple[int, ...], pair_258: bool, honors: bool) -> Opts:
     while i < n and key[i] == 0:
         i += 1
     if i == n:
-        cache[key] = _EMPTY_OPTS
-        return _EMPTY_OPTS
+        cache[key] = 0
+        return 0
+    if not honors:
+        sid = _by_blocks(key, i, pair_258)
+        if sid >= 0:
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            cache[key] = sid
+            return sid
     head_ok = (_HEAD_NONE7 if pair_258 else _HEAD_ANY7) if honors else (_HEAD_258 if pair_258 else _HEAD_ANY9)
     c = list(key)
     found: list[Opt] = []
-
-    def sub(dm: int, dt: int, dh: int, df: int = 0) -> None:
-        for m, t, h, f in suit_options(tuple(c), pair_258, honors):
-            found.append((m + dm, t + dt, h + dh, f | df))
-
+    # (tiles taken from ranks i, i+1, i+2; melds, partials, heads, loose) for every way to use rank i
+    splits: list[tuple[int, int, int, int, int, int, int]] = []
     if c[i] >= 3:
-        c[i] -= 3
-        sub(1, 0, 0)
-        c[i] += 3
+        splits.append((3, 0, 0, 1, 0, 0, 0))
     if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        sub(1, 0, 0)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
+        splits.append((1, 1, 1, 1, 0, 0, 0))
     if c[i] >= 2:
-        c[i] -= 2
         if head_ok[i]:
-            sub(0, 0, 1)
-        sub(0, 1, 0)
-        c[i] += 2
+            splits.append((2, 0, 0, 0, 0, 1, 0))
+        splits.append((2, 0, 0, 0, 1, 0, 0))
     if not honors and i + 1 < n and c[i + 1]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        sub(0, 1, 0)
-        c[i] += 1
-        c[i + 1] += 1
+        splits.append((1, 1, 0, 0, 1, 0, 0))
     if not honors and i + 2 < n and c[i + 2]:
-        c[i] -= 1
-        c[i + 2] -= 1
-        sub(0, 1, 0)
-        c[i] += 1
-        c[i + 2] += 1
-    c[i] -= 1
-    sub(0, 0, 0, 1 if head_ok[i] else 0)
-    pareto = _pareto(found)
+        splits.append((1, 0, 1, 0, 1, 0, 0))
+    splits.append((1, 0, 0, 0, 0, 0, 1 if head_ok[i] else 0))
+    for x, y, z, dm, dt, dh, df in splits:
+        c[i] -= x
+        if y:
+            c[i + 1] -= y
+        if z:
+            c[i + 2] -= z
+        for m, t, h, f in _OPTS[suit_id(tuple(c), pair_258, honors)]:
+            found.append(_norm(m + dm, t + dt, h + dh, f | df))
+        c[i] += x
+        if y:
+            c[i + 1] += y
+        if z:
+            c[i + 2] += z
+    sid = _intern(_pareto(found))
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()  # a long-running bot: start over rather than grow without bound
-    cache[key] = pareto
-    return pareto
+    cache[key] = sid
+    return sid
+
+
+def _by_blocks(key: tuple[int, ...], i: int, pair_258: bool) -> int:
+    """The options of a suit pattern as the merge of its blocks (runs of ranks apart by two empty ranks or
+    more: no set or partial spans such a gap), each moved to the start of the pattern (by whole thirds
+    under pair_258, so a 2/5/8 stays one); -1 if ``key`` (first tile at ``i``) is one block already there.
+    Far fewer blocks than patterns occur, so a new pattern is mostly a few cached look-ups."""
+    n = len(key)
+    blocks: list[tuple[int, ...]] = []
+    while i < n:
+        if not key[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and (key[j] or (j + 1 < n and key[j + 1])):
+            j += 1
+        shift = i - i % 3 if pair_258 else i
+        if not shift and j == n and not blocks:
+            return -1
+        blocks.append(key[shift:j])
+        i = j
+    sid = 0
+    for block in blocks:
+        sid = merge_id(sid, suit_id(block, pair_258, False))
+    return sid
+
+
+def suit_options(key: tuple[int, ...], pair_258: bool, honors: bool) -> Opts:
+    """Pareto set of (melds, partials, heads, loose) inside one suit, reduced as ``final`` reads it. A head
+    is a pair that may be the hand's pair; every other pair is a partial set (and so is any head past the
+    first, see ``final``)."""
+    return _OPTS[suit_id(key, pair_258, honors)]
 
 
 def merge(a: Opts, b: Opts) -> Opts:
@@ -131,7 +195,22 @@ def merge(a: Opts, b: Opts) -> Opts:
         return a
     if a is _EMPTY_OPTS:
         return b
-    return _pareto((x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] | y[3]) for x in a for y in b)
+    return _pareto(_norm(x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] | y[3]) for x in a for y in b)
+
+
+def merge_id(a: int, b: int) -> int:
+    """``merge`` by ids, memoised."""
+    if not b:
+        return a
+    if not a:
+        return b
+    k = a << _ID_BITS | b
+    hit = _MERGED.get(k)
+    if hit is None:
+        if len(_MERGED) >= _MEMO_LIMIT:
+            _MERGED.clear()
+        hit = _MERGED[k] = _intern(merge(_OPTS[a], _OPTS[b]))
+    return hit
 
 
 def final(a: Opts, b: Opts, melds: int) -> int:
@@ -158,38 +237,83 @@ def final(a: Opts, b: Opts, melds: int) -> int:
     return best
 
 
+def final_id(a: int, b: int, melds: int) -> int:
+    """``final`` by ids, memoised."""
+    k = (a << _ID_BITS | b) << 3 | melds
+    hit = _FINALS.get(k)
+    if hit is None:
+        if len(_FINALS) >= _MEMO_LIMIT:
+            _FINALS.clear()
+        hit = _FINALS[k] = final(_OPTS[a], _OPTS[b], melds)
+    return hit
+
+
 def suits(counts: Counts, pair_258: bool) -> list[Opts]:
     """The options of each suit (万 条 筒, then honors)."""
+    return [_OPTS[i] for i in suit_ids(counts, pair_258)]
+
+
+def suit_ids(counts: Counts, pair_258: bool) -> list[int]:
+    """The option ids of each suit (万 条 筒, then honors)."""
     return [
-        suit_options(counts[0:9], pair_258, False),
-        suit_options(counts[9:18], pair_258, False),
-        suit_options(counts[18:27], pair_258, False),
-        suit_options(counts[27:34], pair_258, True),
+        suit_id(counts[0:9], pair_258, False),
+        suit_id(counts[9:18], pair_258, False),
+        suit_id(counts[18:27], pair_258, False),
+        suit_id(counts[27:34], pair_258, True),
     ]
 
 
 def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
     """Standard-shape shanten (−1 complete, 0 ready); with ``pair_258`` only a 2/5/8 pair is a head."""
-    a, b, c, d = suits(counts, pair_258)
-    return final(merge(a, b), merge(c, d), melds)
+    suited = _CACHES[pair_258, False]
+    k = counts[0:9]
+    a = suited.get(k)
+    if a is None:
+        a = suit_id(k, pair_258, False)
+    k = counts[9:18]
+    b = suited.get(k)
+    if b is None:
+        b = suit_id(k, pair_258, False)
+    k = counts[18:27]
+    c = suited.get(k)
+    if c is None:
+        c = suit_id(k, pair_258, False)
+    k = counts[27:34]
+    d = _CACHES[pair_258, True].get(k)
+    if d is None:
+        d = suit_id(k, pair_258, True)
+    ab: int | None = a if not b else b if not a else _MERGED.get(a << _ID_BITS | b)
+    if ab is None:
+        ab = merge_id(a, b)
+    cd: int | None = c if not d else d if not c else _MERGED.get(c << _ID_BITS | d)
+    if cd is None:
+        cd = merge_id(c, d)
+    s = _FINALS.get((ab << _ID_BITS | cd) << 3 | melds)
+    if s is None:
+        s = final_id(ab, cd, melds)
+    return s
 
 
 Stats = tuple[int, int, int, int, int]  # pairs (a four = 2), triplets, exact pairs, non-2/5/8 tiles, suits
 
 
+_get_off = itemgetter(*(t for t in range(NUM_KINDS) if not _IS_258[t]))
+_ZERO9 = bytes(9)
+_ZERO7 = bytes(7)
+
+
 def stats(counts: Counts) -> Stats:
-    pairs7 = trips = pairs = off = used = 0
-    for t, n in enumerate(counts):
-        if n:
-            pairs7 += n >> 1
-            if n >= 3:
-                trips += 1
-            elif n == 2:
-                pairs += 1
-            if not _IS_258[t]:
-                off += n
-            used |= 1 << (t // 9)
-    return pairs7, trips, pairs, off, used
+    b = bytes(counts)
+    c2 = b.count(2)
+    c3 = b.count(3)
+    c4 = b.count(4)
+    used = (
+        (b[0:9] != _ZERO9)
+        | (b[9:18] != _ZERO9) << 1
+        | (b[18:27] != _ZERO9) << 2
+        | (b[27:34] != _ZERO7) << 3
+    )
+    return c2 + c3 + 2 * c4, c3 + c4, c2, sum(_get_off(counts)), used
 
 
 def add_stats(st: Stats, counts: Counts, t: int) -> Stats:
@@ -277,13 +401,13 @@ class HandShape:
 
         Adding a tile changes one suit only: the other suits are merged once and that suit re-read."""
         pair_258 = self.shapes.pair_258
-        per_suit = suits(counts, pair_258)
-        others = [
-            merge(merge(per_suit[1], per_suit[2]), per_suit[3]),
-            merge(merge(per_suit[0], per_suit[2]), per_suit[3]),
-            merge(merge(per_suit[0], per_suit[1]), per_suit[3]),
-            merge(merge(per_suit[0], per_suit[1]), per_suit[2]),
-        ]
+        i0, i1, i2, i3 = suit_ids(counts, pair_258)
+        others = (
+            merge_id(merge_id(i1, i2), i3),
+            merge_id(merge_id(i0, i2), i3),
+            merge_id(merge_id(i0, i1), i3),
+            merge_id(merge_id(i0, i1), i2),
+        )
         st = stats(counts)
         n = sum(counts) + 1
         nm = self.n_melds
@@ -298,7 +422,7 @@ class HandShape:
             lo = x * 9
             c[t] += 1
             key = tuple(c[lo : lo + (7 if x == 3 else 9)])
-            new = final(suit_options(key, pair_258, x == 3), others[x], nm)
+            new = final_id(suit_id(key, pair_258, x == 3), others[x], nm)
             if new >= s:
                 new = self.side(tuple(c), add_stats(st, counts, t), n, new)
             c[t] -= 1
@@ -330,10 +454,14 @@ __all__ = [
     "Shapes",
     "TILES_258",
     "final",
+    "final_id",
     "merge",
+    "merge_id",
     "neighbours",
     "shanten_lower_bound",
     "shanten_shape",
+    "suit_id",
+    "suit_ids",
     "suit_options",
     "suits",
 ]

@@ -74,29 +74,29 @@ _build_tables()
 _EMPTY9 = (0,) * 9
 _EMPTY7 = (0,) * 7
 
+# One look-up per suit for the win check: pattern -> 0 (melds only) or 1 (melds and the pair); a pattern
+# that is neither is absent. 3k and 3k+2 tiles never share a pattern, so one dict holds both.
+_STATUS: dict[_SuitKey, int] = {**dict.fromkeys(_MELDS, 0), **dict.fromkeys(_PAIRED, 1)}
+_HONOR_STATUS: dict[_SuitKey, int] = {**dict.fromkeys(_HONOR_MELDS, 0), **dict.fromkeys(_HONOR_PAIRED, 1)}
+_status9 = _STATUS.get
+_status7 = _HONOR_STATUS.get
+
 
 def is_standard(counts: Counts) -> bool:
     """True if the concealed tiles (3k+2 of them) split into k melds + one pair, any pair."""
-    pair_seen = False
-    for lo in (0, 9, 18):
-        key = counts[lo : lo + 9]
-        if key == _EMPTY9:
-            continue
-        if key in _MELDS:
-            continue
-        if key in _PAIRED and not pair_seen:
-            pair_seen = True
-            continue
+    a = _status9(counts[0:9])
+    if a is None:
         return False
-    hk = counts[27:34]
-    if hk != _EMPTY7:
-        if hk in _HONOR_MELDS:
-            pass
-        elif hk in _HONOR_PAIRED and not pair_seen:
-            pair_seen = True
-        else:
-            return False
-    return pair_seen
+    b = _status9(counts[9:18])
+    if b is None:
+        return False
+    c = _status9(counts[18:27])
+    if c is None:
+        return False
+    d = _status7(counts[27:34])
+    if d is None:
+        return False
+    return a + b + c + d == 1
 
 
 def standard_pairs(counts: Counts) -> set[int]:
@@ -198,15 +198,79 @@ def is_thirteen_orphans(counts: Counts) -> bool:
     return pair and sum(counts[t] for t in need) == 14
 
 
+# suit pattern -> (ranks whose tile leaves melds only, ranks whose tile leaves melds and the pair), filled as
+# patterns are met (a handful of probes each); bounded like the shanten caches.
+_WaitRanks = tuple[tuple[int, ...], tuple[int, ...]]
+_WAITS: tuple[dict[_SuitKey, _WaitRanks], dict[_SuitKey, _WaitRanks]] = ({}, {})
+_WAITS_LIMIT = 200_000
+_NO_WAIT_RANKS: _WaitRanks = ((), ())
+
+
+def _suit_waits(key: _SuitKey, honors: bool) -> _WaitRanks:
+    table = _WAITS[honors]
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    status = _status7 if honors else _status9
+    melds: list[int] = []
+    paired: list[int] = []
+    c = list(key)
+    for r in range(len(c)):
+        if c[r] >= 4 or (honors and not c[r]):
+            continue
+        c[r] += 1
+        st = status(tuple(c))
+        c[r] -= 1
+        if st == 0:
+            melds.append(r)
+        elif st == 1:
+            paired.append(r)
+    found = (tuple(melds), tuple(paired)) if melds or paired else _NO_WAIT_RANKS
+    if len(table) >= _WAITS_LIMIT:
+        table.clear()
+    table[key] = found
+    return found
+
+
 def standard_waits(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:
-    """Tiles that complete a standard shape (any pair) for 3k+1 concealed tiles."""
-    out = []
-    for t in _candidates(counts, kinds):
-        c = list(counts)
-        c[t] += 1
-        if is_standard(tuple(c)):
-            out.append(t)
+    """Tiles that complete a standard shape (any pair) for 3k+1 concealed tiles, never a fifth copy.
+
+    Suit by suit: a tile completes the hand only if every other suit is already complete (melds, at most
+    one pair between them), so at most one incomplete suit is looked at, through its cached wait ranks."""
+    keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    st = (_status9(keys[0]), _status9(keys[1]), _status9(keys[2]), _status7(keys[3]))
+    missing = st.count(None)
+    if missing > 1:
+        return []
+    last = 4 if kinds > SUITED_KINDS else 3
+    if missing == 1:
+        x = st.index(None)
+        if x >= last:
+            return []
+        pairs = sum(v for v in st if v is not None)
+        if pairs > 1:
+            return []
+        lo = 9 * x
+        return [lo + r for r in _suit_waits(keys[x], x == 3)[1 - pairs]]
+    total = sum(v for v in st if v is not None)
+    out: list[int] = []
+    for x in range(last):
+        pairs = total - (st[x] or 0)
+        if pairs > 1:
+            continue
+        lo = 9 * x
+        out.extend(lo + r for r in _suit_waits(keys[x], x == 3)[1 - pairs])
     return out
+
+
+def seven_pairs_wait(counts: Counts) -> int:
+    """The tile a 13-tile 七小对 hand waits on (a single, or a third copy: a four counts as two pairs);
+    -1 if the hand is not one tile from seven pairs."""
+    b = bytes(counts)
+    if b.count(1) + b.count(3) != 1 or sum(b) != 13:
+        return -1
+    t = b.find(1)
+    return t if t >= 0 else b.find(3)
 
 
 def _candidates(counts: Counts, kinds: int) -> Iterator[int]:
@@ -232,11 +296,15 @@ def candidates(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:
 
 _ANY_PAIR = Shapes(seven_pairs=True)
 _ANY_PAIR_NO_SEVEN = Shapes(seven_pairs=False)
+_SHAPES: dict[tuple[bool, int], HandShape] = {}
 
 
 def shanten(counts: Counts, exposed_melds: int = 0, seven_pairs: bool = True) -> int:
     """Distance to ready (向听) by the common shapes: 4 melds + any pair, and (with no melds) seven pairs, a
     four counting as two pairs. The one shanten of the engine (engine/shanten.py), for callers without a
     variant; a variant's own is ``Variant.shanten``."""
-    shapes = _ANY_PAIR if seven_pairs else _ANY_PAIR_NO_SEVEN
-    return HandShape(shapes, n_melds=exposed_melds).shanten(counts)
+    shape = _SHAPES.get((seven_pairs, exposed_melds))
+    if shape is None:
+        shapes = _ANY_PAIR if seven_pairs else _ANY_PAIR_NO_SEVEN
+        shape = _SHAPES[seven_pairs, exposed_melds] = HandShape(shapes, n_melds=exposed_melds)
+    return shape.shanten(counts)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import Act, KongMode
@@ -30,7 +31,15 @@ from .errors import InvalidOption
 from .hands import all_258
 from .melds import Meld, MeldKind
 from .shanten import TILES_258, HandShape, Shapes
-from .shape import ORPHANS, candidates, is_seven_pairs, is_standard, is_thirteen_orphans
+from .shape import (
+    ORPHANS,
+    candidates,
+    is_seven_pairs,
+    is_standard,
+    is_thirteen_orphans,
+    seven_pairs_wait,
+    standard_waits,
+)
 from .tiles import NUM_KINDS, Counts, full_set
 
 if TYPE_CHECKING:
@@ -173,6 +182,15 @@ class WinInfo:
 
 
 _NOT_ORPHANS = tuple(t for t in range(NUM_KINDS) if t not in ORPHANS)
+_get_not_orphans = itemgetter(*_NOT_ORPHANS)
+
+
+def _plus(counts: Counts, t: int) -> Counts:
+    """``counts`` with one more ``t``."""
+    c = list(counts)
+    c[t] += 1
+    return tuple(c)
+
 _FULL_108 = tuple(full_set(False))
 
 
@@ -207,11 +225,17 @@ class Variant:
     # variant restrict discards at all, or ever force a win?
     _restricts_discards: ClassVar[bool] = False
     _forces_wins: ClassVar[bool] = False
+    # do could_win and wait_candidates stay the defaults (the shapes)? Then shape_waits reads the waits
+    # suit by suit instead of trying each candidate tile.
+    _shape_defaults: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         cls._restricts_discards = cls.discard_allowed is not Variant.discard_allowed
         cls._forces_wins = cls.must_win is not Variant.must_win
+        cls._shape_defaults = (
+            cls.could_win is Variant.could_win and cls.wait_candidates is Variant.wait_candidates
+        )
 
     def __repr__(self) -> str:
         return f"<variant {self.id}>"
@@ -375,6 +399,30 @@ class Variant:
             return ORPHANS
         return ()
 
+    def shape_waits(self, counts: Counts, melds: tuple[Meld, ...] = ()) -> list[int]:
+        """Tiles ``t`` (never a fifth copy) for which ``could_win(counts + t, melds)``, sorted: the waits by
+        shape, before the variant's evaluation. With the default shapes they are read suit by suit
+        (engine/shape.py); a variant overriding could_win or wait_candidates has each candidate tried."""
+        if self._shape_defaults:
+            shapes = self.shapes
+            found = standard_waits(counts)
+            extra: list[int] = []
+            if not melds:
+                if shapes.seven_pairs:
+                    t = seven_pairs_wait(counts)
+                    if t >= 0:
+                        extra.append(t)
+                if shapes.thirteen_orphans and not any(_get_not_orphans(counts)):
+                    extra.extend(t for t in ORPHANS if is_thirteen_orphans(_plus(counts, t)))
+            if shapes.all_258 and all_258(counts, melds):
+                extra.extend(t for t in TILES_258 if counts[t] < 4)
+            if extra:
+                found = sorted({*found, *extra})
+            return found
+        cands = set(candidates(counts))
+        cands.update(self.wait_candidates(counts, melds))
+        return [t for t in sorted(cands) if counts[t] < 4 and self.could_win(_plus(counts, t), melds)]
+
     def waits(
         self,
         counts: Counts,
@@ -382,20 +430,15 @@ class Variant:
         options: Options | None = None,
         choice: str | None = None,
     ) -> list[int]:
-        """Tiles that would complete this 3k+1 hand in any context (self-draw or discard) — 听牌."""
+        """Tiles that would complete this 3k+1 hand in any context (self-draw or discard) — 听牌. The
+        variant's evaluation runs only on the waits by shape."""
+        shaped = self.shape_waits(counts, melds)
+        if not shaped:
+            return shaped
         opts = options if options is not None else self.make_options()
-        cands = set(candidates(counts))
-        cands.update(self.wait_candidates(counts, melds))
         out = []
-        c = list(counts)
-        for t in sorted(cands):
-            if counts[t] >= 4:
-                continue
-            c[t] += 1
-            ct = tuple(c)
-            c[t] -= 1
-            if not self.could_win(ct, melds):
-                continue
+        for t in shaped:
+            ct = _plus(counts, t)
             for self_draw in (True, False):
                 ctx = WinContext(
                     0,

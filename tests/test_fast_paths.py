@@ -1,0 +1,144 @@
+"""issue 14: the fast paths (per-suit tables, suit-by-suit waits, shanten by cached option ids and blocks)
+agree exactly with the plain reference implementations of tests/reference.py, over many random hands of every
+variant: uniformly random hands, and near-ready ones (where a disagreement would show)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine import Meld, format_hand, get_ruleset
+from engine.shanten import Shapes, stats
+from engine.shape import is_standard, seven_pairs_wait, standard_waits
+from engine.tiles import NUM_KINDS, Counts, to_counts
+
+from . import reference as ref
+from .test_shanten import VARIANTS, _near_ready, _winning
+
+HANDS = 400
+
+
+def _random_hands(rs_id: str, size: int, n: int, seed: str) -> Iterator[tuple[Counts, tuple[Meld, ...]]]:
+    """Random concealed hands of ``size`` tiles from the variant's set, and near-ready hands with melds."""
+    rs = get_ruleset(rs_id)
+    rng = random.Random(seed)
+    pool = list(rs.tile_set(4, rs.make_options()))
+    for i in range(n):
+        if i % 2:
+            counts, melds = _near_ready(rs, rng)
+            if size % 3 == 2:
+                tiles, melds = _winning(rs, rng)
+                counts = to_counts(tiles)
+            if all(x <= 4 for x in counts):
+                yield counts, melds
+            continue
+        rng.shuffle(pool)
+        yield to_counts(pool[:size]), ()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_win_check_matches_the_recursive_search(variant: str) -> None:
+    """is_standard (one table look-up per suit) == a recursive split into melds and a pair."""
+    wins = 0
+    for counts, _ in _random_hands(variant, 14, HANDS * 2, f"std/{variant}"):
+        got = is_standard(counts)
+        assert got == ref.is_standard(counts), format_hand(counts)
+        wins += got
+    assert wins > HANDS // 4
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_waits_match_trying_every_tile(variant: str) -> None:
+    """shape_waits (suit by suit) == every tile kind tried with could_win; waits == the variant's evaluation
+    of each; and the standard and seven-pairs parts on their own."""
+    rs = get_ruleset(variant)
+    ready = 0
+    for counts, melds in _random_hands(variant, 13, HANDS, f"waits/{variant}"):
+        want = ref.shape_waits(rs, counts, melds)
+        assert rs.shape_waits(counts, melds) == want, format_hand(counts, melds)
+        got = rs.waits(counts, melds)
+        assert got == ref.waits(rs, counts, melds), format_hand(counts, melds)
+        std = [t for t in range(NUM_KINDS) if counts[t] < 4 and ref.is_standard(ref.plus(counts, t))]
+        assert standard_waits(counts) == std, format_hand(counts, melds)
+        seven = [t for t in range(NUM_KINDS) if counts[t] < 4 and sum(counts) == 13 and not melds
+                 and all(n % 2 == 0 for n in ref.plus(counts, t))]
+        assert seven_pairs_wait(counts) == (seven[0] if seven else -1), format_hand(counts)
+        ready += bool(got)
+    assert ready > HANDS // 10
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_shanten_matches_the_full_enumeration(variant: str) -> None:
+    """The variant's HandShape (cached option ids, blocks, reduced option sets) == every split of every suit
+    combined, with the variant's other shapes, for 13- and 14-tile hands with and without melds."""
+    rs = get_ruleset(variant)
+    for size in (13, 14):
+        for counts, melds in _random_hands(variant, size, HANDS // 2, f"shanten/{variant}/{size}"):
+            got = rs.hand_shape(melds).shanten(counts)
+            assert got == ref.hand_shanten(rs.shapes, melds, counts), format_hand(counts, melds)
+
+
+@pytest.mark.parametrize("pair_258", [False, True])
+def test_standard_shanten_matches_with_honors_and_long_suits(pair_258: bool) -> None:
+    """The standard shape alone, on hands crowded into one or two suits (long blocks) and with honors."""
+    from engine.shanten import shanten_shape
+
+    rng = random.Random(f"long/{pair_258}")
+    for _ in range(HANDS):
+        kinds = rng.sample(range(NUM_KINDS), rng.choice((1, 2, 3)) * 9 // 3 + 3)
+        pool = [t for t in kinds for _ in range(4)]
+        rng.shuffle(pool)
+        counts = to_counts(pool[: rng.choice((13, 14))])
+        melds = rng.choice((0, 0, 1))
+        assert shanten_shape(counts, melds, pair_258) == ref.shanten_shape(counts, melds, pair_258), (
+            format_hand(counts)
+        )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_useful_tiles_match_trying_every_tile(variant: str) -> None:
+    """HandShape.useful (one suit re-read per tile, the others merged once) == each tile tried in full."""
+    rs = get_ruleset(variant)
+    rng = random.Random(f"useful/{variant}")
+    for counts, melds in _random_hands(variant, 13, HANDS // 2, f"useful/{variant}"):
+        unseen = [rng.randrange(5) for _ in range(NUM_KINDS)]
+        shape = rs.hand_shape(melds)
+        s = shape.shanten(counts)
+        extra = tuple(rs.wait_candidates(counts, melds))
+        got = shape.useful(counts, s, unseen, extra)
+        assert got == ref.useful(rs.shapes, melds, counts, unseen, extra), format_hand(counts, melds)
+
+
+def test_stats_match_a_plain_count() -> None:
+    rng = random.Random(3)
+    pool = [t for t in range(NUM_KINDS) for _ in range(4)]
+    for _ in range(HANDS):
+        rng.shuffle(pool)
+        counts = to_counts(pool[:14])
+        pairs7, trips, pairs, off, used = stats(counts)
+        assert pairs7 == sum(n // 2 for n in counts)
+        assert trips == sum(1 for n in counts if n >= 3)
+        assert pairs == sum(1 for n in counts if n == 2)
+        assert off == sum(n for t, n in enumerate(counts) if not (t < 27 and t % 9 in (1, 4, 7)))
+        assert used == sum(1 << s for s in range(4) if any(counts[s * 9 : s * 9 + 9]))
+
+
+def test_a_shape_the_tables_do_not_know_falls_back_to_trying_each_tile() -> None:
+    """A variant that overrides could_win (wild tiles, later) gets the tile-by-tile waits, not the tables."""
+    from engine.variants.changsha import Changsha
+
+    class OnlySevenPairs(Changsha):
+        id = "test_only_seven_pairs"
+        shapes = Shapes(seven_pairs=True)
+
+        def could_win(self, counts: Counts, melds: tuple[Meld, ...]) -> bool:
+            return not melds and sum(counts) == 14 and all(n % 2 == 0 for n in counts)
+
+    v = OnlySevenPairs()
+    assert not v._shape_defaults and get_ruleset("changsha")._shape_defaults
+    counts = to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6])
+    assert v.shape_waits(counts) == [6]
+    cs = get_ruleset("changsha")
+    assert cs.shape_waits(counts) == ref.shape_waits(cs, counts) != [6]
