@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, compress
 from typing import Any
 
 from .actions import Act, Action, KongMode
@@ -26,6 +25,7 @@ from .state import (
     Seat,
     State,
     evolve,
+    evolve_claim,
     evolve_seat,
 )
 from .tiles import NUM_KINDS, SUITED_KINDS, Counts, parse_tiles, tile_str, to_counts
@@ -342,7 +342,7 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
     if rs._restricts_discards:
         acts.extend(table[t] for t in range(NUM_KINDS) if counts[t] and rs.discard_allowed(state, seat, t))
     else:
-        acts.extend(table[t] for t in range(NUM_KINDS) if counts[t])
+        acts.extend(compress(table, counts))
     if _live(state) > 0:
         acts.extend(_own_kongs(state, seat))
     return _forced(tuple(acts), state, seat)
@@ -354,9 +354,10 @@ def _own_kongs(state: State, seat: int, only: int | None = None) -> list[Action]
     rs = state.ruleset
     counts = s.counts
     out: list[Action] = []
-    for t in range(NUM_KINDS) if only is None else (only,):
-        if counts[t] == 4 and rs.claim_allowed(state, seat, Act.KONG, t):
-            out.extend(_kong_actions(state, seat, t, MeldKind.KONG_CONCEALED))
+    if only is not None or 4 in counts:
+        for t in range(NUM_KINDS) if only is None else (only,):
+            if counts[t] == 4 and rs.claim_allowed(state, seat, Act.KONG, t):
+                out.extend(_kong_actions(state, seat, t, MeldKind.KONG_CONCEALED))
     for m in s.melds:
         t = m.tile
         if m.kind == MeldKind.PUNG and counts[t] and (only is None or t == only):
@@ -435,8 +436,12 @@ def _kong_actions(state: State, seat: int, t: int, kind: MeldKind) -> list[Actio
 def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
     """Apply one decision; returns the new state and what happened. Raises IllegalAction."""
     legal = legal_actions(state, action.seat)
-    if action not in legal:
-        raise IllegalAction(_why_illegal(state, action, legal))
+    for a in legal:
+        if a is action:  # the caller passes one of the legal actions itself: no field-by-field compare
+            break
+    else:
+        if action not in legal:
+            raise IllegalAction(_why_illegal(state, action, legal))
     events: list[Event] = []
     phase = state.phase
     if phase == Phase.OPENING:
@@ -742,13 +747,34 @@ def _claim_options(
     rs = state.ruleset
     wall_left = _live(state) > 0
     chow_seat = _next_active(state, state.next_seat(from_seat))
-    for i in range(1, state.num_seats):
-        seat = state.next_seat(from_seat, i)
-        s = state.seats[seat]
+    suited = t < SUITED_KINDS
+    r = t % 9
+    seats = state.seats
+    n_seats = len(seats)
+    for i in range(1, n_seats):
+        seat = (from_seat + i) % n_seats
+        s = seats[seat]
         if s.won:
             continue
+        counts = s.counts
+        n = counts[t]
+        # most discards concern nobody: decide that from the counts before any Action is made
+        may_meld = wall_left and not s.locked and (
+            n >= 2
+            or (
+                seat == chow_seat
+                and suited
+                and (
+                    (r >= 1 and counts[t - 1] and (r >= 2 and counts[t - 2] or r <= 7 and counts[t + 1]))
+                    or (r <= 6 and counts[t + 1] and counts[t + 2])
+                )
+            )
+        )
+        may_win = _may_win_on(rs, s, t) and not (s.furiten and rs.furiten_bars(s.furiten, t))
+        if not may_meld and not may_win:
+            continue
         acts: list[Action] = []
-        if not (s.furiten and rs.furiten_bars(s.furiten, t)) and (
+        if may_win and (
             win_info(
                 state,
                 seat,
@@ -762,23 +788,50 @@ def _claim_options(
             is not None
         ):
             acts.append(Action(seat, Act.WIN))
-        if wall_left and not s.locked:
-            n = s.counts[t]
+        if may_meld:
             if n == 3 and rs.claim_allowed(state, seat, Act.KONG, t):
                 acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_EXPOSED))
             if n >= 2 and rs.claim_allowed(state, seat, Act.PUNG, t):
                 acts.append(Action(seat, Act.PUNG))
             # chow: only the discarder's next seat in play (docs/rules/common.md §3)
-            if seat == chow_seat and t < SUITED_KINDS and rs.claim_allowed(state, seat, Act.CHOW, t):
-                r = t % 9
+            if seat == chow_seat and suited and rs.claim_allowed(state, seat, Act.CHOW, t):
                 for lo in (t - 2, t - 1, t):
                     if lo < t - r or lo + 2 > t - r + 8:
                         continue
-                    if all(s.counts[x] for x in (lo, lo + 1, lo + 2) if x != t):
+                    if all(counts[x] for x in (lo, lo + 1, lo + 2) if x != t):
                         acts.append(Action(seat, Act.CHOW, lo))
         if acts:
             out.append((seat, _forced((*acts, Action(seat, Act.PASS)), state, seat)))
     return tuple(out)
+
+
+# The waits by shape of the hands met lately, per variant: a tile can only win a hand it is one of, so a
+# claim window runs the variant's evaluation only then (every discard is looked at for three seats). Only
+# for the default shapes (``Variant.shape_waits`` reads them suit by suit); bounded, cleared when full.
+_SHAPE_WAITS: dict[tuple[Variant, Counts, tuple[Meld, ...]], frozenset[int]] = {}
+_SHAPE_WAITS_LIMIT = 4096
+_SEAT_WAITS: dict[int, tuple[Seat, Variant, frozenset[int]]] = {}
+
+
+def _may_win_on(rs: Variant, s: Seat, t: int) -> bool:
+    """Can ``t`` from another seat possibly complete this seat's hand (its shape; not yet its value)?"""
+    if not rs._shape_defaults:
+        return True
+    # a Seat is immutable and lives on, unchanged, through the other seats' turns: look it up by identity
+    # (the entry keeps it alive, so its id can't be reused while cached), else by its counts and melds
+    hit = _SEAT_WAITS.get(id(s))
+    if hit is not None and hit[0] is s and hit[1] is rs:
+        return t in hit[2]
+    key = (rs, s.counts, s.melds)
+    w = _SHAPE_WAITS.get(key)
+    if w is None:
+        if len(_SHAPE_WAITS) >= _SHAPE_WAITS_LIMIT:
+            _SHAPE_WAITS.clear()
+        w = _SHAPE_WAITS[key] = frozenset(rs.shape_waits(s.counts, s.melds))
+    if len(_SEAT_WAITS) >= _SHAPE_WAITS_LIMIT:
+        _SEAT_WAITS.clear()
+    _SEAT_WAITS[id(s)] = (s, rs, w)
+    return t in w
 
 
 def _rob_options(
@@ -988,7 +1041,7 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
         new = tuple(t for t in claim.tiles or (claim.tile,) if t not in passed)
         state = evolve(state, seats=_set_seat(state, seat, furiten=(*passed, *dict.fromkeys(new))))
         events.append(Event(EventKind.FURITEN, seat, claim.tile, private=True))
-    claim = replace(claim, responses=(*claim.responses, (seat, action)))
+    claim = evolve_claim(claim, responses=(*claim.responses, (seat, action)))
     state = evolve(state, claim=claim)
     # private: that a seat could claim at all would tell the others what it holds
     events.append(Event(EventKind.ANSWER, seat, private=True, answer=action.act))

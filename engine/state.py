@@ -181,20 +181,43 @@ class State:
 
 _STATE_FIELDS = tuple(f.name for f in fields(State))
 _SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+_CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
 
 
 def _make_evolve(cls: type, names: tuple[str, ...]) -> Any:
-    """Build ``evolve(obj, **changes)`` for a frozen dataclass: ``dataclasses.replace`` without its
-    per-call field introspection. It sits on every transition, so it is generated once, as
-    dataclasses generates ``__init__``."""
-    args = ", ".join(f"c['{n}'] if '{n}' in c else o.{n}" for n in names)
-    ns: dict[str, Any] = {"cls": cls}
-    exec(f"def evolve(o, **c):\n    return cls({args})\n", ns)
-    return ns["evolve"]
+    """Build ``evolve(obj, **changes)`` for a frozen slots dataclass without ``__post_init__``: a copy that
+    sets each slot directly, skipping ``__init__`` (its frozen ``object.__setattr__`` per field) and the
+    per-call introspection of ``dataclasses.replace``. It sits on every transition, so for each set of
+    changed names (one per call site) a copier is generated once, as dataclasses generates ``__init__``."""
+    assert not hasattr(cls, "__post_init__") and "__slots__" in cls.__dict__
+    copiers: dict[tuple[str, ...], Any] = {}
+
+    def build(changed: tuple[str, ...]) -> Any:
+        unknown = set(changed) - set(names)
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+        ns: dict[str, Any] = {"new": object.__new__, "cls": cls}
+        lines = ["def copy(o, c):", "    n = new(cls)"]
+        for i, name in enumerate(names):
+            ns[f"set{i}"] = cls.__dict__[name].__set__  # the slot's member descriptor
+            lines.append(f"    set{i}(n, c[{name!r}])" if name in changed else f"    set{i}(n, o.{name})")
+        lines.append("    return n")
+        exec("\n".join(lines), ns)
+        return ns["copy"]
+
+    def evolve(o: Any, **c: Any) -> Any:
+        key = tuple(c)
+        copy = copiers.get(key)
+        if copy is None:
+            copy = copiers[key] = build(key)
+        return copy(o, c)
+
+    return evolve
 
 
 _evolve_state = _make_evolve(State, _STATE_FIELDS)
 _evolve_seat = _make_evolve(Seat, _SEAT_FIELDS)
+_evolve_claim = _make_evolve(Claim, _CLAIM_FIELDS)
 
 
 def evolve(state: State, **changes: Any) -> State:
@@ -204,3 +227,7 @@ def evolve(state: State, **changes: Any) -> State:
 
 def evolve_seat(seat: Seat, **changes: Any) -> Seat:
     return _evolve_seat(seat, **changes)  # type: ignore[no-any-return]
+
+
+def evolve_claim(claim: Claim, **changes: Any) -> Claim:
+    return _evolve_claim(claim, **changes)  # type: ignore[no-any-return]

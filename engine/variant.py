@@ -183,6 +183,7 @@ class WinInfo:
 
 _NOT_ORPHANS = tuple(t for t in range(NUM_KINDS) if t not in ORPHANS)
 _get_not_orphans = itemgetter(*_NOT_ORPHANS)
+_get_not_258 = itemgetter(*(t for t in range(NUM_KINDS) if t not in TILES_258))
 
 
 def _plus(counts: Counts, t: int) -> Counts:
@@ -384,7 +385,7 @@ class Variant:
             or (shapes.thirteen_orphans and is_thirteen_orphans(counts))
         ):
             return True
-        return shapes.all_258 and all_258(counts, melds)
+        return shapes.all_258 and not any(_get_not_258(counts)) and all_258(counts, melds)
 
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
         """Which hands 14 tiles make in this context; None = no win (or not allowed here)."""
