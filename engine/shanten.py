@@ -396,12 +396,47 @@ class HandShape:
             best = min(best, shanten_shape(counts, nm, False))  # 清一色: any pair
         return best
 
-    def useful(self, counts: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
-        """How many unseen tiles would lower the shanten ``s`` of this 3k+1 hand (有效牌 / ukeire).
+    def _side_may_lower(self, st: Stats, held: int, t: int, x: int, n: int, s: int) -> bool:
+        """Could ``side`` bring a 3k+2 hand (a 3k+1 hand with ``held`` copies of ``t`` plus one more) below
+        ``s``? Each of its shapes tested from the stats alone; False means ``side`` surely would not (the
+        few shapes too rare to test cheaply say True)."""
+        shapes = self.shapes
+        pairs7, trips, pairs, off, used = st
+        if self.concealed and n >= 13:
+            if shapes.seven_pairs and 6 - pairs7 - (held & 1) < s:
+                return True
+            if shapes.thirteen_orphans:
+                return True
+        if self.all_258_melds and off + (0 if _IS_258[t] else 1) - 1 < s:
+            return True
+        if not shapes.pair_258:
+            return False
+        if self.pungs_ok:
+            if held == 2:
+                trips += 1
+                pairs -= 1
+            elif held == 1:
+                pairs += 1
+            m = self.n_melds + trips
+            if 8 - 2 * m - min(max(0, pairs - 1), max(0, 4 - m)) - (1 if pairs else 0) < s:
+                return True
+        return shapes.one_suit and (used | 1 << x) in _ONE_SUIT
 
-        Adding a tile changes one suit only: the other suits are merged once and that suit re-read."""
+    def useful(self, counts: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
+        """How many unseen tiles would lower the shanten ``s`` of this 3k+1 hand (有效牌 / ukeire): held
+        tiles, their suit neighbours within two, and ``extra`` (with all-2/5/8 melds, every 2/5/8).
+
+        Adding a tile changes one suit only: the other suits are merged once, and each suit's pattern knows
+        (cached) which ranks are near and the options with one more tile of each rank."""
         pair_258 = self.shapes.pair_258
-        i0, i1, i2, i3 = suit_ids(counts, pair_258)
+        keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+        infos = (
+            _plus_info(keys[0], pair_258, False),
+            _plus_info(keys[1], pair_258, False),
+            _plus_info(keys[2], pair_258, False),
+            _plus_info(keys[3], pair_258, True),
+        )
+        i0, i1, i2, i3 = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
         others = (
             merge_id(merge_id(i1, i2), i3),
             merge_id(merge_id(i0, i2), i3),
@@ -411,24 +446,81 @@ class HandShape:
         st = stats(counts)
         n = sum(counts) + 1
         nm = self.n_melds
-        c = list(counts)
+        finals = _FINALS
         found = 0
-        more = TILES_258 if self.all_258_melds else ()
-        for t in neighbours(counts, (*more, *extra)):
+        more = (*TILES_258, *extra) if self.all_258_melds else tuple(extra)
+        extra_set = set(more)
+        for x in range(4):
+            sid, near, plus = infos[x]
+            lo = 9 * x
+            other = others[x]
+            for r in near:
+                t = lo + r
+                left = unseen[t]
+                p = plus[r]
+                if not left or p < 0:
+                    continue
+                if more:
+                    extra_set.discard(t)
+                new = finals.get((p << _ID_BITS | other) << 3 | nm)
+                if new is None:
+                    new = final_id(p, other, nm)
+                if new >= s and self._side_may_lower(st, counts[t], t, x, n, s):
+                    new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
+                if new < s:
+                    found += left
+        for t in extra_set:
             left = unseen[t]
-            if not left or c[t] >= 4:
+            if not left or counts[t] >= 4:
                 continue
             x = t // 9
-            lo = x * 9
-            c[t] += 1
-            key = tuple(c[lo : lo + (7 if x == 3 else 9)])
-            new = final_id(suit_id(key, pair_258, x == 3), others[x], nm)
+            p = infos[x][2][t - 9 * x]
+            new = final_id(p, others[x], nm)
             if new >= s:
-                new = self.side(tuple(c), add_stats(st, counts, t), n, new)
-            c[t] -= 1
+                new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
             if new < s:
                 found += left
         return found
+
+
+def _plus(counts: Counts, t: int) -> Counts:
+    c = list(counts)
+    c[t] += 1
+    return tuple(c)
+
+
+_PlusInfo = tuple[int, tuple[int, ...], tuple[int, ...]]
+# per (head rule, honors): suit pattern -> (its option id, the ranks near its tiles, the option id with one
+# more tile of each rank or -1 where the rank is full)
+_PLUS: dict[tuple[bool, bool], dict[tuple[int, ...], _PlusInfo]] = {
+    (h, z): {} for h in (False, True) for z in (False, True)
+}
+
+
+def _plus_info(key: tuple[int, ...], pair_258: bool, honors: bool) -> _PlusInfo:
+    cache = _PLUS[pair_258, honors]
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    n = len(key)
+    if honors:
+        near = tuple(r for r in range(n) if key[r])
+    else:
+        near = tuple(r for r in range(n) if any(key[max(0, r - 2) : r + 3]))
+    plus = []
+    c = list(key)
+    for r in range(n):
+        if c[r] >= 4:
+            plus.append(-1)
+            continue
+        c[r] += 1
+        plus.append(suit_id(tuple(c), pair_258, honors))
+        c[r] -= 1
+    info = (suit_id(key, pair_258, honors), near, tuple(plus))
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = info
+    return info
 
 
 def neighbours(counts: Counts, extra: Iterable[int] = ()) -> list[int]:

@@ -1,0 +1,132 @@
+"""AI benchmark: CPU time per decision, and strength against another version of the AI (issue 14).
+
+Speed: four AI seats play Changsha hands; every ``choose`` call is timed (thread CPU time) and the mean,
+median and 99th percentile per decision are printed (target: ≤ 1 ms mean).
+
+Strength (``--against REV``): the AI of this tree in seats 0 and 2 against the AI of git revision REV
+(bot/ai.py as it was there, loaded under another name; both run on this tree's engine, whose answers are
+exact, so only the decisions differ) in seats 1 and 3 — and then the same seeds with the seats swapped, so
+neither side keeps the luck of a seat. Printed: each side's win rate (hands won / hands), points per hand
+and the drawn hands; "without getting weaker" means this tree's side wins at least as often.
+
+Run: ``.venv/bin/python bench/ai_bench.py [--hands N] [--against main] [--variant changsha]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot import ai  # noqa: E402
+from engine import Action, Observation, Phase, apply, get_ruleset, new_hand, observe, to_act  # noqa: E402
+
+Choose = Callable[[Observation, random.Random], Action]
+
+
+def load_ai(rev: str) -> ModuleType:
+    """bot/ai.py as it is at git revision ``rev``, as a module of its own."""
+    src = subprocess.run(
+        ["git", "show", f"{rev}:bot/ai.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    path = Path(tempfile.mkdtemp(prefix="ai_bench_")) / "ai_at_rev.py"
+    path.write_text(src)
+    spec = importlib.util.spec_from_file_location(f"ai_at_{rev.replace('/', '_')}", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def play(
+    variant: str, seed: int, seats: list[Choose], times: dict[int, list[float]] | None = None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One hand; (winners, score deltas). ``times``: per seat, the CPU time of each decision."""
+    rs = get_ruleset(variant)
+    state = new_hand(rs, seed)
+    rngs = [random.Random(f"{seed}/{i}") for i in range(4)]
+    for _ in range(3000):
+        if state.phase == Phase.ENDED:
+            break
+        seat = to_act(state)[0]
+        obs = observe(state, seat)
+        t0 = time.thread_time()
+        action = seats[seat](obs, rngs[seat])
+        if times is not None:
+            times[seat].append(time.thread_time() - t0)
+        state, _ = apply(state, action)
+    assert state.result is not None, f"hand {seed} did not end"
+    return state.result.winners, state.result.deltas
+
+
+def speed(variant: str, hands: int) -> list[float]:
+    times: dict[int, list[float]] = {i: [] for i in range(4)}
+    for seed in range(hands):
+        play(variant, seed, [ai.choose] * 4, times)
+    return [t for ts in times.values() for t in ts]
+
+
+def match(variant: str, hands: int, ours: Choose, theirs: Choose) -> dict[str, float]:
+    """``hands`` seeds with ours in seats 0/2, then the same seeds with ours in 1/3."""
+    won = {"ours": 0, "theirs": 0}
+    points = {"ours": 0, "theirs": 0}
+    drawn = 0
+    for swap in (False, True):
+        seats = [theirs, ours, theirs, ours] if swap else [ours, theirs, ours, theirs]
+        side = ["theirs", "ours", "theirs", "ours"] if swap else ["ours", "theirs", "ours", "theirs"]
+        for seed in range(hands):
+            winners, deltas = play(variant, seed, seats)
+            if not winners:
+                drawn += 1
+            for w in winners:
+                won[side[w]] += 1
+            for s, d in enumerate(deltas):
+                points[side[s]] += d
+    total = 2 * hands
+    return {
+        "ours_win_rate": won["ours"] / total,
+        "theirs_win_rate": won["theirs"] / total,
+        "ours_points": points["ours"] / total,
+        "theirs_points": points["theirs"] / total,
+        "drawn": drawn / total,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", default="changsha")
+    ap.add_argument("--hands", type=int, default=2000, help="hands per seating in the match (default 2000)")
+    ap.add_argument("--speed-hands", type=int, default=100, help="AI-only hands timed for speed")
+    ap.add_argument("--against", metavar="REV", help="play this tree's AI against bot/ai.py at REV")
+    ap.add_argument("--quick", action="store_true", help="20 timed hands, no match")
+    args = ap.parse_args()
+    hands = 20 if args.quick else args.speed_hands
+    ts = sorted(speed(args.variant, hands))
+    mean = statistics.fmean(ts) * 1e3
+    p50 = ts[len(ts) // 2] * 1e3
+    p99 = ts[int(len(ts) * 0.99)] * 1e3
+    mark = " ok" if mean <= 1.0 else " ABOVE target 1 ms"
+    print(f"AI decision CPU ({args.variant}, {len(ts)} decisions): mean {mean:.3f} ms{mark}, "
+          f"median {p50:.3f} ms, p99 {p99:.3f} ms")
+    if args.against and not args.quick:
+        old = load_ai(args.against)
+        r = match(args.variant, args.hands, ai.choose, old.choose)
+        print(f"match over {2 * args.hands} hands (each seed twice, seats swapped):")
+        print(f"  this AI    win rate {r['ours_win_rate']:.2%}, points/hand {r['ours_points']:+.2f}")
+        print(f"  {args.against:10s} win rate {r['theirs_win_rate']:.2%}, points/hand {r['theirs_points']:+.2f}")
+        print(f"  drawn hands {r['drawn']:.2%}")
+
+
+if __name__ == "__main__":
+    main()
