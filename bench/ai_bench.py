@@ -117,14 +117,18 @@ def main() -> None:
     p50 = ts[len(ts) // 2] * 1e3
     p99 = ts[int(len(ts) * 0.99)] * 1e3
     mark = " ok" if mean <= 1.0 else " ABOVE target 1 ms"
-    print(f"AI decision CPU ({args.variant}, {len(ts)} decisions): mean {mean:.3f} ms{mark}, "
-          f"median {p50:.3f} ms, p99 {p99:.3f} ms")
+    print(
+        f"AI decision CPU ({args.variant}, {len(ts)} decisions): mean {mean:.3f} ms{mark}, "
+        f"median {p50:.3f} ms, p99 {p99:.3f} ms"
+    )
     if args.against and not args.quick:
         old = load_ai(args.against)
         r = match(args.variant, args.hands, ai.choose, old.choose)
         print(f"match over {2 * args.hands} hands (each seed twice, seats swapped):")
         print(f"  this AI    win rate {r['ours_win_rate']:.2%}, points/hand {r['ours_points']:+.2f}")
-        print(f"  {args.against:10s} win rate {r['theirs_win_rate']:.2%}, points/hand {r['theirs_points']:+.2f}")
+        print(
+            f"  {args.against:10s} win rate {r['theirs_win_rate']:.2%}, points/hand {r['theirs_points']:+.2f}"
+        )
         print(f"  drawn hands {r['drawn']:.2%}")
 
 

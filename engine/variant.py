@@ -382,7 +382,7 @@ class Variant:
         shapes = self.shapes
         if not melds and (
             (shapes.seven_pairs and is_seven_pairs(counts))
-            or (shapes.thirteen_orphans and is_thirteen_orphans(counts))
+            or (shapes.thirteen_orphans and not any(_get_not_orphans(counts)) and is_thirteen_orphans(counts))
         ):
             return True
         return shapes.all_258 and not any(_get_not_258(counts)) and all_258(counts, melds)
