@@ -130,12 +130,21 @@ def parse_tiles_ordered(text: str) -> list[int]:
 
 def _deal(ruleset: Variant, opts: Options, seed: int, dealer: int, n: int, wall: Wall) -> State:
     hands: list[list[int]] = [[] for _ in range(n)]
-    for i in range(n):
-        s = (dealer + i) % n
-        for _ in range(13):
-            t, wall = wall.draw_front()
-            hands[s].append(t)
-    last, wall = wall.draw_front()
+    dealt = 13 * n + 1
+    if wall.taken == 0 and wall.remaining >= dealt:
+        # a fresh wall is drawn from the front in order: 13 tiles to each seat from the dealer, then one
+        tiles = wall.tiles
+        for i in range(n):
+            hands[(dealer + i) % n] = list(tiles[13 * i : 13 * i + 13])
+        last = tiles[dealt - 1]
+        wall = Wall(tiles, (1 << dealt) - 1, wall.remaining - dealt)
+    else:
+        for i in range(n):
+            s = (dealer + i) % n
+            for _ in range(13):
+                t, wall = wall.draw_front()
+                hands[s].append(t)
+        last, wall = wall.draw_front()
     hands[dealer].append(last)
     state = State(
         ruleset=ruleset,
@@ -329,7 +338,11 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
                 acts.extend(_kong_tile_kongs(state, seat, t))
         acts.append(Action(seat, Act.PASS))
         return _forced(tuple(acts), state, seat)
-    if (state.drawn is not None or state.first_turn) and _self_win(state, seat) is not None:
+    if (
+        (state.drawn is not None or state.first_turn)
+        and rs.could_win(s.counts, s.melds)
+        and _self_win(state, seat) is not None
+    ):
         acts.append(Action(seat, Act.WIN))
     if s.locked:
         assert state.drawn is not None
@@ -701,6 +714,13 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
     first_discard = seat == state.dealer and state.discards_made == 0
     after_kong = state.kong_draw
     kong_discard = after_kong == KongMode.KAI
+    rs = state.ruleset
+    candidates = None
+    if not rs._discard_hook:
+        # who might claim depends on the other seats only: decided before the discard is made
+        candidates = _claim_candidates(state, seat, t)
+        if not candidates and _live(state) > 1:
+            return _discard_and_draw(state, seat, t, tuple(c), events, auto)
     state = evolve(
         state,
         seats=_set_seat(state, seat, counts=tuple(c), discards=(*s.discards, t)),
@@ -711,9 +731,11 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
         kong_from=None,
         first_turn=False,
     )
-    state = state.ruleset.on_discard(state, seat, t)
+    state = rs.on_discard(state, seat, t)
     events.append(Event(EventKind.DISCARD, seat, t, auto=auto))
-    options = _claim_options(state, seat, t, first_discard, kong_discard, after_kong)
+    if candidates is None:
+        candidates = _claim_candidates(state, seat, t)
+    options = _claim_options(state, seat, t, first_discard, kong_discard, after_kong, candidates)
     if not options:
         return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     return evolve(
@@ -731,6 +753,39 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
     )
 
 
+def _discard_and_draw(
+    state: State, seat: int, t: int, counts: Counts, events: list[Event], auto: bool
+) -> State:
+    """A discard nobody can claim, and the next seat's draw from the front (not the last live tile: haidi
+    is _draw_next's), as one new State: what ``_discard`` then ``_draw_next`` make, without the state
+    between them (no variant hook would see it)."""
+    s = state.seats[seat]
+    seats = list(state.seats)
+    seats[seat] = evolve_seat(s, counts=counts, discards=(*s.discards, t))
+    nxt = _next_active(state, state.next_seat(seat))
+    tile, wall = state.wall.draw_front()
+    d = seats[nxt]
+    c = list(d.counts)
+    c[tile] += 1
+    seats[nxt] = evolve_seat(d, counts=tuple(c), furiten=())
+    events.append(Event(EventKind.DISCARD, seat, t, auto=auto))
+    events.append(Event(EventKind.DRAW, nxt, tile, private=True))
+    return evolve(
+        state,
+        seats=tuple(seats),
+        discards_made=state.discards_made + 1,
+        last_discard=(seat, t),
+        wall=wall,
+        phase=Phase.TURN,
+        current=nxt,
+        drawn=tile,
+        kong_draw=None,
+        kong_from=None,
+        first_turn=False,
+        claim=None,
+    )
+
+
 def _next_active(state: State, seat: int) -> int:
     """``seat`` or the first seat after it (in play order) that has not won (血战)."""
     for i in range(state.num_seats):
@@ -740,9 +795,10 @@ def _next_active(state: State, seat: int) -> int:
     return seat
 
 
-def _claim_options(
-    state: State, from_seat: int, t: int, first_discard: bool, kong_discard: bool, after_kong: KongMode | None
-) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, bool, bool]]:
+    """(seat, may win, may meld) for each seat a discard of ``t`` might concern, from its counts alone (most
+    discards concern nobody, and no Action is made for them). Reads only the other seats, the wall and who
+    has won: the same before and after the discard is made."""
     out = []
     rs = state.ruleset
     wall_left = _live(state) > 0
@@ -751,28 +807,58 @@ def _claim_options(
     r = t % 9
     seats = state.seats
     n_seats = len(seats)
+    shape_defaults = rs._shape_defaults
+    seat_waits = _SEAT_WAITS
     for i in range(1, n_seats):
         seat = (from_seat + i) % n_seats
         s = seats[seat]
         if s.won:
             continue
         counts = s.counts
-        n = counts[t]
-        # most discards concern nobody: decide that from the counts before any Action is made
-        may_meld = wall_left and not s.locked and (
-            n >= 2
-            or (
-                seat == chow_seat
-                and suited
-                and (
-                    (r >= 1 and counts[t - 1] and (r >= 2 and counts[t - 2] or r <= 7 and counts[t + 1]))
-                    or (r <= 6 and counts[t + 1] and counts[t + 2])
+        may_meld = (
+            wall_left
+            and not s.locked
+            and (
+                counts[t] >= 2
+                or (
+                    seat == chow_seat
+                    and suited
+                    and (
+                        (r >= 1 and counts[t - 1] and (r >= 2 and counts[t - 2] or r <= 7 and counts[t + 1]))
+                        or (r <= 6 and counts[t + 1] and counts[t + 2])
+                    )
                 )
             )
         )
-        may_win = _may_win_on(rs, s, t) and not (s.furiten and rs.furiten_bars(s.furiten, t))
-        if not may_meld and not may_win:
-            continue
+        if shape_defaults:
+            hit = seat_waits.get(id(s))
+            may_win = t in (hit[2] if hit is not None and hit[0] is s and hit[1] is rs else _waits_of(rs, s))
+        else:
+            may_win = True
+        if may_win and s.furiten and rs.furiten_bars(s.furiten, t):
+            may_win = False
+        if may_meld or may_win:
+            out.append((seat, may_win, bool(may_meld)))
+    return out
+
+
+def _claim_options(
+    state: State,
+    from_seat: int,
+    t: int,
+    first_discard: bool,
+    kong_discard: bool,
+    after_kong: KongMode | None,
+    candidates: list[tuple[int, bool, bool]],
+) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+    out = []
+    rs = state.ruleset
+    chow_seat = _next_active(state, state.next_seat(from_seat))
+    r = t % 9
+    for seat, may_win, may_meld in candidates:
+        s = state.seats[seat]
+        counts = s.counts
+        n = counts[t]
         acts: list[Action] = []
         if may_win and (
             win_info(
@@ -794,7 +880,7 @@ def _claim_options(
             if n >= 2 and rs.claim_allowed(state, seat, Act.PUNG, t):
                 acts.append(Action(seat, Act.PUNG))
             # chow: only the discarder's next seat in play (docs/rules/common.md §3)
-            if seat == chow_seat and suited and rs.claim_allowed(state, seat, Act.CHOW, t):
+            if seat == chow_seat and t < SUITED_KINDS and rs.claim_allowed(state, seat, Act.CHOW, t):
                 for lo in (t - 2, t - 1, t):
                     if lo < t - r or lo + 2 > t - r + 8:
                         continue
@@ -805,33 +891,22 @@ def _claim_options(
     return tuple(out)
 
 
-# The waits by shape of the hands met lately, per variant: a tile can only win a hand it is one of, so a
-# claim window runs the variant's evaluation only then (every discard is looked at for three seats). Only
-# for the default shapes (``Variant.shape_waits`` reads them suit by suit); bounded, cleared when full.
-_SHAPE_WAITS: dict[tuple[Variant, Counts, tuple[Meld, ...]], frozenset[int]] = {}
+# The waits by shape of the seats met lately: a tile can only win a hand it is one of, so a claim window
+# runs the variant's evaluation only then (every discard is looked at for three seats, and a Seat, being
+# immutable, lives on unchanged through the other seats' turns). Only for the default shapes
+# (``Variant.shape_waits`` reads them suit by suit); bounded, cleared when full.
 _SHAPE_WAITS_LIMIT = 4096
-_SEAT_WAITS: dict[int, tuple[Seat, Variant, frozenset[int]]] = {}
+_SEAT_WAITS: dict[int, tuple[Seat, Variant, list[int]]] = {}
 
 
-def _may_win_on(rs: Variant, s: Seat, t: int) -> bool:
-    """Can ``t`` from another seat possibly complete this seat's hand (its shape; not yet its value)?"""
-    if not rs._shape_defaults:
-        return True
-    # a Seat is immutable and lives on, unchanged, through the other seats' turns: look it up by identity
-    # (the entry keeps it alive, so its id can't be reused while cached), else by its counts and melds
-    hit = _SEAT_WAITS.get(id(s))
-    if hit is not None and hit[0] is s and hit[1] is rs:
-        return t in hit[2]
-    key = (rs, s.counts, s.melds)
-    w = _SHAPE_WAITS.get(key)
-    if w is None:
-        if len(_SHAPE_WAITS) >= _SHAPE_WAITS_LIMIT:
-            _SHAPE_WAITS.clear()
-        w = _SHAPE_WAITS[key] = frozenset(rs.shape_waits(s.counts, s.melds))
+def _waits_of(rs: Variant, s: Seat) -> list[int]:
+    """The waits by shape of a seat's hand (default shapes), cached for the seat."""
+    w = rs.shape_waits(s.counts, s.melds)
     if len(_SEAT_WAITS) >= _SHAPE_WAITS_LIMIT:
         _SEAT_WAITS.clear()
+    # by identity: the entry keeps the Seat alive, so its id can't be reused while cached
     _SEAT_WAITS[id(s)] = (s, rs, w)
-    return t in w
+    return w
 
 
 def _rob_options(
@@ -933,9 +1008,10 @@ def melds_made(melds: tuple[Meld, ...], t: int) -> Meld:
 
 
 def _draw_next(state: State, seat: int, events: list[Event]) -> State:
+    """``seat`` draws from the front (an open claim window, if any, is closed)."""
     live = _live(state)
     if live <= 0:
-        return _drawn_hand(state, events)
+        return _drawn_hand(evolve(state, claim=None) if state.claim is not None else state, events)
     if live == 1:
         order = state.ruleset.haidi_seats(state, seat)
         if order is not None:
@@ -1105,9 +1181,8 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     # 碰/杠 beat 吃 (seed 三: "碰" 比 "吃" 优先); only one seat can pung or kong a given tile
     taker = max(claimed, key=lambda s: _LEVEL[resp[s].act], default=None)
     if taker is None:
-        return _draw_next(
-            evolve(state, claim=None), _next_active(state, state.next_seat(claim.from_seat)), events
-        )
+        # nobody claimed: the window closes with the next draw (``_draw_next`` clears the claim)
+        return _draw_next(state, _next_active(state, state.next_seat(claim.from_seat)), events)
     action = resp[taker]
     t = claim.tile
     src = state.seats[claim.from_seat]

@@ -237,8 +237,18 @@ def standard_waits(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:
 
     Suit by suit: a tile completes the hand only if every other suit is already complete (melds, at most
     one pair between them), so at most one incomplete suit is looked at, through its cached wait ranks."""
-    keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
-    st = (_status9(keys[0]), _status9(keys[1]), _status9(keys[2]), _status7(keys[3]))
+    k0 = counts[0:9]
+    s0 = _status9(k0)
+    k1 = counts[9:18]
+    s1 = _status9(k1)
+    if s0 is None and s1 is None:
+        return []  # two incomplete suits: no one tile completes both (most hands end here)
+    k2 = counts[18:27]
+    s2 = _status9(k2)
+    if s2 is None and (s0 is None or s1 is None):
+        return []
+    keys = (k0, k1, k2, counts[27:34])
+    st = (s0, s1, s2, _status7(keys[3]))
     missing = st.count(None)
     if missing > 1:
         return []
@@ -266,11 +276,10 @@ def standard_waits(counts: Counts, kinds: int = NUM_KINDS) -> list[int]:
 def seven_pairs_wait(counts: Counts) -> int:
     """The tile a 13-tile 七小对 hand waits on (a single, or a third copy: a four counts as two pairs);
     -1 if the hand is not one tile from seven pairs."""
-    b = bytes(counts)
-    if b.count(1) + b.count(3) != 1 or sum(b) != 13:
+    singles = counts.count(1)
+    if singles > 1 or singles + counts.count(3) != 1 or sum(counts) != 13:
         return -1
-    t = b.find(1)
-    return t if t >= 0 else b.find(3)
+    return counts.index(1) if singles else counts.index(3)
 
 
 def _candidates(counts: Counts, kinds: int) -> Iterator[int]:

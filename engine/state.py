@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action, KongMode
 from .melds import Meld
@@ -185,27 +185,31 @@ _CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
 
 
 def _make_evolve(cls: type, names: tuple[str, ...]) -> Any:
-    """Build ``evolve(obj, **changes)`` for a frozen slots dataclass without ``__post_init__``: a copy that
-    sets each slot directly, skipping ``__init__`` (its frozen ``object.__setattr__`` per field) and the
-    per-call introspection of ``dataclasses.replace``. It sits on every transition, so for each set of
-    changed names (one per call site) a copier is generated once, as dataclasses generates ``__init__``."""
-    assert not hasattr(cls, "__post_init__") and "__slots__" in cls.__dict__
+    """Build ``evolve(obj, **changes)`` for a frozen slots dataclass without ``__post_init__``.
+
+    It sits on every transition, so it skips what makes ``dataclasses.replace`` slow: the per-call field
+    introspection, and ``__init__``'s ``object.__setattr__`` per field (a frozen class refuses plain
+    assignment). The copy is filled as an instance of a twin class with the very same slots but no frozen
+    ``__setattr__`` — plain, fast slot stores — and then given its real class, frozen like any other. For
+    each set of changed names (one per call site) a copier is generated once, as dataclasses generates
+    ``__init__``."""
+    assert not hasattr(cls, "__post_init__") and tuple(cls.__dict__["__slots__"]) == names
+    twin = type(f"_{cls.__name__}Slots", (object,), {"__slots__": names})
     copiers: dict[tuple[str, ...], Any] = {}
 
     def build(changed: tuple[str, ...]) -> Any:
         unknown = set(changed) - set(names)
         if unknown:
             raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-        ns: dict[str, Any] = {"new": object.__new__, "cls": cls}
-        lines = ["def copy(o, c):", "    n = new(cls)"]
-        for i, name in enumerate(names):
-            ns[f"set{i}"] = cls.__dict__[name].__set__  # the slot's member descriptor
-            lines.append(f"    set{i}(n, c[{name!r}])" if name in changed else f"    set{i}(n, o.{name})")
-        lines.append("    return n")
+        ns: dict[str, Any] = {"new": object.__new__, "cls": cls, "twin": twin}
+        lines = ["def copy(o, c):", "    n = new(twin)"]
+        lines += [f"    n.{f} = c[{f!r}]" if f in changed else f"    n.{f} = o.{f}" for f in names]
+        lines += ["    n.__class__ = cls", "    return n"]
         exec("\n".join(lines), ns)
         return ns["copy"]
 
     def evolve(o: Any, **c: Any) -> Any:
+        """A copy of ``o`` with the fields ``c`` changed (like dataclasses.replace, faster)."""
         key = tuple(c)
         copy = copiers.get(key)
         if copy is None:
@@ -215,19 +219,20 @@ def _make_evolve(cls: type, names: tuple[str, ...]) -> Any:
     return evolve
 
 
-_evolve_state = _make_evolve(State, _STATE_FIELDS)
-_evolve_seat = _make_evolve(Seat, _SEAT_FIELDS)
-_evolve_claim = _make_evolve(Claim, _CLAIM_FIELDS)
+if TYPE_CHECKING:
 
+    def evolve(state: State, **changes: Any) -> State:
+        """A copy of ``state`` with ``changes`` (like dataclasses.replace, faster)."""
 
-def evolve(state: State, **changes: Any) -> State:
-    """A copy of ``state`` with ``changes`` (like dataclasses.replace, faster)."""
-    return _evolve_state(state, **changes)  # type: ignore[no-any-return]
+    def evolve_seat(seat: Seat, **changes: Any) -> Seat:
+        """A copy of ``seat`` with ``changes``."""
 
+    def evolve_claim(claim: Claim, **changes: Any) -> Claim:
+        """A copy of ``claim`` with ``changes``."""
 
-def evolve_seat(seat: Seat, **changes: Any) -> Seat:
-    return _evolve_seat(seat, **changes)  # type: ignore[no-any-return]
-
-
-def evolve_claim(claim: Claim, **changes: Any) -> Claim:
-    return _evolve_claim(claim, **changes)  # type: ignore[no-any-return]
+else:
+    # the generated functions themselves: no wrapper call (and no second packing of the changes) on the
+    # hottest path of the engine
+    evolve = _make_evolve(State, _STATE_FIELDS)
+    evolve_seat = _make_evolve(Seat, _SEAT_FIELDS)
+    evolve_claim = _make_evolve(Claim, _CLAIM_FIELDS)

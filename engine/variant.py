@@ -229,6 +229,7 @@ class Variant:
     # do could_win and wait_candidates stay the defaults (the shapes)? Then shape_waits reads the waits
     # suit by suit instead of trying each candidate tile.
     _shape_defaults: ClassVar[bool] = True
+    _discard_hook: ClassVar[bool] = False  # does the variant override on_discard?
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -237,6 +238,7 @@ class Variant:
         cls._shape_defaults = (
             cls.could_win is Variant.could_win and cls.wait_candidates is Variant.wait_candidates
         )
+        cls._discard_hook = cls.on_discard is not Variant.on_discard
 
     def __repr__(self) -> str:
         return f"<variant {self.id}>"
@@ -415,7 +417,7 @@ class Variant:
                         extra.append(t)
                 if shapes.thirteen_orphans and not any(_get_not_orphans(counts)):
                     extra.extend(t for t in ORPHANS if is_thirteen_orphans(_plus(counts, t)))
-            if shapes.all_258 and all_258(counts, melds):
+            if shapes.all_258 and not any(_get_not_258(counts)) and all_258(counts, melds):
                 extra.extend(t for t in TILES_258 if counts[t] < 4)
             if extra:
                 found = sorted({*found, *extra})
