@@ -142,3 +142,48 @@ def test_a_shape_the_tables_do_not_know_falls_back_to_trying_each_tile() -> None
     assert v.shape_waits(counts) == [6]
     cs = get_ruleset("changsha")
     assert cs.shape_waits(counts) == ref.shape_waits(cs, counts) != [6]
+
+
+def test_a_discard_nobody_claims_and_the_draw_are_one_state_as_two_steps_would_make() -> None:
+    """The fused discard-and-draw (no variant hook, nobody can claim) == the discard, the claim check and
+    the draw as separate steps (forced by a variant whose on_discard hook changes nothing): same events,
+    same states, over whole random hands."""
+    from engine import Phase, apply, legal_actions, new_hand, to_act
+    from engine.state import State
+    from engine.variants.changsha import Changsha
+
+    class WithHook(Changsha):
+        def on_discard(self, state: State, seat: int, tile: int) -> State:
+            return state
+
+    plain, hooked = get_ruleset("changsha"), WithHook()
+    assert hooked._discard_hook and not plain._discard_hook
+    for seed in range(40):
+        rng = random.Random(seed)
+        a, b = new_hand(plain, seed), new_hand(hooked, seed)
+        while a.phase != Phase.ENDED:
+            seat = rng.choice(to_act(a))
+            action = rng.choice(legal_actions(a, seat))
+            a, ev_a = apply(a, action)
+            b, ev_b = apply(b, action)
+            assert ev_a == ev_b
+            assert {f: getattr(a, f) for f in a.__slots__ if f != "ruleset"} == {
+                f: getattr(b, f) for f in b.__slots__ if f != "ruleset"
+            }
+
+
+def test_evolve_copies_like_replace_and_stays_frozen() -> None:
+    import dataclasses
+
+    from engine import new_hand
+    from engine.state import evolve, evolve_seat
+
+    state = new_hand(get_ruleset("changsha"), 3)
+    moved = evolve(state, drawn=5, current=2)
+    assert moved == dataclasses.replace(state, drawn=5, current=2) and type(moved) is type(state)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        moved.drawn = 4  # type: ignore[misc]
+    seat = evolve_seat(state.seats[0], furiten=(3,))
+    assert seat == dataclasses.replace(state.seats[0], furiten=(3,))
+    with pytest.raises(TypeError):
+        evolve(state, no_such_field=1)
