@@ -32,6 +32,15 @@ from .tiles import NUM_KINDS, SUITED_KINDS, Counts, parse_tiles, tile_str, to_co
 from .variant import Options, Variant, WinContext, WinInfo
 from .wall import Wall
 
+# The two events of almost every step, made as plain tuples of every field (Event is a NamedTuple): its
+# fields after (kind, seat, tile, private) at their defaults, ``auto`` set or not.
+assert Event._fields[:4] == ("kind", "seat", "tile", "private")
+_tuple_new = tuple.__new__
+_EVENT_TAIL = tuple(Event._field_defaults[f] for f in Event._fields[4:])
+_EVENT_TAIL_AUTO = {
+    a: tuple(a if f == "auto" else Event._field_defaults[f] for f in Event._fields[4:]) for a in (False, True)
+}
+
 # Actions are immutable values: the common ones are made once and shared.
 _DISCARDS = tuple(tuple(Action(s, Act.DISCARD, t) for t in range(NUM_KINDS)) for s in range(4))
 _LEVEL = {Act.WIN: 3, Act.KONG: 2, Act.PUNG: 2, Act.CHOW: 1, Act.PASS: 0}
@@ -356,9 +365,11 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
         acts.extend(table[t] for t in range(NUM_KINDS) if counts[t] and rs.discard_allowed(state, seat, t))
     else:
         acts.extend(compress(table, counts))
-    if _live(state) > 0:
+    if (4 in counts or s.melds) and _live(state) > 0:
         acts.extend(_own_kongs(state, seat))
-    return _forced(tuple(acts), state, seat)
+    if rs._forces_wins:
+        return _forced(tuple(acts), state, seat)
+    return tuple(acts)
 
 
 def _own_kongs(state: State, seat: int, only: int | None = None) -> list[Action]:
@@ -768,8 +779,8 @@ def _discard_and_draw(
     c = list(d.counts)
     c[tile] += 1
     seats[nxt] = evolve_seat(d, counts=tuple(c), furiten=())
-    events.append(Event(EventKind.DISCARD, seat, t, auto=auto))
-    events.append(Event(EventKind.DRAW, nxt, tile, private=True))
+    events.append(_tuple_new(Event, (EventKind.DISCARD, seat, t, False, *_EVENT_TAIL_AUTO[auto])))
+    events.append(_tuple_new(Event, (EventKind.DRAW, nxt, tile, True, *_EVENT_TAIL)))
     return evolve(
         state,
         seats=tuple(seats),
@@ -788,9 +799,13 @@ def _discard_and_draw(
 
 def _next_active(state: State, seat: int) -> int:
     """``seat`` or the first seat after it (in play order) that has not won (血战)."""
-    for i in range(state.num_seats):
-        s = state.next_seat(seat, i)
-        if not state.seats[s].won:
+    seats = state.seats
+    if not seats[seat].won:
+        return seat
+    n = len(seats)
+    for i in range(1, n):
+        s = (seat + i) % n
+        if not seats[s].won:
             return s
     return seat
 

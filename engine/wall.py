@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,14 @@ class Wall:
         return len(self.tiles) // 2
 
     def _take(self, pos: int) -> tuple[int, Wall]:
-        return self.tiles[pos], Wall(self.tiles, self.taken | (1 << pos), self.remaining - 1)
+        # every draw makes a Wall: filled through a same-slots twin (no __init__ / __post_init__, no frozen
+        # __setattr__), then given its real class — as engine/state.py's evolve does
+        w: Any = _new(_WallSlots)
+        w.tiles = self.tiles
+        w.taken = self.taken | (1 << pos)
+        w.remaining = self.remaining - 1
+        w.__class__ = Wall
+        return self.tiles[pos], w
 
     def _front_pos(self) -> int:
         # lowest clear bit of `taken`
@@ -102,3 +110,7 @@ class Wall:
 
     def positions_left(self) -> list[int]:
         return [p for p in range(len(self.tiles)) if not self.taken >> p & 1]
+
+
+_new = object.__new__
+_WallSlots = type("_WallSlots", (object,), {"__slots__": Wall.__slots__})
