@@ -586,11 +586,13 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
     if action.act == Act.DISCARD:
         assert action.tile is not None
         s = state.seats[seat]
-        passed = tuple(
-            m.tile
-            for m in s.melds
-            if m.kind == MeldKind.PUNG and s.counts[m.tile] and m.tile not in s.passed_kongs
-        )
+        passed: tuple[int, ...] = ()
+        if s.melds:
+            passed = tuple(
+                m.tile
+                for m in s.melds
+                if m.kind == MeldKind.PUNG and s.counts[m.tile] and m.tile not in s.passed_kongs
+            )
         if passed:
             state = evolve(state, seats=_set_seat(state, seat, passed_kongs=(*s.passed_kongs, *passed)))
         return _discard(state, seat, action.tile, events, auto=False)
@@ -816,12 +818,14 @@ def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, b
     has won: the same before and after the discard is made."""
     out = []
     rs = state.ruleset
-    wall_left = _live(state) > 0
-    chow_seat = _next_active(state, state.next_seat(from_seat))
-    suited = t < SUITED_KINDS
-    r = t % 9
+    wall_left = state.wall.remaining > state.wall_reserve
     seats = state.seats
     n_seats = len(seats)
+    chow_seat = (from_seat + 1) % n_seats
+    if seats[chow_seat].won:
+        chow_seat = _next_active(state, chow_seat)
+    suited = t < SUITED_KINDS
+    r = t % 9
     shape_defaults = rs._shape_defaults
     seat_waits = _SEAT_WAITS
     for i in range(1, n_seats):

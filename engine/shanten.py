@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Any
 
 from .melds import Meld, MeldKind
 from .tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258
@@ -61,6 +62,17 @@ _CACHES: dict[tuple[bool, bool], dict[tuple[int, ...], int]] = {
 _MERGED: dict[int, int] = {}  # (a << _ID_BITS | b) -> id of merge(a, b)
 _FINALS: dict[int, int] = {}  # ((a << _ID_BITS | b) << 3 | melds) -> final(a, b, melds)
 _MEMO_LIMIT = 1_000_000
+
+
+def clear_caches() -> None:
+    """Forget everything memoised (patterns, option ids, merges, finals): the engine as just imported. For
+    benchmarks of a cold start; the caches also bound themselves."""
+    caches: list[dict[Any, Any]] = [*_CACHES.values(), *_PLUS.values(), _MERGED, _FINALS, _UNIONS]
+    caches += [_IDS, _SINGLES]
+    for cache in caches:
+        cache.clear()
+    del _OPTS[1:]
+    _IDS[_EMPTY_OPTS] = 0
 
 
 def _norm(m: int, t: int, h: int, f: int) -> Opt:
@@ -121,7 +133,7 @@ def suit_id(key: tuple[int, ...], pair_258: bool, honors: bool) -> int:
             return sid
     head_ok = (_HEAD_NONE7 if pair_258 else _HEAD_ANY7) if honors else (_HEAD_258 if pair_258 else _HEAD_ANY9)
     c = list(key)
-    found: list[Opt] = []
+    sid = -1
     # (tiles taken from ranks i, i+1, i+2; melds, partials, heads, loose) for every way to use rank i
     splits: list[tuple[int, int, int, int, int, int, int]] = []
     if c[i] >= 3:
@@ -143,14 +155,14 @@ def suit_id(key: tuple[int, ...], pair_258: bool, honors: bool) -> int:
             c[i + 1] -= y
         if z:
             c[i + 2] -= z
-        for m, t, h, f in _OPTS[suit_id(tuple(c), pair_258, honors)]:
-            found.append(_norm(m + dm, t + dt, h + dh, f | df))
+        # the rest's options with this split's set, partial, head or loose tile added: a memoised merge
+        part = merge_id(suit_id(tuple(c), pair_258, honors), _single(dm, dt, dh, df))
+        sid = part if sid < 0 else union_id(sid, part)
         c[i] += x
         if y:
             c[i + 1] += y
         if z:
             c[i + 2] += z
-    sid = _intern(_pareto(found))
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()  # a long-running bot: start over rather than grow without bound
     cache[key] = sid
@@ -182,6 +194,35 @@ def _by_blocks(key: tuple[int, ...], i: int, pair_258: bool) -> int:
     return sid
 
 
+_SINGLES: dict[Opt, int] = {}
+_UNIONS: dict[int, int] = {}  # (a << _ID_BITS | b), a < b -> id of the Pareto set of both
+
+
+def _single(m: int, t: int, h: int, f: int) -> int:
+    """The id of the one-option set {(m, t, h, f)} (the empty split (0, 0, 0, 0) is id 0: merging it is a
+    no-op)."""
+    opt = (m, t, h, f)
+    i = _SINGLES.get(opt)
+    if i is None:
+        i = _SINGLES[opt] = _intern((opt,))
+    return i
+
+
+def union_id(a: int, b: int) -> int:
+    """The Pareto set of the options of ``a`` and of ``b`` together, by ids, memoised."""
+    if a == b:
+        return a
+    if a > b:
+        a, b = b, a
+    k = a << _ID_BITS | b
+    hit = _UNIONS.get(k)
+    if hit is None:
+        if len(_UNIONS) >= _MEMO_LIMIT:
+            _UNIONS.clear()
+        hit = _UNIONS[k] = _intern(_pareto((*_OPTS[a], *_OPTS[b])))
+    return hit
+
+
 def suit_options(key: tuple[int, ...], pair_258: bool, honors: bool) -> Opts:
     """Pareto set of (melds, partials, heads, loose) inside one suit, reduced as ``final`` reads it. A head
     is a pair that may be the hand's pair; every other pair is a partial set (and so is any head past the
@@ -199,11 +240,13 @@ def merge(a: Opts, b: Opts) -> Opts:
 
 
 def merge_id(a: int, b: int) -> int:
-    """``merge`` by ids, memoised."""
+    """``merge`` by ids, memoised (it is symmetric: the smaller id first)."""
     if not b:
         return a
     if not a:
         return b
+    if a > b:
+        a, b = b, a
     k = a << _ID_BITS | b
     hit = _MERGED.get(k)
     if hit is None:
@@ -238,7 +281,9 @@ def final(a: Opts, b: Opts, melds: int) -> int:
 
 
 def final_id(a: int, b: int, melds: int) -> int:
-    """``final`` by ids, memoised."""
+    """``final`` by ids, memoised (it is symmetric: the smaller id first)."""
+    if a > b:
+        a, b = b, a
     k = (a << _ID_BITS | b) << 3 | melds
     hit = _FINALS.get(k)
     if hit is None:
@@ -282,22 +327,29 @@ def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
     d = _CACHES[pair_258, True].get(k)
     if d is None:
         d = suit_id(k, pair_258, True)
-    ab: int | None = a if not b else b if not a else _MERGED.get(a << _ID_BITS | b)
+    # merges and finals are symmetric: memoised with the smaller id first
+    if a > b:
+        a, b = b, a
+    ab: int | None = b if not a else _MERGED.get(a << _ID_BITS | b)
     if ab is None:
         ab = merge_id(a, b)
-    cd: int | None = c if not d else d if not c else _MERGED.get(c << _ID_BITS | d)
+    if c > d:
+        c, d = d, c
+    cd: int | None = d if not c else _MERGED.get(c << _ID_BITS | d)
     if cd is None:
         cd = merge_id(c, d)
+    if ab > cd:
+        ab, cd = cd, ab
     s = _FINALS.get((ab << _ID_BITS | cd) << 3 | melds)
     if s is None:
         s = final_id(ab, cd, melds)
     return s
 
 
-Stats = tuple[int, int, int, int, int]  # pairs (a four = 2), triplets, exact pairs, non-2/5/8 tiles, suits
+Stats = tuple[int, int, int]  # pairs for 七小对 (a four = 2), triplets, exact pairs
 
 
-_get_off = itemgetter(*(t for t in range(NUM_KINDS) if not _IS_258[t]))
+_get_258 = itemgetter(*TILES_258)
 _ZERO9 = bytes(9)
 _ZERO7 = bytes(7)
 
@@ -307,18 +359,26 @@ def stats(counts: Counts) -> Stats:
     c2 = b.count(2)
     c3 = b.count(3)
     c4 = b.count(4)
-    used = (
-        (b[0:9] != _ZERO9)
-        | (b[9:18] != _ZERO9) << 1
-        | (b[18:27] != _ZERO9) << 2
-        | (b[27:34] != _ZERO7) << 3
+    return c2 + c3 + 2 * c4, c3 + c4, c2
+
+
+def off_258(counts: Counts, n: int) -> int:
+    """How many of the ``n`` tiles are not 2/5/8."""
+    held: int = sum(_get_258(counts))
+    return n - held
+
+
+def suits_used(counts: Counts) -> int:
+    """The suits held, as bits: 1 万, 2 条, 4 筒, 8 honors."""
+    b = bytes(counts)
+    return (
+        (b[0:9] != _ZERO9) | (b[9:18] != _ZERO9) << 1 | (b[18:27] != _ZERO9) << 2 | (b[27:34] != _ZERO7) << 3
     )
-    return c2 + c3 + 2 * c4, c3 + c4, c2, sum(_get_off(counts)), used
 
 
 def add_stats(st: Stats, counts: Counts, t: int) -> Stats:
     """The stats after one more ``t``."""
-    pairs7, trips, pairs, off, used = st
+    pairs7, trips, pairs = st
     n = counts[t]
     if n & 1:
         pairs7 += 1
@@ -327,9 +387,7 @@ def add_stats(st: Stats, counts: Counts, t: int) -> Stats:
         pairs -= 1
     elif n == 1:
         pairs += 1
-    if not _IS_258[t]:
-        off += 1
-    return pairs7, trips, pairs, off, used | 1 << (t // 9)
+    return pairs7, trips, pairs
 
 
 _ONE_SUIT = {1: 0, 2: 1, 4: 2}
@@ -371,7 +429,7 @@ class HandShape:
         """``best`` improved by the shapes beyond the standard one: 七小对, 碰碰胡, 将将胡, 清一色, 全求人,
         十三幺."""
         shapes = self.shapes
-        pairs7, trips, pairs, off, used = st
+        pairs7, trips, pairs = st
         nm = self.n_melds
         if self.concealed and n >= 13:
             if shapes.seven_pairs:
@@ -382,26 +440,31 @@ class HandShape:
             return best
         if self.single_wait and n == 1:
             return min(best, 0)
-        if self.all_258_melds and off - 1 < best:
-            best = min(best, (off - 1 if off else -1) if n % 3 == 2 else off)
+        if self.all_258_melds:
+            off = off_258(counts, n)
+            if off - 1 < best:
+                best = min(best, (off - 1 if off else -1) if n % 3 == 2 else off)
         if not shapes.pair_258 or best <= -1:
             return best
         if self.pungs_ok:
             m = nm + trips
             t = min(max(0, pairs - 1), max(0, 4 - m))
             best = min(best, 8 - 2 * m - t - (1 if pairs else 0))
-        one = _ONE_SUIT.get(used)
         floor = 0 if n % 3 == 1 else -1
-        if best > floor and shapes.one_suit and one is not None and self.suit in (-1, one):
-            best = min(best, shanten_shape(counts, nm, False))  # 清一色: any pair
+        if best > floor and shapes.one_suit and self.suit != -2:
+            one = _ONE_SUIT.get(suits_used(counts))
+            if one is not None and self.suit in (-1, one):
+                best = min(best, shanten_shape(counts, nm, False))  # 清一色: any pair
         return best
 
-    def _side_may_lower(self, st: Stats, held: int, t: int, x: int, n: int, s: int) -> bool:
+    def _side_may_lower(
+        self, st: Stats, off: int, used: int, held: int, t: int, x: int, n: int, s: int
+    ) -> bool:
         """Could ``side`` bring a 3k+2 hand (a 3k+1 hand with ``held`` copies of ``t`` plus one more) below
         ``s``? Each of its shapes tested from the stats alone; False means ``side`` surely would not (the
         few shapes too rare to test cheaply say True)."""
         shapes = self.shapes
-        pairs7, trips, pairs, off, used = st
+        pairs7, trips, pairs = st
         if self.concealed and n >= 13:
             if shapes.seven_pairs and 6 - pairs7 - (held & 1) < s:
                 return True
@@ -443,8 +506,11 @@ class HandShape:
             merge_id(merge_id(i0, i1), i3),
             merge_id(merge_id(i0, i1), i2),
         )
+        n = sum(counts)
         st = stats(counts)
-        n = sum(counts) + 1
+        off = off_258(counts, n)
+        used = suits_used(counts)
+        n += 1
         nm = self.n_melds
         finals = _FINALS
         found = 0
@@ -462,10 +528,10 @@ class HandShape:
                     continue
                 if more:
                     extra_set.discard(t)
-                new = finals.get((p << _ID_BITS | other) << 3 | nm)
+                new = finals.get((p << _ID_BITS | other if p < other else other << _ID_BITS | p) << 3 | nm)
                 if new is None:
                     new = final_id(p, other, nm)
-                if new >= s and self._side_may_lower(st, counts[t], t, x, n, s):
+                if new >= s and self._side_may_lower(st, off, used, counts[t], t, x, n, s):
                     new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
                 if new < s:
                     found += left
@@ -543,6 +609,7 @@ def shanten_lower_bound(shapes: Shapes, counts: Counts, melds: Sequence[Meld] = 
 
 __all__ = [
     "HandShape",
+    "clear_caches",
     "Shapes",
     "TILES_258",
     "final",

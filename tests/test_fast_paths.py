@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import Meld, format_hand, get_ruleset
-from engine.shanten import Shapes, stats
+from engine.shanten import Shapes, off_258, stats, suits_used
 from engine.shape import is_standard, seven_pairs_wait, standard_waits
 from engine.tiles import NUM_KINDS, Counts, to_counts
 
@@ -117,12 +117,13 @@ def test_stats_match_a_plain_count() -> None:
     for _ in range(HANDS):
         rng.shuffle(pool)
         counts = to_counts(pool[:14])
-        pairs7, trips, pairs, off, used = stats(counts)
+        pairs7, trips, pairs = stats(counts)
         assert pairs7 == sum(n // 2 for n in counts)
         assert trips == sum(1 for n in counts if n >= 3)
         assert pairs == sum(1 for n in counts if n == 2)
-        assert off == sum(n for t, n in enumerate(counts) if not (t < 27 and t % 9 in (1, 4, 7)))
-        assert used == sum(1 << s for s in range(4) if any(counts[s * 9 : s * 9 + 9]))
+        off = sum(n for t, n in enumerate(counts) if not (t < 27 and t % 9 in (1, 4, 7)))
+        assert off_258(counts, 14) == off
+        assert suits_used(counts) == sum(1 << s for s in range(4) if any(counts[s * 9 : s * 9 + 9]))
 
 
 def test_a_shape_the_tables_do_not_know_falls_back_to_trying_each_tile() -> None:
