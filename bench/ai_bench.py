@@ -9,12 +9,17 @@ exact, so only the decisions differ) in seats 1 and 3 — and then the same seed
 neither side keeps the luck of a seat. Printed: each side's win rate (hands won / hands), points per hand
 and the drawn hands; "without getting weaker" means this tree's side wins at least as often.
 
-Run: ``.venv/bin/python bench/ai_bench.py [--hands N] [--against main] [--variant changsha]``.
+Before and after (``--selfplay N``): four AI seats play N hands and the seats' win rates are printed with a
+digest of every decision made. Run it on two trees (e.g. a checkout of ``main`` and this one): the same digest
+means the AI made exactly the same decisions on every hand — the engine change left it no weaker.
+
+Run: ``.venv/bin/python bench/ai_bench.py [--hands N] [--against main] [--variant changsha] [--selfplay N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import random
 import statistics
@@ -25,6 +30,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -50,9 +56,14 @@ def load_ai(rev: str) -> ModuleType:
 
 
 def play(
-    variant: str, seed: int, seats: list[Choose], times: dict[int, list[float]] | None = None
+    variant: str,
+    seed: int,
+    seats: list[Choose],
+    times: dict[int, list[float]] | None = None,
+    digest: Any = None,
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """One hand; (winners, score deltas). ``times``: per seat, the CPU time of each decision."""
+    """One hand; (winners, score deltas). ``times``: per seat, the CPU time of each decision; ``digest``
+    takes every decision."""
     rs = get_ruleset(variant)
     state = new_hand(rs, seed)
     rngs = [random.Random(f"{seed}/{i}") for i in range(4)]
@@ -65,6 +76,8 @@ def play(
         action = seats[seat](obs, rngs[seat])
         if times is not None:
             times[seat].append(time.thread_time() - t0)
+        if digest is not None:
+            digest.update(repr(action).encode())
         state, _ = apply(state, action)
     assert state.result is not None, f"hand {seed} did not end"
     return state.result.winners, state.result.deltas
@@ -75,6 +88,21 @@ def speed(variant: str, hands: int) -> list[float]:
     for seed in range(hands):
         play(variant, seed, [ai.choose] * 4, times)
     return [t for ts in times.values() for t in ts]
+
+
+def selfplay(variant: str, hands: int) -> None:
+    """Four AI seats, ``hands`` hands: each seat's win rate and the digest of all decisions."""
+    digest = hashlib.sha256()
+    won = [0] * 4
+    drawn = 0
+    for seed in range(hands):
+        winners, _ = play(variant, seed, [ai.choose] * 4, digest=digest)
+        drawn += not winners
+        for w in winners:
+            won[w] += 1
+    rates = ", ".join(f"{w / hands:.2%}" for w in won)
+    print(f"self-play {hands} hands ({variant}): seat win rates {rates}; drawn {drawn / hands:.2%}")
+    print(f"  decisions digest {digest.hexdigest()[:16]}")
 
 
 def match(variant: str, hands: int, ours: Choose, theirs: Choose) -> dict[str, float]:
@@ -110,7 +138,11 @@ def main() -> None:
     ap.add_argument("--speed-hands", type=int, default=100, help="AI-only hands timed for speed")
     ap.add_argument("--against", metavar="REV", help="play this tree's AI against bot/ai.py at REV")
     ap.add_argument("--quick", action="store_true", help="20 timed hands, no match")
+    ap.add_argument("--selfplay", type=int, metavar="N", help="only: N AI-only hands, win rates and digest")
     args = ap.parse_args()
+    if args.selfplay:
+        selfplay(args.variant, args.selfplay)
+        return
     hands = 20 if args.quick else args.speed_hands
     ts = sorted(speed(args.variant, hands))
     mean = statistics.fmean(ts) * 1e3
