@@ -12,10 +12,16 @@ in production, with its production settings: SQLite on disk, group messages pace
 * the bot's CPU per press, how long its event loop is blocked at a time, and its garbage collections
 
 AIORateLimiter's global 30 messages/s is off (loopback has no flood limits; on Telegram it would pace the
-bot). Every accepted action is one SQLite write through one aiosqlite connection: that serial chain, not
-the CPU, is what limits the press rate at which the p99 target holds (see ``--think 1``).
+bot). Storage is not what limits the press rate (bench/storage_bench.py: ~9,200 actions/s persisted, the
+engine included; 200 tables at a 1 s think time need ~130/s): the bot's one event loop is — its CPU per
+press (target ≤ 8 ms) over the presses per second.
 
-Run: ``.venv/bin/python bench/bot_bench.py`` (200 tables, about 80 s) or ``--quick`` (20 tables, ~25 s).
+``--sweep 3,2,1,0.5`` runs the benchmark once per think time (200 tables each) and prints presses/s, CPU
+per press and the answer percentiles side by side, and where p99 crosses 50 ms (target: not below
+40 presses/s).
+
+Run: ``.venv/bin/python bench/bot_bench.py`` (200 tables, about 80 s), ``--quick`` (20 tables, ~25 s) or
+``--sweep 3,2,1.5,1,0.75,0.5`` (a few minutes).
 """
 
 from __future__ import annotations
@@ -84,12 +90,20 @@ async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str) -
     lags: list[float] = []
     gc_pauses: list[float] = []
     gc_start = [0.0]
+    gc_runs = [0, 0, 0]  # collections per generation
+    gc_gen_max = [0.0, 0.0, 0.0]  # the longest pause of each
+
+    own = [False]  # the benchmark's own gc.collect() (before measuring memory): not the bot's
 
     def on_gc(phase: str, info: dict[str, Any]) -> None:
+        if own[0]:
+            return
         if phase == "start":
             gc_start[0] = time.perf_counter()
         else:
             gc_pauses.append(time.perf_counter() - gc_start[0])
+            gc_runs[info["generation"]] += 1
+            gc_gen_max[info["generation"]] = max(gc_gen_max[info["generation"]], gc_pauses[-1])
             if os.environ.get("BOT_BENCH_LAGS") and gc_pauses[-1] > 0.01:
                 print(f"gc gen {info['generation']} {1000 * gc_pauses[-1]:.0f} ms {info}", file=sys.stderr)
 
@@ -104,7 +118,14 @@ async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str) -
     gc.callbacks.append(on_gc)
     watcher = asyncio.create_task(watch_lag())
     async with running(app, poll_timeout=10):
+        if os.environ.get("BOT_BENCH_GC"):  # other thresholds than the bot's, to compare: "700,10,10"
+            gc.set_threshold(*(int(x) for x in os.environ["BOT_BENCH_GC"].split(",")))
+        own[0] = True
         gc.collect()
+        own[0] = False
+        gc_pauses.clear()  # from here on: the collections while the tables play
+        gc_runs[:] = [0, 0, 0]
+        gc_gen_max[:] = [0.0, 0.0, 0.0]
         conn.send(("ready", rss_bytes(), time.process_time()))
         while True:
             try:
@@ -112,7 +133,9 @@ async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str) -
             except (EOFError, OSError):  # the benchmark went away
                 return
             if cmd == "rss":
+                own[0] = True
                 gc.collect()
+                own[0] = False
                 svc = app.bot_data["service"]
                 lag = sorted(lags) or [0.0]
                 stats = {
@@ -120,6 +143,9 @@ async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str) -
                     "lag_max_ms": 1000 * lag[-1],
                     "gc_total_s": sum(gc_pauses),
                     "gc_max_ms": 1000 * max(gc_pauses, default=0.0),
+                    "gc_runs": "/".join(map(str, gc_runs)),
+                    "gc_gen_max": "/".join(f"{1000 * p:.1f}" for p in gc_gen_max),
+                    "gc_threshold": "/".join(map(str, gc.get_threshold())),
                 }
                 conn.send(("rss", rss_bytes(), len(svc.tables), svc.actions, time.process_time(), stats))
             else:
@@ -341,12 +367,64 @@ def main() -> None:
     )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ramp", type=float, default=10.0, help="tables open over this many seconds")
+    ap.add_argument("--sweep", metavar="T,T,...", help="think times (s) to run one after another")
     args = ap.parse_args()
     tables = 20 if args.quick else args.tables
     ramp = min(args.ramp, 2.0) if args.quick else args.ramp
+    if args.sweep:
+        rows = []
+        for think in sorted((float(x) for x in args.sweep.split(",")), reverse=True):
+            rows.append((think, asyncio.run(run(tables, args.hands, think, args.seed, ramp))))
+            if len(rows) == 1:
+                print(sweep_head(rows[0][1]))
+            print(sweep_row(*rows[-1]), flush=True)
+        print(crossing(rows))
+        return
     think = args.think if args.think is not None else (1.0 if args.quick else 3.0)
     r = asyncio.run(run(tables, args.hands, think, args.seed, ramp))
     print(report(r, think))
+
+
+def press_rate(r: dict[str, Any]) -> float:
+    """Presses per second over the run (the ramp included)."""
+    return float(r["presses"]) / r["elapsed_s"]
+
+
+def sweep_head(r: dict[str, Any]) -> str:
+    return (
+        f"think-time sweep, {r['tables']} tables (1 player + 3 AI seats each)\n"
+        f"{'think s':>8s} {'presses/s':>10s} {'CPU/press ms':>13s} {'answer p50':>11s} {'p99':>8s} "
+        f"{'max':>8s} {'GC max ms':>10s}"
+    )
+
+
+def sweep_row(think: float, r: dict[str, Any]) -> str:
+    per_press = 1000 * r["bot_cpu_s"] / max(1, r["presses"])
+    return (
+        f"{think:8.2f} {press_rate(r):10.1f} {per_press:13.2f} {r['answer_median_ms']:11.1f} "
+        f"{r['answer_p99_ms']:8.1f} {r['answer_max_ms']:8.1f} {r['gc_max_ms']:10.1f}"
+    )
+
+
+def crossing(rows: list[tuple[float, dict[str, Any]]]) -> str:
+    """Where p99 press → answer crosses 50 ms, interpolated in presses/s between the runs either side."""
+    pts = sorted((press_rate(r), r["answer_p99_ms"], think) for think, r in rows)
+    below = [p for p in pts if p[1] < 50]
+    above = [p for p in pts if p[1] >= 50]
+    if not above:
+        return f"p99 < 50 ms in every run (up to {pts[-1][0]:.1f} presses/s, think {pts[-1][2]:g} s)"
+    if not below:
+        return f"p99 ≥ 50 ms in every run (from {pts[0][0]:.1f} presses/s, think {pts[0][2]:g} s)"
+    lo = max(below, key=lambda p: p[0])
+    hi = min((p for p in above if p[0] > lo[0]), default=above[0], key=lambda p: p[0])
+    if hi[0] <= lo[0] or hi[1] == lo[1]:
+        rate = lo[0]
+    else:
+        rate = lo[0] + (50 - lo[1]) * (hi[0] - lo[0]) / (hi[1] - lo[1])
+    return (
+        f"p99 crosses 50 ms at about {rate:.0f} presses/s (between think {lo[2]:g} s: {lo[0]:.1f}/s, "
+        f"p99 {lo[1]:.1f} ms, and think {hi[2]:g} s: {hi[0]:.1f}/s, p99 {hi[1]:.1f} ms); target ≥ 40/s"
+    )
 
 
 def report(r: dict[str, Any], think: float) -> str:
@@ -354,10 +432,11 @@ def report(r: dict[str, Any], think: float) -> str:
     lines = [
         f"bot benchmark: {r['tables']} concurrent tables (1 player + 3 AI seats each), think {think:g}s",
         f"  {r['hands']} hands, {r['presses']} presses, {r['actions']} game actions, "
-        f"{r['api_calls']} API calls in {r['elapsed_s']:.1f}s",
-        f"  bot process CPU {r['bot_cpu_s']:.1f}s ({per_press:.1f} ms per press)",
+        f"{r['api_calls']} API calls in {r['elapsed_s']:.1f}s ({press_rate(r):.1f} presses/s)",
+        f"  bot process CPU {r['bot_cpu_s']:.1f}s ({per_press:.1f} ms per press, target ≤ 8 ms)",
         f"  bot event loop blocked: p99 {r['lag_p99_ms']:.1f} ms, max {r['lag_max_ms']:.1f} ms; "
-        f"GC {r['gc_total_s']:.2f}s in all, longest {r['gc_max_ms']:.1f} ms",
+        f"GC {r['gc_total_s']:.2f}s in all, longest {r['gc_max_ms']:.1f} ms, collections by generation "
+        f"{r['gc_runs']}, longest {r['gc_gen_max']} ms (thresholds {r['gc_threshold']})",
         f"  fake server + players: CPU {r['driver_cpu_s']:.1f}s, event loop blocked p99 "
         f"{r['driver_lag_p99_ms']:.1f} ms, max {r['driver_lag_max_ms']:.1f} ms",
         f"  press → answer   median {r['answer_median_ms']:.1f} ms   p99 {r['answer_p99_ms']:.1f} ms   "

@@ -52,6 +52,7 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 READ_TIMEOUT = 60.0
 CONNECT_TIMEOUT = 10.0
 SHUTDOWN_STEP = 10.0  # seconds each shutdown step may take (outbox, storage)
+GC_THRESHOLDS = (2_000, 10, 100)  # the cyclic collector after start-up (Python's default: 700, 10, 10)
 
 
 class AlreadyRunning(RuntimeError):
@@ -219,6 +220,11 @@ def build_application(
         # out of the cyclic collector's full scans, which otherwise stall the event loop for tens of ms.
         gc.collect()
         gc.freeze()
+        # Young objects are mostly freed by reference counting (immutable engine states, update objects):
+        # look for cycles among them a third as often, and scan the long-lived rest (tables, connections)
+        # ten times more rarely: a full scan is the longest pause a press can meet (bench/bot_bench.py
+        # prints the collections and pauses; BOT_BENCH_GC compares other thresholds).
+        gc.set_threshold(*GC_THRESHOLDS)
 
     async def post_shutdown(app: AnyApp) -> None:
         """Each step bounded in time and independent of the others: shutdown always ends."""
