@@ -38,6 +38,7 @@ bench: install
 	$(PY) bench/wild_bench.py
 	$(PY) bench/storage_bench.py
 	$(PY) bench/bot_bench.py --quick
+	$(PY) bench/ai_bench.py --quick
 	$(PY) bench/picture_bench.py
 
 clean:
