@@ -783,19 +783,26 @@ def _discard_and_draw(
     seats[nxt] = evolve_seat(d, counts=tuple(c), furiten=())
     events.append(_tuple_new(Event, (EventKind.DISCARD, seat, t, False, *_EVENT_TAIL_AUTO[auto])))
     events.append(_tuple_new(Event, (EventKind.DRAW, nxt, tile, True, *_EVENT_TAIL)))
+    return _drew(
+        state, nxt, tile, tuple(seats), wall, discards_made=state.discards_made + 1, last_discard=(seat, t)
+    )
+
+
+def _drew(state: State, seat: int, tile: int, seats: tuple[Seat, ...], wall: Wall, **more: Any) -> State:
+    """``seat``'s turn with ``tile`` just drawn from the front (``seats`` and ``wall`` after the draw;
+    ``more``: what else the step changed)."""
     return evolve(
         state,
-        seats=tuple(seats),
-        discards_made=state.discards_made + 1,
-        last_discard=(seat, t),
+        seats=seats,
         wall=wall,
         phase=Phase.TURN,
-        current=nxt,
+        current=seat,
         drawn=tile,
         kong_draw=None,
         kong_from=None,
         first_turn=False,
         claim=None,
+        **more,
     )
 
 
@@ -1041,18 +1048,7 @@ def _draw_next(state: State, seat: int, events: list[Event]) -> State:
     c = list(s.counts)
     c[tile] += 1
     events.append(Event(EventKind.DRAW, seat, tile, private=True))
-    return evolve(
-        state,
-        wall=wall,
-        seats=_set_seat(state, seat, counts=tuple(c), furiten=()),
-        phase=Phase.TURN,
-        current=seat,
-        drawn=tile,
-        kong_draw=None,
-        kong_from=None,
-        first_turn=False,
-        claim=None,
-    )
+    return _drew(state, seat, tile, _set_seat(state, seat, counts=tuple(c), furiten=()), wall)
 
 
 def _offer_haidi(state: State, order: tuple[int, ...], events: list[Event]) -> State:
