@@ -1,5 +1,6 @@
 """Scoring parts every variant shares: who pays a win, birds (扎鸟 / 抓码) and their hits, kong money,
-refunds.
+refunds, and the arithmetic of a payment (``pay``: the amount made from its parts, so what players read is
+what they pay).
 
 One copy, so "self-draw: everyone pays, else the discarder" or "a bird hits the winner or the payer" means
 the same thing in every variant that uses it; a variant's own rule (its amounts, its multipliers) stays in
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .melds import MeldKind
-from .state import Payment, SettleKind, Settlement, State
+from .state import Op, Part, Payment, SettleKind, Settlement, State, evaluate
 from .variant import WinContext, WinInfo
 
 # The common names of kong money (a variant may name its own)
@@ -20,6 +21,25 @@ KONG_NAMES: dict[MeldKind, str] = {
     MeldKind.KONG_ADDED: "bugang",  # 补杠
     MeldKind.KONG_EXPOSED: "zhigang",  # 直杠 / 放杠
 }
+
+
+# ------------------------------------------------------------------ the arithmetic of a payment
+
+
+def pay(payer: int, payee: int, parts: Iterable[Part], hits: int = 0) -> Payment:
+    """A payment whose amount is what its ``parts`` come to (``state.evaluate``)."""
+    steps = tuple(parts)
+    return Payment(payer, payee, evaluate(steps), hits, steps)
+
+
+def base_part(state: State) -> Part:
+    """× 底分 (option ``base``)."""
+    return Part("base", int(state.options["base"]), Op.MUL)
+
+
+def doubling_birds(hits: int) -> tuple[Part, ...]:
+    """Birds that double a payment, each hit again: × 2^hits (none without a hit)."""
+    return (Part("birds", 2**hits, Op.MUL, hits),) if hits else ()
 
 
 # ------------------------------------------------------------------ who pays
@@ -124,16 +144,17 @@ def kong_payments(
     added: int,
     exposed: int,
     still_in: bool = False,
+    name: str | None = None,
 ) -> list[Payment]:
     """Kong money × 底分 (option ``base``), paid when the kong is made: a concealed kong — each other seat
     pays ``concealed``; an added kong — each pays ``added``; an exposed kong — the discarder pays
-    ``exposed``."""
-    base = int(state.options["base"])
+    ``exposed``. ``name``: the kong's id in the payment's parts (default: the common name)."""
+    label = name or KONG_NAMES[kind]
     if kind == MeldKind.KONG_EXPOSED:
         assert from_seat is not None
-        return [Payment(from_seat, seat, exposed * base)]
+        return [pay(from_seat, seat, (Part(label, exposed), base_part(state)))]
     units = concealed if kind == MeldKind.KONG_CONCEALED else added
-    return [Payment(p, seat, units * base) for p in others(state, seat, still_in)]
+    return [pay(p, seat, (Part(label, units), base_part(state))) for p in others(state, seat, still_in)]
 
 
 def kong_settlement(state: State, seat: int, name: str, payments: Iterable[Payment]) -> Settlement:
@@ -150,20 +171,29 @@ def standard_kong_money(state: State, seat: int, kind: MeldKind, from_seat: int 
     return kong_settlement(state, seat, KONG_NAMES[kind], payments)
 
 
-def refunds(settlements: Iterable[Settlement]) -> list[Payment]:
-    """Every payment of ``settlements`` paid back (退税, 流局不算杠)."""
-    return [Payment(p.payee, p.payer, p.amount) for st in settlements for p in st.payments]
+def refunds(settlements: Iterable[Settlement], label: str = "refund") -> list[Payment]:
+    """Every payment of ``settlements`` paid back (退税, 流局不算杠); its part is ``label:<what>``, what being
+    the returned settlement's first hand id (the kong), which ``Variant.part_name`` names."""
+    out = []
+    for st in settlements:
+        what = st.hands[0][1][0] if st.hands and st.hands[0][1] else ""
+        for p in st.payments:
+            out.append(pay(p.payee, p.payer, (Part(f"{label}:{what}" if what else label, p.amount),)))
+    return out
 
 
 __all__ = [
     "KONG_NAMES",
+    "base_part",
     "bird_hits",
     "bird_target",
     "bird_tiles",
+    "doubling_birds",
     "hand_names",
     "kong_payments",
     "kong_settlement",
     "others",
+    "pay",
     "payer_shares",
     "payers",
     "refunds",

@@ -84,14 +84,56 @@ class Claim:
         return any(s == seat for s, _ in self.responses)
 
 
+class Op(StrEnum):
+    """How a ``Part`` of a payment's arithmetic changes the running amount (which starts at 0)."""
+
+    ADD = "+"
+    MUL = "×"
+    DIV = "÷"  # divided, rounded half up (a pot split between winners)
+    CAP = "≤"  # at most this much (封顶)
+    POW = "^"  # the running amount becomes value ** amount (番 → 2^番)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One step of a payment's arithmetic, for players to read: a hand and its value, the base, a dealer's
+    extra, bird hits, 飘 / 加锤, a cap. ``label`` is an id the variant names (``Variant.part_name``: a hand
+    or kong id of its ``names``, or a common one such as "base", "dealer", "birds"); ``count`` is how many
+    of a counted thing the step stands for (bird hits, hammers; 0: none to show)."""
+
+    label: str
+    value: int
+    op: Op = Op.ADD
+    count: int = 0
+
+
+def evaluate(parts: tuple[Part, ...]) -> int:
+    """The amount ``parts`` come to, applied in order from 0."""
+    total = 0
+    for p in parts:
+        if p.op == Op.ADD:
+            total += p.value
+        elif p.op == Op.MUL:
+            total *= p.value
+        elif p.op == Op.DIV:
+            total = (2 * total + p.value) // (2 * p.value)
+        elif p.op == Op.CAP:
+            total = min(total, p.value)
+        else:
+            total = p.value**total
+    return total
+
+
 @dataclass(frozen=True, slots=True)
 class Payment:
-    """One line of a settlement: ``payer`` pays ``amount`` to ``payee``, and why."""
+    """One line of a settlement: ``payer`` pays ``amount`` to ``payee``, and why: ``parts`` is the
+    arithmetic that makes ``amount`` (``evaluate(parts) == amount``; see ``scoring.pay``)."""
 
     payer: int
     payee: int
     amount: int
     hits: int = 0  # birds that hit this pair
+    parts: tuple[Part, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ region changes, like python-chess's variant boards or scalachess's ``Variant``. 
 * scoring — wins, drawn hands, what happens after a win (血战: winners leave);
 * the next dealer;
 * display — hand names, option value labels, presets, pre-hand choice labels and how a choice is picked
-  (one value, or tiles of the hand: ``choice_pick``), bird multipliers, for any front end.
+  (one value, or tiles of the hand: ``choice_pick``), payment part names, the opening prompt, for any
+  front end.
 
 Variant-only state lives in ``State.extra``, a slot the variant owns (None at the deal); the core never reads
 it. A variant updates it in its hooks (``on_opening``, ``on_discard``, ``after_choices``, ``after_win``).
@@ -181,6 +182,22 @@ class WinInfo:
         return bool(self.big)
 
 
+# Names of the common parts of a payment's arithmetic (``state.Part.label``) that a variant does not name
+# itself: ``{n}`` is the part's count; a label "a:b" reads as a's name about b's (``refund:angang``).
+PART_NAMES: dict[str, tuple[str, str]] = {
+    "base": ("底分", "base"),
+    "dealer": ("庄家", "dealer"),
+    "birds": ("中鸟{n}只", "{n} bird hit(s)"),
+    "piao": ("飘", "piao"),
+    "hammers": ("锤{n}", "{n} hammer(s)"),
+    "share": ("包{n}家", "pays for {n}"),
+    "players": ("{n}家", "{n} players"),
+    "split": ("{n}家分", "split {n} ways"),
+    "cap": ("封顶", "cap"),
+    "fan": ("番", "fan"),
+    "refund": ("退还{what}", "{what} returned"),
+}
+
 _NOT_ORPHANS = tuple(t for t in range(NUM_KINDS) if t not in ORPHANS)
 _get_not_orphans = itemgetter(*_NOT_ORPHANS)
 _get_not_258 = itemgetter(*(t for t in range(NUM_KINDS) if t not in TILES_258))
@@ -218,6 +235,10 @@ class Variant:
     # pre-hand choice values -> (Chinese, English), and what the choice asks (Chinese, English)
     choice_labels: ClassVar[Mapping[str, tuple[str, str]]] = {}
     choice_question: ClassVar[tuple[str, str] | None] = None
+    # what a decision at the deal is called (起手小胡, 扳牌, 四红中 …) and what declaring one does, for a
+    # front end's prompt: "{hands}" in the question is the hands held (Chinese, English)
+    opening_label: ClassVar[tuple[str, str]] = ("起手", "at the deal")
+    opening_question: ClassVar[tuple[str, str] | None] = None
     multi_win: ClassVar[bool] = True  # 一炮多响 / 通炮: several seats may win on one tile
     kai_tiles: ClassVar[int] = 1  # 开杠 turns up 1 tile (by dice) or a whole stack of 2
     concealed_kong_shown: ClassVar[bool] = False  # 暗杠亮一张牌: the others see a concealed kong's tile
@@ -498,10 +519,6 @@ class Variant:
         血流成河: they stay in, their hands locked)."""
         return state, False
 
-    def bird_multiplier(self, hits: int) -> int | None:
-        """What ``hits`` birds on a payment multiply it by (for display); None = birds don't multiply."""
-        return int(2**hits)
-
     # ---------------------------------------------------------------- next dealer
 
     def next_dealer(self, state: State, ctx: WinContext | None) -> int:
@@ -528,6 +545,22 @@ class Variant:
         """A settlement's note as players read it (呼叫转移 / call transfer)."""
         zh, en = self.notes.get(key, (key, key))
         return zh if lang == "zh" else en
+
+    def part_name(self, label: str, count: int = 0, lang: str = "zh") -> str:
+        """A payment part as players read it: the variant's own name of a hand or kong (``names``, then
+        ``notes``), else a common one (底分, 庄家, 中鸟 n 只 …); ``count`` fills its ``{n}``."""
+        head, _, what = label.partition(":")
+        pair = self.names.get(head) or self.notes.get(head) or PART_NAMES.get(head) or (head, head)
+        text = pair[0] if lang == "zh" else pair[1]
+        if "{" not in text:
+            return text
+        return text.format(n=count, what=self.part_name(what, 0, lang) if what else "")
+
+    def opening_prompt(self, hands: str, lang: str = "zh") -> str | None:
+        """What declaring the opening hands ``hands`` (already named) does, in words; None: a generic
+        prompt."""
+        q = self.opening_question
+        return None if q is None else (q[0] if lang == "zh" else q[1]).format(hands=hands)
 
     def choice_label(self, value: str, lang: str = "zh") -> str:
         """A pre-hand choice as players read it (定缺 "p" → 缺筒 / void dots)."""
@@ -573,6 +606,7 @@ def bu_or_kai(variant: Variant, state: State, seat: int, tile: int, kind: MeldKi
 
 
 __all__ = [
+    "PART_NAMES",
     "OptionSpec",
     "Options",
     "Preset",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterable
 
 from engine import Act, Action, Phase, State, apply, legal_actions, observe, observe_public, to_act
 from engine.shape import shanten
-from engine.state import evolve, evolve_seat
+from engine.state import evaluate, evolve, evolve_seat
 from engine.tiles import remove_tile
 from engine.wall import Wall
 
@@ -101,6 +101,8 @@ def check_invariants(state: State, total_tiles: int, rng: random.Random, check_h
     assert all(n in (0, 4) for n in counts.values()), f"a tile kind is not 4 copies: {counts}"
     for st in state.settlements:
         assert sum(st.deltas) == 0, st
+        for pay in st.payments:  # what players read is what they pay
+            assert pay.parts and evaluate(pay.parts) == pay.amount, pay
     if state.phase == Phase.ENDED:
         assert state.result is not None and sum(state.result.deltas) == 0
         return

@@ -42,7 +42,11 @@ def test_dealer_win_adds_one_fan() -> None:
     """Seed 定庄: 庄家和牌时加1番。 Seed 计番方法: 自摸+1番，庄家和牌放铳都多计1番 — every table row where the
     dealer wins or pays is 1 番 more (big on a discard: 1 番 more per big hand, RULES §3)."""
     from engine import WinInfo
-    from engine.variants.hengyang import units
+    from engine.state import evaluate
+    from engine.variants.hengyang import unit_parts
+
+    def units(info: WinInfo, self_draw: bool, dealer: bool) -> int:
+        return evaluate(unit_parts(info, self_draw, dealer))
 
     small, big = WinInfo((), ("pinghu",)), WinInfo((("qidui", 1),))
     assert [units(small, sd, d) for sd in (True, False) for d in (False, True)] == [1, 2, 1, 2]

@@ -12,10 +12,19 @@ from collections.abc import Iterable
 from ..actions import KongMode
 from ..hands import TILES_258, all_258, all_pungs, one_suit
 from ..melds import MeldKind
-from ..scoring import bird_hits, bird_target, bird_tiles, payers, win_settlement
+from ..scoring import (
+    base_part,
+    bird_hits,
+    bird_target,
+    bird_tiles,
+    doubling_birds,
+    pay,
+    payers,
+    win_settlement,
+)
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
-from ..state import Payment, SettleKind, Settlement, State
+from ..state import Part, Payment, SettleKind, Settlement, State
 from ..tiles import Counts, is_258
 from ..variant import OptionSpec, Variant, WinContext, WinInfo, bu_or_kai
 
@@ -118,12 +127,14 @@ def opening_reveal(state: State, seat: int, kinds: tuple[str, ...]) -> tuple[int
     return tuple(t for t, n in enumerate(show) for _ in range(n))
 
 
-def _units(big: int, self_draw: bool, dealer_involved: bool) -> int:
-    """The payment table of docs/rules/changsha.md in units of 底分/10: 10 → 1, 20 → 2, 30n+10 → 3n+1."""
-    if big == 0:
-        return 2 if dealer_involved else 1
-    per = 3 * big if self_draw else 6 * big
-    return per + (1 if dealer_involved else 0)
+def _units(hands: tuple[tuple[str, int], ...], self_draw: bool, dealer_involved: bool) -> tuple[Part, ...]:
+    """The payment table of docs/rules/changsha.md in units of 底分/10: 10 → 1, 20 → 2, 30n+10 → 3n+1 —
+    as parts: each big hand (name, count) 3 per count on a self-draw, 6 on a discard; a small hand
+    (count 0) 1; the dealer 1 more."""
+    parts = [Part(name, (3 if self_draw else 6) * n if n else 1) for name, n in hands]
+    if dealer_involved:
+        parts.append(Part("dealer", 1))
+    return tuple(parts)
 
 
 def bird_seats(state: State, birds: tuple[int, ...]) -> tuple[int, ...]:
@@ -132,16 +143,25 @@ def bird_seats(state: State, birds: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _pay(
-    state: State, winner: int, paying: Iterable[int], big: int, self_draw: bool, targets: tuple[int, ...]
+    state: State,
+    winner: int,
+    paying: Iterable[int],
+    hands: tuple[tuple[str, int], ...],
+    self_draw: bool,
+    targets: tuple[int, ...],
 ) -> list[Payment]:
     """扎鸟: a bird on the winner or on the payer doubles that payer's payment, each hit again."""
-    base = state.options["base"]
     out = []
     for p in paying:
         hits = bird_hits(targets, winner, p)
-        units = _units(big, self_draw, state.dealer in (winner, p))
-        out.append(Payment(p, winner, units * base * 2**hits, hits))
+        units = _units(hands, self_draw, state.dealer in (winner, p))
+        out.append(pay(p, winner, (*units, base_part(state), *doubling_birds(hits)), hits))
     return out
+
+
+def _valued(info: WinInfo) -> tuple[tuple[str, int], ...]:
+    """A win's hands as (name, count): its big hands, else its small hand with count 0."""
+    return info.big if info.big else tuple((name, 0) for name in info.small)
 
 
 def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
@@ -149,7 +169,7 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
     targets = bird_seats(state, birds)
     payments: list[Payment] = []
     for w, info in infos:
-        payments += _pay(state, w, payers(state, w, ctx), info.big_count, ctx.self_draw, targets)
+        payments += _pay(state, w, payers(state, w, ctx), _valued(info), ctx.self_draw, targets)
     return win_settlement(state, infos, payments, birds, bird_seats=targets)
 
 
@@ -160,8 +180,8 @@ def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlemen
     targets = bird_seats(state, birds)
     paying = [s for s in range(state.num_seats) if s != seat]
     payments: list[Payment] = []
-    for _ in kinds:
-        payments += _pay(state, seat, paying, 0, True, targets)
+    for kind in kinds:
+        payments += _pay(state, seat, paying, ((kind, 0),), True, targets)
     return Settlement.from_payments(
         SettleKind.OPENING, state.num_seats, (seat,), ((seat, kinds),), birds, tuple(payments), "", targets
     )
@@ -175,6 +195,12 @@ class Changsha(Variant):
     names = NAMES
     shapes = Shapes(
         pair_258=True, seven_pairs=True, all_pungs=True, one_suit=True, all_258=True, single_wait=True
+    )
+    opening_label = ("起手小胡", "opening hands")
+    opening_question = (
+        "你有起手小胡：{hands}。报了，每家按小胡自摸付你（扎鸟照算），这些牌亮给大家看；报不报自己决定。",
+        "You hold opening hands: {hands}. Declare them and each player pays you as for a small self-drawn "
+        "win (birds count); those tiles are shown to the table. Declaring is up to you.",
     )
 
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:

@@ -10,10 +10,20 @@ from __future__ import annotations
 from ..actions import KongMode
 from ..hands import TILES_258, all_258, all_pungs, one_suit
 from ..melds import Meld, MeldKind
-from ..scoring import bird_hits, bird_target, bird_tiles, payers, standard_kong_money, win_settlement
+from ..scoring import (
+    base_part,
+    bird_hits,
+    bird_target,
+    bird_tiles,
+    doubling_birds,
+    pay,
+    payers,
+    standard_kong_money,
+    win_settlement,
+)
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
-from ..state import Payment, SettleKind, Settlement, State, evolve
+from ..state import Part, Payment, SettleKind, Settlement, State, evolve
 from ..tiles import Counts, is_258, remove_tile
 from ..variant import OptionSpec, Variant, WinContext, WinInfo, bu_or_kai
 
@@ -37,6 +47,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "angang": ("暗杠", "concealed kong"),
     "bugang": ("补杠", "added kong"),
     "zhigang": ("直杠", "kong on a discard"),
+    "longqidui_fan": ("龙七对加番", "dragon seven pairs +1"),
 }
 
 OPTIONS = (
@@ -129,10 +140,9 @@ def opening_kinds(counts: Counts) -> tuple[str, ...]:
 
 def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
     """Each 扳牌 is 1 番 paid as a small self-draw (10, 20 where the dealer is involved), no birds."""
-    base = state.options["base"]
     payments = [
-        Payment(p, seat, _small_units(state.dealer in (seat, p), False) * base)
-        for _ in kinds
+        pay(p, seat, (*_small_parts(kind, state.dealer in (seat, p), False), base_part(state)))
+        for kind in kinds
         for p in range(state.num_seats)
         if p != seat
     ]
@@ -144,22 +154,27 @@ def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlemen
 # ------------------------------------------------------------------ payments
 
 
-def _small_units(dealer_involved: bool, menqianqing: bool) -> int:
+def _small_parts(name: str, dealer_involved: bool, menqianqing: bool) -> tuple[Part, ...]:
     """小和 in 番 (1 番 = 10 at 底分 10): 1, 2 with the dealer involved; 门前清 adds 1."""
-    return (2 if dealer_involved else 1) + (1 if menqianqing else 0)
+    parts = [Part(name, 1)]
+    if dealer_involved:
+        parts.append(Part("dealer", 1))
+    if menqianqing:
+        parts.append(Part("menqianqing", 1))
+    return tuple(parts)
 
 
-def units(info: WinInfo, self_draw: bool, dealer_involved: bool) -> int:
-    """One payer's amount in 番 (the table of docs/rules/hengyang.md §8): small 1/2 (+1 门前清); big
-    self-draw 3n / 3n+1; big on a discard 6n / 7n; 龙七对 adds 1 to each payment."""
+def unit_parts(info: WinInfo, self_draw: bool, dealer_involved: bool) -> tuple[Part, ...]:
+    """One payer's amount in 番 (the table of docs/rules/hengyang.md §8), as parts: small 1/2 (+1 门前清);
+    big self-draw 3n / 3n+1; big on a discard 6n / 7n; 龙七对 adds 1 to each payment."""
     if not info.big:
-        return _small_units(dealer_involved, "menqianqing" in info.small)
-    n = info.big_count
-    if self_draw:
-        u = 3 * n + (1 if dealer_involved else 0)
-    else:
-        u = 7 * n if dealer_involved else 6 * n
-    return u + (1 if any(name == "longqidui" for name, _ in info.big) else 0)
+        return _small_parts(info.small[0], dealer_involved, "menqianqing" in info.small)
+    parts = [Part(name, (3 if self_draw else 6) * k) for name, k in info.big]
+    if dealer_involved:
+        parts.append(Part("dealer", 1 if self_draw else info.big_count))
+    if any(name == "longqidui" for name, _ in info.big):
+        parts.append(Part("longqidui_fan", 1))
+    return tuple(parts)
 
 
 def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
@@ -168,13 +183,12 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
     birds = bird_tiles(state, ctx.tile if ctx.haidi else None)
     # 捉鸟: 以庄家为起点逆时针计算
     targets = tuple(bird_target(state, b, state.dealer) for b in birds)
-    base = state.options["base"]
     payments: list[Payment] = []
     for w, info in infos:
         for p in payers(state, w, ctx):
             hits = bird_hits(targets, w, p)
-            amount = units(info, ctx.self_draw, state.dealer in (w, p)) * base * 2**hits
-            payments.append(Payment(p, w, amount, hits))
+            units = unit_parts(info, ctx.self_draw, state.dealer in (w, p))
+            payments.append(pay(p, w, (*units, base_part(state), *doubling_birds(hits)), hits))
     return win_settlement(state, infos, payments, birds, bird_seats=targets)
 
 
@@ -192,6 +206,14 @@ class Hengyang(Variant):
     names = NAMES
     shapes = Shapes(pair_258=True, seven_pairs=True, all_pungs=True, one_suit=True, all_258=True)
     kai_tiles = 2  # 开杠: dice, the 2 tiles of the N-th stack from the back
+    opening_label = ("扳牌", "opening hands (扳牌)")
+    opening_question = (
+        "你可以扳牌：{hands}。报了，每种按小和自摸付你（庄家那份翻倍，不扎鸟）；之后你的整手牌公开三巡"
+        "（直到你再打出三张牌）。报不报自己决定。",
+        "You may declare 扳牌: {hands}. Each kind is paid to you as a small self-drawn win (the dealer's "
+        "share doubled, no birds); then your whole hand is shown to the table for three turns (until you "
+        "have discarded three more tiles). Declaring is up to you.",
+    )
 
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
         return evaluate_win(ctx)

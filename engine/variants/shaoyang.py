@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from ..hands import all_pungs
 from ..melds import Meld, MeldKind
-from ..scoring import payer_shares, standard_kong_money, win_settlement
+from ..scoring import base_part, pay, payer_shares, standard_kong_money, win_settlement
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, is_thirteen_orphans, seven_pairs_quads
-from ..state import Payment, Settlement, State
+from ..state import Op, Part, Payment, Settlement, State
 from ..tiles import Counts, full_set, suit_of
 from ..variant import Options, OptionSpec, Variant, WinContext, WinInfo
 
@@ -166,9 +166,11 @@ def hammers(state: State, seat: int) -> int:
     return int(choice) if choice in HAMMERS else 0
 
 
-def hammer_factor(state: State, winner: int, payer: int) -> int:
-    """加锤是赢家与输家之间相互结算的: × 2 per hammer of the winner and per hammer of the payer."""
-    return int(2 ** (hammers(state, winner) + hammers(state, payer)))
+def hammer_parts(state: State, winner: int, payer: int) -> tuple[Part, ...]:
+    """加锤是赢家与输家之间相互结算的: × 2 per hammer of the winner and per hammer of the payer — as a part
+    (none without a hammer)."""
+    n = hammers(state, winner) + hammers(state, payer)
+    return (Part("hammers", 2**n, Op.MUL, n),) if n else ()
 
 
 def way_of(ctx: WinContext) -> str:
@@ -196,14 +198,19 @@ def hand_key(info: WinInfo) -> str:
 
 
 def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
-    base = state.options["base"]
     way = way_of(ctx)
     payments: list[Payment] = []
     for w, info in infos:
-        mult = MULTIPLIER[hand_key(info)]
+        key = hand_key(info)
         for p, way_mult, share in win_payers(state, w, ctx):
-            amount = base * mult * way_mult * share * hammer_factor(state, w, p)
-            payments.append(Payment(p, w, amount))
+            parts = (
+                Part(key, MULTIPLIER[key]),
+                base_part(state),
+                Part(way, way_mult, Op.MUL),
+                *((Part("share", share, Op.MUL, share),) if share > 1 else ()),
+                *hammer_parts(state, w, p),
+            )
+            payments.append(pay(p, w, parts))
     hands = tuple((w, (hand_key(info), way)) for w, info in infos)
     return win_settlement(state, infos, payments, hands=hands)
 
@@ -254,9 +261,6 @@ class Shaoyang(Variant):
         pays 3 × 底分. 杠照常计算: paid when the kong is made, kept on a drawn hand (流局不流杠).
         D: 加锤 multiplies win payments only, not kong money."""
         return standard_kong_money(state, seat, kind, from_seat)
-
-    def bird_multiplier(self, hits: int) -> int | None:
-        return None  # no birds
 
     def next_dealer(self, state: State, ctx: WinContext | None) -> int:
         """由本局胡牌的玩家下局坐庄，如庄家胡牌，则继续连庄。若流局则摸最后一张牌的玩家下局坐庄。

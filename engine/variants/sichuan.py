@@ -24,10 +24,10 @@ from ..actions import Act, KongMode
 from ..events import Event, EventKind
 from ..hands import all_258, all_pungs
 from ..melds import Meld, MeldKind
-from ..scoring import others, payers, refunds, win_settlement
+from ..scoring import base_part, others, pay, payers, refunds, win_settlement
 from ..shanten import Shapes
 from ..shape import CHOW, decompositions, is_seven_pairs, is_standard, seven_pairs_quads, shanten
-from ..state import Payment, SettleKind, Settlement, State, evolve, evolve_seat
+from ..state import Op, Part, Payment, SettleKind, Settlement, State, evolve, evolve_seat
 from ..tiles import Counts, format_tiles, parse_tiles
 from ..variant import Options, OptionSpec, Preset, TilePick, Variant, WinContext, WinInfo, kong_after
 
@@ -453,8 +453,13 @@ def swap_tiles(state: State, events: list[Event]) -> State:
 # ---------------------------------------------------------------- money
 
 
-def _amount(state: State, fan: int) -> int:
-    return int(state.options["base"]) * int(2 ** min(fan, int(state.options["cap"])))
+def _fan_parts(state: State, fans: list[tuple[str, int]]) -> tuple[Part, ...]:
+    """底分 × 2^min(番, 封顶) as parts: each (name, 番) that counts, the cap if it binds, 2^, × 底分."""
+    parts = [Part(name, k) for name, k in fans if k] or [Part(fans[0][0], 0)]
+    cap = int(state.options["cap"])
+    if sum(k for _, k in fans) > cap:
+        parts.append(Part("cap", cap, Op.CAP))
+    return (*parts, Part("fan", 2, Op.POW), base_part(state))
 
 
 def _hand_names(big: list[tuple[str, int]]) -> tuple[str, ...]:
@@ -503,16 +508,15 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
         heaven = _heaven_earth(state, w, ctx)
         if heaven is not None:
             big.insert(0, (heaven, cap))  # worth the cap on its own: 封顶
-        fan = sum(k for _, k in big)
-        amount = _amount(state, fan)
+        parts = _fan_parts(state, big)
         if any(n == "zimo_jiadi" for n, _ in big):
-            amount += base  # 自摸加底: 额外收取其他未胡玩家1倍基础分
+            parts += (Part("zimo_jiadi", base),)  # 自摸加底: 额外收取其他未胡玩家1倍基础分
         if _feeder_pays(ctx):
             assert ctx.kong_from is not None
             paying = [ctx.kong_from]  # 点杠花 (点炮): the seat whose discard was konged, as on a discard
         else:
             paying = payers(state, w, ctx, still_in=True)
-        payments += [Payment(p, w, amount) for p in paying]
+        payments += [pay(p, w, parts) for p in paying]
         hands.append((w, _hand_names(big)))
     note = ""
     transfer = _hujiao(state, infos, ctx)
@@ -533,7 +537,7 @@ def _hujiao(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContex
     last = state.settlements[-1]
     if last.kind != SettleKind.KONG or last.winners != (konger,) or last.deltas[konger] <= 0:
         return None
-    return Payment(konger, infos[0][0], last.deltas[konger])
+    return pay(konger, infos[0][0], (Part(f"{HUJIAO_NOTE}:{last.hands[0][1][0]}", last.deltas[konger]),))
 
 
 def settle_kong(
@@ -541,7 +545,6 @@ def settle_kong(
 ) -> Settlement | None:
     """刮风下雨 (seed 二.3–4, 三.6): 直杠 2× from the discarder (家家有: and 1× from every other player still
     in); 面下杠 1× from each player still in; 下雨 (暗杠) 2× from each player still in."""
-    base = int(state.options["base"])
     still_in = others(state, seat, still_in=True)
     name = KONG_NAME[kind]
     if kind == MeldKind.KONG_EXPOSED:
@@ -559,7 +562,7 @@ def settle_kong(
         units = [(s, 1) for s in still_in]
     else:
         units = [(s, 2) for s in still_in]
-    payments = tuple(Payment(p, seat, n * base) for p, n in units)
+    payments = tuple(pay(p, seat, (Part(name, n), base_part(state))) for p, n in units)
     return Settlement.from_payments(
         SettleKind.KONG, state.num_seats, (seat,), ((seat, (name,)),), (), payments
     )
@@ -599,18 +602,18 @@ def settle_draw(state: State) -> Settlement | None:
     paid for his wins and takes no part, as in 血战)."""
     # 血战: the seats still in; 血流成河: the seats that never won
     active = [s for s in range(state.num_seats) if not state.seats[s].won and s not in state.winners]
-    cap_amount = _amount(state, int(state.options["cap"]))
     huazhu = [s for s in active if is_huazhu(state, s)]
     fans = {s: best_fan(state, s) for s in active if s not in huazhu}
     ready = {s: f for s, f in fans.items() if f is not None}
     unready = [s for s in active if s not in ready]
     payments: list[Payment] = []
+    cap_parts = _fan_parts(state, [("huazhu", int(state.options["cap"]))])
     for h in huazhu:
-        payments += [Payment(h, o, cap_amount) for o in active if o not in huazhu]
+        payments += [pay(h, o, cap_parts) for o in active if o not in huazhu]
     for x in unready:
         if x in huazhu:
             continue  # D: the 花猪 has paid the cap already, which no hand exceeds
-        payments += [Payment(x, r, _amount(state, f)) for r, f in ready.items()]
+        payments += [pay(x, r, _fan_parts(state, [("youjiao", f)])) for r, f in ready.items()]
     returned = _refunds(state, unready)
     payments += returned
     if not payments:
@@ -778,9 +781,6 @@ class Sichuan(Variant):
         self, state: State, winners: tuple[int, ...], ctx: WinContext, events: list[Event]
     ) -> tuple[State, bool]:
         return after_win(state, winners, ctx)
-
-    def bird_multiplier(self, hits: int) -> int | None:
-        return None  # no birds
 
     def next_dealer(self, state: State, ctx: WinContext | None) -> int:
         """D (common Chengdu rule): the first to win deals next; if the first win was 一炮多响, the

@@ -13,17 +13,19 @@ from ..game import win_info
 from ..hands import all_258, all_pungs, one_suit
 from ..melds import Meld, MeldKind
 from ..scoring import (
+    base_part,
     bird_hits,
     bird_tiles,
     hand_names,
     kong_payments,
     kong_settlement,
+    pay,
     payers,
     win_settlement,
 )
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads
-from ..state import Payment, Settlement, State
+from ..state import Op, Part, Payment, Settlement, State, evaluate
 from ..tiles import suit_of
 from ..variant import OptionSpec, Variant, WinContext, WinInfo, kong_after
 
@@ -45,6 +47,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "fanggang": ("放杠", "kong on a discard"),
     "minggang": ("明杠", "kong added to a pung"),
     "angang": ("暗杠", "concealed kong"),
+    "both_tiles": ("两张都可胡", "both tiles win"),
 }
 
 # settlement notes: 杠上炮 is paid as the konger's own 杠上开花 (his hands are listed with his seat)
@@ -151,10 +154,26 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     return None  # 小胡只能自摸
 
 
+def value_parts(names: tuple[str, ...]) -> tuple[Part, ...]:
+    """牌型分 as parts: a small hand 1; big hands 5·2^(n−1) — the first 5, each further one ×2 (``names``
+    repeats a big hand by its count: 豪华七小对 counts 2, 双豪华 3)."""
+    if names == ("xiaohu",):
+        return (Part("xiaohu", 1),)
+    return (Part(names[0], BIG_VALUE), *(Part(name, 2, Op.MUL) for name in names[1:]))
+
+
 def hand_value(info: WinInfo) -> int:
     """牌型分: small 1, big 5·2^(n−1) for n big hands (豪华七小对 counts 2, 双豪华 3)."""
-    n = info.big_count
-    return BIG_VALUE * 2 ** (n - 1) if n else 1
+    return evaluate(value_parts(hand_names(info)))
+
+
+def _birds_and_piao(state: State, winner: int, payer: int, hits: int) -> tuple[Part, ...]:
+    """× (中鸟数 + 1), then + 飘分: both players' 飘 × 底分."""
+    parts = [Part("birds", hits + 1, Op.MUL, hits)] if hits else []
+    piao = _piao(state, winner) + _piao(state, payer)
+    if piao:
+        parts.append(Part("piao", piao * int(state.options["base"])))
+    return tuple(parts)
 
 
 # ---------------------------------------------------------------- claims and kongs
@@ -206,7 +225,9 @@ def settle_kong(state: State, seat: int, t: int, kind: MeldKind, from_seat: int 
         MeldKind.KONG_CONCEALED: "angang",
     }
     exposed = FANGGANG_POINTS[state.num_seats]
-    payments = kong_payments(state, seat, kind, from_seat, concealed=2, added=1, exposed=exposed)
+    payments = kong_payments(
+        state, seat, kind, from_seat, concealed=2, added=1, exposed=exposed, name=names[kind]
+    )
     return kong_settlement(state, seat, names[kind], payments)
 
 
@@ -270,7 +291,6 @@ def _settle_gangshangpao(
     konger = ctx.from_seat
     assert konger is not None
     n = state.num_seats
-    base = state.options["base"]
     tiles = ctx.kong_tiles or (ctx.tile,)
 
     def wins(w: int, t: int) -> bool:
@@ -281,15 +301,20 @@ def _settle_gangshangpao(
 
     winnable = [any(wins(w, t) for w in winners) for t in tiles]
     both = len(tiles) == 2 and all(winnable)
-    big, names = konger_value(state, konger, tiles)
-    big += 1 if both else 0
-    pot = BIG_VALUE * 2 ** (big - 1) * base * (n - 1)
-    share = {1: pot, 2: (pot + 1) // 2, 3: pot // 3}[len(winners)]
+    _, names = konger_value(state, konger, tiles)
+    # the pot: his 杠上开花 (one big hand more when both tiles win) × 底分 from each of the others; then
+    # split between the winners (D: rounded half up; three winners share a pot of 3 equal parts)
+    pot = (
+        *value_parts(names),
+        *((Part("both_tiles", 2, Op.MUL),) if both else ()),
+        base_part(state),
+        Part("players", n - 1, Op.MUL, n - 1),
+    )
+    split = (Part("split", len(winners), Op.DIV, len(winners)),) if len(winners) > 1 else ()
     payments = []
     for w in winners:
         hits = bird_hits(targets, w, konger)
-        extra = (_piao(state, w) + _piao(state, konger)) * base
-        payments.append(Payment(konger, w, share * (hits + 1) + extra, hits))
+        payments.append(pay(konger, w, (*pot, *split, *_birds_and_piao(state, w, konger, hits)), hits))
     shown = ("gangshangpao", "gangshangpao") if both else ("gangshangpao",)
     return payments, shown, names, "konger_pays_both" if both else "konger_pays"
 
@@ -298,7 +323,6 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
     """最终得分 = 牌型分 × 底分 × (中鸟数 + 1) + 飘分 (+ 杠分, settled with each kong). Self-draw: every other
     player pays; on a discard (抢杠, 海底炮 too) the discarder pays."""
     n = state.num_seats
-    base = state.options["base"]
     winners = tuple(w for w, _ in infos)
     birds = bird_tiles(state, ctx.tile if ctx.haidi else None)
     # counted from the winner; 一炮多响 from the discarder
@@ -311,11 +335,10 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
         return win_settlement(state, None, payments, birds, hands, note, targets, winners)
     pays: list[Payment] = []
     for w, info in infos:
-        value = hand_value(info) * base
+        value = (*value_parts(hand_names(info)), base_part(state))
         for p in payers(state, w, ctx):
             hits = bird_hits(targets, w, p)
-            extra = (_piao(state, w) + _piao(state, p)) * base
-            pays.append(Payment(p, w, value * (hits + 1) + extra, hits))
+            pays.append(pay(p, w, (*value, *_birds_and_piao(state, w, p, hits)), hits))
     return win_settlement(state, infos, pays, birds, bird_seats=targets)
 
 
@@ -374,9 +397,6 @@ class Xiangyin(Variant):
         self, state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext
     ) -> Settlement:
         return settle_wins(state, infos, ctx)
-
-    def bird_multiplier(self, hits: int) -> int | None:
-        return hits + 1  # 最终得分 = 牌型分 × 底分 × (中鸟数 + 1)
 
 
 RULESET = XIANGYIN = Xiangyin()

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from ..actions import Act
 from ..melds import Meld, MeldKind
-from ..scoring import KONG_NAMES, payer_shares, refunds, standard_kong_money, win_settlement
+from ..scoring import KONG_NAMES, base_part, pay, payer_shares, refunds, standard_kong_money, win_settlement
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard
-from ..state import Payment, SettleKind, Settlement, State
+from ..state import Op, Part, Payment, SettleKind, Settlement, State
 from ..tiles import Counts
 from ..variant import Options, OptionSpec, Variant, WinContext, WinInfo
 
@@ -37,6 +37,9 @@ NAMES: dict[str, tuple[str, str]] = {
     KONG_NAMES[MeldKind.KONG_EXPOSED]: ("明杠", "kong on a discard"),
     # a drawn hand's refund (流局不算杠)
     "tuigang": ("退杠钱", "kong money returned"),
+    # payment parts
+    "bird_hits": ("中码{n}个", "{n} bird hit(s)"),
+    "yima": ("一码全中", "one bird (its rank)"),
 }
 
 NOTES: dict[str, tuple[str, str]] = {
@@ -184,29 +187,36 @@ class Zhuanzhuan(Variant):
         """Every winner on the tile is paid (一炮多响) with the same birds. 159中码: each hit adds 2 × 底分
         to each share; 一码全中: the bird's rank does; ``extra_hits`` add 2 each either way."""
         opts = state.options
-        base = int(opts["base"])
         birds = self.birds(state)
         yima = bool(opts["yima"])
         hits = 1 if yima else sum(1 for b in birds if is_hit(b))
-        bonus = bird_value(birds[0]) if yima and birds else BIRD_HIT * hits
+        if yima:
+            bonus = (Part("yima", bird_value(birds[0])),) if birds else ()
+        else:
+            bonus = (Part("bird_hits", BIRD_HIT * hits, Op.ADD, hits),) if hits else ()
         payments: list[Payment] = []
         for w, info in infos:
             more = self.extra_hits(info)
-            way = WAY_DISCARD if info.small[1] == "jiepao" else WAY_SELF_DRAW
+            way_name = info.small[1]
+            way = WAY_DISCARD if way_name == "jiepao" else WAY_SELF_DRAW
             shares = payer_shares(state, w, ctx, robbed_pays_all=True)
             if way == WAY_DISCARD and opts["sanjia"]:
                 shares = [(p, state.num_seats - 1) for p, _ in shares]  # 点炮三家付
+            # extra hits are named by the win's extra name (红中: 无红中)
+            label = info.small[2] if len(info.small) > 2 else "bird_hits"
+            extra = (Part(label, BIRD_HIT * more, Op.ADD, more),) if more else ()
             for p, n in shares:
-                dealer = 1 if opts["zhuangxian"] and state.dealer in (w, p) else 0
-                amount = n * (way + bonus + BIRD_HIT * more + dealer) * base
-                payments.append(Payment(p, w, amount, hits + more))
+                parts = [Part(way_name, way), *bonus, *extra]
+                if opts["zhuangxian"] and state.dealer in (w, p):
+                    parts.append(Part("dealer", 1))
+                parts.append(base_part(state))
+                if n > 1:
+                    parts.append(Part("share", n, Op.MUL, n))
+                payments.append(pay(p, w, parts, hits + more))
         # a hit points at the winner (one winner); with several, at nobody in particular
         target = infos[0][0] if len(infos) == 1 else None
         seats = tuple(target if (yima or is_hit(b)) else None for b in birds)
         return win_settlement(state, infos, payments, birds, bird_seats=seats)
-
-    def bird_multiplier(self, hits: int) -> int | None:
-        return None  # a hit adds points, it does not multiply
 
     # ---------------------------------------------------------------- next dealer
 
