@@ -21,6 +21,7 @@ from .errors import (
 )
 from .facts import Facts
 from .models import (
+    DISPLAYS,
     LANGUAGES,
     MAX_PAUSE_S,
     ROUNDS,
@@ -59,6 +60,7 @@ __all__ = [
     "HandInProgress",
     "HandReplay",
     "HistoryEntry",
+    "DISPLAYS",
     "LANGUAGES",
     "MAX_PAUSE_S",
     "IncompatibleDatabase",

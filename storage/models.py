@@ -34,6 +34,7 @@ class Period(StrEnum):
 
 
 LANGUAGES = ("zh", "en")  # the bot's languages: what a language column may hold
+DISPLAYS = ("pictures", "text")  # how a chat shows a game: what chat_settings.display may hold
 MAX_PAUSE_S = 60  # the longest claim pause a table may have (``table_settings.pause_s``)
 ROUNDS = (4, 8, 16, 0)  # 局数 a room may have (0: until /stop), in the order the lobby cycles them
 

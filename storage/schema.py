@@ -268,9 +268,13 @@ V4_BOT_STATE: tuple[str, ...] = (
     """,
 )
 
-# v5 belongs to the chat display mode (issue 12), written in parallel: whichever branch merges second
-# renumbers. This stand-in changes nothing and exists only so that this branch's step is v6.
-V5_RESERVED: tuple[str, ...] = ("SELECT 'v5: reserved for the chat display mode'",)
+V5_DISPLAY: tuple[str, ...] = (
+    # How a chat shows a game: pictures (the default) or text only. A group's, or a player's private
+    # chat's (its chat id is his user id). NULL: not chosen (pictures).
+    """
+    ALTER TABLE chat_settings ADD COLUMN display TEXT CHECK (display IN ('pictures', 'text'))
+    """,
+)
 
 V6_GAME_NIGHT: tuple[str, ...] = (
     # The room (issue 11): 局数 (rounds: 4, 8 or 16 hands, 0 = until /stop), the ready timer between hands,
@@ -362,7 +366,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
     V3_CHAT_TOTALS,  # v3: running all-time sums per chat and player
     V4_BOT_STATE,  # v4: chat, table and seat settings, message ids, open decisions, result delivery
-    V5_RESERVED,  # v5: the chat display mode (issue 12) lands here in parallel; this stand-in goes then
+    V5_DISPLAY,  # v5: a chat's display mode (pictures or text)
     V6_GAME_NIGHT,  # v6: rounds and ready, hand codes, shuffle salts, seat stats, ratings, remembered rooms
 )
 LATEST = len(MIGRATIONS)

@@ -52,6 +52,7 @@ from .errors import (
 from .facts import Facts, seat_facts
 from .facts import SeatFacts as DerivedFacts
 from .models import (
+    DISPLAYS,
     LANGUAGES,
     MAX_PAUSE_S,
     ROUNDS,
@@ -682,6 +683,33 @@ class Storage:
 
         await self._write(run)
 
+    async def chat_displays(self) -> dict[int, str]:
+        """Every chat's chosen display mode (pictures or text; a few bytes per chat: loaded once at start)."""
+
+        async def run(db: aiosqlite.Connection) -> dict[int, str]:
+            rows = await db.execute_fetchall(
+                "SELECT chat_id, display FROM chat_settings WHERE display IS NOT NULL"
+            )
+            return {int(r[0]): str(r[1]) for r in rows}
+
+        return await self._single(run)
+
+    async def set_chat_display(self, chat_id: int, display: str | None) -> None:
+        """How a chat (a group, or a player's private chat) shows a game: "pictures" or "text" (None: not
+        chosen)."""
+        _check_int64("chat_id", chat_id)
+        if display is not None and display not in DISPLAYS:
+            raise InvalidInput(f"display must be one of {', '.join(DISPLAYS)}, not {display!r}")
+
+        async def run(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "INSERT INTO chat_settings (chat_id, display) VALUES (?, ?) "
+                "ON CONFLICT (chat_id) DO UPDATE SET display = excluded.display",
+                (chat_id, display),
+            )
+
+        await self._write(run)
+
     async def migrate_chat(self, old_chat: int, new_chat: int) -> list[int]:
         """A group became a supergroup (Telegram's ``migrate_to_chat_id``): its tables, score rows, totals
         and settings move to the new chat id. The group's message ids do not carry over (they are
@@ -715,10 +743,11 @@ class Storage:
             await db.execute("DELETE FROM chat_totals WHERE chat_id = ?", (old_chat,))
             await db.execute(
                 """
-                INSERT INTO chat_settings (chat_id, language)
-                SELECT ?, language FROM chat_settings WHERE chat_id = ? AND true
+                INSERT INTO chat_settings (chat_id, language, display)
+                SELECT ?, language, display FROM chat_settings WHERE chat_id = ? AND true
                 ON CONFLICT (chat_id) DO UPDATE SET
-                    language = COALESCE(chat_settings.language, excluded.language)
+                    language = COALESCE(chat_settings.language, excluded.language),
+                    display = COALESCE(chat_settings.display, excluded.display)
                 """,
                 (new_chat, old_chat),
             )

@@ -1,5 +1,6 @@
-"""Schema v4: the bot's own state (chat, table and seat settings, message ids, open decisions, result
-delivery) lives in the database, typed and checked, written in the same transaction as what causes it."""
+"""Schema v4 and v5: the bot's own state (chat, table and seat settings, display modes, message ids, open
+decisions, result delivery) lives in the database, typed and checked, written in the same transaction as
+what causes it."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ def play_out(state: engine.State, seed: int) -> list[tuple[engine.Action, engine
         ("UPDATE table_seats SET since = 3", "a decision without a deadline"),
         ("UPDATE table_seats SET seat = 4", "a fifth seat"),
         ("UPDATE chat_settings SET language = 'xx'", "a chat language the bot does not speak"),
+        ("UPDATE chat_settings SET display = 'photos'", "a display mode the bot does not have"),
         ("UPDATE players SET language = 'zh-hans'", "a language code instead of the bot's language"),
     ],
 )
@@ -165,3 +167,21 @@ async def test_a_migrated_group_takes_its_tables_scores_and_settings(store: Stor
     assert (s.lobby_msg, s.table_msg, s.host) == (None, None, 7)  # old message ids mean nothing there
     with raw(store) as c, pytest.raises(sqlite3.IntegrityError, match="history"):
         c.execute("UPDATE score_deltas SET delta = delta + 1")
+
+
+async def test_a_chats_display_mode_is_stored_checked_and_follows_a_migrated_group(store: Storage) -> None:
+    """Schema v5 (issue 12): each chat - a group, or a player's private chat - shows pictures (the default)
+    or text; the choice is a checked column of chat_settings and moves with a group to its supergroup."""
+    assert await store.chat_displays() == {}
+    await store.set_chat_language(-100, "en")
+    await store.set_chat_display(-100, "text")
+    await store.set_chat_display(7, "text")  # a private chat: its id is the user's
+    await store.set_chat_display(7, "pictures")
+    assert await store.chat_displays() == {-100: "text", 7: "pictures"}
+    assert await store.chat_languages() == {-100: "en"}  # the language stays as it was
+    with pytest.raises(InvalidInput):
+        await store.set_chat_display(-100, "photos")
+    await store.migrate_chat(-100, -1_000_000_000_100)
+    assert await store.chat_displays() == {-1_000_000_000_100: "text", 7: "pictures"}
+    await store.set_chat_display(7, None)
+    assert await store.chat_displays() == {-1_000_000_000_100: "text"}
