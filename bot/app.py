@@ -36,6 +36,7 @@ from storage import MAX_PAUSE_S, Storage
 from . import handlers, lifecycle
 from .access import link_key
 from .outbox import Outbox, may_have_arrived, retry_seconds
+from .pictures import warm
 from .service import TableService
 from .sidefile import import_side_file, side_file
 from .texts import t
@@ -125,6 +126,15 @@ def claim_pause_from_env(env: dict[str, str] | None = None) -> int | None:
     return int(raw)
 
 
+def pictures_from_env(env: dict[str, str] | None = None) -> bool:
+    """MAHJONG_DISPLAY: how chats that chose nothing (/view) see a game: ``pictures`` (the default) or
+    ``text``."""
+    raw = (os.environ if env is None else env).get("MAHJONG_DISPLAY", "").strip().lower()
+    if raw not in ("", "pictures", "text"):
+        raise SystemExit(f"MAHJONG_DISPLAY must be pictures or text, not {raw[:16]!r}")
+    return raw != "text"
+
+
 def build_application(
     token: str,
     db_path: str | os.PathLike[str],
@@ -140,8 +150,10 @@ def build_application(
     restore: bool = True,
     read_timeout: float = READ_TIMEOUT,
     claim_pause: int | None = None,
+    pictures: bool = True,
 ) -> AnyApp:
     """The bot as a PTB Application; the service is created in post_init (``app.bot_data["service"]``).
+    ``pictures``: how chats that chose nothing (/view) see a game - pictures, or text only.
 
     Raises ``AlreadyRunning`` if another process runs a bot on ``db_path`` (nothing is sent then)."""
     db = Path(db_path)
@@ -210,9 +222,12 @@ def build_application(
             member_probe=handlers.member_probe(app.bot),
             link_key=link_key(token),
             claim_pause=claim_pause,
+            pictures=pictures,
         )
         holder["service"] = service
         app.bot_data.update(service=service, storage=storage, outbox=outbox, timers=timers)
+        if pictures:  # every tile sprite drawn once now, so that no player waits for the first picture
+            await asyncio.to_thread(warm)
         if restore:
             await service.restore()
         await _set_commands(app)
@@ -366,7 +381,9 @@ def main(db_path: str | None = None) -> int:
     # A local Bot API server (https://github.com/tdlib/telegram-bot-api) or a test double; default Telegram's.
     base_url = os.environ.get("TELEGRAM_BASE_URL") or None
     try:
-        app = build_application(token, path, base_url, claim_pause=claim_pause_from_env())
+        app = build_application(
+            token, path, base_url, claim_pause=claim_pause_from_env(), pictures=pictures_from_env()
+        )
     except AlreadyRunning as e:
         print(f"not starting: {e}", file=sys.stderr)
         return 3

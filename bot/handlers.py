@@ -20,9 +20,9 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 import engine
 
 from . import keyboards as kb
-from . import views
+from . import rulebook, views
 from .access import MemberProbe
-from .outbox import MAX_TEXT, retry_seconds
+from .outbox import MAX_TEXT, retry_seconds, split_text
 from .service import Reply, TableService, Who
 from .texts import QUOTE_LIMIT, clean, lang_of, t
 
@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 COMMANDS = (
-    "newtable", "rules", "score", "history", "replay", "export", "stats", "hand", "stop", "lang", "help"
+    "newtable", "rules", "score", "history", "replay", "export", "stats", "hand", "stop", "lang", "view",
+    "help",
 )  # fmt: skip
 
 
@@ -93,20 +94,23 @@ def _lang(svc: TableService, user: User | None, chat: Chat | None) -> str:
 
 
 async def _reply(update: Update, text: str, keyboard: kb.Keyboard | None = None) -> None:
-    """Reply to a command; if Telegram refuses the quote (the message is gone), reply without it."""
+    """Reply to a command (a text over 4,096 characters in several messages, the keyboard on the last); if
+    Telegram refuses the quote (the message is gone), reply without it."""
     message = update.effective_message
     if message is None:
         return
-    text = text[:MAX_TEXT]
-    for quote in (None, False):
-        try:
-            await message.reply_text(text, reply_markup=kb.to_markup(keyboard), do_quote=quote)
-            return
-        except BadRequest as e:
-            log.info("reply refused in chat %s: %s", message.chat_id, e.message)
-        except TelegramError as e:
-            log.warning("could not reply in chat %s: %s", message.chat_id, e.message)
-            return
+    parts = split_text(text)
+    for i, part in enumerate(parts):
+        markup = kb.to_markup(keyboard) if i == len(parts) - 1 else None
+        for quote in (None, False):
+            try:
+                await message.reply_text(part, reply_markup=markup, do_quote=quote)
+                break
+            except BadRequest as e:
+                log.info("reply refused in chat %s: %s", message.chat_id, e.message)
+            except TelegramError as e:
+                log.warning("could not reply in chat %s: %s", message.chat_id, e.message)
+                return
 
 
 def member_probe(bot: Bot) -> MemberProbe:
@@ -181,7 +185,31 @@ async def cmd_rules(update: Update, context: Context) -> None:
         quoted = clean(word, QUOTE_LIMIT)
         await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants()))
         return
-    await _reply(update, views.rules_text(engine.get_ruleset(variant), lang))
+    # the rules page itself, in the reader's language, in as many messages as it takes
+    parts = rulebook.parts(variant, lang, t("rules.part", lang, i="{i}", n="{n}"))
+    if parts is None:
+        parts = [views.rules_text(engine.get_ruleset(variant), lang) + "\n" + t("rules.missing", lang)]
+    for part in parts:
+        await _reply(update, part)
+
+
+async def cmd_view(update: Update, context: Context) -> None:
+    """/view [pictures|text]: how this chat (a group, or the private chat) shows the game; no argument
+    switches."""
+    svc = service_of(context)
+    user, chat = await _see(svc, update)
+    if chat is None:
+        return
+    lang = _lang(svc, user, chat)
+    word = context.args[0][:16].lower() if context.args else ""
+    if word.startswith(("pic", "img", "图")):
+        display = "pictures"
+    elif word.startswith(("text", "txt", "文")):
+        display = "text"
+    else:
+        display = "text" if svc.people.pictures(chat.id) else "pictures"
+    await svc.set_display(chat.id, display)
+    await _reply(update, t(f"view.{display}", lang))
 
 
 async def cmd_help(update: Update, context: Context) -> None:
@@ -373,7 +401,7 @@ async def on_button(update: Update, context: Context) -> None:
                 reply = await svc.lobby(press.table, uid, press.op, press.arg)
         elif isinstance(press, kb.HandPress):
             rt = svc.tables.get(press.table)
-            lang = svc.chat_lang(rt.chat_id, rt.settings.lang) if rt is not None else svc.dm_lang(uid)
+            lang = svc.dm_lang(uid)  # a toast is read by the presser: his language, not the group's
             count = await svc.resend(uid, rt.chat_id) if rt is not None else 0
             reply = Reply(t("ans.hand_sent" if count else "ans.not_seated", lang))
         elif isinstance(press, kb.BackPress):
@@ -386,7 +414,7 @@ async def on_button(update: Update, context: Context) -> None:
                 chat_id, rt.settings.lang if rt else (lang_of(user.language_code) if user else None)
             )
             text = await svc.leaderboard(chat_id, press.period, lang, press.variant)
-            reply = Reply(t("ans.ok", lang))
+            reply = Reply(t("ans.ok", svc.dm_lang(uid)))
             try:
                 board = kb.to_markup(kb.score_keyboard(lang, press.variant))
                 await query.edit_message_text(text, reply_markup=board)
@@ -494,6 +522,7 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         ("hand", cmd_hand),
         ("stop", cmd_stop),
         ("lang", cmd_lang),
+        ("view", cmd_view),
     ):
         app.add_handler(CommandHandler(name, callback, filters=COMMAND_UPDATES))
     app.add_handler(CallbackQueryHandler(on_button))

@@ -127,7 +127,7 @@ class Lobby:
     ) -> Reply:
         """Seat a member of the table's group (``who``: his name and language, stored once he may join)."""
         rt = self.tables.by_id.get(table_id)
-        lang = self.people.dm_lang(user_id) if from_dm else self.people.table_lang(rt)
+        lang = self.people.dm_lang(user_id)  # answers are read by him: his language, not the group's
         if rt is None or rt.closed:
             return Reply(t("ans.closed", lang))
         refused = await self.refusal(rt, user_id, lang, manage=False)
@@ -169,7 +169,7 @@ class Lobby:
         rt = self.tables.open(table_id)
         if rt is None:
             return Reply(t("ans.closed", self.people.dm_lang(user_id)))
-        lang = self.people.table_lang(rt)
+        lang = self.people.dm_lang(user_id)  # the presser's language (a toast), not the group's
         if op == "go":
             return await self.start(table_id, user_id)
         refused = None if op == "l" else await self.refusal(rt, user_id, lang, manage=True)
@@ -246,14 +246,14 @@ class Lobby:
             else:
                 return Reply(t("ans.stale", lang))
             self.present.show_lobby(rt)
-            return Reply(t("ans.ok", rt.settings.lang), ok=True)
+            return Reply(t("ans.ok", lang), ok=True)
 
     async def start(self, table_id: int, user_id: int) -> Reply:
         """Deal the next hand (the host or a group admin pressed Start): empty seats are played by the AI."""
         rt = self.tables.open(table_id)
         if rt is None:
             return Reply(t("ans.closed", self.people.dm_lang(user_id)))
-        lang = self.people.table_lang(rt)
+        lang = self.people.dm_lang(user_id)  # the presser's language (a toast), not the group's
         refused = await self.refusal(rt, user_id, lang, manage=True)
         if refused is not None:
             return refused

@@ -2,14 +2,24 @@
 
 The service says *what* a chat should show; the outbox decides *when* it is sent:
 
-* ``live(chat, key, text, keyboard)`` sets the content of a message that is edited in place (the table
-  in a group, a player's hand in private). While an earlier request for the same message waits its turn,
-  a new one replaces its content: a burst of moves is one edit, so a busy table stays within Telegram's
-  flood limits (AIORateLimiter paces what is sent). ``fresh=True`` sends a new message instead (a new
-  decision notifies the player) and strips the keyboard off the old one.
+* ``live(chat, key, text, keyboard, photo=)`` sets the content of a message that is edited in place (the
+  table in a group, a player's hand in private). While an earlier request for the same message waits its
+  turn, a new one replaces its content: a burst of moves is one edit, so a busy table stays within
+  Telegram's flood limits (AIORateLimiter paces what is sent). ``fresh=True`` sends a new message instead
+  (a new hand) and strips the keyboard off the old one.
+* With a ``photo`` (anything with ``png()``: a picture of the table) the message is a photo and ``text``
+  its caption. The picture is drawn only when the request is made - in a worker thread, so the event loop
+  goes on answering buttons - which is once per merged burst, not once per move. A new picture is an
+  ``editMessageMedia``; a new caption or keyboard alone an ``editMessageCaption``. A message that changes
+  between photo and text is sent anew.
 * ``post(chat, text)`` sends a new message.
-* Requests to one group are spaced by ``group_interval`` (Telegram's ~20 messages a minute per group);
-  at most ``max_in_flight`` requests are in flight at once over all chats.
+* A text over Telegram's 4,096 characters is split at line ends into several messages, never cut: a
+  posted one is sent in parts; a live one keeps its keyboard on its last part and its earlier parts are
+  edited (or, if their number changes, the whole message is sent anew). A caption over 1,024 characters
+  (the caller keeps them shorter) ends with "…".
+* Requests to one group are spaced by ``group_interval`` (Telegram's ~20 messages a minute per group,
+  edits included; every request counts); at most ``max_in_flight`` requests are in flight at once over all
+  chats.
 
 Errors never reach the caller: 429 RetryAfter waits and retries, "message is not modified" counts as done,
 a vanished message is sent anew, a 403 from a private chat is reported through ``on_forbidden`` (the player
@@ -29,10 +39,11 @@ import datetime as dt
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import httpx
-from telegram import Bot
+from telegram import Bot, InputMediaPhoto
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -47,12 +58,20 @@ from .keyboards import Keyboard, to_markup
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
+
+
+class Photo(Protocol):
+    """A picture to send: drawn (PNG bytes) only when the request is made; equal pictures are equal."""
+
+    def png(self) -> bytes: ...
 
 
 @dataclass(frozen=True, slots=True)
 class Content:
     text: str
     kb: Keyboard | None = None
+    photo: Photo | None = None
 
 
 @dataclass(slots=True)
@@ -61,12 +80,53 @@ class _Op:
     key: str
     content: Content
     fresh: bool = False
+    requests: int = 0  # made so far (the first to a group is paced by the queue, the others one by one)
+    done: list[tuple[int, str]] = field(default_factory=list)  # parts of a long text already sent: no
+    # retry sends them twice
 
 
 @dataclass(slots=True)
 class _Slot:
-    message_id: int | None = None
+    message_id: int | None = None  # the message that carries the keyboard (a long text's last part)
     content: Content | None = None
+    heads: list[tuple[int, str]] = field(default_factory=list)  # a long text's earlier parts: (id, text)
+
+
+def split_text(text: str, limit: int = MAX_TEXT) -> list[str]:
+    """``text`` in parts of at most ``limit`` characters, cut at line ends (a longer line at a space, else
+    anywhere); nothing is lost but the line breaks at the cuts."""
+    if len(text) <= limit:
+        return [text]
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            cut = line.rfind(" ", 0, limit)
+            cut = cut if cut > limit // 2 else limit
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:cut])
+            line = line[cut:].lstrip(" ")
+        if current and len(current) + 1 + len(line) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        parts.append(current)
+    return [p for p in parts if p.strip()] or [text[:limit]]
+
+
+def caption_of(text: str) -> str:
+    """A photo's caption: at most 1,024 characters; a longer one (the caller keeps them short) is cut at a
+    line end and marked with "…" - never silently."""
+    if len(text) <= MAX_CAPTION:
+        return text
+    log.warning("a caption of %d characters was shortened", len(text))
+    head = text[: MAX_CAPTION - 1]
+    cut = head.rfind("\n")
+    return (head[:cut] if cut > MAX_CAPTION // 2 else head) + "…"
 
 
 def retry_seconds(e: RetryAfter) -> float:
@@ -118,13 +178,22 @@ class Outbox:
         self.group_interval = group_interval
         self._last_group_send: dict[int, float] = {}
         self.sent = 0  # requests made (for the benchmark)
+        self.group_sends: dict[int, list[float]] = {}  # per group, when each request went (benchmark)
+        self.count_group_sends = False
 
     # ------------------------------------------------------------------ what to show
 
     def live(
-        self, chat_id: int, key: str, text: str, kb: Keyboard | None = None, *, fresh: bool = False
+        self,
+        chat_id: int,
+        key: str,
+        text: str,
+        kb: Keyboard | None = None,
+        *,
+        fresh: bool = False,
+        photo: Photo | None = None,
     ) -> None:
-        content = Content(text, kb)
+        content = Content(text, kb, photo)
         q = self._queues.setdefault(chat_id, deque())
         for op in q:
             if op.live and op.key == key:
@@ -144,6 +213,7 @@ class Outbox:
         self._kick(chat_id)
 
     def post(self, chat_id: int, text: str, kb: Keyboard | None = None) -> None:
+        """A new message (a long text: several, the keyboard on the last)."""
         self._queues.setdefault(chat_id, deque()).append(_Op(False, "", Content(text, kb)))
         self._kick(chat_id)
 
@@ -251,9 +321,12 @@ class Outbox:
                 msg = e.message.lower()
                 if "not modified" in msg:
                     return
-                if op.live and ("not found" in msg or "can't be edited" in msg):
+                if op.live and ("not found" in msg or "can't be edited" in msg or "no text in" in msg):
+                    # gone, too old, or a photo that would have to become text: sent anew (the keyboard
+                    # of one that is still there is taken off, if it can be)
                     op.fresh = True
-                    self._slots.pop((chat_id, op.key), None)
+                    if "not found" in msg:
+                        self._slots.pop((chat_id, op.key), None)
                     continue
                 log.warning("chat %s: request refused: %s", chat_id, e.message)
                 return
@@ -279,36 +352,106 @@ class Outbox:
         slot = self._slots.get((chat_id, op.key))
         return op.fresh or slot is None or slot.message_id is None
 
+    async def _request(self, chat_id: int, op: _Op) -> None:
+        """Before each request: count it; to a group, keep ``group_interval`` since the last one (the first
+        of an op was spaced by the queue already)."""
+        if chat_id < 0 and self.group_interval > 0 and op.requests:
+            loop = asyncio.get_running_loop()
+            wait = self._last_group_send.get(chat_id, -1e18) + self.group_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last_group_send[chat_id] = loop.time()
+        op.requests += 1
+        self.sent += 1
+        if self.count_group_sends and chat_id < 0:
+            self.group_sends.setdefault(chat_id, []).append(asyncio.get_running_loop().time())
+
     async def _send(self, chat_id: int, op: _Op) -> None:
-        text = op.content.text[:MAX_TEXT]
-        markup = to_markup(op.content.kb)
+        content = op.content
+        markup = to_markup(content.kb)
         if not op.live:
-            self.sent += 1
-            await self.bot.send_message(chat_id, text, reply_markup=markup)
+            parts = split_text(content.text)
+            for i, part in enumerate(parts[len(op.done) :], len(op.done)):
+                last = i == len(parts) - 1
+                await self._request(chat_id, op)
+                sent = await self.bot.send_message(chat_id, part, reply_markup=markup if last else None)
+                op.done.append((sent.message_id, part))
             return
         slot = self._slots.get((chat_id, op.key))
-        if op.fresh or slot is None or slot.message_id is None:
-            if slot is not None and slot.message_id is not None and (slot.content is None or slot.content.kb):
-                old = slot.message_id
-                slot.content = Content(slot.content.text if slot.content else "", None)
-                try:
-                    self.sent += 1
-                    await self.bot.edit_message_reply_markup(
-                        chat_id=chat_id, message_id=old, reply_markup=None
-                    )
-                except TelegramError as e:  # best effort: the old buttons answer "out of date" anyway
-                    log.debug("chat %s: could not strip the old keyboard: %s", chat_id, e)
-            self.sent += 1
-            msg = await self.bot.send_message(chat_id, text, reply_markup=markup)
-            self._slots[chat_id, op.key] = _Slot(msg.message_id, op.content)
-            op.fresh = False
-            if self.on_message is not None:
-                await self.on_message(chat_id, op.key, msg.message_id)
+        parts = [caption_of(content.text)] if content.photo is not None else split_text(content.text)
+        if not op.fresh and slot is not None and slot.message_id is not None:
+            shown = slot.content
+            same_kind = shown is not None and (shown.photo is None) == (content.photo is None)
+            if shown is not None and not same_kind:
+                op.fresh = True  # a photo cannot become text (nor the other way): sent anew
+            elif len(parts) - 1 != len(slot.heads):
+                op.fresh = True  # a long text's number of parts changed
+            else:
+                await self._edit(chat_id, op, slot, parts)
+                return
+        await self._send_new(chat_id, op, slot, parts)
+
+    async def _edit(self, chat_id: int, op: _Op, slot: _Slot, parts: list[str]) -> None:
+        """Edit a live message in place: its earlier parts that changed, then the one with the keyboard."""
+        content, shown = op.content, slot.content
+        assert slot.message_id is not None
+        if shown == content:
             return
-        if slot.content == op.content:
-            return
-        self.sent += 1
-        await self.bot.edit_message_text(
-            text, chat_id=chat_id, message_id=slot.message_id, reply_markup=markup
-        )
-        slot.content = op.content
+        markup = to_markup(content.kb)
+        for i, (head_id, head_text) in enumerate(slot.heads):
+            if head_text != parts[i]:
+                await self._request(chat_id, op)
+                await self.bot.edit_message_text(parts[i], chat_id=chat_id, message_id=head_id)
+                slot.heads[i] = (head_id, parts[i])
+        text = parts[-1]
+        if content.photo is None:
+            await self._request(chat_id, op)
+            await self.bot.edit_message_text(
+                text, chat_id=chat_id, message_id=slot.message_id, reply_markup=markup
+            )
+        elif shown is not None and shown.photo == content.photo:
+            await self._request(chat_id, op)
+            await self.bot.edit_message_caption(
+                chat_id=chat_id, message_id=slot.message_id, caption=text, reply_markup=markup
+            )
+        else:
+            png = await asyncio.to_thread(content.photo.png)
+            await self._request(chat_id, op)
+            await self.bot.edit_message_media(
+                InputMediaPhoto(png, caption=text),
+                chat_id=chat_id,
+                message_id=slot.message_id,
+                reply_markup=markup,
+            )
+        slot.content = content
+
+    async def _send_new(self, chat_id: int, op: _Op, slot: _Slot | None, parts: list[str]) -> None:
+        """Send a live message anew (its earlier parts first), strip the keyboard off the one it replaces,
+        and report its id."""
+        content = op.content
+        if slot is not None and slot.message_id is not None and (slot.content is None or slot.content.kb):
+            old = slot.message_id
+            slot.content = Content(
+                slot.content.text if slot.content else "", None, slot.content.photo if slot.content else None
+            )
+            try:
+                await self._request(chat_id, op)
+                await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=old, reply_markup=None)
+            except TelegramError as e:  # best effort: the old buttons answer "out of date" anyway
+                log.debug("chat %s: could not strip the old keyboard: %s", chat_id, e)
+        for part in parts[len(op.done) : -1]:
+            await self._request(chat_id, op)
+            head = await self.bot.send_message(chat_id, part)
+            op.done.append((head.message_id, part))
+        heads = list(op.done)
+        markup = to_markup(content.kb)
+        await self._request(chat_id, op)
+        if content.photo is not None:
+            png = await asyncio.to_thread(content.photo.png)
+            msg = await self.bot.send_photo(chat_id, png, caption=parts[-1], reply_markup=markup)
+        else:
+            msg = await self.bot.send_message(chat_id, parts[-1], reply_markup=markup)
+        self._slots[chat_id, op.key] = _Slot(msg.message_id, content, heads)
+        op.fresh = False
+        if self.on_message is not None:
+            await self.on_message(chat_id, op.key, msg.message_id)

@@ -1,8 +1,10 @@
-"""Who is who: players' display names and languages, chats' languages, group titles.
+"""Who is who: players' display names and languages, chats' languages and display modes, group titles.
 
 A user's language is stored once, with the player (``storage``): his Telegram client's, until he chooses one
 with /lang in private. A group's is the one chosen there (stored as a chat setting), else its table's, else
-Chinese. Everything is loaded at start and kept in memory; changes are stored first.
+Chinese. A chat's display mode (pictures or text, /view) is a chat setting too: a group's, or a player's
+private chat's (keyed by his user id); without one, the bot's default. Everything is loaded at start and
+kept in memory; changes are stored first.
 """
 
 from __future__ import annotations
@@ -18,9 +20,14 @@ from .texts import lang_of
 log = logging.getLogger(__name__)
 
 
+PICTURES, TEXT = "pictures", "text"
+
+
 class People:
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, pictures: bool = True) -> None:
         self.storage = storage
+        self.default_display = PICTURES if pictures else TEXT
+        self.displays: dict[int, str] = {}  # chats' chosen display modes
         self.names: dict[int, str] = {}
         self.user_langs: dict[int, str] = {}  # the language the bot speaks to a user (stored)
         self.client_langs: dict[int, str] = {}  # what his client said last (to store only changes)
@@ -47,8 +54,9 @@ class People:
         """Names and languages of these users, and every group's language, from storage (at start)."""
         try:
             self.chat_langs.update(await self.storage.chat_languages())
+            self.displays.update(await self.storage.chat_displays())
         except StorageError as e:
-            log.warning("could not load the groups' languages: %s", e)
+            log.warning("could not load the chats' languages and display modes: %s", e)
         for user in users:
             try:
                 player = await self.storage.get_player(user)
@@ -64,6 +72,15 @@ class People:
         await self.storage.set_player_language(user_id, lang)
         self.user_langs[user_id] = lang
 
+    def pictures(self, chat_id: int) -> bool:
+        """Does this chat (a group, or a player's private chat) see the game as pictures?"""
+        return self.displays.get(chat_id, self.default_display) == PICTURES
+
+    async def set_display(self, chat_id: int, display: str) -> None:
+        """/view: stored first, then used."""
+        await self.storage.set_chat_display(chat_id, display)
+        self.displays[chat_id] = display
+
     def see_chat(self, chat_id: int, title: str | None) -> None:
         if title:
             self.chat_titles[chat_id] = title
@@ -74,6 +91,8 @@ class People:
             self.chat_langs.setdefault(new_chat, self.chat_langs.pop(old_chat))
         if old_chat in self.chat_titles:
             self.chat_titles.setdefault(new_chat, self.chat_titles.pop(old_chat))
+        if old_chat in self.displays:
+            self.displays.setdefault(new_chat, self.displays.pop(old_chat))
 
     def name(self, user_id: int) -> str:
         return self.names.get(user_id, str(user_id))

@@ -12,8 +12,13 @@ closed the moment an action on it is committed: a second press on it is stale ev
 happens to be legal in the new state (a double-click on "Kong" then "Discard"). On a deadline the bot plays
 for the seat (take a win, else pass a claim or discard the drawn tile); after two timeouts in a row the
 seat is on auto-play until the player presses "I'm back". AI seats (``bot.ai``) and auto-play seats act at
-once, and so does a seat with a single legal action. When the hand ends, the table's totals are updated and
-the hand-end hook (``HandEndHook``) decides what comes next.
+once, and so does a seat with a single legal action. When the hand ends, the table's totals are updated,
+each player gets the result in private, and the hand-end hook (``HandEndHook``) decides what comes next.
+
+The clock: a decision's deadline is on its panel (and the group sees who is on the clock, never during a
+claim window); ten seconds before it the panel is edited once with a warning (``Pending.warned``; a
+decision too short for a useful warning gets none). Each player has one panel per hand, sent when the hand
+is dealt and edited in place from then on; what the bot played for him on a timeout is a line on it.
 
 The claim pause (docs/security.md): after every discard, and every kong that may be robbed, the table pauses
 for the room's ``pause_s`` whether or not anyone may claim, and every chat shows the same thing meanwhile
@@ -54,12 +59,12 @@ from .runtime import (
     decision_key,
 )
 from .texts import t
+from .views import WARN_AT
 
 log = logging.getLogger(__name__)
 
 MAX_AUTO_STEPS = 2000  # a hand never needs this many moves in a row without a human
 TIMEOUTS_BEFORE_AUTO = 2
-ACTIVE_FOR = 10.0  # seconds after a press during which the player counts as looking at his panel
 PAUSE_SLACK = 0.001  # a claim pause this close to its end is over (the timer may wake a hair early)
 
 
@@ -109,17 +114,15 @@ def open_decisions(
     *,
     closed: int | None = None,
     paused: bool = False,
-) -> tuple[dict[int, Pending], set[int]]:
+) -> dict[int, Pending]:
     """The human decisions open in ``state``: one that goes on (same seat, same decision) keeps its start and
     deadline, a new one gets the table's full timer; the decision of seat ``closed`` was just answered and
     does not go on. Seats the bot plays (AI, auto-play) and seats with a single legal action (played at
-    once) have none, and during a claim pause (``paused``) only claim decisions open. Returns them and the
-    seats whose decision is new."""
+    once) have none, and during a claim pause (``paused``) only claim decisions open."""
     if state.phase == Phase.ENDED or (paused and state.phase != Phase.CLAIM):
-        return {}, set()
+        return {}
     seats = rt.hand_seats()
     out: dict[int, Pending] = {}
-    new: set[int] = set()
     for s in engine.to_act(state):
         if seats[s] is None or s in auto:
             continue
@@ -132,9 +135,9 @@ def open_decisions(
             out[s] = p
             continue
         limit = rt.settings.claim_s if state.phase == Phase.CLAIM else rt.settings.discard_s
-        out[s] = Pending(state.version, now + limit, legal, key)
-        new.add(s)
-    return out, new
+        # a warning 10 s before the deadline, unless the whole decision is hardly longer than that
+        out[s] = Pending(state.version, now + limit, legal, key, warned=limit < 2 * WARN_AT)
+    return out
 
 
 def seat_rows(
@@ -189,6 +192,7 @@ class Play:
             action = p.legal[index]
             if action not in engine.legal_actions(state, seat):
                 return Reply(t("ans.stale", lang))
+            rt.notes.pop(seat, None)  # what the bot played for him last time: he is back at the keyboard
             obs = engine.observe(state, seat)
             label = self.present.action_label(obs, action, lang)
             try:
@@ -196,7 +200,6 @@ class Play:
             except StorageError as e:
                 log.warning("table %s: action not stored (%s)", rt.id, type(e).__name__)  # e names the tile
                 return Reply(t("ans.error", lang), alert=True)
-            rt.active[seat] = self.clock()
             return Reply(t("ans.done", lang, label=label), ok=True)
 
     async def pick(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
@@ -219,7 +222,6 @@ class Play:
             if not render.pick_extends(obs, [obs.hand[i] for i in picked]):
                 return Reply(t("ans.stale", lang))
             rt.picks[seat] = (p.since, frozenset(picked))
-            rt.active[seat] = self.clock()
             self.present.publish_seat(rt, seat)
             return Reply(t("ans.picked", lang, n=len(picked), k=pick.count), ok=True)
 
@@ -257,6 +259,10 @@ class Play:
             if rt.state is None:
                 return
             now = self.clock()
+            for seat, p in rt.pending.items():  # ten seconds left: his panel says so, once
+                if not p.warned and p.deadline - WARN_AT <= now + 0.001:
+                    p.warned = True
+                    self.present.publish_seat(rt, seat)
             while rt.state is not None and rt.state.phase != Phase.ENDED:
                 state = rt.state
                 due = [s for s, p in rt.pending.items() if p.deadline <= now + 0.001]
@@ -280,7 +286,7 @@ class Play:
                 except StorageError as e:
                     log.warning("table %s: timeout action not stored (%s)", rt.id, type(e).__name__)
                     break
-                self.present.note_timeout(rt, seat, label, lang)
+                self.present.note_timeout(rt, seat, label)
                 if goes_auto:
                     self.present.note_auto(rt, seat, True)
             await self.resume(rt)
@@ -302,7 +308,8 @@ class Play:
                 log.warning("table %s: auto-play not switched off: %s", rt.id, e)
                 return Reply(t("ans.error", lang), alert=True)
             rt.dm_lost.discard(user_id)
-            await self.resume(rt, fresh_seats={seat})
+            rt.notes.pop(seat, None)
+            await self.resume(rt)  # he pressed it on his panel: that panel is edited
             return Reply(t("ans.back", lang), ok=True)
 
     async def resend(self, user_id: int, chat_id: int | None = None) -> int:
@@ -376,7 +383,7 @@ class Play:
 
         def seats_for(state: State) -> list[SeatPlay]:  # the dealt hand's first decisions, stored with it
             rt.pending.clear()
-            first.update(open_decisions(rt, state, auto, now)[0])
+            first.update(open_decisions(rt, state, auto, now))
             return list(seat_rows(state.num_seats, auto, {}, first).values())
 
         try:
@@ -391,14 +398,15 @@ class Play:
         rt.facts = Facts()
         rt.pending = first
         rt.pause = None
-        rt.opened = set(first)
         rt.auto = auto
         rt.timeouts = {}
         rt.stored = seat_rows(state.num_seats, auto, {}, first)
-        rt.active.clear()
         rt.picks.clear()
         rt.recent.clear()
         rt.stop_votes.clear()
+        rt.notes.clear()
+        rt.win_tiles.clear()
+        rt.fresh_panels = {s for s, u in enumerate(hand.seats) if u is not None}  # one new panel each
         return True
 
     async def resume(
@@ -410,13 +418,10 @@ class Play:
             await self._advance(rt)
         except StorageError as e:
             log.warning("table %s: automatic move not stored (%s)", rt.id, type(e).__name__)
-        new = self._arm(rt)
-        # A new decision is a new message (Telegram notifies the player) unless he is at the keyboard:
-        # then his panel is edited in place, which keeps the chat calm and costs one request, not two.
-        now = self.clock()
-        fresh = {s for s in new if now - rt.active.get(s, -1e18) > ACTIVE_FOR}
-        if fresh_seats:
-            fresh |= fresh_seats
+        self._arm(rt)
+        # One panel per player per hand: sent new when the hand is dealt (or on request), then edited in
+        # place - a decision does not send a new message.
+        fresh, rt.fresh_panels = rt.fresh_panels | (fresh_seats or set()), set()
         self.present.publish(rt, fresh, fresh_group=fresh_group)
         if rt.state is not None and rt.state.phase == Phase.ENDED:
             await self._finish_hand(rt)
@@ -443,7 +448,7 @@ class Play:
         if moment is not None and final is None and rt.settings.pause_s > 0:
             pause = Pause(now + rt.settings.pause_s, before, moment, self._recent_with(rt, moment))
         paused = pause is not None and pause.until > now + PAUSE_SLACK
-        pending, opened = open_decisions(rt, state, new_auto, now, closed=action.seat, paused=paused)
+        pending = open_decisions(rt, state, new_auto, now, closed=action.seat, paused=paused)
         rows = seat_rows(state.num_seats, new_auto, new_timeouts, pending)
         changed = [r for s, r in rows.items() if rt.stored.get(s, SeatPlay(s)) != r] if final is None else []
         facts = rt.facts.after(before, action, events)
@@ -454,10 +459,11 @@ class Play:
         rt.facts = facts
         rt.pause = pause
         rt.pending, rt.auto, rt.timeouts = pending, new_auto, new_timeouts
-        rt.opened |= opened
         rt.stored = rows if final is None else seat_rows(state.num_seats, (), {}, {})
         self.actions += 1
         for ev in events:
+            if ev.kind == EventKind.WIN and ev.seat is not None and ev.tile is not None:
+                rt.win_tiles.append((ev.seat, ev.tile))
             if ev.kind not in views.QUIET_EVENTS:
                 rt.recent.append(ev.public())
 
@@ -481,13 +487,12 @@ class Play:
         if rt.state is None:
             return
         new_timeouts = {**rt.timeouts, **(timeouts or {})}
-        pending, opened = open_decisions(rt, rt.state, auto, self.clock(), paused=self._paused(rt))
+        pending = open_decisions(rt, rt.state, auto, self.clock(), paused=self._paused(rt))
         rows = seat_rows(rt.state.num_seats, auto, new_timeouts, pending)
         changed = [r for s, r in rows.items() if rt.stored.get(s, SeatPlay(s)) != r]
         if changed:
             await self.storage.save_seats(rt.id, changed)
         rt.pending, rt.auto, rt.timeouts, rt.stored = pending, auto, new_timeouts, rows
-        rt.opened |= opened
 
     def stop_clock(self, rt: TableRuntime) -> None:
         """No more timeouts for this table (it is closing)."""
@@ -536,18 +541,16 @@ class Play:
         await self._save_play(rt, auto=rt.auto)
         return False
 
-    def _arm(self, rt: TableRuntime) -> set[int]:
-        """Arm the table's timer for its earliest deadline or the end of a claim pause; returns the seats
-        whose decision opened since the chats were last updated."""
-        new, rt.opened = rt.opened & set(rt.pending), set()
+    def _arm(self, rt: TableRuntime) -> None:
+        """Arm the table's timer for its earliest deadline, warning or the end of a claim pause."""
         wake = [p.deadline for p in rt.pending.values()]
+        wake += [p.deadline - WARN_AT for p in rt.pending.values() if not p.warned]
         if rt.pause is not None:
             wake.append(rt.pause.until)
         if wake:
             self.timers.arm(rt.id, min(wake))
         else:
             self.timers.cancel(rt.id)
-        return new
 
     async def _finish_hand(self, rt: TableRuntime) -> None:
         """The hand ended: add it to the table's totals, put the table back in its lobby, call the hook."""
@@ -557,6 +560,7 @@ class Play:
             key = rt.score_key(seat)
             rt.totals[key] = rt.totals.get(key, 0) + d
         summary = self.present.hand_summary(rt)
+        self.present.post_results(rt)
         rt.next_dealer = state.result.next_dealer
         rt.hands_played = hand.number
         rt.hand, rt.state = None, None

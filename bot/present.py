@@ -20,18 +20,31 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine import Action, ClaimKind, Observation, Phase, observe, observe_public
 from storage import Storage, StorageError, TableSettings
 
 from . import keyboards as kb
-from . import nightview, render, views
+from . import nightview, pictures, render, views
 from .keyboards import Keyboard
+from .outbox import MAX_CAPTION
 from .people import People
+from .pictures import Display, Mode, Picture
 from .runtime import Clock, Moment, Out, Pause, TableRuntime
 from .texts import t
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one live message shows: its text (a photo's caption), its buttons, and its picture if any."""
+
+    text: str
+    kb: Keyboard | None = None
+    photo: Picture | None = None
 
 
 def lobby_key(table_id: int) -> str:
@@ -188,7 +201,47 @@ class Presenter:
 
     # ------------------------------------------------------------------ a hand (group table, DM panels)
 
-    def group_content(self, rt: TableRuntime) -> tuple[str, Keyboard | None]:
+    def _display(self, rt: TableRuntime, lang: str) -> Display:
+        """The pictures' display data: the language, players' names (drawn when plain ASCII), the hand's
+        winning tiles."""
+        labels = tuple(self.people.name(u) if u is not None else "" for u in rt.hand_seats())
+        return Display(lang=lang, labels=labels, win_tiles=tuple(rt.win_tiles))
+
+    def _title(self, rt: TableRuntime, lang: str) -> str:
+        assert rt.hand is not None
+        return t(
+            "group.title", lang, variant=views.variant_name(rt.ruleset, lang), tid=rt.id, n=rt.hand.number
+        )
+
+    def _clock(self, rt: TableRuntime, seat: int, lang: str) -> str | None:
+        """A seat's clock for its panel: the deadline and the decision's limit (after the warning: 10 s)."""
+        p = rt.pending.get(seat)
+        if p is None or rt.state is None:
+            return None
+        limit = rt.settings.claim_s if rt.state.phase == Phase.CLAIM else rt.settings.discard_s
+        return views.clock_text(p.deadline, limit, p.warned, lang)
+
+    def group_clock(self, rt: TableRuntime, obs: Observation, names: Sequence[str], lang: str) -> str:
+        """Who the group sees on the clock: the seat to play (or the seats still choosing before the hand),
+        with the deadline. Never during a claim window or a claim pause: who may claim stays hidden."""
+        if rt.state is None or rt.pause is not None or obs.phase in (Phase.CLAIM, Phase.ENDED):
+            return ""
+        if obs.phase == Phase.CHOOSE:
+            seats = sorted(rt.pending)
+            who = t("clock.deciding", lang, names="、".join(names[s] for s in seats)) if seats else ""
+        else:
+            seats = [obs.current] if obs.current in rt.pending else []
+            who = t("clock.turn", lang, name=names[obs.current]) if seats else ""
+        if not seats:
+            return ""
+        deadline = min(rt.pending[s].deadline for s in seats)
+        limit = rt.settings.discard_s  # (never a claim: those are not shown)
+        return t("clock.group", lang, who=who, n=limit, until=views.until_text(deadline, lang))
+
+    def group_view(self, rt: TableRuntime, closed: str = "") -> View:
+        """The group's table message: the public table (during a claim pause, as it was right after the
+        moment), who is on the clock, recent moves; at the end of the hand the end picture. A picture with
+        a caption where the group sees pictures, else the whole table as text."""
         assert rt.state is not None and rt.hand is not None
         lang = self.people.table_lang(rt)
         names = self.seat_names(rt, lang)
@@ -197,11 +250,35 @@ class Presenter:
         else:
             obs, recent = views.public_observation(rt.state), list(rt.recent)
         auto = [names[s] for s in sorted(rt.auto) if s < len(names)]
-        text = views.group_table_text(obs, lang, names, rt.id, rt.hand.number, recent, auto)
-        keyboard = kb.table_keyboard(rt.id, lang) if rt.state.phase != Phase.ENDED else None
-        return text, keyboard
+        clock = self.group_clock(rt, obs, names, lang)
+        ended = obs.phase == Phase.ENDED
+        keyboard = kb.table_keyboard(rt.id, lang) if not ended and not closed else None
+        if not self.people.pictures(rt.chat_id):
+            text = views.group_table_text(obs, lang, names, rt.id, rt.hand.number, recent, auto, clock)
+            return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
+        display = self._display(rt, lang)
+        legend = pictures.legend(obs, names, lang)
+        if ended:
+            title = t("note.result_title", lang, n=rt.hand.number)
+            caption = views.end_caption(obs, lang, names, title, legend)
+            picture = Picture(obs, Mode.END, display)
+        else:
+            caption = views.group_caption(
+                obs, lang, names, self._title(rt, lang), legend, recent, auto, clock
+            )
+            picture = Picture(obs, Mode.TABLE, display)
+        if closed:
+            caption = views.fit([(closed, views.REQUIRED), (caption, views.REQUIRED)], MAX_CAPTION)
+        return View(caption, keyboard, picture)
 
-    def panel_content(self, rt: TableRuntime, seat: int) -> tuple[str, Keyboard | None]:
+    def group_content(self, rt: TableRuntime) -> tuple[str, Keyboard | None]:
+        view = self.group_view(rt)
+        return view.text, view.kb
+
+    def panel_view(self, rt: TableRuntime, seat: int, closed: str = "") -> View:
+        """A player's private panel: his hand (a picture where his chat sees pictures), the table around him,
+        what he is asked with its buttons, the clock. During a claim pause a panel without a decision is
+        frozen at the moment, like everyone's. At the end of the hand: the end picture and his points."""
         assert rt.state is not None and rt.hand is not None
         user = rt.hand_seats()[seat]
         assert user is not None
@@ -212,48 +289,73 @@ class Presenter:
         else:
             obs = observe(rt.state, seat)
         names = self.seat_names(rt, lang, viewer=seat)
-        rs = rt.ruleset
-        header = t("dm.header", lang, variant=views.variant_name(rs, lang), tid=rt.id, n=rt.hand.number)
+        header = t(
+            "dm.header", lang, variant=views.variant_name(rt.ruleset, lang), tid=rt.id, n=rt.hand.number
+        )
         auto = seat in rt.auto
-        left = int(p.deadline - self.clock() + 0.5) if p is not None else None
-        text = views.panel_text(obs, lang, names, header, left, auto)
+        clock = self._clock(rt, seat, lang)
+        note = rt.notes.get(seat, "")
+        note = t("dm.timeout", lang, label=note) if note else ""
         picked = rt.picked(seat)
         pick = render.tile_pick(obs) if p is not None and not auto else None
         if pick is not None and picked:
             tiles = render.tiles_label([obs.hand[i] for i in picked if i < len(obs.hand)], lang)
-            text += "\n" + t("dm.picked", lang, n=len(picked), k=pick.count, tiles=tiles)
+            note = "\n".join(
+                x for x in (note, t("dm.picked", lang, n=len(picked), k=pick.count, tiles=tiles)) if x
+            )
         keyboard: Keyboard | None = None
-        if obs.phase != Phase.ENDED:
+        if obs.phase != Phase.ENDED and not closed:
             if auto:
                 keyboard = kb.back_keyboard(rt.id, lang)
             elif p is not None:
                 keyboard = kb.game_keyboard(obs, p.legal, rt.id, rt.hand.id, p.since, lang, picked)
-        return text, keyboard
+        if not self.people.pictures(user):
+            text = views.panel_text(obs, lang, names, header, clock, auto, note)
+            return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
+        display = self._display(rt, lang)
+        legend = pictures.legend(obs, names, lang)
+        caption = views.panel_caption(obs, lang, names, header, legend, clock, auto, note)
+        if closed:
+            caption = views.fit([(caption, views.REQUIRED), (closed, views.REQUIRED)], MAX_CAPTION)
+        mode = Mode.END if obs.phase == Phase.ENDED else Mode.HAND
+        return View(caption, keyboard, Picture(obs, mode, display))
+
+    def panel_content(self, rt: TableRuntime, seat: int) -> tuple[str, Keyboard | None]:
+        view = self.panel_view(rt, seat)
+        return view.text, view.kb
 
     def publish_seat(self, rt: TableRuntime, seat: int, *, fresh: bool = False) -> None:
         """One player's private panel (not sent to a player the bot cannot reach in private)."""
         user = rt.hand_seats()[seat]
         if user is None or user in rt.dm_lost:
             return
-        text, keyboard = self.panel_content(rt, seat)
-        self.out.live(user, panel_key(rt.id), text, keyboard, fresh=fresh)
+        view = self.panel_view(rt, seat)
+        self.out.live(user, panel_key(rt.id), view.text, view.kb, fresh=fresh, photo=view.photo)
 
     def publish(self, rt: TableRuntime, fresh_seats: set[int], *, fresh_group: bool = False) -> None:
         """The group's table and every player's panel; ``fresh`` ones are sent as new messages."""
         if rt.state is None:
             return
-        text, keyboard = self.group_content(rt)
-        self.out.live(rt.chat_id, group_key(rt.id), text, keyboard, fresh=fresh_group)
+        view = self.group_view(rt)
+        self.out.live(rt.chat_id, group_key(rt.id), view.text, view.kb, fresh=fresh_group, photo=view.photo)
         for seat, user in enumerate(rt.hand_seats()):
             if user is not None:
                 self.publish_seat(rt, seat, fresh=seat in fresh_seats)
 
     def refresh(self, rt: TableRuntime) -> None:
-        """Show the table again as it is (after a language change): the hand if one is on, else the lobby."""
+        """Show the table again as it is (after a language or display change): the hand if one is on, else
+        the lobby."""
         if rt.playing:
             self.publish(rt, set())
         else:
             self.show_lobby(rt)
+
+    def result_text(self, rt: TableRuntime, lang: str, viewer: int | None = None) -> str:
+        """A finished hand (still in ``rt``), explained: every settlement with its payments' arithmetic, the
+        hands, the points, the next dealer."""
+        assert rt.state is not None
+        names = self.seat_names(rt, lang, viewer)
+        return render.result_view(views.public_observation(rt.state), lang, names)
 
     def hand_summary(self, rt: TableRuntime) -> str:
         """The group's note on a finished hand (still in ``rt``): the result and the table's totals."""
@@ -261,8 +363,7 @@ class Presenter:
         assert state is not None and hand is not None
         lang = self.people.table_lang(rt)
         names = self.seat_names(rt, lang)
-        obs = views.public_observation(state)
-        lines = [t("note.result_title", lang, n=hand.number), render.result_view(obs, lang, names)]
+        lines = [t("note.result_title", lang, n=hand.number), self.result_text(rt, lang)]
         totals = ", ".join(f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names)))
         lines.append(t("note.totals", lang, totals=totals))
         reveal = nightview.reveal_line(rt.table.variant, hand, state, lang)  # the shuffle's seed, now
@@ -270,21 +371,47 @@ class Presenter:
             lines.append(reveal)
         return "\n".join(lines)
 
+    def post_results(self, rt: TableRuntime) -> None:
+        """Each player gets the hand's result in private, as a new message that stays (the panel above it
+        shows the end of the hand): the settlement explained, his points and his total at the table."""
+        state, hand = rt.state, rt.hand
+        assert state is not None and hand is not None and state.result is not None
+        for seat, user in enumerate(rt.hand_seats()):
+            if user is None or user in rt.dm_lost:
+                continue
+            lang = self.people.dm_lang(user)
+            lines = [
+                t("dm.result_title", lang, tid=rt.id, n=hand.number),
+                self.result_text(rt, lang, viewer=seat),
+                t(
+                    "dm.your_total",
+                    lang,
+                    delta=state.result.deltas[seat],
+                    total=rt.totals.get(rt.score_key(seat), 0),
+                ),
+            ]
+            self.out.post(user, "\n".join(lines))
+
     def show_closed(self, rt: TableRuntime) -> None:
         """A stopped table: its messages stay, with their buttons gone and a line saying it is closed."""
         lang = self.people.table_lang(rt)
         if rt.state is not None and rt.hand is not None:
-            text, _ = self.group_content(rt)
-            self.out.live(rt.chat_id, group_key(rt.id), text + "\n\n" + t("lobby.closed", lang), None)
+            view = self.group_view(rt, closed=t("lobby.closed", lang))
+            self.out.live(rt.chat_id, group_key(rt.id), view.text, None, photo=view.photo)
             for seat, user in enumerate(rt.hand_seats()):
                 if user is not None and user not in rt.dm_lost:
-                    ptext, _ = self.panel_content(rt, seat)
-                    closed = t("dm.closed", self.people.dm_lang(user))
-                    self.out.live(user, panel_key(rt.id), ptext + "\n\n" + closed, None)
+                    self.close_panel(rt, seat, t("dm.closed", self.people.dm_lang(user)))
         title = self.lobby_content(rt)[0].removeprefix(rt.summary).strip().split("\n")[0]
         if rt.summary:
             title = rt.summary + "\n\n" + title
         self.out.live(rt.chat_id, lobby_key(rt.id), title + "\n" + t("lobby.closed", lang), None)
+
+    def close_panel(self, rt: TableRuntime, seat: int, note: str) -> None:
+        """A player's panel once its table is gone: as it was, without buttons, with ``note`` (why)."""
+        user = rt.hand_seats()[seat]
+        assert user is not None
+        view = self.panel_view(rt, seat, closed=note)
+        self.out.live(user, panel_key(rt.id), view.text, None, photo=view.photo)
 
     # ------------------------------------------------------------------ notes (new messages)
 
@@ -305,12 +432,10 @@ class Presenter:
         key = "note.auto_on" if on else "note.auto_off"
         self.out.post(rt.chat_id, t(key, self.people.table_lang(rt), name=name))
 
-    def note_timeout(self, rt: TableRuntime, seat: int, label: str, lang: str) -> None:
-        """Tell a player (in private) what the bot played for him when his time ran out."""
-        user = rt.hand_seats()[seat]
-        if user is not None and user not in rt.dm_lost:
-            name = self.people.names.get(user, "")
-            self.out.post(user, t("note.timeout", lang, name=name, label=label))
+    def note_timeout(self, rt: TableRuntime, seat: int, label: str) -> None:
+        """Tell a player what the bot played for him when his time ran out: on his panel (edited, not a new
+        message), until he next presses a button."""
+        rt.notes[seat] = label
 
     def note_group(self, rt: TableRuntime, key: str) -> None:
         """A one-line note to the group (``note.restored``, ``note.restore_failed``)."""

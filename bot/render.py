@@ -28,17 +28,53 @@ from engine import (
     get_ruleset,
 )
 from engine.melds import Meld, MeldKind
-from engine.state import Settlement
-from engine.tiles import format_tiles, parse_tile, parse_tiles, tile_str, tile_zh, to_counts
+from engine.state import Op, Part, Payment, Settlement
+from engine.tiles import (
+    HONOR_ZH,
+    SUITED_KINDS,
+    parse_tile,
+    parse_tiles,
+    tile_str,
+    tile_zh,
+    to_counts,
+)
 
 from .i18n import default_names, tr
 
 # ------------------------------------------------------------------ small pieces
 
+HONOR_EN = ("East", "South", "West", "North", "White", "Green", "Red")
+HONOR_ZH_FULL = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")
+
 
 def tile_label(t: int, lang: str = "zh") -> str:
-    """``5m 五万`` in Chinese; the notation alone in English."""
+    """A tile in full: ``5m 五万`` / ``红中`` in Chinese; ``5m`` / ``Red 中`` in English (never ``7z``)."""
+    if t >= SUITED_KINDS:
+        i = t - SUITED_KINDS
+        return HONOR_ZH_FULL[i] if lang == "zh" else f"{HONOR_EN[i]} {HONOR_ZH[i]}"
     return f"{tile_str(t)} {tile_zh(t)}" if lang == "zh" else tile_str(t)
+
+
+def tile_short(t: int, lang: str = "zh") -> str:
+    """A tile in a list (rivers, buttons' neighbours): ``5m``; an honour as ``中`` / ``Red``."""
+    if t >= SUITED_KINDS:
+        i = t - SUITED_KINDS
+        return HONOR_ZH[i] if lang == "zh" else HONOR_EN[i]
+    return tile_str(t)
+
+
+def tiles_text(tiles: Sequence[int], lang: str = "zh") -> str:
+    """Tiles in compact notation, suits grouped (``123m 456s``), honours by name (``中中`` / ``Red Red``)."""
+    ordered = sorted(tiles)
+    groups: list[str] = []
+    for suit, letter in enumerate("msp"):
+        ranks = "".join(str(t % 9 + 1) for t in ordered if t // 9 == suit and t < SUITED_KINDS)
+        if ranks:
+            groups.append(ranks + letter)
+    honours = [tile_short(t, lang) for t in ordered if t >= SUITED_KINDS]
+    if honours:
+        groups.append(("" if lang == "zh" else " ").join(honours))
+    return " ".join(groups)
 
 
 def tiles_label(tiles: Sequence[int], lang: str = "zh") -> str:
@@ -51,8 +87,17 @@ def run_label(lo: int) -> str:
     return f"{r}-{r + 1}-{r + 2}{tile_str(lo)[-1]}"
 
 
-def meld_label(m: Meld) -> str:
-    return str(m)
+def meld_label(m: Meld, lang: str = "zh") -> str:
+    """``[555p]``, ``[(2222s)]`` a concealed kong, ``[中中中]`` / ``[Red×3]`` honours."""
+    if m.tile >= SUITED_KINDS:
+        body = (
+            tile_short(m.tile, lang) * len(m.tiles)
+            if lang == "zh"
+            else f"{tile_short(m.tile, lang)}×{len(m.tiles)}"
+        )
+    else:
+        body = tiles_text(m.tiles, lang)
+    return f"[({body})]" if m.kind == MeldKind.KONG_CONCEALED else f"[{body}]"
 
 
 def seat_names(names: Sequence[str] | None, n: int, viewer: int, lang: str = "zh") -> list[str]:
@@ -90,10 +135,17 @@ def _fmt_deltas(deltas: Sequence[int], names: Sequence[str]) -> str:
 # ------------------------------------------------------------------ the private hand
 
 
+def choosing_blind(obs: Observation) -> bool:
+    """A pre-hand choice made before the tiles are looked at (飘, 加锤): the hand is not shown yet."""
+    return obs.phase == Phase.CHOOSE and not obs.hand and obs.seats[obs.seat].hand_size > 0
+
+
 def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
     """The seat's own hand by suit (the drawn tile apart), its melds, and its waits when ready."""
     nm = _names(names, obs, lang)
-    rs = _ruleset(obs)
+    if choosing_blind(obs):
+        n = obs.seats[obs.seat].hand_size
+        return tr("hand.blind", lang, name=nm[obs.seat], n=n)
     hand = list(obs.hand)
     drawn = obs.drawn
     if drawn is not None and drawn in hand:
@@ -101,7 +153,7 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
     lines = [tr("hand.title", lang, name=nm[obs.seat], n=len(obs.hand))]
     by_suit: dict[int, list[int]] = {}
     for t in sorted(hand):
-        by_suit.setdefault(t // 9, []).append(t)
+        by_suit.setdefault(min(t // 9, 3), []).append(t)
     for suit in sorted(by_suit):
         tiles = " | ".join(tile_label(t, lang) for t in by_suit[suit])
         lines.append(f"  {tr(f'suit.{suit}', lang)}: {tiles}")
@@ -109,13 +161,13 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
         lines.append(f"  {tr('hand.drawn', lang)} → {tile_label(drawn, lang)}")
     me = obs.seats[obs.seat]
     if me.melds:
-        lines.append(f"  {tr('hand.melds', lang)}: {' '.join(meld_label(m) for m in me.melds)}")
+        lines.append(f"  {tr('hand.melds', lang)}: {' '.join(meld_label(m, lang) for m in me.melds)}")
     if me.locked:
         lines.append("  " + tr("hand.locked.won" if me.wins else "hand.locked", lang))
     if obs.furiten:
         lines.append("  " + tr("hand.furiten", lang))
     if obs.phase != Phase.ENDED:
-        lines.extend("  " + x for x in _waits_lines(obs, rs, lang))
+        lines.extend("  " + x for x in waits_lines(obs, lang))
     return "\n".join(lines)
 
 
@@ -129,6 +181,11 @@ def _unseen(obs: Observation) -> list[int]:
         for m in ps.melds:
             for t in m.tiles:
                 seen[t] += 1
+        if ps.seat != obs.seat:
+            for t in ps.hand if ps.hand is not None else ps.revealed:
+                seen[t] += 1
+    for t in obs.kong_tiles:
+        seen[t] += 1
     return [max(0, 4 - n) for n in seen]
 
 
@@ -136,7 +193,10 @@ def _waits_text(ws: Sequence[int], unseen: Sequence[int], lang: str) -> str:
     return ", ".join(f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=unseen[t])})" for t in ws)
 
 
-def _waits_lines(obs: Observation, rs: Variant, lang: str) -> list[str]:
+def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
+    """听牌: the waits of a ready 13, or the discards that leave a 14 ready (each with its waits), every wait
+    with the copies not yet seen by this seat."""
+    rs = _ruleset(obs)
     counts = to_counts(obs.hand)
     me = obs.seats[obs.seat]
     melds = me.melds
@@ -154,7 +214,10 @@ def _waits_lines(obs: Observation, rs: Variant, lang: str) -> list[str]:
         ws = rs.waits(tuple(c), melds, obs.options, me.choice)
         if ws:
             out.append(
-                "  " + tr("hand.discard_waits", lang, tile=tile_str(t), waits=_waits_text(ws, unseen, lang))
+                "  "
+                + tr(
+                    "hand.discard_waits", lang, tile=tile_short(t, lang), waits=_waits_text(ws, unseen, lang)
+                )
             )
     return [tr("hand.ready_after", lang) + ":", *out] if out else []
 
@@ -162,7 +225,9 @@ def _waits_lines(obs: Observation, rs: Variant, lang: str) -> list[str]:
 # ------------------------------------------------------------------ the public table
 
 
-def _turn_line(obs: Observation, lang: str, nm: Sequence[str]) -> str:
+def turn_line(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
+    """Whose move it is, as everyone may see it: during a claim window only the tile and who let it go."""
+    nm = _names(names, obs, lang)
     phase = obs.phase
     if phase == Phase.ENDED:
         return tr("turn.ended", lang)
@@ -174,9 +239,11 @@ def _turn_line(obs: Observation, lang: str, nm: Sequence[str]) -> str:
             return tr("turn.claim.rob", lang, name=who, tile=tile)
         if obs.claim_kind == ClaimKind.HAIDI:
             return tr("turn.claim.haidi", lang, tile=tile)
+        if obs.claim_kind == ClaimKind.KONG:
+            return tr("turn.claim.kong", lang, name=who)
         return tr("turn.claim", lang, name=who, tile=tile)
     if phase == Phase.CHOOSE:  # pre-hand choices (飘 / 加锤 / 定缺 …)
-        return tr("turn.choose", lang)
+        return tr("turn.choose", lang, what=_ruleset(obs).choice_title(lang))
     if phase == Phase.HAIDI:
         if obs.wall_remaining == 0:  # the last tile has been taken: its taker may win on it
             return tr("turn.haidi.taken", lang, name=nm[obs.current])
@@ -186,6 +253,23 @@ def _turn_line(obs: Observation, lang: str, nm: Sequence[str]) -> str:
     return tr("turn.turn", lang, name=nm[obs.current])
 
 
+def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
+    """What marks a seat for everyone: dealer, its public pre-hand choice (缺万, 飘2 …), won (血战), a locked
+    hand."""
+    ps = obs.seats[seat]
+    rs = _ruleset(obs)
+    marks = []
+    if seat == obs.dealer:
+        marks.append(tr("dealer", lang))
+    if ps.choice is not None and (seat == obs.seat or obs.phase != Phase.CHOOSE):
+        marks.append(rs.choice_label(ps.choice, lang))
+    if ps.won:
+        marks.append(tr("seat.won", lang))
+    if ps.locked:
+        marks.append(tr("seat.locked", lang))
+    return marks
+
+
 def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
     """The public table: whose turn, each seat's melds, discards and revealed opening tiles, the wall."""
     nm = _names(names, obs, lang)
@@ -193,10 +277,11 @@ def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None =
     variant = rs.name_zh if lang == "zh" else rs.name_en
     lines = [
         tr("table.header", lang, variant=variant, dealer=nm[obs.dealer], wall=obs.wall_remaining),
-        _turn_line(obs, lang, nm),
+        turn_line(obs, lang, nm),
     ]
     for ps in obs.seats:
-        mark = f"[{tr('dealer', lang)}] " if ps.seat == obs.dealer else ""
+        marks = seat_marks(obs, ps.seat, lang)
+        mark = "".join(f"[{m}] " for m in marks)
         arrow = (
             "▶ " if obs.phase in (Phase.TURN, Phase.HAIDI, Phase.OPENING) and ps.seat == obs.current else "  "
         )
@@ -206,26 +291,77 @@ def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None =
         if ps.locked:
             head += f" · {tr('seat.locked.won' if ps.wins else 'seat.locked', lang)}"
         lines.append(head)
-        melds = [meld_label(m) for m in ps.melds]
+        melds = [meld_label(m, lang) for m in ps.melds]
         if ps.concealed_kongs:
             melds.append(tr("seat.concealed_kongs", lang, n=ps.concealed_kongs))
         lines.append(
             f"    {tr('seat.melds', lang)}: {' '.join(melds) if melds else tr('seat.no_melds', lang)}"
         )
-        river = " ".join(tile_str(t) for t in ps.discards) if ps.discards else tr("seat.no_discards", lang)
+        river = (
+            " ".join(tile_short(t, lang) for t in ps.discards)
+            if ps.discards
+            else tr("seat.no_discards", lang)
+        )
         lines.append(f"    {tr('seat.discards', lang)}: {river}")
         if ps.declared:
-            shown = format_tiles(ps.revealed) if ps.revealed else ""
+            shown = tiles_text(ps.revealed, lang) if ps.revealed else ""
             lines.append(
                 f"    {tr('seat.declared', lang)}: {hand_names(rs, ps.declared, lang)}"
                 + (f" · {tr('seat.shown', lang)} {shown}" if shown else "")
             )
         if ps.hand is not None:
-            lines.append(f"    {tr('seat.hand', lang)}: {format_tiles(ps.hand)}")
+            lines.append(f"    {tr('seat.hand', lang)}: {tiles_text(ps.hand, lang)}")
+    if obs.kong_tiles:
+        lines.append(tr("kong_tiles", lang, tiles=tiles_label(obs.kong_tiles, lang)))
     if obs.last_discard is not None and obs.phase != Phase.ENDED:
         s, t = obs.last_discard
         lines.append(tr("last_discard", lang, name=nm[s], tile=tile_label(t, lang)))
     return "\n".join(lines)
+
+
+RIVER_TAIL = 4  # the last discards of each other seat a private panel shows
+
+
+def context_lines(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> list[str]:
+    """What a player needs beside his own hand to decide, compactly (his private panel): the last discard
+    and who made it, whose turn, the wall; then every other seat in play order from him — its marks (dealer,
+    定缺, won), melds and last discards."""
+    nm = _names(names, obs, lang)
+    n = len(obs.seats)
+    lines = []
+    top = []
+    mine = obs.current == obs.seat and obs.phase in (Phase.TURN, Phase.HAIDI, Phase.OPENING)
+    if not (mine or (obs.phase == Phase.CLAIM and obs.legal)):  # else the prompt says it
+        top.append(turn_line(obs, lang, nm))
+    if obs.last_discard is not None and obs.phase not in (Phase.ENDED, Phase.CLAIM):
+        s, t = obs.last_discard
+        top.append(tr("last_discard", lang, name=nm[s], tile=tile_label(t, lang)))
+    top.append(tr("ctx.wall", lang, n=obs.wall_remaining))
+    lines.append(" · ".join(top))
+    me = obs.seat if obs.seat >= 0 else 0
+    for k in range(1, n + 1 if obs.phase != Phase.CHOOSE else 1):  # (before the hand: nothing to show)
+        seat = (me + k) % n
+        if seat == obs.seat:
+            continue
+        ps = obs.seats[seat]
+        marks = seat_marks(obs, seat, lang)
+        head = nm[seat] + (f"（{'·'.join(marks)}）" if lang == "zh" else f" ({', '.join(marks)})") * bool(
+            marks
+        )
+        melds = [meld_label(m, lang) for m in ps.melds]
+        melds += [tr("seat.concealed_kongs", lang, n=ps.concealed_kongs)] if ps.concealed_kongs else []
+        bits = [" ".join(melds)] if melds else []
+        if ps.discards:
+            tail = ps.discards[-RIVER_TAIL:]
+            more = "…" if len(ps.discards) > len(tail) else ""
+            bits.append(tr("ctx.river", lang, tiles=more + " ".join(tile_short(t, lang) for t in tail)))
+        if ps.hand is not None:
+            bits.append(tr("ctx.shown", lang, tiles=tiles_text(ps.hand, lang)))
+        bits = bits or [tr("ctx.nothing", lang)]
+        lines.append(f"{head}：{' · '.join(bits)}" if lang == "zh" else f"{head}: {' · '.join(bits)}")
+    if obs.kong_tiles:
+        lines.append(tr("kong_tiles", lang, tiles=tiles_label(obs.kong_tiles, lang)))
+    return lines
 
 
 # ------------------------------------------------------------------ prompts and action labels
@@ -235,7 +371,7 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
     """A short button label: ``打 5m``, ``碰``, ``吃 3-4-5m``, ``杠 5m 补张``, ``胡``, ``过``, ``要海底``."""
     act = action.act
     if act == Act.DISCARD and action.tile is not None:
-        return tr("act.discard", lang, tile=tile_str(action.tile))
+        return tr("act.discard", lang, tile=tile_short(action.tile, lang))
     if act == Act.WIN:
         return tr("act.win", lang)
     if act == Act.PUNG:
@@ -243,7 +379,7 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
     if act == Act.CHOW and action.tile is not None:
         return tr("act.chow", lang, run=run_label(action.tile))
     if act == Act.KONG:
-        tile = tile_str(action.tile if action.tile is not None else (obs.claim_tile or 0))
+        tile = tile_short(action.tile if action.tile is not None else (obs.claim_tile or 0), lang)
         if action.detail == KongMode.BU:
             return tr("act.kong.bu", lang, tile=tile)
         if action.detail == KongMode.KAI:
@@ -254,7 +390,7 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
     if act == Act.TAKE:
         return tr("act.take", lang)
     if act == Act.CHOOSE:
-        return tr("act.choose", lang, detail=_ruleset(obs).choice_label(action.detail, lang))
+        return _ruleset(obs).choice_label(action.detail, lang)
     if act == Act.PASS:
         if obs.phase == Phase.OPENING:
             deal_win = not any(a.act == Act.OPENING for a in obs.legal) and any(
@@ -264,7 +400,7 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
         if obs.phase == Phase.HAIDI and not any(a.act == Act.WIN for a in obs.legal):
             return tr("act.refuse", lang)
         return tr("act.pass", lang)
-    return str(action)
+    return tr("act.other", lang)
 
 
 def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") -> str:
@@ -279,7 +415,7 @@ def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") ->
             return tr("desc.win.haidi", lang, tile=tile)
         return tr("desc.win", lang, tile=tile)
     if act == Act.PUNG:
-        return tr("desc.pung", lang, tile=tile_str(tile_n))
+        return tr("desc.pung", lang, tile=tile_short(tile_n, lang))
     if act == Act.CHOW and action.tile is not None:
         used = [x for x in (action.tile, action.tile + 1, action.tile + 2) if x != tile_n]
         return tr("desc.chow", lang, run=run_label(action.tile), used=" ".join(tile_str(x) for x in used))
@@ -287,7 +423,7 @@ def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") ->
         key = {KongMode.BU: "desc.kong.bu", KongMode.KAI: "desc.kong.kai"}.get(
             KongMode(action.detail), "desc.kong"
         )
-        return tr(key, lang, tile=tile_str(tile_n))
+        return tr(key, lang, tile=tile_short(tile_n, lang))
     if act == Act.PASS:
         return tr("desc.pass", lang)
     return action_label(obs, action, lang)
@@ -299,9 +435,30 @@ def claim_prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None
     who = nm[obs.claim_from] if obs.claim_from is not None else "?"
     tile = tile_label(obs.claim_tile, lang) if obs.claim_tile is not None else "?"
     options = tr("opt.sep", lang).join(describe_claim_option(obs, a, lang) for a in obs.legal)
-    prompts = {ClaimKind.ROB: "prompt.claim.rob", ClaimKind.HAIDI: "prompt.claim.haidi"}
+    prompts = {
+        ClaimKind.ROB: "prompt.claim.rob",
+        ClaimKind.HAIDI: "prompt.claim.haidi",
+        ClaimKind.KONG: "prompt.claim.kong",
+    }
     key = prompts.get(obs.claim_kind, "prompt.claim") if obs.claim_kind is not None else "prompt.claim"
     return tr(key, lang, name=who, tile=tile, options=options)
+
+
+def choose_prompt(obs: Observation, lang: str = "zh") -> str:
+    """A pre-hand choice named and explained by the variant, with what the hand holds when it is seen
+    (定缺: how many tiles of each suit) or that it is chosen blind (飘, 加锤)."""
+    rs = _ruleset(obs)
+    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
+    lines = [rs.choice_prompt(offered, lang) or tr("prompt.choose", lang)]
+    if choosing_blind(obs):
+        lines.append(tr("prompt.choose.blind", lang))
+    elif obs.hand:
+        suits = Counter(min(t // 9, 3) for t in obs.hand)
+        per = " · ".join(
+            tr("prompt.choose.suit", lang, suit=tr(f"suit.{s}", lang), n=n) for s, n in sorted(suits.items())
+        )
+        lines.append(tr("prompt.choose.held", lang, per=per))
+    return "\n".join(lines)
 
 
 def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
@@ -310,14 +467,15 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
         return "" if obs.phase == Phase.ENDED else tr("prompt.wait", lang)
     if obs.phase == Phase.CLAIM:
         return claim_prompt(obs, lang, names)
-    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
-    if offered:
-        return _ruleset(obs).choice_prompt(offered, lang) or tr("prompt.choose", lang)
+    if any(a.act == Act.CHOOSE for a in obs.legal):
+        return choose_prompt(obs, lang)
     if obs.phase == Phase.OPENING:
         kinds = max((a.detail.split("+") for a in obs.legal if a.act == Act.OPENING), key=len, default=[])
         if not kinds:  # no opening hand, only a win on the dealt tiles (the variant's wins_at_deal)
             return tr("prompt.deal_win", lang)
-        return tr("prompt.opening", lang, hands=hand_names(_ruleset(obs), kinds, lang))
+        rs = _ruleset(obs)
+        named = hand_names(rs, kinds, lang)
+        return rs.opening_prompt(named, lang) or tr("prompt.opening", lang, hands=named)
     if obs.phase == Phase.HAIDI:
         if any(a.act == Act.WIN for a in obs.legal) and obs.drawn is not None:
             return tr("prompt.haidi.win", lang, tile=tile_label(obs.drawn, lang))
@@ -384,10 +542,51 @@ def parse_choice(obs: Observation, text: str) -> Action | None:
 # ------------------------------------------------------------------ settlement
 
 
-def _bird_line(s: Settlement, lang: str, nm: Sequence[str]) -> str:
+def parts_text(rs: Variant, parts: Sequence[Part], lang: str = "zh") -> str:
+    """A payment's arithmetic as players read it, in the order it is made: additions joined by " + " (their
+    sum shown before a multiplier), multipliers as " · 底分 ×2", a cap, 番 turned into points
+    (``清一色 2 + 根 1 = 3 番 → 2^3 = 8 · 底分 ×1``), and the amount."""
+    out = ""
+    total = 0
+    run = 0  # additions since the last other step
+    for p in parts:
+        name = rs.part_name(p.label, p.count, lang)
+        if p.op == Op.ADD:
+            term = f"{name} {p.value}"
+            out = f"{out} + {term}" if out else term
+            total += p.value
+            run += 1
+            continue
+        if run > 1:
+            out += f" = {total}"
+        run = 0
+        if p.op == Op.MUL:
+            out += f" · {name} ×{p.value}"
+            total *= p.value
+        elif p.op == Op.DIV:
+            out += f" · {name} ÷{p.value}"
+            total = (2 * total + p.value) // (2 * p.value)
+        elif p.op == Op.CAP:
+            out += f" · {name} {p.value}"
+            total = min(total, p.value)
+        else:
+            out += f" {name} → {p.value}^{total} = {p.value**total}"
+            total = p.value**total
+    if len(parts) > 1:
+        out += f" = {total}"
+    return out
+
+
+def payment_line(rs: Variant, p: Payment, names: Sequence[str], lang: str = "zh") -> str:
+    """``A 付 B 24：清一色 6 + 庄家 1 = 7 · 底分 ×1 · 中鸟1只 ×2 = 14``."""
+    line = tr("settle.pay", lang, payer=names[p.payer], payee=names[p.payee], amount=p.amount)
+    if p.parts:
+        line += tr("settle.how", lang, how=parts_text(rs, p.parts, lang))
+    return line
+
+
+def _bird_line(rs: Variant, s: Settlement, lang: str, nm: Sequence[str]) -> str:
     """The birds, each with the seat it points at (as the variant counted it) when it points at one."""
-    if not s.birds:
-        return tr("settle.no_birds", lang)
     parts = []
     for i, b in enumerate(s.birds):
         target = s.bird_seats[i] if i < len(s.bird_seats) else None
@@ -395,40 +594,54 @@ def _bird_line(s: Settlement, lang: str, nm: Sequence[str]) -> str:
             parts.append(tr("settle.bird", lang, tile=tile_label(b, lang), name=nm[target]))
         else:
             parts.append(tile_label(b, lang))
-    return tr("settle.birds", lang, birds=", ".join(parts))
+    return (
+        f"{rs.part_name('bird_tiles', 0, lang)}：{', '.join(parts)}"
+        if lang == "zh"
+        else (f"{rs.part_name('bird_tiles', 0, lang)}: {', '.join(parts)}")
+    )
 
 
 def settlement_view(
     obs: Observation, settlement: Settlement, lang: str = "zh", names: Sequence[str] | None = None
 ) -> str:
-    """One scored event: who, which hands (by name), the birds, every payment and the deltas."""
+    """One scored event: who, which hands (by name), the birds (where the variant has them), every payment
+    with its arithmetic, and the deltas."""
     nm = _names(names, obs, lang)
     rs = _ruleset(obs)
     lines = []
     hands = dict(settlement.hands)
-    scored = settlement.kind in (SettleKind.OPENING, SettleKind.WIN)
-    if scored:
-        key = "settle.opening" if settlement.kind == SettleKind.OPENING else "settle.win"
+    if settlement.kind == SettleKind.OPENING:
         for w in settlement.winners:
-            lines.append(tr(key, lang, name=nm[w], hands=hand_names(rs, hands.get(w, ()), lang)))
+            label = rs.opening_label[0 if lang == "zh" else 1]
+            lines.append(
+                tr(
+                    "settle.opening",
+                    lang,
+                    label=label,
+                    name=nm[w],
+                    hands=hand_names(rs, hands.get(w, ()), lang),
+                )
+            )
+    elif settlement.kind == SettleKind.WIN:
+        for w in settlement.winners:
+            lines.append(tr("settle.win", lang, name=nm[w], hands=hand_names(rs, hands.get(w, ()), lang)))
+        for seat, keys in settlement.hands:  # a seat named without winning (杠上炮: the konger's hand)
+            if seat not in settlement.winners:
+                lines.append(tr("settle.for", lang, name=nm[seat], hands=hand_names(rs, keys, lang)))
     elif settlement.kind == SettleKind.KONG:
-        lines.append(tr("settle.kong", lang, name=", ".join(nm[w] for w in settlement.winners)))
+        for w in settlement.winners:
+            lines.append(tr("settle.kong", lang, name=nm[w], kong=hand_names(rs, hands.get(w, ()), lang)))
     else:
         lines.append(tr("settle.draw", lang))
-    if scored:
-        lines.append("  " + _bird_line(settlement, lang, nm))
-    for p in settlement.payments:
-        line = tr("settle.pay", lang, payer=nm[p.payer], payee=nm[p.payee], amount=p.amount)
-        if p.hits:
-            mult = rs.bird_multiplier(p.hits)
-            if mult is None:  # the variant's hits add points rather than multiply
-                line += tr("settle.hits.add", lang, n=p.hits)
-            else:
-                line += tr("settle.hits", lang, n=p.hits, mult=mult)
-        lines.append("  " + line)
-    lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm)))
+        for seat, keys in settlement.hands:
+            lines.append("  " + tr("settle.seat", lang, name=nm[seat], hands=hand_names(rs, keys, lang)))
     if settlement.note:
         lines.append("  " + rs.note_label(settlement.note, lang))
+    if settlement.birds:
+        lines.append("  " + _bird_line(rs, settlement, lang, nm))
+    for p in settlement.payments:
+        lines.append("  " + payment_line(rs, p, nm, lang))
+    lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm)))
     return "\n".join(lines)
 
 
@@ -444,11 +657,11 @@ def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None 
     else:
         lines.append(tr("result.draw", lang))
     if any(ps.hand is not None for ps in obs.seats):
-        lines.append(tr("result.hands", lang) + ":")
+        lines.append(tr("result.hands", lang) + ("：" if lang == "zh" else ":"))
         for ps in obs.seats:
             if ps.hand is not None:
-                melds = " ".join(meld_label(m) for m in ps.melds)
-                lines.append(f"  {nm[ps.seat]}: {format_tiles(ps.hand)} {melds}".rstrip())
+                melds = " ".join(meld_label(m, lang) for m in ps.melds)
+                lines.append(f"  {nm[ps.seat]}: {tiles_text(ps.hand, lang)} {melds}".rstrip())
     lines.append(tr("result.deltas", lang, deltas=_fmt_deltas(res.deltas, nm)))
     lines.append(tr("result.next_dealer", lang, name=nm[res.next_dealer]))
     return "\n".join(lines)
@@ -458,6 +671,8 @@ def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None 
 
 
 _HIDDEN_FROM_OTHERS = {EventKind.ANSWER, EventKind.FURITEN, EventKind.SETTLE, EventKind.END}
+# events of no interest as a line (the table shows their effect): a 血战 hand going on
+_NO_LINE = {EventKind.CONTINUE}
 
 
 def _mode(mode: KongMode | None, lang: str) -> str:
@@ -472,10 +687,11 @@ def event_line(
     variant: str | None = None,
 ) -> str | None:
     """One line for what ``viewer`` learns from ``event`` (None: nothing worth a line). ``variant``: the
-    variant id, for hand names (ids shown as they are without it).
+    variant id, for hand names and choice labels (ids shown as they are without it).
 
     Private tiles of other seats are dropped; answers to a claim window (who passed, who passed a win)
-    are shown to their own seat only, as they would tell the others about a hidden hand."""
+    are shown to their own seat only, as they would tell the others about a hidden hand. Every kind of
+    event has its words: no engine notation or seat number ever reaches a player."""
     nm = seat_names(names, 4, viewer, lang)
     ev = event if event.visible_to(viewer) else event.public()
     seat = ev.seat
@@ -488,7 +704,7 @@ def event_line(
     def hands(keys: Sequence[str]) -> str:
         return hand_names(rs, keys, lang) if rs is not None else " + ".join(keys)
 
-    if kind in _HIDDEN_FROM_OTHERS:
+    if kind in _HIDDEN_FROM_OTHERS or kind in _NO_LINE:
         if kind == EventKind.FURITEN and own:
             return tr("ev.furiten", lang)
         return None
@@ -506,7 +722,8 @@ def event_line(
     if kind == EventKind.PUNG:
         return tr("ev.pung", lang, name=name, tile=tile)
     if kind == EventKind.CHOW:
-        return tr("ev.chow", lang, name=name, tile=tile, meld=str(ev.meld) if ev.meld else "")
+        meld = meld_label(ev.meld, lang) if ev.meld else ""
+        return tr("ev.chow", lang, name=name, tile=tile, meld=meld)
     if kind == EventKind.KONG:
         concealed = ev.meld is None or ev.meld.kind == MeldKind.KONG_CONCEALED
         if concealed and (not own or ev.tile is None):
@@ -518,6 +735,10 @@ def event_line(
         return tr("ev.rob_passed", lang, name=name)
     if kind == EventKind.DICE:
         return tr("ev.dice", lang, name=name, detail="+".join(str(d) for d in ev.dice))
+    if kind == EventKind.KONG_TILES:
+        return tr("ev.kong_tiles", lang, name=name, tiles=tiles_label(ev.tiles, lang))
+    if kind == EventKind.KONG_TILES_FALL:
+        return tr("ev.kong_tiles_fall", lang, tiles=tiles_label(ev.tiles, lang))
     if kind == EventKind.WIN:
         shown = hands(ev.hands) if ev.hands else ""
         wrapped = (f"（{shown}）" if lang == "zh" else f" ({shown})") if shown else ""
@@ -528,6 +749,18 @@ def event_line(
         return tr("ev.opening", lang, name=name, hands=hands(ev.hands))
     if kind == EventKind.OPENING_PASS:
         return tr("ev.opening.pass", lang, name=name)
+    if kind == EventKind.CHOSEN:
+        return tr("ev.chosen", lang, name=name)
+    if kind == EventKind.CHOICES:
+        picked = [
+            f"{nm[i]} {rs.choice_label(c, lang) if rs is not None else c}"
+            for i, c in enumerate(ev.choices)
+            if c is not None and i < len(nm)
+        ]
+        title = rs.choice_title(lang) if rs is not None else tr("prompt.choose", lang)
+        return tr(
+            "ev.choices", lang, what=title, picked="、".join(picked) if lang == "zh" else ", ".join(picked)
+        )
     if kind == EventKind.HAIDI_OFFER:
         return tr("ev.haidi_offer", lang, name=name)
     if kind == EventKind.HAIDI_TAKE:
@@ -540,17 +773,12 @@ def event_line(
         return tr("ev.haidi_refuse", lang, name=name)
     if kind == EventKind.HAIDI_SHOW:
         return tr("ev.haidi_show", lang, name=name, tile=tile)
-    if kind == EventKind.CHOSEN:
-        return tr("ev.chosen", lang, name=name)
-    if kind == EventKind.CHOICES:
-        made = [f"{nm[i]} {rs.choice_label(c, lang) if rs else c}" for i, c in enumerate(ev.choices) if c]
-        return tr("ev.choices", lang, choices=" · ".join(made))
     if kind == EventKind.VARIANT:
         text = rs.note_label(ev.note, lang) if rs is not None else ev.note
         if ev.tiles and own:  # a seat's own part of it (换三张: the tiles it received)
             text += " " + tiles_label(ev.tiles, lang)
         return f"{name} {text}".strip() if name else text
-    return str(ev)
+    return None
 
 
 __all__ = [
@@ -560,11 +788,15 @@ __all__ = [
     "tile_pick",
     "choices",
     "claim_prompt",
+    "context_lines",
     "describe_claim_option",
     "event_line",
     "hand_names",
     "hand_view",
+    "meld_label",
     "parse_choice",
+    "parts_text",
+    "payment_line",
     "prompt",
     "result_view",
     "run_label",
@@ -572,4 +804,8 @@ __all__ = [
     "settlement_view",
     "table_view",
     "tile_label",
+    "tile_short",
+    "tiles_text",
+    "turn_line",
+    "waits_lines",
 ]

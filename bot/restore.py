@@ -20,6 +20,7 @@ from .people import People
 from .play import Play, open_decisions, seat_rows
 from .present import Presenter
 from .runtime import Pending, TableRuntime, Tables, decision_key, score_key
+from .views import WARN_AT
 
 log = logging.getLogger(__name__)
 
@@ -73,18 +74,19 @@ def _reopen(rt: TableRuntime, r: Restored, now: float) -> bool:
     n = state.num_seats
     rt.auto = frozenset(p.seat for p in r.seats if p.auto and p.seat < n)
     rt.timeouts = {p.seat: p.timeouts for p in r.seats if p.timeouts and p.seat < n}
+    limit = rt.settings.claim_s if state.phase == Phase.CLAIM else rt.settings.discard_s
     for p in r.seats:
         if p.seat < n and p.since is not None and p.deadline is not None and p.since <= state.version:
             legal = engine.legal_actions(state, p.seat)
-            rt.pending[p.seat] = Pending(p.since, p.deadline, legal, decision_key(state, p.seat))
+            key = decision_key(state, p.seat)
+            rt.pending[p.seat] = Pending(p.since, p.deadline, legal, key, warned=limit < 2 * WARN_AT)
     rt.stored = {p.seat: p for p in r.seats if p.seat < n}
     delayed = False
     for seat, open_ in list(rt.pending.items()):
         if open_.deadline < now:
             delayed = True
             del rt.pending[seat]  # opened again below, with a full timer
-    rt.pending, rt.opened = open_decisions(rt, state, rt.auto, now)
-    rt.opened = set()  # panels are edited in place, not sent anew
+    rt.pending = open_decisions(rt, state, rt.auto, now)  # panels are edited in place, not sent anew
     return delayed
 
 

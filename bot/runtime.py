@@ -23,6 +23,7 @@ from engine.ruleset import Ruleset
 from storage import Facts, Hand, SeatPlay, Table, TableSettings
 
 from .keyboards import Keyboard
+from .outbox import Photo
 
 Clock = Callable[[], float]
 SeedFn = Callable[[int, int], int]  # (table id, hand number) -> the hand's seed
@@ -33,7 +34,14 @@ class Out(Protocol):
     """What the service needs from the outbox (bot/outbox.py)."""
 
     def live(
-        self, chat_id: int, key: str, text: str, kb: Keyboard | None = None, *, fresh: bool = False
+        self,
+        chat_id: int,
+        key: str,
+        text: str,
+        kb: Keyboard | None = None,
+        *,
+        fresh: bool = False,
+        photo: Photo | None = None,
     ) -> None: ...
     def post(self, chat_id: int, text: str, kb: Keyboard | None = None) -> None: ...
     def adopt(self, chat_id: int, key: str, message_id: int) -> None: ...
@@ -76,6 +84,7 @@ class Pending:
     deadline: float
     legal: tuple[Action, ...]
     key: tuple[Any, ...]
+    warned: bool = False  # the "10 s left" warning was shown (or the decision is too short for one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,13 +146,14 @@ class TableRuntime:
     pending: dict[int, Pending] = field(default_factory=dict)
     pause: Pause | None = None  # the claim pause in progress
     picks: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)  # seat -> (decision, picked)
-    opened: set[int] = field(default_factory=set)  # decisions opened since the chats were last updated
     auto: frozenset[int] = frozenset()  # seats on auto-play in the current hand
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     stored: dict[int, SeatPlay] = field(default_factory=dict)  # seat -> its play state as stored
     result_due: list[int] = field(default_factory=list)  # finished hands whose result the group has not seen
     summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
-    active: dict[int, float] = field(default_factory=dict)  # seat -> clock time of its last press
+    fresh_panels: set[int] = field(default_factory=set)  # seats whose panel is sent anew (a new hand)
+    notes: dict[int, str] = field(default_factory=dict)  # seat -> what the bot played for it (timeout)
+    win_tiles: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile) of this hand's wins
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     stop_votes: set[int] = field(default_factory=set)
     waiting_dm: set[int] = field(default_factory=set)  # pressed Join without a private chat

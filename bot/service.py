@@ -65,6 +65,7 @@ class TableService:
         member_probe: MemberProbe = everyone_is_member,
         link_key: bytes | None = None,
         claim_pause: int | None = None,
+        pictures: bool = True,
     ) -> None:
         self.storage = storage
         self.out = out
@@ -72,7 +73,7 @@ class TableService:
         self.clock = clock
         self.registry = Tables()
         self.tables = self.registry.by_id  # open tables by id (read-only for callers)
-        self.people = People(storage)
+        self.people = People(storage, pictures)  # chats see pictures unless they chose text (/view)
         self.present = Presenter(out, self.people, storage, clock, bot_username)
         self.play = Play(
             self.registry,
@@ -128,6 +129,16 @@ class TableService:
 
     async def set_lang(self, chat_id: int, lang: str) -> None:
         await self.lobbies.set_lang(chat_id, lang)
+
+    async def set_display(self, chat_id: int, display: str) -> None:
+        """/view: a chat sees the game as pictures or as text; its table or panels are shown again so."""
+        await self.people.set_display(chat_id, display)
+        for rt in self.registry:
+            async with rt.lock:
+                if rt.chat_id == chat_id:
+                    self.present.refresh(rt)
+                elif chat_id > 0 and rt.playing and (seat := rt.seat_of(chat_id)) is not None:
+                    self.present.publish_seat(rt, seat)
 
     # ------------------------------------------------------------------ tables and lobbies
 
@@ -281,6 +292,4 @@ class TableService:
                 if user not in rt.dm_lost:
                     seat = rt.seat_of(user)
                     assert seat is not None
-                    text, _ = self.present.panel_content(rt, seat)
-                    note = t("dm.removed", self.people.dm_lang(user))
-                    self.out.live(user, panel_key(rt.id), text + "\n\n" + note, None)
+                    self.present.close_panel(rt, seat, t("dm.removed", self.people.dm_lang(user)))

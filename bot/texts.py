@@ -127,7 +127,6 @@ _S: dict[str, tuple[str, str]] = {
         '{name} timed out twice and is on auto-play until pressing "I\'m back".',
     ),
     "note.auto_off": ("{name} 回来了。", "{name} is back."),
-    "note.timeout": ("{name} 超时，系统代为操作：{label}", "{name} timed out; the bot played: {label}"),
     "note.restored": (
         "机器人重启，让大家久等了：牌局继续，计时重新开始。",
         "The bot restarted and kept you waiting: the game goes on, the timers start again.",
@@ -139,7 +138,7 @@ _S: dict[str, tuple[str, str]] = {
     "note.lang": ("本聊天的语言已设为中文。", "The language of this chat is now English."),
     "note.result_title": ("🏁 第 {n} 局结束", "🏁 Hand {n} is over"),
     "note.totals": ("本桌累计：{totals}", "Table totals: {totals}"),
-    "note.recent": ("最近：", "Recent:"),
+    "note.recent": ("最近：{moves}", "Recent: {moves}"),
     "note.auto_seats": ("托管中：{names}", "On auto-play: {names}"),
     "note.settlement": ("结算：", "Settled:"),
     # private
@@ -197,6 +196,7 @@ _S: dict[str, tuple[str, str]] = {
         "/hand — 重新私聊发我的手牌\n"
         "/stop — 结束本桌（入座玩家投票，或管理员）\n"
         "/lang [zh|en] — 切换本聊天的语言\n"
+        "/view [pictures|text] — 本聊天用图片还是纯文字显示牌桌\n"
         "/help — 本帮助\n"
         "手牌和操作按钮在私聊里；群里显示牌桌。超时系统会代你出牌，两次超时后托管。",
         "🀄 Mahjong bot\n"
@@ -208,6 +208,7 @@ _S: dict[str, tuple[str, str]] = {
         "/hand — send my hand to me again in private\n"
         "/stop — stop the table (a vote of the seated players, or an admin)\n"
         "/lang [zh|en] — switch the language of this chat\n"
+        "/view [pictures|text] — show the table in this chat as pictures or as text only\n"
         "/help — this help\n"
         "Your hand and buttons come in a private chat; the group shows the table. On a timeout the bot "
         "plays for you; after two timeouts you are on auto-play.",
@@ -355,6 +356,39 @@ _S: dict[str, tuple[str, str]] = {
     "cmd.replay": ("回放一局", "watch a hand again"),
     "cmd.export": ("导出一局的记录", "a hand's full record"),
     "cmd.stats": ("个人战绩", "player statistics"),
+    # --- issue 12: the table you can see (pictures, the panel's context, the clock, results, /view, /rules)
+    "group.title": ("🀄 {variant} · 第 {tid} 桌 · 第 {n} 局", "🀄 {variant} · table #{tid} · hand {n}"),
+    "clock.until": ("{time} 截止（北京时间）", "until {time} UTC"),
+    "clock.limit": ("⏱ 限时 {n} 秒 · {until}", "⏱ {n}s to decide · {until}"),
+    "clock.warn": ("⏰ 只剩 {n} 秒！{until}", "⏰ {n}s left! {until}"),
+    "clock.group": ("⏱ {who}：限时 {n} 秒 · {until}", "⏱ {who}: {n}s · {until}"),
+    "clock.turn": ("{name} 出牌", "{name} to play"),
+    "clock.deciding": ("{names} 在选", "{names} choosing"),
+    "end.win": ("{name} 胡了：{hands}", "{name} won: {hands}"),
+    "dm.ended_caption": (
+        "本局结束 · 你的得分 {delta:+d} · 结算见下一条消息",
+        "The hand is over · your points {delta:+d} · the settlement follows",
+    ),
+    "dm.result_title": ("🏁 第 {tid} 桌 · 第 {n} 局结算", "🏁 Table #{tid} · hand {n} settled"),
+    "dm.your_total": (
+        "你本局 {delta:+d}，本桌累计 {total:+d}",
+        "You: {delta:+d} this hand, {total:+d} at this table so far",
+    ),
+    "dm.timeout": ("⏰ 时间到，系统替你：{label}", "⏰ Your time ran out; the bot played for you: {label}"),
+    "view.pictures": (
+        "本聊天现在用图片显示牌桌（/view text 改回纯文字）。",
+        "This chat now shows the table as pictures (/view text for text only).",
+    ),
+    "view.text": (
+        "本聊天现在只用文字显示牌桌（/view pictures 改回图片）。",
+        "This chat now shows the table as text only (/view pictures for pictures).",
+    ),
+    "rules.part": ("（第 {i}/{n} 部分）", "(part {i}/{n})"),
+    "rules.missing": (
+        "（完整规则页不在这台机器上：以上是摘要。）",
+        "(The full rules page is not installed here: the above is a summary.)",
+    ),
+    "cmd.view": ("图片 / 文字显示", "pictures or text"),
 }
 
 

@@ -7,12 +7,24 @@ is made from his own ``observe(state, seat)``. No function here reads a State's 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 
-from engine import Event, EventKind, Observation, Phase, State, Variant, observe_public
+from engine import (
+    Event,
+    EventKind,
+    Observation,
+    Phase,
+    SettleKind,
+    State,
+    Variant,
+    get_ruleset,
+    observe_public,
+)
 from storage import TableSettings
 
 from . import render
+from .outbox import MAX_CAPTION
 from .texts import t
 
 # events not worth a line in the group's "recent" list
@@ -55,6 +67,58 @@ def event_lines(events: Iterable[Event], lang: str, names: Sequence[str], varian
     return out
 
 
+# ------------------------------------------------------------------ the clock
+
+
+ZH_TZ = dt.timezone(dt.timedelta(hours=8), "北京时间")  # Chinese players' clocks (China, HK, TW, SG …)
+
+
+def until_text(deadline: float, lang: str) -> str:
+    """A deadline as a wall-clock time players can read: Beijing time in Chinese, UTC in English (Telegram
+    does not tell a bot its users' time zones)."""
+    when = dt.datetime.fromtimestamp(deadline, ZH_TZ if lang == "zh" else dt.UTC)
+    return t("clock.until", lang, time=when.strftime("%H:%M:%S"))
+
+
+def clock_text(deadline: float, limit: int, warned: bool, lang: str) -> str:
+    """``⏱ 60 秒 · 21:05:30 截止（北京时间）``; after the warning ``⏰ 只剩 10 秒！…``. Only the deadline and
+    the decision's whole limit, never a countdown: a countdown would be stale the moment it is sent."""
+    key = "clock.warn" if warned else "clock.limit"
+    return t(key, lang, n=WARN_AT if warned else limit, until=until_text(deadline, lang))
+
+
+WARN_AT = 10  # seconds before a deadline the player's panel warns him (once)
+
+
+# ------------------------------------------------------------------ captions
+
+
+def fit(lines: Sequence[tuple[str, int]], limit: int) -> str:
+    """Lines (text, priority) joined, within ``limit`` characters: while too long, the lines of the lowest
+    priority go first (the last of them first); priority 0 lines always stay, cut with "…" as a last
+    resort. Order is kept."""
+    kept = [(text, prio) for text, prio in lines if text]
+    while len("\n".join(x for x, _ in kept)) > limit:
+        droppable = [i for i, (_, prio) in enumerate(kept) if prio > 0]
+        if not droppable:
+            break
+        worst = max(droppable, key=lambda i: (kept[i][1], i))
+        del kept[worst]
+    text = "\n".join(x for x, _ in kept)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+REQUIRED, HIGH, MEDIUM, LOW = 0, 1, 2, 3
+
+
+# ------------------------------------------------------------------ the group's table message
+
+
+def recent_text(recent: Sequence[Event], lang: str, names: Sequence[str], variant: str, k: int = 4) -> str:
+    lines = event_lines(recent, lang, names, variant)[-k:]
+    return t("note.recent", lang, moves=" · ".join(lines)) if lines else ""
+
+
 def group_table_text(
     obs: Observation,
     lang: str,
@@ -63,17 +127,49 @@ def group_table_text(
     hand_no: int,
     recent: Sequence[Event],
     auto_names: Sequence[str],
+    clock: str = "",
 ) -> str:
-    lines = [t("group.header", lang, tid=table_id, n=hand_no), render.table_view(obs, lang, names)]
+    """The group's table in text mode: the whole public table, who is on the clock, the latest payments,
+    the recent moves."""
+    table = render.table_view(obs, lang, names).split("\n")
+    if clock:
+        table.insert(2, clock)  # under the turn line
+    lines = [t("group.header", lang, tid=table_id, n=hand_no), *table]
     if obs.settlements and obs.phase != Phase.ENDED:
         lines.append(t("note.settlement", lang))
         lines.append(render.settlement_view(obs, obs.settlements[-1], lang, names))
-    recent_lines = event_lines(recent, lang, names, obs.variant)[-4:]
-    if recent_lines:
-        lines.append(t("note.recent", lang) + " " + " · ".join(recent_lines))
+    recent_line = recent_text(recent, lang, names, obs.variant)
+    if recent_line:
+        lines.append(recent_line)
     if auto_names:
         lines.append("🤖 " + t("note.auto_seats", lang, names=", ".join(auto_names)))
     return "\n".join(lines)
+
+
+def group_caption(
+    obs: Observation,
+    lang: str,
+    names: Sequence[str],
+    title: str,
+    legend: str,
+    recent: Sequence[Event],
+    auto_names: Sequence[str],
+    clock: str = "",
+) -> str:
+    """The caption of the group's table picture (at most 1,024 characters): who sits at which wind, whose
+    move it is and who is on the clock, the latest payments, the recent moves."""
+    lines = [(title, REQUIRED), (legend, REQUIRED), (render.turn_line(obs, lang, names), REQUIRED)]
+    lines.append((clock, REQUIRED))
+    if auto_names:
+        lines.append(("🤖 " + t("note.auto_seats", lang, names=", ".join(auto_names)), HIGH))
+    if obs.settlements and obs.phase != Phase.ENDED:
+        paid = render.settlement_view(obs, obs.settlements[-1], lang, names)
+        lines.append((t("note.settlement", lang) + "\n" + paid, LOW))
+    lines.append((recent_text(recent, lang, names, obs.variant), MEDIUM))
+    return fit(lines, MAX_CAPTION)
+
+
+# ------------------------------------------------------------------ a player's private panel
 
 
 def panel_text(
@@ -81,17 +177,22 @@ def panel_text(
     lang: str,
     names: Sequence[str],
     header: str,
-    seconds_left: int | None,
+    clock: str | None,
     auto: bool,
+    note: str = "",
 ) -> str:
+    """A player's panel in text mode: his hand, what he needs to decide (the table around him), what he is
+    asked, the clock."""
     lines = [header, render.hand_view(obs, lang, names)]
     if obs.phase == Phase.ENDED:
         lines.append(t("dm.ended", lang))
         if obs.result is not None:
             lines.append(t("dm.result", lang, delta=obs.result.deltas[obs.seat]))
         return "\n".join(lines)
-    if obs.kong_tiles:
-        lines.append(render.tiles_label(obs.kong_tiles, lang))
+    lines.append("")
+    lines.extend(render.context_lines(obs, lang, names))
+    if note:
+        lines.append(note)
     if auto:
         lines.append(t("dm.auto", lang))
         return "\n".join(lines)
@@ -99,9 +200,68 @@ def panel_text(
     if ask:
         lines.append("")
         lines.append(ask)
-    if obs.legal and seconds_left is not None:
-        lines.append(t("dm.time_left", lang, n=max(0, seconds_left)))
+    if obs.legal and clock:
+        lines.append(clock)
     return "\n".join(lines)
+
+
+def panel_caption(
+    obs: Observation,
+    lang: str,
+    names: Sequence[str],
+    header: str,
+    legend: str,
+    clock: str | None,
+    auto: bool,
+    note: str = "",
+) -> str:
+    """The caption of a player's hand picture (at most 1,024 characters): the table around him compactly,
+    his waits, what he is asked and the clock; what does not fit goes, least needed first."""
+    if obs.phase == Phase.ENDED:
+        delta = obs.result.deltas[obs.seat] if obs.result is not None else 0
+        return fit([(header, REQUIRED), (t("dm.ended_caption", lang, delta=delta), REQUIRED)], MAX_CAPTION)
+    lines = [(header, REQUIRED), (legend, LOW)]
+    context = render.context_lines(obs, lang, names)
+    lines.append((context[0], HIGH))  # whose move, the last discard, the wall
+    lines.extend((line, MEDIUM) for line in context[1:])
+    me = obs.seats[obs.seat]
+    if me.locked:
+        lines.append((t("hand.locked", lang), HIGH))
+    if obs.furiten:
+        lines.append((t("hand.furiten", lang), HIGH))
+    if not auto:
+        waits = render.waits_lines(obs, lang)
+        lines.extend((w.strip(), HIGH if i == 0 else LOW) for i, w in enumerate(waits))
+    lines.append((note, HIGH))
+    if auto:
+        lines.append((t("dm.auto", lang), REQUIRED))
+    else:
+        lines.append((render.prompt(obs, lang, names), REQUIRED))
+        if obs.legal and clock:
+            lines.append((clock, REQUIRED))
+    return fit(lines, MAX_CAPTION)
+
+
+# ------------------------------------------------------------------ the end of a hand
+
+
+def end_caption(obs: Observation, lang: str, names: Sequence[str], title: str, legend: str) -> str:
+    """The caption of the end-of-hand picture in the group: who won (or the draw) and every seat's points;
+    the payments, explained, follow in the result message."""
+    res = obs.result
+    lines = [(title, REQUIRED), (legend, MEDIUM)]
+    if res is not None:
+        if res.reason == "win":
+            hands = {w: keys for st in obs.settlements if st.kind == SettleKind.WIN for w, keys in st.hands}
+            rs = get_ruleset(obs.variant)
+            for w in res.winners:
+                won = render.hand_names(rs, hands.get(w, ()), lang)
+                lines.append((t("end.win", lang, name=names[w], hands=won), REQUIRED))
+        else:
+            lines.append((t("result.draw", lang), REQUIRED))
+        deltas = ", ".join(f"{names[i]} {d:+d}" for i, d in enumerate(res.deltas))
+        lines.append((t("result.deltas", lang, deltas=deltas), REQUIRED))
+    return fit(lines, MAX_CAPTION)
 
 
 def options_line(rs: Variant, options: dict[str, object], lang: str) -> str:

@@ -183,17 +183,19 @@ class WinInfo:
 
 
 # Names of the common parts of a payment's arithmetic (``state.Part.label``) that a variant does not name
-# itself: ``{n}`` is the part's count; a label "a:b" reads as a's name about b's (``refund:angang``).
+# itself: ``{n}`` is the part's count (``{s}``: "s" unless it is 1); a label "a:b" reads as a's name about
+# b's (``refund:angang``).
 PART_NAMES: dict[str, tuple[str, str]] = {
     "base": ("底分", "base"),
     "dealer": ("庄家", "dealer"),
-    "birds": ("中鸟{n}只", "{n} bird hit(s)"),
+    "birds": ("中鸟{n}只", "{n} bird{s} hit"),
     "piao": ("飘", "piao"),
-    "hammers": ("锤{n}", "{n} hammer(s)"),
+    "hammers": ("锤{n}", "{n} hammer{s}"),
     "share": ("包{n}家", "pays for {n}"),
     "players": ("{n}家", "{n} players"),
     "split": ("{n}家分", "split {n} ways"),
     "cap": ("封顶", "cap"),
+    "bird_tiles": ("扎鸟", "Birds"),
     "fan": ("番", "fan"),
     "refund": ("退还{what}", "{what} returned"),
 }
@@ -235,6 +237,7 @@ class Variant:
     # pre-hand choice values -> (Chinese, English), and what the choice asks (Chinese, English)
     choice_labels: ClassVar[Mapping[str, tuple[str, str]]] = {}
     choice_question: ClassVar[tuple[str, str] | None] = None
+    choice_name: ClassVar[tuple[str, str]] = ("开局选择", "the pre-hand choice")  # 飘 / 加锤 / 定缺
     # what a decision at the deal is called (起手小胡, 扳牌, 四红中 …) and what declaring one does, for a
     # front end's prompt: "{hands}" in the question is the hands held (Chinese, English)
     opening_label: ClassVar[tuple[str, str]] = ("起手", "at the deal")
@@ -554,13 +557,19 @@ class Variant:
         text = pair[0] if lang == "zh" else pair[1]
         if "{" not in text:
             return text
-        return text.format(n=count, what=self.part_name(what, 0, lang) if what else "")
+        return text.format(
+            n=count, s="" if count == 1 else "s", what=self.part_name(what, 0, lang) if what else ""
+        )
 
     def opening_prompt(self, hands: str, lang: str = "zh") -> str | None:
         """What declaring the opening hands ``hands`` (already named) does, in words; None: a generic
         prompt."""
         q = self.opening_question
         return None if q is None else (q[0] if lang == "zh" else q[1]).format(hands=hands)
+
+    def choice_title(self, lang: str = "zh") -> str:
+        """What the pre-hand choice is called (定缺 / void suit)."""
+        return self.choice_name[0] if lang == "zh" else self.choice_name[1]
 
     def choice_label(self, value: str, lang: str = "zh") -> str:
         """A pre-hand choice as players read it (定缺 "p" → 缺筒 / void dots)."""

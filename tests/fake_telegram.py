@@ -147,6 +147,7 @@ class MessageVersion:
     caption: str | None
     reply_markup: dict[str, Any] | None
     time: float
+    photo_file_id: str | None = None  # a photo message's picture in this version
 
 
 @dataclass(eq=False)
@@ -194,7 +195,7 @@ class FakeMessage:
 
     @property
     def versions(self) -> list[MessageVersion]:
-        current = MessageVersion(self.text, self.caption, self.reply_markup, self.updated)
+        current = MessageVersion(self.text, self.caption, self.reply_markup, self.updated, self.photo_file_id)
         return [*self.history, current]
 
     def to_api(self, server: FakeTelegramServer) -> dict[str, Any]:
@@ -579,8 +580,8 @@ class FakeTelegramServer:
         for name in (
             "getMe", "logOut", "close", "getUpdates", "deleteWebhook", "getWebhookInfo",
             "setMyCommands", "getMyCommands", "deleteMyCommands", "sendMessage", "sendPhoto",
-            "sendChatAction", "editMessageText", "editMessageCaption", "editMessageReplyMarkup",
-            "deleteMessage", "answerCallbackQuery", "getChat", "getChatMember",
+            "sendChatAction", "editMessageText", "editMessageCaption", "editMessageMedia",
+            "editMessageReplyMarkup", "deleteMessage", "answerCallbackQuery", "getChat", "getChatMember",
             "getChatAdministrators", "getFile",
             "sendDocument",  # issue 11: /export
         ):  # fmt: skip
@@ -1405,7 +1406,9 @@ class FakeTelegramServer:
                 "the same as a current content and reply markup of the message"
             )
         message.history.append(
-            MessageVersion(message.text, message.caption, message.reply_markup, message.updated)
+            MessageVersion(
+                message.text, message.caption, message.reply_markup, message.updated, message.photo_file_id
+            )
         )
         for key, value in {**changes, **(formatting or {})}.items():
             setattr(message, key, value)
@@ -1621,6 +1624,9 @@ class FakeTelegramServer:
         message = self._message_to_edit(p)
         if message.photo_file_id is None:
             raise _bad("there is no caption in the message to edit")
+        caption = p.get("caption")
+        if caption is not None and len(caption) > 1024:
+            raise _bad("message caption is too long")
         markup = self._check_markup(p.get("reply_markup"))
         formatting = {"entities": p.get("caption_entities"), "parse_mode": p.get("parse_mode")}
         return self._edit(message, formatting, caption=p.get("caption"), reply_markup=markup)
@@ -1737,3 +1743,54 @@ class FakeTelegramServer:
 @dataclass(eq=False)
 class _Poll:
     conflict: bool = False
+
+
+# --------------------------------------------------------------------------------------------------
+# Issue 12: a photo edited in place (editMessageMedia)
+
+
+def _api_editMessageMedia(self: FakeTelegramServer, call: Call) -> dict[str, Any]:
+    """A new picture (and caption, keyboard) for a message, as Telegram does it: the media is a JSON object
+    whose ``media`` is ``attach://<part>`` (an upload in the same request) or a known file id; a caption over
+    1,024 characters is refused; the same picture, caption and keyboard again is "not modified". A text
+    message may get a picture (Bot API 9: "or to add media to text messages"): it becomes a photo."""
+    p = call.params
+    message = self._message_to_edit(p)
+    media = p.get("media")
+    if isinstance(media, str):
+        try:
+            media = json.loads(media)
+        except ValueError:
+            raise _bad("can't parse InputMedia JSON object") from None
+    if not isinstance(media, dict) or media.get("type") != "photo":
+        raise _bad("can't parse InputMedia: media type must be photo here")
+    ref = media.get("media")
+    if isinstance(ref, str) and ref.startswith("attach://"):
+        upload = call.files.get(ref.removeprefix("attach://"))
+        if upload is None:
+            raise _bad("wrong HTTP URL specified: attached file not found")
+        if message.photo is not None and message.photo.data == upload.data:  # the same picture again
+            file_id, upload = message.photo_file_id, message.photo
+        else:
+            file_id = self._new_file_id(upload)
+    elif isinstance(ref, str) and ref in self.files:
+        file_id, upload = ref, self.files[ref]
+    else:
+        raise _bad("wrong file identifier/HTTP URL specified")
+    caption = media.get("caption")
+    if caption is not None and len(caption) > 1024:
+        raise _bad("message caption is too long")
+    markup = self._check_markup(p.get("reply_markup"))
+    formatting = {"entities": media.get("caption_entities"), "parse_mode": media.get("parse_mode")}
+    return self._edit(
+        message,
+        formatting,
+        text=None,
+        caption=caption,
+        reply_markup=markup,
+        photo=upload,
+        photo_file_id=file_id,
+    )
+
+
+FakeTelegramServer._api_editMessageMedia = _api_editMessageMedia  # type: ignore[attr-defined]

@@ -95,7 +95,7 @@ def test_every_kind_of_decision_gets_one_button_per_action() -> None:
                 indexes = sorted(p.index for p in presses if isinstance(p, GamePress))
                 assert indexes == list(range(len(obs.legal)))
                 names = ["A", "B", "C", "D"][: len(obs.seats)]
-                text = views.panel_text(obs, lang, names, "header", 30, False)
+                text = views.panel_text(obs, lang, names, "header", "⏱ 30", False)
                 assert render.prompt(obs, lang, names) in text
                 assert ("⏱" in text) == bool(obs.legal)
 

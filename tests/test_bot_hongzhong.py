@@ -4,6 +4,7 @@ added-points bird hits rendered from the variant (bot/ names no variant)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -77,14 +78,21 @@ async def test_newtable_by_id_and_rules_by_chinese_name(tg: FakeTelegramServer, 
         tid2, _ = await open_table(tg, alice, two, "转转")
         assert svc.tables[tid2].table.variant == "zhuanzhuan"
         for text, expected in (
-            ("/rules 转转", ("Zhuanzhuan", "win on a discard (可接炮)", "one bird worth its rank")),
-            ("/rules hongzhong", ("Hongzhong", "+1 bird hit without 红中", "four red dragons")),
+            ("/rules 转转", ("转转麻将 Zhuanzhuan", "可接炮", "一码全中")),
+            ("/rules hongzhong", ("红中麻将 Hongzhong", "四红中 four red dragons", "无红中")),
         ):
             mark = tg.mark()
             tg.send_text(alice, one, text)
-            call = await tg.wait_for_call("sendMessage", chat_id=one.id, since=mark)
+            last = await tg.wait_for_call(  # the rules page itself, in parts: the last says "(part n/n)"
+                "sendMessage",
+                chat_id=one.id,
+                since=mark,
+                predicate=lambda c: re.search(r"\(part (\d)/\1\)", c.params["text"]) is not None,
+            )
+            parts = [c.params["text"] for c in tg.calls_to("sendMessage", chat_id=one.id) if c.seq >= mark]
+            assert parts[-1] == last.params["text"] and "(part 1/" in parts[0]
             for word in expected:
-                assert word in call.params["text"], (text, call.params["text"])
+                assert word in "".join(parts), (text, word)
 
 
 def test_the_deal_win_is_asked_in_plain_words() -> None:
@@ -99,7 +107,7 @@ def test_the_deal_win_is_asked_in_plain_words() -> None:
 
 
 def test_bird_hits_that_add_points_are_shown_without_a_multiplier() -> None:
-    """159中码 hits add 2 × 底分 each (bird_multiplier None): the payment line says how many hit, no ×."""
+    """159中码 hits add 2 × 底分 each: the payment line adds them (how many hit, how much), no multiplier."""
     state = self_draw(HZ, front=TWO_HITS)
     text = render.settlement_view(observe(state, 0), last_settlement(state), "en")
-    assert "(2 bird hit(s))" in text and "×" not in text
+    assert "self-draw 2 + 2 birds hit 4 = 6 · base ×1 = 6" in text and "hit ×" not in text

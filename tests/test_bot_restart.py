@@ -13,6 +13,7 @@ import pytest
 from bot.service import TableService
 from bot.texts import t
 from bot.timers import job_name
+from bot.views import WARN_AT
 from engine import Phase
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
@@ -89,7 +90,8 @@ async def test_restart_mid_hand_goes_on_where_it_was(tg: FakeTelegramServer, tmp
         assert rt2.hand is not None and rt2.hand.seats == tuple(rt.hand_seats())
         # timers re-armed: one job for the table, due a full decision time from now
         [job] = app2.job_queue.get_jobs_by_name(job_name(tid))  # type: ignore[union-attr]
-        assert svc2.timers.deadline(tid) == min(p.deadline for p in rt2.pending.values())  # type: ignore[attr-defined]
+        wakes = [p.deadline - (0 if p.warned else WARN_AT) for p in rt2.pending.values()]  # warnings too
+        assert svc2.timers.deadline(tid) == min(wakes)  # type: ignore[attr-defined]
         assert set(rt2.pending) == pending_before
         # each decision keeps its deadline: the restart did not delay anyone beyond his timer
         assert {s: p.deadline for s, p in rt2.pending.items()} == deadlines

@@ -48,10 +48,13 @@ def make_app(
     **kwargs: Any,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot against the fake server; no flood pacing (tests would wait for it), 429s retried, and no
-    claim pause unless a test asks for one (tests/test_bot_fairness.py drives it with the clock)."""
+    claim pause unless a test asks for one (tests/test_bot_fairness.py drives it with the clock). Chats see
+    text unless a test asks for pictures (``pictures=True``: tests/test_bot_pictures.py), which the bot's
+    own default is: the texts are what most tests read."""
     kwargs.setdefault("rate_limiter", AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3))
     kwargs.setdefault("group_interval", 0)
     kwargs.setdefault("claim_pause", 0)
+    kwargs.setdefault("pictures", False)
     return build_application(
         tg.token,
         db,

@@ -1,5 +1,6 @@
-"""Turn timers: on a timeout the bot plays for the player; after two in a row the seat is on auto-play until
-"I'm back". The clock is injected and the JobQueue job is run by hand: no test waits 30 seconds."""
+"""Turn timers: ten seconds before a deadline the player's panel warns him (one edit); on a timeout the bot
+plays for him and his panel says what it played; after two in a row the seat is on auto-play until "I'm
+back". The clock is injected and the JobQueue job is run by hand: no test waits 30 seconds."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bot.play import timeout_action
 from bot.service import TableService
 from bot.texts import t
 from bot.timers import job_name
+from bot.views import WARN_AT
 from engine import Act, Phase, get_ruleset, new_hand, observe
 
 from .fake_telegram import FakeTelegramServer, FakeUser
@@ -36,7 +38,7 @@ async def tg() -> AsyncIterator[FakeTelegramServer]:
 
 
 async def _time_out(app: Any, svc: TableService, clock: Clock, tid: int) -> None:
-    """Move the clock past the earliest deadline and run the table's timer job now."""
+    """Move the clock to the table's next wake-up (a warning or a deadline) and run its timer job now."""
     deadline = svc.timers.deadline(tid)  # type: ignore[attr-defined]
     assert deadline is not None
     clock.now = deadline + 0.5
@@ -77,16 +79,28 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
 
         for n in (1, 2):
             await _answer_others([pa, pb], rt, tg, alice)
+            await quiet(app, tg)
+            sent = len(tg.bot_messages(alice))
             version = rt.state.version  # type: ignore[union-attr]
             limit = rt.settings.claim_s if rt.state.phase == Phase.CLAIM else rt.settings.discard_s  # type: ignore[union-attr]
-            assert svc.timers.deadline(tid) == rt.pending[seat].deadline  # type: ignore[attr-defined]
-            assert rt.pending[seat].deadline == pytest.approx(clock.now + limit, abs=limit)
+            p = rt.pending[seat]
+            assert p.deadline == pytest.approx(clock.now + limit, abs=limit)
+            panel = next(m for m in reversed(tg.bot_messages(alice)) if m.callback_data)
+            assert "⏱" in (panel.text or "") and "UTC" in (panel.text or "")  # the deadline is shown
+            # ten seconds before the deadline: one warning, an edit of the panel
+            assert svc.timers.deadline(tid) == p.deadline - WARN_AT  # type: ignore[attr-defined]
+            await _time_out(app, svc, clock, tid)
+            await quiet(app, tg)
+            assert rt.state.version == version and rt.pending[seat].warned  # type: ignore[union-attr]
+            assert f"⏰ {WARN_AT}s left!" in (panel.text or "")
+            assert svc.timers.deadline(tid) == p.deadline  # type: ignore[attr-defined]
             await _time_out(app, svc, clock, tid)
             assert rt.state is None or rt.state.version > version  # the bot played for her
             assert rt.timeouts.get(seat) == n or rt.state is None
             await quiet(app, tg)
-            notes = [m.text or "" for m in tg.bot_messages(alice) if "timed out" in (m.text or "")]
-            assert len(notes) == n
+            # she is told on her panel, in the second person; no new message
+            assert "Your time ran out; the bot played for you:" in (panel.text or "")
+            assert len(tg.bot_messages(alice)) == sent
             assert rt.state is not None, "the hand ended during the timeouts: pick another seed_base"
 
         assert seat in rt.auto

@@ -28,7 +28,7 @@ from engine import (
     to_act,
 )
 from engine.melds import MeldKind
-from engine.state import Payment, Settlement
+from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import parse_tile, tile_str, to_counts
 
 RS = get_ruleset("changsha")
@@ -277,7 +277,13 @@ def test_settlement_names_birds_and_deltas() -> None:
         (1,),
         ((1, ("qingyise", "haohua_qidui", "haohua_qidui")),),
         (parse_tile("1m"), parse_tile("6p")),
-        (Payment(0, 1, 24, 1), Payment(2, 1, 12, 0), Payment(3, 1, 12, 0)),
+        (
+            Payment(
+                0, 1, 24, 1, (Part("qingyise", 6), Part("haohua_qidui", 6), base, Part("birds", 2, MUL, 1))
+            ),
+            Payment(2, 1, 12, 0, (Part("qingyise", 6), Part("haohua_qidui", 6), base)),
+            Payment(3, 1, 12, 0, (Part("qingyise", 6), Part("haohua_qidui", 6), base)),
+        ),
         bird_seats=(dealer, (dealer + 1) % 4),  # as Changsha counts them: from the dealer
     )
     names = ["A", "B", "C", "D"]
@@ -287,9 +293,13 @@ def test_settlement_names_birds_and_deltas() -> None:
     assert "Win: B one suit + luxury seven pairs×2" in en
     target = names[(dealer + 0) % 4]
     assert f"1m 一万→{target}" in zh
-    assert "A 付 B 24（中鸟 1，×2）" in zh
-    assert "A pays B 24 (1 bird hit(s), ×2)" in en
+    assert "A 付 B 24（清一色 6 + 豪华七小对 6 = 12 · 底分 ×1 · 中鸟1只 ×2 = 24）" in zh
+    assert "A → B 24 (one suit 6 + luxury seven pairs 6 = 12 · base ×1 · 1 bird hit ×2 = 24)" in en
     assert "得分：A -24, B +48, C -12, D -12" in zh
+
+
+MUL = Op.MUL
+base = Part("base", 1, Op.MUL)
 
 
 def test_result_view_after_a_played_hand() -> None:
@@ -358,12 +368,18 @@ def test_pre_hand_choices_are_labelled_and_asked_by_the_variant() -> None:
     seat = to_act(state)[0]
     obs = observe(state, seat)
     labels = {a.detail: label for a, label in render.choices(obs, "zh")}
-    assert labels and all(label == f"选 {sc.choice_label(v, 'zh')}" for v, label in labels.items())
+    assert labels and all(label == sc.choice_label(v, "zh") for v, label in labels.items())
     assert "缺" in next(iter(labels.values()))
-    assert render.prompt(obs, "zh").startswith("定缺")
+    asked = render.prompt(obs, "zh")
+    assert asked.startswith("定缺：选一门这局不要的花色")  # named and explained
+    assert "你的手牌：万" in asked  # what he holds of each suit
     sy = get_ruleset("shaoyang")
     obs = observe(new_hand(sy, 3), 0)
-    assert [label for _, label in render.choices(obs, "en")][:2] == ["Choose no hammer", "Choose one hammer"]
+    assert [label for _, label in render.choices(obs, "en")][:2] == ["no hammer", "one hammer"]
+    asked = render.prompt(obs, "en")
+    assert asked.startswith("Hammers (加锤): before the tiles are turned up")
+    assert "choose before looking" in asked
+    assert "(0 tiles)" not in render.hand_view(obs, "en") and "face down" in render.hand_view(obs, "en")
 
 
 def test_bird_targets_come_from_the_settlement() -> None:
@@ -382,4 +398,3 @@ def test_bird_targets_come_from_the_settlement() -> None:
     )
     text = render.settlement_view(obs, s, "en", ["A", "B", "C"])
     assert "3m, 2s→C" in text
-    assert "(1 bird hit(s), ×2)" in text  # Xiangyin: × (hits + 1)

@@ -15,6 +15,7 @@ Pictures are cached: the same Observation, mode and display data give the same b
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
@@ -72,6 +73,19 @@ def end_image(obs: Observation, display: Display | None = None) -> bytes:
     return render(obs, Mode.END, display)
 
 
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture still to draw: what the bot hands its outbox, which draws it (``png``) only when it sends
+    it - once per burst of moves - and compares pictures by what they show."""
+
+    obs: Observation
+    mode: Mode
+    display: Display
+
+    def png(self) -> bytes:
+        return render(self.obs, self.mode, self.display)
+
+
 def win_tiles_from_events(events: Iterable[Event]) -> tuple[tuple[int, int], ...]:
     """(seat, tile) of every win among a hand's events (public: everyone sees the winning tile), for
     ``Display.win_tiles``."""
@@ -124,6 +138,7 @@ __all__ = [
     "Layout",
     "Mark",
     "Mode",
+    "Picture",
     "cache_clear",
     "end_image",
     "hand_image",

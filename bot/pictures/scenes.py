@@ -262,14 +262,17 @@ HAND_SIZES = (80, 72, 64, 56, 48)
 
 
 def hand_layout(obs: Observation, display: Display) -> Layout:
-    """The viewer's hand: melds, then concealed tiles by suit, the drawn tile (or the claimable tile) apart.
-    The header shows the seat's marker, the latest discard (whose and which) and the wall."""
+    """The viewer's hand: melds, then concealed tiles by suit, the drawn tile (or the claimable tile) apart
+    (face down while a choice is made before looking at them). The header shows the seat's marker, the
+    latest discard (whose and which) and the wall."""
     if obs.seat < 0:
         raise ValueError("a hand picture needs a seat's observation, not the public one")
     b = Builder()
     me = obs.seat
     shown = _shown_tiles(obs, me, display)
     hand, apart = shown if shown is not None else ([], None)
+    if obs.phase == Phase.CHOOSE and not obs.hand and obs.seats[me].hand_size:
+        hand = [-1] * obs.seats[me].hand_size  # a choice made before looking (飘, 加锤): dealt, face down
     apart_role, apart_marks = "drawn", (Mark.APART, Mark.DRAWN)
     if apart is not None and obs.drawn is None:
         apart_role, apart_marks = "win", (Mark.APART, Mark.WIN)

@@ -222,9 +222,13 @@ class Shaoyang(Variant):
     option_specs = OPTIONS
     names = NAMES
     choice_labels = HAMMER_LABELS
+    choice_name = ("加锤", "hammers (加锤)")
     choice_question = (
-        "加锤：开牌前选不加、一锤或两锤；每一锤让你和对方之间的输赢翻一倍",
-        "加锤: before the tiles are opened, pick 0, 1 or 2 hammers; each doubles what you win or lose",
+        "加锤：开牌前（不看牌）选不加、加一锤或加两锤。你和另一家之间的胡牌输赢，你的每一锤、他的每一锤"
+        "都让它翻一倍（杠钱不翻）：锤加得多，赢得多，输得也多。",
+        "Hammers (加锤): before the tiles are turned up, pick none, one or two. Each hammer - yours and the "
+        "other player's - doubles a win payment between you two (kong money is not doubled): the more "
+        "hammers, the more you win or lose.",
     )
     shapes = Shapes(seven_pairs=True, thirteen_orphans=True)
     concealed_kong_shown = True  # 暗杠亮一张牌，其余三张盖住

@@ -699,9 +699,11 @@ class Sichuan(Variant):
     presets = PRESETS
     names = NAMES
     choice_labels = VOID_LABELS
+    choice_name = ("定缺", "the void suit (定缺)")
     choice_question = (
-        "定缺：选一门这局不要的花色，先把它打完",
-        "定缺: pick the suit you will do without this hand; its tiles must go first",
+        "定缺：选一门这局不要的花色。这门的牌要先打完，胡牌时手里不能有它；第一个按钮是你张数最少的一门。",
+        "Void suit (定缺): pick the suit you will do without this hand. Its tiles must be discarded first, "
+        "and a winning hand holds none of it; the first button is the suit you hold fewest of.",
     )
     swap_question = (
         "换三张：选同一门花色的三张牌，暗中交给别家（骰子定方向：下家、上家或对家）",

@@ -62,7 +62,7 @@ NOTES: dict[str, tuple[str, str]] = {
     ),
 }
 
-PIAO_LABELS = {v: (f"飘{v}", f"piao {v}") for v in ("0", "1", "2", "3", "4")}
+PIAO_LABELS = {"0": ("不飘", "no piao"), **{v: (f"飘{v}", f"piao {v}") for v in ("1", "2", "3", "4")}}
 
 OPTIONS = (
     OptionSpec("birds", 2, (0, 1, 2, 4, 6), "抓鸟数", "birds"),
@@ -350,9 +350,13 @@ class Xiangyin(Variant):
     option_specs = OPTIONS
     names = NAMES
     choice_labels = PIAO_LABELS
+    choice_name = ("加飘", "piao (飘)")
     choice_question = (
-        "加飘：选 0–4 飘（不看牌），输赢时双方的飘加在每笔付款上",
-        "飘: pick 0–4 before seeing your tiles; both players' 飘 are added to each payment between them",
+        "加飘：开牌前（不看牌）选飘几，0 到 4。你和另一家之间的每一笔胡牌输赢，都另加你们两人的飘数 × 底分"
+        "（你飘 2、他飘 1：多 3 分）：飘得多，赢得多，输得也多。",
+        "Piao (飘): before the tiles are turned up, pick 0 to 4. Every win payment between you and another "
+        "player gets both your piao added, × the base (you 2, he 1: 3 more): the more piao, the more you "
+        "win or lose.",
     )
     notes = NOTES
     shapes = Shapes(seven_pairs=True, all_258=True)

@@ -38,7 +38,8 @@ NAMES: dict[str, tuple[str, str]] = {
     # a drawn hand's refund (流局不算杠)
     "tuigang": ("退杠钱", "kong money returned"),
     # payment parts
-    "bird_hits": ("中码{n}个", "{n} bird hit(s)"),
+    "bird_tiles": ("抓码", "Birds (码)"),
+    "bird_hits": ("中码{n}个", "{n} bird{s} hit"),
     "yima": ("一码全中", "one bird (its rank)"),
 }
 
