@@ -1,0 +1,147 @@
+"""The outbox against the fake Bot API over HTTP (issue 12): photos edited in place (editMessageMedia when
+the picture changes, editMessageCaption when only the words or buttons do), a live message that changes
+between photo and text sent anew, texts over 4,096 characters split (never cut), captions kept within
+1,024, and requests to a group spaced by its interval (Telegram's 20 a minute)."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+from telegram import Bot
+from telegram.request import HTTPXRequest
+
+from bot.keyboards import Button
+from bot.outbox import MAX_CAPTION, MAX_TEXT, Outbox, caption_of, split_text
+
+from .fake_telegram import FakeTelegramServer
+
+
+@dataclass(frozen=True)
+class Pic:
+    """A picture for the outbox: drawn (counted) only when it is sent."""
+
+    seed: int
+
+    def png(self) -> bytes:
+        DRAWN.append(self.seed)
+        return b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + struct.pack(">II", 40, 30) + bytes([self.seed]) * 64
+
+
+DRAWN: list[int] = []
+KB = ((Button("Go", "x|1"),),)
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegramServer]:
+    async with FakeTelegramServer() as server:
+        yield server
+
+
+@pytest.fixture
+async def bot(tg: FakeTelegramServer) -> AsyncIterator[Bot]:
+    b = Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url, request=HTTPXRequest())
+    async with b:
+        yield b
+
+
+def test_split_text_cuts_at_line_ends_and_loses_nothing() -> None:
+    lines = [f"line {i:04d} " + "字" * (i % 90) for i in range(400)]
+    text = "\n".join(lines)
+    parts = split_text(text)
+    assert len(parts) > 1 and all(len(p) <= MAX_TEXT for p in parts)
+    assert "\n".join(parts) == text  # cut only at line ends
+    long_line = "word " * 2000  # a single line longer than a message: cut at spaces
+    parts = split_text(long_line.strip())
+    assert all(len(p) <= MAX_TEXT for p in parts) and " ".join(parts).split() == long_line.split()
+    assert split_text("short") == ["short"]
+    assert caption_of("x" * 10) == "x" * 10
+    cut = caption_of("\n".join(["a" * 100] * 20))
+    assert len(cut) <= MAX_CAPTION and cut.endswith("…")  # never silently
+
+
+async def test_a_photo_is_edited_in_place_and_drawn_only_when_sent(tg: FakeTelegramServer, bot: Bot) -> None:
+    alice = tg.add_user("Alice", started=True)
+    out = Outbox(bot, group_interval=0)
+    DRAWN.clear()
+    out.live(alice.id, "p1", "hand 1", KB, photo=Pic(1))
+    out.live(alice.id, "p1", "hand 2", KB, photo=Pic(2))  # merged with the first: one send, one drawing
+    await out.drain(5)
+    [msg] = tg.bot_messages(alice)
+    assert DRAWN == [2] and msg.caption == "hand 2" and msg.photo is not None
+    out.live(alice.id, "p1", "hand 2, 10 s left", KB, photo=Pic(2))  # only the caption changes
+    await out.drain(5)
+    out.live(alice.id, "p1", "hand 3", None, photo=Pic(3))  # a new picture, buttons gone
+    await out.drain(5)
+    assert [c.method for c in tg.calls_to("sendPhoto", "editMessageCaption", "editMessageMedia")] == [
+        "sendPhoto",
+        "editMessageCaption",
+        "editMessageMedia",
+    ]
+    assert DRAWN == [2, 3] and len(tg.bot_messages(alice)) == 1
+    assert [v.caption for v in msg.versions] == ["hand 2", "hand 2, 10 s left", "hand 3"]
+    assert len({v.photo_file_id for v in msg.versions}) == 2 and msg.reply_markup is None
+    out.live(alice.id, "p1", "hand 3", None, photo=Pic(3))  # the same again: nothing is sent
+    await out.drain(5)
+    assert len(tg.calls_to("editMessageCaption", "editMessageMedia")) == 2
+    # a chat that switches to text: the photo cannot become text, a new message is sent
+    out.live(alice.id, "p1", "hand 3 as text", KB)
+    await out.drain(5)
+    first, second = tg.bot_messages(alice)
+    assert second.text == "hand 3 as text" and second.callback_data == ["x|1"]
+    assert first.caption == "hand 3"
+    await out.close()
+
+
+async def test_long_texts_are_split_never_cut(tg: FakeTelegramServer, bot: Bot) -> None:
+    """Issue 12: texts over 4,096 characters were silently cut. A posted one goes in parts; a live one keeps
+    its keyboard on its last part and edits its earlier parts in place."""
+    alice = tg.add_user("Alice", started=True)
+    out = Outbox(bot, group_interval=0)
+    long = "\n".join(f"{i:05d} " + "结算" * 30 for i in range(200))  # about 13,000 characters
+    out.post(alice.id, long, KB)
+    await out.drain(5)
+    parts = tg.bot_messages(alice)
+    assert len(parts) == len(split_text(long)) >= 3
+    assert "\n".join(m.text or "" for m in parts) == long
+    assert [bool(m.callback_data) for m in parts] == [False] * (len(parts) - 1) + [True]
+    # a live message of three parts, edited: the changed part and the last are edited, nothing sent
+    live = "\n".join(f"{i:05d} " + "牌" * 60 for i in range(150))
+    out.live(alice.id, "g1", live, KB)
+    await out.drain(5)
+    sent = tg.bot_messages(alice)[len(parts) :]
+    assert len(sent) == len(split_text(live)) == 3 and sent[-1].callback_data == ["x|1"]
+    changed = live.replace("00001 ", "00001*", 1) + "\nthe end"
+    out.live(alice.id, "g1", changed, KB)
+    await out.drain(5)
+    assert len(tg.bot_messages(alice)) == len(parts) + 3
+    assert "\n".join(m.text or "" for m in sent) == changed
+    assert len(sent[1].versions) == 1  # the unchanged middle part was left alone
+    await out.close()
+
+
+async def test_requests_to_a_group_are_spaced(tg: FakeTelegramServer, bot: Bot) -> None:
+    """Telegram allows about 20 messages or edits a minute in a group: every request to a group waits
+    ``group_interval`` after the one before (here 0.05 s), and what piles up meanwhile is merged."""
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("G", members=[alice])
+    interval = 0.05
+    out = Outbox(bot, group_interval=interval)
+    out.count_group_sends = True
+    for i in range(30):  # a burst of moves: far fewer requests
+        out.live(group.id, "g1", f"table {i}", KB, photo=Pic(i % 3))
+    out.post(group.id, "a note")
+    for i in range(30, 40):
+        out.live(group.id, "g1", f"table {i}", KB, photo=Pic(i % 3))
+    await out.drain(5)
+    calls = [c for c in tg.calls if c.params.get("chat_id") == group.id]
+    assert len(calls) <= 4
+    gaps = [b.time - a.time for a, b in zip(calls, calls[1:], strict=False)]
+    assert all(g >= interval * 0.9 for g in gaps), gaps
+    sends = out.group_sends[group.id]
+    assert len(sends) == len(calls)
+    [table, note] = tg.bot_messages(group)
+    assert table.caption == "table 39" and note.text == "a note"
+    await out.close()
