@@ -185,11 +185,13 @@ async def cmd_rules(update: Update, context: Context) -> None:
         quoted = clean(word, QUOTE_LIMIT)
         await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants()))
         return
-    # the rules page itself, in the reader's language, in as many messages as it takes
+    # the room's options at a glance (what the lobby offers), then the rules page itself, in the reader's
+    # language, in as many messages as it takes
+    summary = views.rules_text(engine.get_ruleset(variant), lang)
     parts = rulebook.parts(variant, lang, t("rules.part", lang, i="{i}", n="{n}"))
     if parts is None:
-        parts = [views.rules_text(engine.get_ruleset(variant), lang) + "\n" + t("rules.missing", lang)]
-    for part in parts:
+        parts = [t("rules.missing", lang)]
+    for part in (summary, *parts):
         await _reply(update, part)
 
 

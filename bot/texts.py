@@ -219,7 +219,6 @@ _S: dict[str, tuple[str, str]] = {
     "rules.presets": ("预设房间：{names}", "Presets: {names}"),
     "rules.option": ("  {label}：{choices}（默认 {default}）", "  {label}: {choices} (default {default})"),
     "rules.hands": ("牌型：{names}", "Hands: {names}"),
-    "rules.doc": ("完整规则：docs/rules/{id}.md", "Full rules: docs/rules/{id}.md"),
     "cmd.newtable": ("开一桌", "open a table"),
     "cmd.rules": ("规则", "rules of a variant"),
     "cmd.score": ("排行榜", "leaderboard"),
@@ -385,8 +384,8 @@ _S: dict[str, tuple[str, str]] = {
     ),
     "rules.part": ("（第 {i}/{n} 部分）", "(part {i}/{n})"),
     "rules.missing": (
-        "（完整规则页不在这台机器上：以上是摘要。）",
-        "(The full rules page is not installed here: the above is a summary.)",
+        "（完整规则页不在这台机器上：以上只是摘要。）",
+        "(The full rules page is not installed here: the above is only a summary.)",
     ),
     "cmd.view": ("图片 / 文字显示", "pictures or text"),
 }

@@ -318,5 +318,4 @@ def rules_text(rs: Variant, lang: str) -> str:
     if rs.names:
         names = [rs.hand_name(k, lang) for k in rs.names]
         lines.append(t("rules.hands", lang, names=", ".join(names)))
-    lines.append(t("rules.doc", lang, id=rs.id))
     return "\n".join(lines)
