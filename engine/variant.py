@@ -232,6 +232,9 @@ class Variant:
     names: ClassVar[Mapping[str, tuple[str, str]]] = {}
     # settlement note ids (``Settlement.note``) -> (Chinese, English)
     notes: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    # the variant's own payment part ids (``Part.label``) that are not hands -> (Chinese, English); "{n}"
+    # is the part's count
+    part_names: ClassVar[Mapping[str, tuple[str, str]]] = {}
     # the win shapes: could_win, the waits beyond neighbours, shanten (and the AI plays toward them)
     shapes: ClassVar[Shapes] = Shapes()
     # pre-hand choice values -> (Chinese, English), and what the choice asks (Chinese, English)
@@ -550,10 +553,17 @@ class Variant:
         return zh if lang == "zh" else en
 
     def part_name(self, label: str, count: int = 0, lang: str = "zh") -> str:
-        """A payment part as players read it: the variant's own name of a hand or kong (``names``, then
-        ``notes``), else a common one (底分, 庄家, 中鸟 n 只 …); ``count`` fills its ``{n}``."""
+        """A payment part as players read it: the variant's own name of a part, hand or kong
+        (``part_names``, ``names``, then ``notes``), else a common one (底分, 庄家, 中鸟 n 只 …); ``count``
+        fills its ``{n}``."""
         head, _, what = label.partition(":")
-        pair = self.names.get(head) or self.notes.get(head) or PART_NAMES.get(head) or (head, head)
+        pair = (
+            self.part_names.get(head)
+            or self.names.get(head)
+            or self.notes.get(head)
+            or PART_NAMES.get(head)
+            or (head, head)
+        )
         text = pair[0] if lang == "zh" else pair[1]
         if "{" not in text:
             return text

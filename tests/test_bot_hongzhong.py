@@ -90,7 +90,7 @@ async def test_newtable_by_id_and_rules_by_chinese_name(tg: FakeTelegramServer, 
                 predicate=lambda c: re.search(r"\(part (\d)/\1\)", c.params["text"]) is not None,
             )
             parts = [c.params["text"] for c in tg.calls_to("sendMessage", chat_id=one.id) if c.seq >= mark]
-            assert parts[-1] == last.params["text"] and "(part 1/" in parts[0]
+            assert parts[-1] == last.params["text"] and "Room options" in parts[0] and "(part 1/" in parts[1]
             for word in expected:
                 assert word in "".join(parts), (text, word)
 

@@ -47,8 +47,10 @@ NAMES: dict[str, tuple[str, str]] = {
     "angang": ("暗杠", "concealed kong"),
     "bugang": ("补杠", "added kong"),
     "zhigang": ("直杠", "kong on a discard"),
-    "longqidui_fan": ("龙七对加番", "dragon seven pairs +1"),
 }
+
+# payment parts (not hands)
+PARTS: dict[str, tuple[str, str]] = {"longqidui_fan": ("龙七对加番", "dragon seven pairs +1")}
 
 OPTIONS = (
     # D: the seed turns up two birds (牌山正序的两张牌) and defines payments up to two hits (4倍), so a room
@@ -204,6 +206,7 @@ class Hengyang(Variant):
     name_en = "Hengyang"
     option_specs = OPTIONS
     names = NAMES
+    part_names = PARTS
     shapes = Shapes(pair_258=True, seven_pairs=True, all_pungs=True, one_suit=True, all_258=True)
     kai_tiles = 2  # 开杠: dice, the 2 tiles of the N-th stack from the back
     opening_label = ("扳牌", "opening hands (扳牌)")

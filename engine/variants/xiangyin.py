@@ -47,8 +47,10 @@ NAMES: dict[str, tuple[str, str]] = {
     "fanggang": ("放杠", "kong on a discard"),
     "minggang": ("明杠", "kong added to a pung"),
     "angang": ("暗杠", "concealed kong"),
-    "both_tiles": ("两张都可胡", "both tiles win"),
 }
+
+# payment parts (not hands)
+PARTS: dict[str, tuple[str, str]] = {"both_tiles": ("两张都可胡", "both tiles win")}
 
 # settlement notes: 杠上炮 is paid as the konger's own 杠上开花 (his hands are listed with his seat)
 NOTES: dict[str, tuple[str, str]] = {
@@ -349,6 +351,7 @@ class Xiangyin(Variant):
     seat_counts = (2, 3, 4)
     option_specs = OPTIONS
     names = NAMES
+    part_names = PARTS
     choice_labels = PIAO_LABELS
     choice_name = ("加飘", "piao (飘)")
     choice_question = (

@@ -37,7 +37,10 @@ NAMES: dict[str, tuple[str, str]] = {
     KONG_NAMES[MeldKind.KONG_EXPOSED]: ("明杠", "kong on a discard"),
     # a drawn hand's refund (流局不算杠)
     "tuigang": ("退杠钱", "kong money returned"),
-    # payment parts
+}
+
+# payment parts (not hands)
+PARTS: dict[str, tuple[str, str]] = {
     "bird_tiles": ("抓码", "Birds (码)"),
     "bird_hits": ("中码{n}个", "{n} bird{s} hit"),
     "yima": ("一码全中", "one bird (its rank)"),
@@ -101,6 +104,7 @@ class Zhuanzhuan(Variant):
     name_en = "Zhuanzhuan"
     option_specs = OPTIONS
     names = NAMES
+    part_names = PARTS
     notes = NOTES
     shapes = Shapes(seven_pairs=True)  # any pair; 七小对 (a four counts as two pairs)
 
