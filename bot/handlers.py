@@ -60,6 +60,37 @@ def find_variant(word: str | None) -> str | None:
     return None
 
 
+def _preset(rs: engine.Variant, words: str) -> engine.Preset | None:
+    """The preset of ``rs`` named exactly by ``words`` (its id, Chinese or English label)."""
+    w = words.strip().lower()
+    return next((p for p in rs.presets if w in (p.id, p.label_zh.lower(), p.label_en.lower())), None)
+
+
+def find_room(words: str | None) -> tuple[str, engine.Preset | None] | None:
+    """What ``/newtable`` names: a variant, a preset by its name (``血流成河``, ``river of blood``: the
+    variant it belongs to), or a variant then one of its presets (``sichuan 血流成河``); None if unknown."""
+    variant = find_variant(words)
+    text = (words or "")[:128].strip()
+    exact = variant is not None and text.lower() in (
+        variant,
+        engine.get_ruleset(variant).name_zh.lower(),
+        engine.get_ruleset(variant).name_en.lower(),
+    )
+    if variant is not None and (exact or not text):
+        return variant, None
+    for rid, rs in engine.RULESETS.items():  # a preset's own name
+        preset = _preset(rs, text)
+        if preset is not None:
+            return rid, preset
+    head, _, rest = text.partition(" ")
+    first = find_variant(head) if rest else None
+    if first is not None:  # "sichuan 血流成河"
+        preset = _preset(engine.get_ruleset(first), rest)
+        if preset is not None:
+            return first, preset
+    return (variant, None) if variant is not None else None
+
+
 def _args(context: Context) -> str:
     """A command's arguments as typed (at most a few hundred characters of them are ever looked at)."""
     return " ".join(context.args or ())[:512]
@@ -160,12 +191,13 @@ async def cmd_newtable(update: Update, context: Context) -> None:
         await _reply(update, t("note.group_only", lang))
         return
     word = _args(context) or None
-    variant = find_variant(word)
-    if variant is None:
+    found = find_room(word)
+    if found is None:
         quoted = clean(word, QUOTE_LIMIT)
         await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants()))
         return
-    rt, created = await svc.new_table(chat.id, user.id, variant, lang_of(user.language_code))
+    variant, preset = found
+    rt, created = await svc.new_table(chat.id, user.id, variant, lang_of(user.language_code), preset)
     if not created:
         await _reply(update, t("note.table_exists", svc.chat_lang(chat.id, rt.settings.lang), tid=rt.id))
         return
@@ -369,7 +401,12 @@ async def cmd_stats(update: Update, context: Context) -> None:
 
 
 def _variants() -> str:
-    return ", ".join(f"{rid} {rs.name_zh}" for rid, rs in engine.RULESETS.items())
+    """Every variant, with its presets (each may be typed after /newtable too)."""
+    out = []
+    for rid, rs in engine.RULESETS.items():
+        presets = "/".join(p.label_zh for p in rs.presets)
+        out.append(f"{rid} {rs.name_zh}" + (f"（{presets}）" if presets else ""))
+    return ", ".join(out)
 
 
 # ------------------------------------------------------------------ buttons
@@ -427,7 +464,7 @@ async def on_button(update: Update, context: Context) -> None:
             chat_id = query.message.chat.id
             lang = svc.chat_lang(chat_id, lang_of(user.language_code) if user else None)
             text, keyboard = await svc.history.page(chat_id, press.page, lang)
-            reply = Reply(t("ans.ok", lang))
+            reply = Reply(t("ans.ok", svc.dm_lang(uid)))  # a toast: the presser's language
             try:
                 await query.edit_message_text(text[:MAX_TEXT], reply_markup=kb.to_markup(keyboard))
             except TelegramError as e:

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import engine
+from engine import Preset
 from storage import ROUNDS, RoomSettings, Storage, StorageError, TableSettings
 
 from . import views
@@ -88,11 +89,18 @@ class Lobby:
     # ================================================================== entry points (take the table lock)
 
     async def new_table(
-        self, chat_id: int, user_id: int, variant: str, lang: str, room: Room | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        variant: str,
+        lang: str,
+        room: Room | None = None,
+        preset: Preset | None = None,
     ) -> tuple[TableRuntime, bool]:
         """Open a table in a group (one per group); returns (table, created). The creator then joins.
         ``room``: its options, seat count and settings (a room opened again); else the group's last room
-        of this variant (``remembered_room``), else the defaults."""
+        of this variant (``remembered_room``), else the defaults. ``preset`` (``/newtable 血流成河``) is
+        laid over them: its options, and its seat count where it fixes one."""
         async with self.tables.chat_lock(chat_id):
             existing = self.tables.in_chat(chat_id)
             if existing is not None:
@@ -115,6 +123,9 @@ class Lobby:
                     rounds=same.rounds,
                     ready_s=same.ready_s,
                 )
+            if preset is not None:
+                options = {**(options or {}), **preset.options}
+                n = preset.seats if preset.seats in rs.seat_counts else n
             table = await self.storage.create_table(chat_id, rs.id, options, [None] * n, settings=settings)
             rt = TableRuntime(table, settings, list(table.seats), dict(table.options))
             self.tables.add(rt)
@@ -149,7 +160,8 @@ class Lobby:
             chat_title = self.people.chat_titles.get(rt.chat_id, "")
             variant = views.variant_name(rt.ruleset, dlang)
             text = t("dm.joined", dlang, chat=chat_title or "—", tid=rt.id, variant=variant)
-            if not await self.dm_probe(user_id, text):
+            # from his private chat (a deep link's /start) the reply there says it: one message, no probe
+            if not from_dm and not await self.dm_probe(user_id, text):
                 url = self.present.deep_link(self.links.payload(rt.id))
                 if user_id not in rt.waiting_dm:
                     rt.waiting_dm.add(user_id)
@@ -161,7 +173,7 @@ class Lobby:
             await self._save_lobby(rt, seats, ai=tuple(s for s in rt.settings.ai if s != seat))
             rt.waiting_dm.discard(user_id)
             self.present.show_lobby(rt)
-            return Reply(t("ans.joined", lang), ok=True)
+            return Reply(text if from_dm else t("ans.joined", lang), ok=True)
 
     async def lobby(self, table_id: int, user_id: int, op: str, arg: int | None = None) -> Reply:
         """Lobby buttons other than join: leave (a seated player), AI seats, settings and start (the host or
@@ -236,7 +248,13 @@ class Lobby:
             elif op == "Y":
                 await self._save_lobby(rt, ready_s=_cycle(READY_CHOICES, tm.ready_s), remember=True)
             elif op == "n" and len(rs.seat_counts) > 1:
-                if not await self._seat_count(rt, _cycle(tuple(sorted(rs.seat_counts)), len(rt.seats))):
+                # the next seat count that holds everyone seated (4 → 2 is skipped with three seated: → 3)
+                seated = sum(1 for u in rt.seats if u is not None)
+                counts = tuple(sorted(rs.seat_counts))
+                n = _cycle(counts, len(rt.seats))
+                while n < seated and n != len(rt.seats):
+                    n = _cycle(counts, n)
+                if n == len(rt.seats) or not await self._seat_count(rt, n):
                     return Reply(t("ans.full", lang))
             elif op == "t":
                 new = "en" if tm.lang == "zh" else "zh"

@@ -35,7 +35,7 @@ import dataclasses
 import logging
 import random
 import secrets
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 import engine
 from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
@@ -84,9 +84,27 @@ def timeout_action(obs: Observation) -> Action:
     return ai.choose(obs, random.Random(f"timeout/{obs.variant}/{obs.version}/{obs.seat}"))
 
 
-def claim_moment(before: State, action: Action) -> Moment | None:
+# public events that open a window someone may decide in, whoever can (开杠's tiles turned up or fallen,
+# the last tile taken or shown): the moment the table pauses at, whether or not anyone can
+_WINDOW_EVENTS = {
+    EventKind.KONG_TILES: ClaimKind.KONG,
+    EventKind.KONG_TILES_FALL: ClaimKind.KONG,
+    EventKind.HAIDI_TAKE: ClaimKind.HAIDI,
+    EventKind.HAIDI_SHOW: ClaimKind.HAIDI,
+}
+
+
+def claim_moment(before: State, action: Action, events: Sequence[Event] = ()) -> Moment | None:
     """The claimable moment ``action`` makes, judged by the rules alone (never by who could claim): a discard
-    on a turn, or a kong on a turn of a kind the variant lets others rob (补杠 / 暗杠 where allowed)."""
+    on a turn, or a kong on a turn of a kind the variant lets others rob (补杠 / 暗杠 where allowed); or the
+    first window its ``events`` open (``_WINDOW_EVENTS``), with the public events up to it."""
+    for i, ev in enumerate(events):
+        window = _WINDOW_EVENTS.get(ev.kind)
+        if window is not None:
+            tiles = ev.tiles or ((ev.tile,) if ev.tile is not None else ())
+            shown = tuple(e.public() for e in events[: i + 1] if e.kind not in views.QUIET_EVENTS)
+            return Moment(window, ev.seat if ev.seat is not None else action.seat, tiles[0] if tiles else 0,
+                          shown=shown)  # fmt: skip
     if before.phase != Phase.TURN or before.kong_tiles or action.tile is None:
         return None
     if action.act == Act.DISCARD:
@@ -97,6 +115,16 @@ def claim_moment(before: State, action: Action) -> Moment | None:
         if before.ruleset.robbable(before, kind):
             return Moment(ClaimKind.ROB, action.seat, action.tile, KongMode(action.detail))
     return None
+
+
+def moment_events(m: Moment) -> tuple[Event, ...]:
+    """The events the group's "recent" line shows for a moment (what the engine reports for a claim
+    window)."""
+    if m.shown:
+        return m.shown
+    if m.kind == ClaimKind.DISCARD:
+        return (Event(EventKind.DISCARD, m.seat, m.tile),)
+    return (Event(EventKind.KONG_DECLARED, m.seat, m.tile, mode=m.mode),)
 
 
 def moment_event(m: Moment) -> Event:
@@ -405,6 +433,7 @@ class Play:
         rt.recent.clear()
         rt.stop_votes.clear()
         rt.notes.clear()
+        rt.news.clear()
         rt.win_tiles.clear()
         rt.fresh_panels = {s for s, u in enumerate(hand.seats) if u is not None}  # one new panel each
         return True
@@ -444,7 +473,7 @@ class Play:
         new_timeouts = {**rt.timeouts, **(timeouts or {})}
         now = self.clock()
         pause = None if final is not None else rt.pause
-        moment = claim_moment(before, action)
+        moment = claim_moment(before, action, events)
         if moment is not None and final is None and rt.settings.pause_s > 0:
             pause = Pause(now + rt.settings.pause_s, before, moment, self._recent_with(rt, moment))
         paused = pause is not None and pause.until > now + PAUSE_SLACK
@@ -461,7 +490,10 @@ class Play:
         rt.pending, rt.auto, rt.timeouts = pending, new_auto, new_timeouts
         rt.stored = rows if final is None else seat_rows(state.num_seats, (), {}, {})
         self.actions += 1
+        rt.news.pop(action.seat, None)
         for ev in events:
+            if ev.private and ev.tiles and ev.seat is not None and ev.kind == EventKind.VARIANT:
+                rt.news[ev.seat] = ev  # his own part of a variant's step (换三张: what he received)
             if ev.kind == EventKind.WIN and ev.seat is not None and ev.tile is not None:
                 rt.win_tiles.append((ev.seat, ev.tile))
             if ev.kind not in views.QUIET_EVENTS:
@@ -470,7 +502,7 @@ class Play:
     @staticmethod
     def _recent_with(rt: TableRuntime, moment: Moment) -> tuple[Event, ...]:
         """The group's "recent" line as the claim window of ``moment`` shows it."""
-        return (*rt.recent, moment_event(moment))[-(rt.recent.maxlen or 8) :]
+        return (*rt.recent, *moment_events(moment))[-(rt.recent.maxlen or 8) :]
 
     async def set_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
         """Put a seat on auto-play (the bot plays for it at once) or take it off; the group is told."""

@@ -68,7 +68,11 @@ def _without(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
 
 def paused_observation(obs: Observation, m: Moment) -> Observation:
     """``obs`` (taken just before the moment) moved on by the public moment alone, as the engine shows a
-    claim window on it, with nothing to decide: the same whether or not anyone may claim."""
+    claim window on it, with nothing to decide: the same whether or not anyone may claim. A window opened
+    by public events (``Moment.shown``: 开杠's tiles, 海底) shows ``obs`` as it was, its events being the
+    latest moves."""
+    if m.shown:
+        return dataclasses.replace(obs, to_act=(), legal=())
     seats = list(obs.seats)
     ps = seats[m.seat]
     shown = _without(ps.hand, m.tile) if ps.hand is not None else None
@@ -153,9 +157,6 @@ class Presenter:
                 out.append("🤖 " + t("ai.name", lang, n=ai_n))
             else:
                 out.append(t("lobby.empty", lang))
-        for user in sorted(rt.waiting_dm):
-            out_label = t("lobby.pending", lang, name=self.people.name(user))
-            out.append(f"… {out_label}")
         return out
 
     def lobby_content(self, rt: TableRuntime) -> tuple[str, Keyboard]:
@@ -170,6 +171,7 @@ class Presenter:
             rt.hands_played + 1,
             lang,
             len(rt.seats),
+            waiting=[self.people.name(u) for u in sorted(rt.waiting_dm)],  # not seated yet: no number
         )
         lines = text.split("\n")  # the claim pause goes with the timers, just above the hint
         room = nightview.room_lines(rt.settings, rt.hands_played, lang)  # 局数, ready (bot/night.py)
@@ -224,7 +226,9 @@ class Presenter:
     def group_clock(self, rt: TableRuntime, obs: Observation, names: Sequence[str], lang: str) -> str:
         """Who the group sees on the clock: the seat to play (or the seats still choosing before the hand),
         with the deadline. Never during a claim window or a claim pause: who may claim stays hidden."""
-        if rt.state is None or rt.pause is not None or obs.phase in (Phase.CLAIM, Phase.ENDED):
+        if rt.state is None or rt.pause is not None or obs.phase in (Phase.CLAIM, Phase.ENDED, Phase.HAIDI):
+            return ""
+        if obs.kong_tiles:  # the konger's answer to 开杠's tiles: like a claim, never shown
             return ""
         if obs.phase == Phase.CHOOSE:
             seats = sorted(rt.pending)
@@ -296,6 +300,10 @@ class Presenter:
         clock = self._clock(rt, seat, lang)
         note = rt.notes.get(seat, "")
         note = t("dm.timeout", lang, label=note) if note else ""
+        news = rt.news.get(seat)
+        if news is not None:  # 换三张: the three tiles he received, until his next move
+            line = render.event_line(news, seat, lang, names, rt.table.variant)
+            note = "\n".join(x for x in (line or "", note) if x)
         picked = rt.picked(seat)
         pick = render.tile_pick(obs) if p is not None and not auto else None
         if pick is not None and picked:

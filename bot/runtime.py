@@ -89,12 +89,17 @@ class Pending:
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """A tile others may claim: a discard, or a kong that may be robbed (抢杠). Public by nature."""
+    """A tile others may claim: a discard, or a kong that may be robbed (抢杠). Public by nature.
 
-    kind: ClaimKind  # DISCARD or ROB (the engine's claim kinds)
+    Or a window opened by what the table has just seen (``shown``, its public events): tiles a 开杠 turned
+    up or let fall, the last tile taken or shown (海底). Then every chat shows the table as it was before,
+    with those events as the latest moves, until the pause ends - whether or not anyone may decide."""
+
+    kind: ClaimKind  # DISCARD or ROB (the engine's claim kinds); KONG or HAIDI with ``shown``
     seat: int
     tile: int
     mode: KongMode | None = None  # a kong's mode (补张 / 开杠)
+    shown: tuple[Event, ...] = ()
 
 
 @dataclass(slots=True)
@@ -153,6 +158,8 @@ class TableRuntime:
     summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
     fresh_panels: set[int] = field(default_factory=set)  # seats whose panel is sent anew (a new hand)
     notes: dict[int, str] = field(default_factory=dict)  # seat -> what the bot played for it (timeout)
+    # seat -> its own private news until its next action (换三张: the three tiles it received)
+    news: dict[int, Event] = field(default_factory=dict)
     win_tiles: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile) of this hand's wins
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     stop_votes: set[int] = field(default_factory=set)

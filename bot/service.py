@@ -21,6 +21,7 @@ import logging
 import secrets
 import time
 
+from engine import Preset
 from storage import Storage, StorageError
 
 from . import scores
@@ -146,9 +147,9 @@ class TableService:
         return self.registry.in_chat(chat_id)
 
     async def new_table(
-        self, chat_id: int, user_id: int, variant: str, lang: str
+        self, chat_id: int, user_id: int, variant: str, lang: str, preset: Preset | None = None
     ) -> tuple[TableRuntime, bool]:
-        return await self.lobbies.new_table(chat_id, user_id, variant, lang)
+        return await self.lobbies.new_table(chat_id, user_id, variant, lang, preset=preset)
 
     async def join(
         self, table_id: int, user_id: int, *, from_dm: bool = False, who: Who | None = None

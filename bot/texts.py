@@ -14,7 +14,10 @@ _S: dict[str, tuple[str, str]] = {
     "lobby.hand_no": ("下一局：第 {n} 局", "Next: hand {n}"),
     "lobby.seats": ("座位：", "Seats:"),
     "lobby.empty": ("（空位）", "(empty)"),
-    "lobby.pending": ("{name}（等待私聊开始）", "{name} (waiting for the private chat)"),
+    "lobby.pending": (
+        "⏳ 等待私聊开始后入座：{names}",
+        "⏳ Seated once they start the private chat (waiting for the private chat): {names}",
+    ),
     "lobby.options": ("规则：{opts}", "Rules: {opts}"),
     "lobby.no_options": ("规则：默认", "Rules: default"),
     "lobby.preset": ("玩法：{label}", "Room: {label}"),

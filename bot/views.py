@@ -280,13 +280,17 @@ def lobby_text(
     next_hand: int,
     lang: str,
     seats: int | None = None,
+    waiting: Sequence[str] = (),
 ) -> str:
-    """The lobby: seats, the room (its preset, when the options and ``seats`` match one), options, timers."""
+    """The lobby: seats, who pressed Join but has no private chat yet (``waiting``: not a seat, so not
+    numbered), the room (its preset, when the options and ``seats`` match one), options, timers."""
     lines = [t("lobby.title", lang, variant=variant_name(rs, lang), tid=table_id)]
     if next_hand > 1:
         lines.append(t("lobby.hand_no", lang, n=next_hand))
     lines.append(t("lobby.seats", lang))
     lines.extend(f"  {i + 1}. {label}" for i, label in enumerate(seat_labels))
+    if waiting:
+        lines.append(t("lobby.pending", lang, names=("、" if lang == "zh" else ", ").join(waiting)))
     preset = rs.preset_of(options, seats) if seats is not None else None
     if preset is not None:
         lines.append(t("lobby.preset", lang, label=preset.label(lang)))

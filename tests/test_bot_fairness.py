@@ -13,6 +13,7 @@ for the same time - the room's pause - whether or not anyone may claim.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -107,6 +108,42 @@ def test_only_the_rules_decide_a_moment() -> None:
             discard.seat,
             discard.tile,
         )
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed", "kind"),
+    [
+        ("xiangyin", 30, engine.EventKind.KONG_TILES),  # 开杠: two tiles turned up
+        ("hengyang", 162, engine.EventKind.KONG_TILES),
+        ("changsha", 147, engine.EventKind.HAIDI_TAKE),  # 海底: the last tile taken
+    ],
+)
+def test_windows_opened_by_public_events_pause_the_same_whoever_can_decide(
+    variant: str, seed: int, kind: engine.EventKind
+) -> None:
+    """Issue 10's uniform pause covers 开杠's turned-up tiles and the 海底 windows too: the moment comes from
+    the public events alone; during it every chat shows the table as it was before, with those events as
+    the latest moves - nothing that depends on whether someone (a human) may now decide."""
+    state = engine.new_hand(engine.get_ruleset(variant), seed)
+    rng = random.Random(seed)
+    while state.phase != Phase.ENDED:
+        action = ai.choose(engine.observe(state, engine.to_act(state)[0]), rng)
+        before = state
+        state, events = engine.apply(before, action)
+        if any(e.kind == kind for e in events):
+            break
+    else:
+        raise AssertionError("the seeded hand has no such moment: pick another seed")
+    moment = claim_moment(before, action, events)
+    assert moment is not None and moment.shown and moment.shown[-1].kind == kind
+    assert all(e.tiles == e.public().tiles for e in moment.shown)  # nothing private in the recent line
+    public = engine.observe_public(before)
+    paused = paused_observation(public, moment)
+    assert paused.legal == () and paused.to_act == ()
+    recent = list(moment.shown)
+    assert _group_text(paused, recent) == _group_text(dataclasses.replace(public, to_act=()), recent)
+    line = views.event_lines(moment.shown, "en", NAMES, variant)[-1]
+    assert ("turned up" if kind == engine.EventKind.KONG_TILES else "took the last tile") in line
 
 
 # ------------------------------------------------------------------ end to end

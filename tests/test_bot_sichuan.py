@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bot import render
 from bot.keyboards import GamePress, PickPress, decode
 from bot.texts import t
 from engine import Act
@@ -142,6 +143,19 @@ async def test_swap_three_is_picked_tile_by_tile(tg: FakeTelegramServer, tmp_pat
         query = tg.press(alice, None, panel.message_id, confirm)
         await tg.wait_for(lambda _: query.answered, what="the confirmation answered")
         assert (query.text or "").startswith("✔")
+        # the swap is done (the others are AI): her panel says which three tiles she received
+        received = await tg.wait_for(lambda _: rt.news.get(seat), what="the swap")
+        words = render.tiles_label(received.tiles, "en")
+        panel_text = await tg.wait_for(
+            lambda _: (
+                (tg.message(alice, panel.message_id).text or "")
+                if words in (tg.message(alice, panel.message_id).text or "")
+                else None
+            ),
+            what="the received tiles on her panel",
+        )
+        assert "swap three: three tiles received " + words in panel_text
+        assert not any(words in (m.text or "") for m in tg.bot_messages(group))
         player = Player(tg, alice, tid)
         player.last_since = since_of(confirm)
         done = hand_over(tg, group, t("note.result_title", "en", n=1))
