@@ -129,9 +129,9 @@ class Night:
     async def ready(self, table_id: int, user_id: int) -> Reply:
         """A seated player pressed Ready; when every seated player has, the next hand is dealt."""
         rt = self.tables.open(table_id)
-        lang = self.people.table_lang(rt)
+        lang = self.people.dm_lang(user_id)  # a toast: the presser's language, not the group's
         if rt is None:
-            return Reply(t("ans.closed", self.people.dm_lang(user_id)))
+            return Reply(t("ans.closed", lang))
         async with rt.lock:
             if rt.closed:
                 return Reply(t("ans.closed", lang))

@@ -1,0 +1,126 @@
+"""Pictures in the chats over the fake Bot API (issue 12): the group's table is one photo edited in place
+(editMessageMedia / editMessageCaption), each player has one panel per hand (a photo of his hand, its
+caption the table around him and the clock) and one result message that stays; /view switches a chat
+between pictures and text, and text mode is complete."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.texts import t
+from storage import Storage
+
+from .fake_telegram import FakeTelegramServer
+from .test_bot_support import (
+    Clock,
+    Player,
+    bot_running,
+    lobby_message,
+    open_table,
+    play_hand,
+    quiet,
+    service,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n"
+SENDS = ("sendMessage", "sendPhoto")
+EDITS = ("editMessageMedia", "editMessageCaption", "editMessageText")
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegramServer]:
+    async with FakeTelegramServer() as server:
+        yield server
+
+
+async def test_a_hand_in_pictures_one_panel_each_and_the_table_edited_in_place(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """DM message count per hand: one panel (sent when the hand is dealt, edited at every decision) and one
+    result message; the group's table is one photo edited in place, ending as the end-of-hand picture."""
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("Bob", language_code="zh-hans", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", Clock(), pictures=True) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        rt = svc.tables[tid]
+        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
+        lobby = await lobby_message(tg, group, tid)
+        mark = tg.mark()
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        players = [Player(tg, alice, tid), Player(tg, bob, tid)]
+        assert await play_hand(players, lambda: rt.hands_played >= 1) > 2
+        await quiet(app, tg)
+
+        for user in (alice, bob):
+            sends = [c for c in tg.calls_to(*SENDS, chat_id=user.id, ok=True) if c.seq >= mark]
+            assert [c.method for c in sends] == ["sendPhoto", "sendMessage"], user.first_name
+            panel = tg.message(user, sends[0].result["message_id"])
+            assert panel.photo is not None and panel.photo.data.startswith(PNG)
+            edits = [c for c in tg.calls_to(*EDITS, chat_id=user.id, ok=True) if c.seq >= mark]
+            assert edits and all(c.params["message_id"] == panel.message_id for c in edits)
+            lang = "en" if user is alice else "zh"
+            captions = [v.caption or "" for v in panel.versions]
+            assert any("⏱" in c for c in captions)  # the clock on a decision
+            assert any(t("ctx.wall", lang, n=0).split("0")[-1].strip() in c for c in captions)  # the wall
+            result = tg.message(user, sends[1].result["message_id"])
+            assert (result.text or "").startswith(t("dm.result_title", lang, tid=tid, n=1))
+
+        sends = [c for c in tg.calls_to(*SENDS, chat_id=group.id, ok=True) if c.seq >= mark]
+        photos = [c for c in sends if c.method == "sendPhoto"]
+        assert len(photos) == 1  # the table, then edits only; the result comes with the next lobby
+        table = tg.message(group, photos[0].result["message_id"])
+        edits = [c for c in tg.calls_to(*EDITS, chat_id=group.id, ok=True) if c.seq >= mark]
+        assert any(
+            c.method == "editMessageMedia" and c.params["message_id"] == table.message_id for c in edits
+        )
+        assert (table.caption or "").startswith(t("note.result_title", "en", n=1))  # the end picture
+        assert table.photo is not None and table.photo.data.startswith(PNG) and not table.callback_data
+
+
+async def test_view_switches_a_chat_to_text_and_text_mode_is_complete(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """/view text in the group and in one player's private chat: those show text (the whole table, the
+    panel with its context), the other player keeps his picture; /view pictures switches back, the live
+    message sent anew as a photo."""
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("Bob", language_code="en", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", Clock(), pictures=True) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "sichuan")
+        rt = svc.tables[tid]
+        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
+        for chat in (group, None):
+            mark = tg.mark()
+            tg.send_text(alice, chat, "/view text")
+            await tg.wait_for_call(
+                "sendMessage", since=mark, predicate=lambda c: "text only" in c.params["text"]
+            )
+        assert not svc.people.pictures(group.id) and not svc.people.pictures(alice.id)
+        lobby = await lobby_message(tg, group, tid)
+        mark = tg.mark()
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        await tg.wait_for(lambda _: rt.pending, what="the first decisions")
+        await quiet(app, tg)
+        sent = {c.params["chat_id"]: c for c in tg.calls_to(*SENDS, ok=True) if c.seq >= mark}
+        assert sent[group.id].method == "sendMessage" and sent[alice.id].method == "sendMessage"
+        assert sent[bob.id].method == "sendPhoto"
+        table = sent[group.id].params["text"]
+        assert "tiles left in the wall" in table and "Alice" in table and "Bob" in table
+        panel = sent[alice.id].params["text"]
+        assert "Your hand" in panel and "Void suit" in panel  # her hand and what she is asked (定缺)
+
+        mark = tg.mark()
+        tg.send_text(alice, group, "/view pictures")
+        photo = await tg.wait_for_call("sendPhoto", chat_id=group.id, since=mark)
+        assert photo.ok and svc.people.pictures(group.id)
+    async with await Storage.open(tmp_path / "bot.db") as storage:  # stored: a restart keeps them
+        assert await storage.chat_displays() == {group.id: "pictures", alice.id: "text"}
