@@ -10,6 +10,12 @@ in production, with its production settings: SQLite on disk, group messages pace
 * press → reaction: to the bot's next message or edit in the player's private chat
 * memory per table: the bot process's RSS growth with every table mid-hand, divided by the tables
 * the bot's CPU per press, how long its event loop is blocked at a time, and its garbage collections
+* the group flood budget (issue 12): the most messages and edits one group got in any 60 s (Telegram's
+  limit is 20 a minute per group; the bot paces them at one per 3 s)
+
+Pictures (issue 12): by default the benchmark runs twice in one go, chats in text mode (the baseline) and
+with pictures (every table and panel a photo, edited with editMessageMedia / editMessageCaption), and
+reports both; ``--display text`` or ``--display pictures`` runs one.
 
 AIORateLimiter's global 30 messages/s is off (loopback has no flood limits; on Telegram it would pace the
 bot). Storage is not what limits the press rate (bench/storage_bench.py: ~9,200 actions/s persisted, the
@@ -20,8 +26,8 @@ press (target ≤ 8 ms) over the presses per second.
 per press and the answer percentiles side by side, and where p99 crosses 50 ms (target: not below
 40 presses/s).
 
-Run: ``.venv/bin/python bench/bot_bench.py`` (200 tables, about 80 s), ``--quick`` (20 tables, ~25 s) or
-``--sweep 3,2,1.5,1,0.75,0.5`` (a few minutes).
+Run: ``.venv/bin/python bench/bot_bench.py`` (200 tables, about 80 s a display mode), ``--quick`` (20
+tables, ~25 s a display mode) or ``--sweep 3,2,1.5,1,0.75,0.5`` (text mode, a few minutes).
 """
 
 from __future__ import annotations
@@ -60,19 +66,19 @@ def rss_bytes() -> int:
 # ------------------------------------------------------------------ the bot, in its own process
 
 
-def bot_process(conn: Connection, base_url: str, token: str, db_path: str) -> None:
+def bot_process(conn: Connection, base_url: str, token: str, db_path: str, pictures: bool = False) -> None:
     profile = os.environ.get("BOT_BENCH_PROFILE")  # a file for the bot process's cProfile stats
     if not profile:
-        asyncio.run(_bot_main(conn, base_url, token, db_path))
+        asyncio.run(_bot_main(conn, base_url, token, db_path, pictures))
         return
     import cProfile
 
     with cProfile.Profile() as pr:
-        asyncio.run(_bot_main(conn, base_url, token, db_path))
+        asyncio.run(_bot_main(conn, base_url, token, db_path, pictures))
     pr.dump_stats(profile)
 
 
-async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str) -> None:
+async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str, pictures: bool) -> None:
     from telegram.ext import AIORateLimiter
 
     from bot.app import build_application, configure_logging, running
@@ -85,6 +91,7 @@ async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str) -
         rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=5),
         seed_fn=lambda table, number: 7919 * table + number,
         claim_pause=0,  # a fixed wait after every discard: the bench measures the bot's own work
+        pictures=pictures,
     )
     loop = asyncio.get_running_loop()
     lags: list[float] = []
@@ -189,6 +196,38 @@ class BenchServer(FakeTelegramServer):
         self._touch(call)
         return out
 
+    def _api_sendPhoto(self, call: Call) -> dict[str, Any]:
+        out = super()._api_sendPhoto(call)
+        self._touch(call)
+        return out
+
+    def _api_editMessageMedia(self, call: Call) -> Any:
+        out = super()._api_editMessageMedia(call)
+        self._touch(call)
+        return out
+
+    def _api_editMessageCaption(self, call: Call) -> Any:
+        out = super()._api_editMessageCaption(call)
+        self._touch(call)
+        return out
+
+    def group_peak(self, window: float = 60.0) -> int:
+        """The most messages and edits the bot sent to one group within any ``window`` seconds."""
+        times: dict[int, list[float]] = {}
+        for c in self.calls:
+            chat = c.params.get("chat_id")
+            if isinstance(chat, int) and chat < 0 and c.method.startswith(("send", "edit")):
+                times.setdefault(chat, []).append(c.time)
+        peak = 0
+        for ts in times.values():
+            ts.sort()
+            lo = 0
+            for hi, t in enumerate(ts):
+                while t - ts[lo] >= window:
+                    lo += 1
+                peak = max(peak, hi - lo + 1)
+        return peak
+
     def _api_answerCallbackQuery(self, call: Call) -> bool:
         out = super()._api_answerCallbackQuery(call)
         self.answered[str(call.params.get("callback_query_id"))] = time.perf_counter()
@@ -232,7 +271,9 @@ class Table:
         return None
 
     def _over(self, n: int) -> bool:
-        return any(f"Hand {n} is over" in (m.text or "") for m in self.tg.bot_messages(self.group)[-3:])
+        return any(
+            f"Hand {n} is over" in (m.text or m.caption or "") for m in self.tg.bot_messages(self.group)[-3:]
+        )
 
     async def play(self, hands: int, started: asyncio.Event | None = None, ramp: float = 0.0) -> None:
         tg = self.tg
@@ -268,13 +309,15 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
-async def run(tables: int, hands: int, think: float, seed: int, ramp: float = 10.0) -> dict[str, Any]:
+async def run(
+    tables: int, hands: int, think: float, seed: int, ramp: float = 10.0, pictures: bool = False
+) -> dict[str, Any]:
     ctx = mp.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
         async with BenchServer() as tg:
             parent, child = ctx.Pipe()
             db = str(Path(tmp) / "bench.db")
-            proc = ctx.Process(target=bot_process, args=(child, tg.base_url, tg.token, db))
+            proc = ctx.Process(target=bot_process, args=(child, tg.base_url, tg.token, db, pictures))
             proc.start()
             try:
                 return await _drive(tg, parent, tables, hands, think, seed, ramp)
@@ -331,6 +374,8 @@ async def _drive(
     ms = [a * 1000 for a in answers]
     react = [r * 1000 for r in tg.reactions]
     return {
+        "group_peak": tg.group_peak(),
+        "photos": len(tg.calls_to("sendPhoto")) + len(tg.calls_to("editMessageMedia")),
         "tables": tables,
         "hands": sum(d.hands for d in drivers),
         "presses": sum(len(d.presses) for d in drivers),
@@ -368,6 +413,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ramp", type=float, default=10.0, help="tables open over this many seconds")
     ap.add_argument("--sweep", metavar="T,T,...", help="think times (s) to run one after another")
+    ap.add_argument(
+        "--display",
+        choices=("both", "text", "pictures"),
+        default="both",
+        help="how the chats see the game: text, pictures, or both one after the other (the default)",
+    )
     args = ap.parse_args()
     tables = 20 if args.quick else args.tables
     ramp = min(args.ramp, 2.0) if args.quick else args.ramp
@@ -381,8 +432,10 @@ def main() -> None:
         print(crossing(rows))
         return
     think = args.think if args.think is not None else (1.0 if args.quick else 3.0)
-    r = asyncio.run(run(tables, args.hands, think, args.seed, ramp))
-    print(report(r, think))
+    modes = ("text", "pictures") if args.display == "both" else (args.display,)
+    for mode in modes:
+        r = asyncio.run(run(tables, args.hands, think, args.seed, ramp, pictures=mode == "pictures"))
+        print(report(r, think, mode))
 
 
 def press_rate(r: dict[str, Any]) -> float:
@@ -430,10 +483,11 @@ def crossing(rows: list[tuple[float, dict[str, Any]]]) -> str:
     )
 
 
-def report(r: dict[str, Any], think: float) -> str:
+def report(r: dict[str, Any], think: float, mode: str = "text") -> str:
     per_press = 1000 * r["bot_cpu_s"] / max(1, r["presses"])
     lines = [
-        f"bot benchmark: {r['tables']} concurrent tables (1 player + 3 AI seats each), think {think:g}s",
+        f"bot benchmark, {mode}: {r['tables']} concurrent tables (1 player + 3 AI seats each), "
+        f"think {think:g}s",
         f"  {r['hands']} hands, {r['presses']} presses, {r['actions']} game actions, "
         f"{r['api_calls']} API calls in {r['elapsed_s']:.1f}s ({press_rate(r):.1f} presses/s)",
         f"  bot process CPU {r['bot_cpu_s']:.1f}s ({per_press:.1f} ms per press, target ≤ 8 ms)",
@@ -447,7 +501,9 @@ def report(r: dict[str, Any], think: float) -> str:
         f"  press → reaction median {r['reaction_median_ms']:.1f} ms   p99 {r['reaction_p99_ms']:.1f} ms",
         f"  memory: {r['mem_per_table_kib']:.0f} KiB per table mid-hand (bot RSS {r['rss_start_mib']:.0f} → "
         f"{r['rss_mid_mib']:.0f} → {r['rss_end_mib']:.0f} MiB)",
-        "  target met" if r["answer_p99_ms"] < 50 else "  TARGET MISSED",
+        f"  group flood budget: at most {r['group_peak']} messages and edits to one group in any 60 s "
+        f"(limit 20); {r['photos']} pictures sent or edited in",
+        "  target met" if r["answer_p99_ms"] < 50 and r["group_peak"] <= 20 else "  TARGET MISSED",
     ]
     return "\n".join(lines)
 

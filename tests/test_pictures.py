@@ -408,6 +408,24 @@ def test_a_long_river_shrinks_to_fit() -> None:
     assert one(lay.find(mark=Mark.LAST)).seat == 2
 
 
+def test_opening_tiles_shown_at_the_deal_never_outgrow_the_hand() -> None:
+    """起手小胡's tiles shown at the deal (``revealed``) stay face up while they can still be in the hand:
+    those discarded since go, and a hand never draws more tiles than it holds (a 12-tile opening hand with
+    8 tiles left used to run off the picture)."""
+    state = pung_then_three_rounds(changsha_deal)
+    obs = observe_public(state)
+    shown = tuple(t % 9 for t in range(12))
+    seats = tuple(
+        replace(ps, revealed=shown, hand_size=8, discards=(0, 1)) if ps.seat in (0, 2, 3) else ps
+        for ps in obs.seats
+    )
+    lay = layout(replace(obs, seats=seats), Mode.TABLE, Display(labels=("Lily", "Bob", "Dave", "Ann")))
+    _check_geometry(lay)
+    for seat in (0, 2, 3):
+        faces = [it.tile for it in lay.find(Kind.TILE, "revealed", seat)]
+        assert faces == list(shown[2:10])  # 0 and 1 were discarded; eight tiles in hand
+
+
 # ------------------------------------------------------------------ no hidden tile in a group picture
 
 

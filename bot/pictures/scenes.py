@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from engine import Act, Observation, Phase
 from engine.melds import Meld
+from engine.observe import PublicSeat
 
 from .layout import (
     Builder,
@@ -477,6 +478,16 @@ def _river(b: Builder, obs: Observation, seat: int, pos: str, console_x: int, co
         )
 
 
+def _still_revealed(ps: PublicSeat) -> list[int]:
+    """The tiles a seat showed at the deal (起手小胡) that can still be in its hand: less those it has
+    discarded since, and never more than it holds (a picture never draws more tiles than a hand has)."""
+    left = list(ps.revealed)
+    for t in ps.discards:
+        if t in left:
+            left.remove(t)
+    return left[: ps.hand_size]
+
+
 def _edge_seat(b: Builder, obs: Observation, seat: int, zy: int, display: Display, big: bool) -> None:
     """A top or bottom seat: marker, melds, hand (faces when shown, else backs) in one centred row."""
     ps = obs.seats[seat]
@@ -485,7 +496,7 @@ def _edge_seat(b: Builder, obs: Observation, seat: int, zy: int, display: Displa
     lift = lift_of(tile_h(EDGE_TW))
     meld_gap, apart_gap = 12, 20
     shown = _shown_tiles(obs, seat, display)
-    revealed = list(ps.revealed) if shown is None else []
+    revealed = _still_revealed(ps) if shown is None else []
     hidden = ps.hand_size - len(revealed) if shown is None else 0
     hand = shown[0] if shown is not None else []
     apart = shown[1] if shown is not None else None
@@ -540,7 +551,7 @@ def _side_seat(b: Builder, obs: Observation, seat: int, pos: str, cy: int, displ
     tw, th = SIDE_TW, tile_h(SIDE_TW)
     lift = lift_of(th)
     shown = _shown_tiles(obs, seat, display)
-    revealed = list(ps.revealed) if shown is None else []
+    revealed = _still_revealed(ps) if shown is None else []
     hidden = ps.hand_size - len(revealed) if shown is None else 0
     faces = (shown[0] + ([shown[1]] if shown[1] is not None else [])) if shown is not None else revealed
     melds = seat_melds(obs, seat)
