@@ -66,19 +66,23 @@ def rss_bytes() -> int:
 # ------------------------------------------------------------------ the bot, in its own process
 
 
-def bot_process(conn: Connection, base_url: str, token: str, db_path: str, pictures: bool = False) -> None:
+def bot_process(
+    conn: Connection, base_url: str, token: str, db_path: str, pictures: bool = False, workers: int = 1
+) -> None:
     profile = os.environ.get("BOT_BENCH_PROFILE")  # a file for the bot process's cProfile stats
     if not profile:
-        asyncio.run(_bot_main(conn, base_url, token, db_path, pictures))
+        asyncio.run(_bot_main(conn, base_url, token, db_path, pictures, workers))
         return
     import cProfile
 
     with cProfile.Profile() as pr:
-        asyncio.run(_bot_main(conn, base_url, token, db_path, pictures))
+        asyncio.run(_bot_main(conn, base_url, token, db_path, pictures, workers))
     pr.dump_stats(profile)
 
 
-async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str, pictures: bool) -> None:
+async def _bot_main(
+    conn: Connection, base_url: str, token: str, db_path: str, pictures: bool, workers: int
+) -> None:
     from telegram.ext import AIORateLimiter
 
     from bot.app import build_application, configure_logging, running
@@ -92,6 +96,7 @@ async def _bot_main(conn: Connection, base_url: str, token: str, db_path: str, p
         seed_fn=lambda table, number: 7919 * table + number,
         claim_pause=0,  # a fixed wait after every discard: the bench measures the bot's own work
         pictures=pictures,
+        picture_workers=workers if pictures else 0,
     )
     loop = asyncio.get_running_loop()
     lags: list[float] = []
@@ -310,14 +315,20 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def run(
-    tables: int, hands: int, think: float, seed: int, ramp: float = 10.0, pictures: bool = False
+    tables: int,
+    hands: int,
+    think: float,
+    seed: int,
+    ramp: float = 10.0,
+    pictures: bool = False,
+    workers: int = 1,
 ) -> dict[str, Any]:
     ctx = mp.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
         async with BenchServer() as tg:
             parent, child = ctx.Pipe()
             db = str(Path(tmp) / "bench.db")
-            proc = ctx.Process(target=bot_process, args=(child, tg.base_url, tg.token, db, pictures))
+            proc = ctx.Process(target=bot_process, args=(child, tg.base_url, tg.token, db, pictures, workers))
             proc.start()
             try:
                 return await _drive(tg, parent, tables, hands, think, seed, ramp)
@@ -419,6 +430,12 @@ def main() -> None:
         default="both",
         help="how the chats see the game: text, pictures, or both one after the other (the default)",
     )
+    ap.add_argument(
+        "--picture-workers",
+        type=int,
+        default=1,
+        help="processes that draw the pictures (0: a thread of the bot's process), as the bot's own default",
+    )
     args = ap.parse_args()
     tables = 20 if args.quick else args.tables
     ramp = min(args.ramp, 2.0) if args.quick else args.ramp
@@ -434,7 +451,8 @@ def main() -> None:
     think = args.think if args.think is not None else (1.0 if args.quick else 3.0)
     modes = ("text", "pictures") if args.display == "both" else (args.display,)
     for mode in modes:
-        r = asyncio.run(run(tables, args.hands, think, args.seed, ramp, pictures=mode == "pictures"))
+        pics = mode == "pictures"
+        r = asyncio.run(run(tables, args.hands, think, args.seed, ramp, pics, args.picture_workers))
         print(report(r, think, mode))
 
 

@@ -36,7 +36,7 @@ from storage import MAX_PAUSE_S, Storage
 from . import handlers, lifecycle
 from .access import link_key
 from .outbox import Outbox, may_have_arrived, retry_seconds
-from .pictures import warm
+from .pictures.worker import Painter
 from .service import TableService
 from .sidefile import import_side_file, side_file
 from .texts import t
@@ -151,9 +151,12 @@ def build_application(
     read_timeout: float = READ_TIMEOUT,
     claim_pause: int | None = None,
     pictures: bool = True,
+    picture_workers: int | None = None,
 ) -> AnyApp:
     """The bot as a PTB Application; the service is created in post_init (``app.bot_data["service"]``).
     ``pictures``: how chats that chose nothing (/view) see a game - pictures, or text only.
+    ``picture_workers``: processes that draw the pictures (bot/pictures/worker.py); default one with
+    pictures on, none (a thread) with text (a chat may still ask for pictures with /view).
 
     Raises ``AlreadyRunning`` if another process runs a bot on ``db_path`` (nothing is sent then)."""
     db = Path(db_path)
@@ -198,12 +201,16 @@ def build_application(
         async def on_migrated(old_chat: int, new_chat: int) -> None:
             await holder["service"].chat_migrated(old_chat, new_chat)
 
+        workers = picture_workers if picture_workers is not None else int(pictures)
+        painter = Painter(workers)
+        app.bot_data["painter"] = painter  # closed by post_shutdown
         outbox = Outbox(
             app.bot,
             on_forbidden=on_forbidden,
             on_message=on_message,
             on_migrated=on_migrated,
             group_interval=group_interval,
+            draw=painter,
         )
         app.bot_data["outbox"] = outbox
 
@@ -227,7 +234,7 @@ def build_application(
         holder["service"] = service
         app.bot_data.update(service=service, storage=storage, outbox=outbox, timers=timers)
         if pictures:  # every tile sprite drawn once now, so that no player waits for the first picture
-            await asyncio.to_thread(warm)
+            await painter.start()
         if restore:
             await service.restore()
         await _set_commands(app)
@@ -247,6 +254,9 @@ def build_application(
             outbox = app.bot_data.pop("outbox", None)
             if isinstance(outbox, Outbox):
                 await _bounded("closing the outbox", outbox.close())
+            painter = app.bot_data.pop("painter", None)
+            if isinstance(painter, Painter):
+                painter.close()
             storage = app.bot_data.pop("storage", None)
             if isinstance(storage, Storage):
                 await _bounded("closing the database", storage.close())

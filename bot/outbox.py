@@ -156,8 +156,10 @@ class Outbox:
         backoff: float = 0.05,
         max_in_flight: int = 8,
         group_interval: float = 3.0,
+        draw: Callable[[Photo], Awaitable[bytes]] | None = None,
     ) -> None:
         self.bot = bot
+        self._draw = draw  # how a photo is drawn (bot/pictures/worker.py); default: in a thread
         self.on_forbidden = on_forbidden
         self.on_message = on_message
         self.on_migrated = on_migrated
@@ -415,7 +417,7 @@ class Outbox:
                 chat_id=chat_id, message_id=slot.message_id, caption=text, reply_markup=markup
             )
         else:
-            png = await asyncio.to_thread(content.photo.png)
+            png = await self._png(content.photo)
             await self._request(chat_id, op)
             await self.bot.edit_message_media(
                 InputMediaPhoto(png, caption=text),
@@ -424,6 +426,9 @@ class Outbox:
                 reply_markup=markup,
             )
         slot.content = content
+
+    async def _png(self, photo: Photo) -> bytes:
+        return await (self._draw(photo) if self._draw is not None else asyncio.to_thread(photo.png))
 
     async def _send_new(self, chat_id: int, op: _Op, slot: _Slot | None, parts: list[str]) -> None:
         """Send a live message anew (its earlier parts first), strip the keyboard off the one it replaces,
@@ -447,7 +452,7 @@ class Outbox:
         markup = to_markup(content.kb)
         await self._request(chat_id, op)
         if content.photo is not None:
-            png = await asyncio.to_thread(content.photo.png)
+            png = await self._png(content.photo)
             msg = await self.bot.send_photo(chat_id, png, caption=parts[-1], reply_markup=markup)
         else:
             msg = await self.bot.send_message(chat_id, parts[-1], reply_markup=markup)
