@@ -25,6 +25,29 @@ from .views import WARN_AT
 log = logging.getLogger(__name__)
 
 
+async def win_tiles(storage: Storage, hand_id: int) -> list[tuple[int, int]]:
+    """(seat, tile) of every win of a hand so far, from its log (the pictures mark each winning tile; the
+    Observation does not say which tile won). Empty if the log cannot be read."""
+    try:
+        rec = await storage.hand_replay(hand_id)
+        state = engine.new_hand(
+            engine.get_ruleset(rec.variant), rec.hand.seed, rec.hand.options, rec.hand.dealer_arg,
+            len(rec.hand.seats),
+        )  # fmt: skip
+        out: list[tuple[int, int]] = []
+        for a in rec.actions:
+            state, events = engine.apply(state, engine.Action.parse(a.action))
+            out += [
+                (e.seat, e.tile)
+                for e in events
+                if e.kind == "win" and e.seat is not None and e.tile is not None
+            ]
+        return out
+    except (StorageError, engine.EngineError) as e:
+        log.warning("hand %s: its winning tiles are not known: %s", hand_id, type(e).__name__)
+        return []
+
+
 async def restore_tables(
     storage: Storage, tables: Tables, people: People, present: Presenter, play: Play
 ) -> None:
@@ -54,6 +77,8 @@ async def restore_tables(
                 if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
                     present.show_lobby_started(rt, fresh=True)
                 rt.hand, rt.state = r.hand, r.state
+                # 血流成河: wins earlier in the hand keep their marks on the pictures
+                rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
                 if r.facts is not None:
                     rt.facts = r.facts
                 if _reopen(rt, r, play.clock()):
@@ -124,6 +149,8 @@ async def _last_result(
             continue
         rt.hand, rt.state = hand, final
         summaries.append(present.hand_summary(rt))
+        if hand is done[-1]:
+            rt.win_tiles = await win_tiles(storage, hand.id)
         if hand is done[-1]:
             if hand in due and group:
                 present.publish(rt, set())

@@ -5,12 +5,17 @@ between pictures and text, and text mode is complete."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+import engine
+from bot import ai
+from bot.restore import win_tiles
 from bot.texts import t
+from engine import Phase
 from storage import Storage
 
 from .fake_telegram import FakeTelegramServer
@@ -124,3 +129,23 @@ async def test_view_switches_a_chat_to_text_and_text_mode_is_complete(
         assert photo.ok and svc.people.pictures(group.id)
     async with await Storage.open(tmp_path / "bot.db") as storage:  # stored: a restart keeps them
         assert await storage.chat_displays() == {group.id: "pictures", alice.id: "text"}
+
+
+async def test_after_a_restart_the_pictures_still_mark_each_winning_tile(tmp_path: Path) -> None:
+    """The Observation does not say which tile won; the pictures mark it from the hand's win events. After
+    a restart those come from the hand's log (``bot.restore.win_tiles``): a 血流成河 hand keeps every win's
+    tile, and the end picture its winning tile apart."""
+    rs = engine.get_ruleset("sichuan")
+    async with await Storage.open(tmp_path / "bot.db") as store:
+        table = await store.create_table(-100, "sichuan", {"mode": "xueliu"}, [7, None, None, None])
+        hand, state = await store.start_hand(table.id, 5, 0, ai=(1, 2, 3))
+        rng = random.Random(5)
+        wins: list[tuple[int, int]] = []
+        while state.phase != Phase.ENDED:
+            action = ai.choose(engine.observe(state, engine.to_act(state)[0]), rng)
+            state, events = engine.apply(state, action)
+            wins += [(e.seat, e.tile) for e in events if e.kind == "win"]
+            final = state if state.phase == Phase.ENDED else None
+            await store.log_action(hand.id, action, state.version, final=final)
+        assert len(wins) >= 2 and rs.id == "sichuan"  # 血流: several wins in one hand
+        assert await win_tiles(store, hand.id) == wins
