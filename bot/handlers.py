@@ -67,8 +67,8 @@ def _preset(rs: engine.Variant, words: str) -> engine.Preset | None:
 
 
 def find_room(words: str | None) -> tuple[str, engine.Preset | None] | None:
-    """What ``/newtable`` names: a variant, a preset by its name (``血流成河``, ``river of blood``: the
-    variant it belongs to), or a variant then one of its presets (``sichuan 血流成河``); None if unknown."""
+    """What ``/newtable`` names: a variant, a preset by its own name (Chinese or English: the
+    variant it belongs to), or a variant then one of its presets (``<variant> <preset>``); None if unknown."""
     variant = find_variant(words)
     text = (words or "")[:128].strip()
     exact = variant is not None and text.lower() in (
@@ -84,7 +84,7 @@ def find_room(words: str | None) -> tuple[str, engine.Preset | None] | None:
             return rid, preset
     head, _, rest = text.partition(" ")
     first = find_variant(head) if rest else None
-    if first is not None:  # "sichuan 血流成河"
+    if first is not None:  # "<variant> <preset>"
         preset = _preset(engine.get_ruleset(first), rest)
         if preset is not None:
             return first, preset

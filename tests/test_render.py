@@ -31,6 +31,8 @@ from engine.melds import MeldKind
 from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import parse_tile, tile_str, to_counts
 
+from .dealing import last_settlement
+
 RS = get_ruleset("changsha")
 OTHERS = ["13579m4689s1357p", "2468m13579p4689s", "13579s246p1357m8m"]
 
@@ -398,3 +400,23 @@ def test_bird_targets_come_from_the_settlement() -> None:
     )
     text = render.settlement_view(obs, s, "en", ["A", "B", "C"])
     assert "3m, 2s→C" in text
+
+
+def test_settlements_explain_hammers_piao_and_kongs() -> None:
+    """Issue 12: each payment line shows its arithmetic — 加锤 (Shaoyang) and 飘 (Xiangyin) as their own
+    parts, a kong payment names its kong, and a variant without birds shows none."""
+    from .test_shaoyang_hammers import chow_then_self_draw
+    from .test_xiangyin_payments import small_self_draw
+
+    state = chow_then_self_draw(base=1, hammers="0221")
+    text = render.settlement_view(observe(state, 0), last_settlement(state), "en")
+    assert "Opposite → Next 64 (plain hand 2 · base ×1 · self-draw ×2 · 4 hammers ×16 = 64)" in text
+    state = small_self_draw("9s", 1, piao=[1, 2, 0, 3])
+    text = render.settlement_view(observe(state, 0), last_settlement(state), "zh")
+    assert "你 付 下家 50（小胡 1 · 底分 ×10 · 中鸟1只 ×2 + 飘 30 = 50）" in text
+    sc = get_ruleset("sichuan")
+    kong = Settlement.from_payments(
+        SettleKind.KONG, 4, (1,), ((1, ("angang",)),), (), (Payment(0, 1, 2, 0, (Part("angang", 2), base)),)
+    )
+    text = render.settlement_view(observe(new_hand(sc, 1), 0), kong, "zh")
+    assert "暗杠 2 · 底分 ×1 = 2" in text and "鸟" not in text
