@@ -1,10 +1,11 @@
 """What a new user met (issue 12, "Fix what a new user met"), one test each: the group's recent line in
 words, Xiangyin's bird multiplier as paid, 人数 reaching 3 with three seated, Hengyang's own 扳牌 prompt,
-honours in English, a waiting player apart from the seats, one DM for a deep-link join, toasts in the
-presser's language, /rules without a repository path, and /newtable by a preset's name.
+honours in English, toasts in the presser's language, /rules without a repository path, and /newtable by
+a preset's name.
 
-Already covered elsewhere: option values translated (test_render), the 4,096 split (test_outbox), 飘/加锤/
-定缺 prompts (test_render), timeout notes in the second person (test_bot_timers)."""
+Covered elsewhere: option values translated (test_render), the 4,096 split (test_outbox), 飘/加锤/定缺
+prompts (test_render), timeout notes in the second person (test_bot_timers), a waiting player apart from
+the seats and one DM for a deep-link join (test_bot_lobby)."""
 
 from __future__ import annotations
 
@@ -81,37 +82,6 @@ def test_english_names_honours() -> None:
 
 
 # ------------------------------------------------------------------ over the fake Bot API
-
-
-async def test_a_waiting_player_is_not_a_seat_and_a_deep_link_join_is_one_dm(
-    tg: FakeTelegramServer, tmp_path: Path
-) -> None:
-    """A player who pressed Join without a private chat was listed as seat 5 of 4; joining by the deep link
-    then sent him two DMs."""
-    alice = tg.add_user("Alice", started=True)
-    bob = tg.add_user("Bob")  # never opened a private chat with the bot
-    group = tg.add_group("Mahjong", members=[alice, bob])
-    async with bot_running(tg, tmp_path / "bot.db") as app:
-        svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        rt = svc.tables[tid]
-        await tg.wait_for(lambda _: alice.id in rt.seats, what="Alice seated")
-        lobby = await lobby_message(tg, group, tid, "j")
-        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
-
-        def lobby_text(_: object) -> str | None:
-            text = tg.message(group, lobby.message_id).text or ""
-            return text if "Bob" in text else None
-
-        text = await tg.wait_for(lobby_text, what="Bob waiting in the lobby")
-        assert "  5." not in text and "waiting for the private chat): Bob" in text
-        mark = tg.mark()
-        tg.send_text(bob, None, f"/start {svc.links.payload(tid)}")
-        await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
-        await tg.wait_for_call("sendMessage", chat_id=bob.id, ok=True, since=mark)
-        await tg.wait_idle()
-        sent = [c for c in tg.calls_to("sendMessage", chat_id=bob.id, ok=True) if c.seq >= mark]
-        assert len(sent) == 1 and "You joined table" in sent[0].params["text"]
 
 
 async def test_seat_count_reaches_three_with_three_seated_and_toasts_speak_the_pressers_language(

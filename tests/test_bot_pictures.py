@@ -8,17 +8,19 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import engine
 from bot import ai
 from bot.restore import win_tiles
+from bot.runtime import TableRuntime
 from bot.texts import t
 from engine import Phase
 from storage import Storage
 
-from .fake_telegram import FakeTelegramServer
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .test_bot_support import (
     Clock,
     Player,
@@ -41,6 +43,17 @@ async def tg() -> AsyncIterator[FakeTelegramServer]:
         yield server
 
 
+async def two_seated(
+    tg: FakeTelegramServer, app: Any, alice: FakeUser, bob: FakeUser, group: FakeChat, variant: str
+) -> tuple[int, TableRuntime]:
+    """Alice opens a table of ``variant`` and Bob joins it."""
+    tid, lobby = await open_table(tg, alice, group, variant)
+    rt = service(app).tables[tid]
+    tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+    await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
+    return tid, rt
+
+
 async def test_a_hand_in_pictures_one_panel_each_and_the_table_edited_in_place(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
@@ -50,11 +63,7 @@ async def test_a_hand_in_pictures_one_panel_each_and_the_table_edited_in_place(
     bob = tg.add_user("Bob", language_code="zh-hans", started=True)
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, tmp_path / "bot.db", Clock(), pictures=True) as app:
-        svc = service(app)
-        tid, lobby = await open_table(tg, alice, group, "changsha")
-        rt = svc.tables[tid]
-        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
-        await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
+        tid, rt = await two_seated(tg, app, alice, bob, group, "changsha")
         lobby = await lobby_message(tg, group, tid)
         mark = tg.mark()
         tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
@@ -102,10 +111,7 @@ async def test_view_switches_a_chat_to_text_and_text_mode_is_complete(
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, tmp_path / "bot.db", Clock(), pictures=True) as app:
         svc = service(app)
-        tid, lobby = await open_table(tg, alice, group, "sichuan")
-        rt = svc.tables[tid]
-        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
-        await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
+        tid, rt = await two_seated(tg, app, alice, bob, group, "sichuan")
         for chat in (group, None):
             mark = tg.mark()
             tg.send_text(alice, chat, "/view text")
