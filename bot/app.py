@@ -256,7 +256,7 @@ def build_application(
                 await _bounded("closing the outbox", outbox.close())
             painter = app.bot_data.pop("painter", None)
             if isinstance(painter, Painter):
-                painter.close()
+                await _bounded("stopping the picture worker", asyncio.to_thread(painter.close))
             storage = app.bot_data.pop("storage", None)
             if isinstance(storage, Storage):
                 await _bounded("closing the database", storage.close())

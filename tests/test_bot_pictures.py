@@ -5,7 +5,10 @@ between pictures and text, and text mode is complete."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ import pytest
 
 import engine
 from bot import ai
+from bot.pictures.worker import Painter
 from bot.restore import win_tiles
 from bot.runtime import TableRuntime
 from bot.texts import t
@@ -158,3 +162,48 @@ async def test_after_a_restart_the_pictures_still_mark_each_winning_tile(tmp_pat
             await store.log_action(hand.id, action, state.version, final=final)
         assert len(wins) >= 2 and rs.id == "sichuan"  # 血流: several wins in one hand
         assert await win_tiles(store, hand.id) == wins
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with open(f"/proc/{pid}/stat") as f:  # a zombie (dead, not yet reaped) is gone too
+        return f.read().split(") ")[-1].startswith("Z")
+
+
+async def test_the_picture_worker_never_outlives_the_bot(tmp_path: Path) -> None:
+    """The worker that draws the pictures ends with the bot: on a normal stop, and when the bot is killed
+    (``kill -9``, as bench/crash_soak.py does a hundred times) it sees its parent gone and exits."""
+    script = (
+        "import asyncio, sys\n"
+        "from bot.pictures.worker import Painter\n"
+        "async def main():\n"
+        "    p = Painter(1)\n"
+        "    await p.start()\n"
+        "    print(*p._pool._processes, flush=True)\n"  # the worker's pid
+        "    await asyncio.sleep(60)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).parent.parent
+    )
+    assert bot.stdout is not None
+    [worker] = map(int, (await asyncio.wait_for(bot.stdout.readline(), 30)).split())
+    assert not _gone(worker)
+    bot.kill()
+    await bot.wait()
+    for _ in range(100):  # it looks for its parent once a second
+        if _gone(worker):
+            break
+        await asyncio.sleep(0.05)
+    assert _gone(worker), "the picture worker outlived the bot"
+
+    painter = Painter(1)
+    await painter.start()
+    assert painter._pool is not None
+    [worker] = list(painter._pool._processes)
+    await asyncio.to_thread(painter.close)
+    assert _gone(worker)
