@@ -35,6 +35,7 @@ from storage import MAX_PAUSE_S, Storage
 
 from . import handlers, lifecycle
 from .access import link_key
+from .http import AiohttpRequest
 from .outbox import Outbox, may_have_arrived, retry_seconds
 from .pictures.worker import Painter
 from .service import TableService
@@ -162,17 +163,17 @@ def build_application(
     db = Path(db_path)
     lock = DatabaseLock(db)
     lock.acquire()
-    # A modest pool: httpcore scans every pooled connection for each request it assigns, so a big pool of
-    # mostly idle connections costs more than requests briefly queueing for one (pool_timeout covers it).
+    # HTTP over aiohttp (bot/http.py): a fraction of httpx's CPU per request. The pool is sized for the
+    # outbox's requests in flight plus button answers; the long poll has its own connection.
+    timeouts: dict[str, float] = dict(
+        read_timeout=read_timeout, write_timeout=read_timeout, connect_timeout=CONNECT_TIMEOUT, pool_timeout=30
+    )
     builder = (
         ApplicationBuilder()
         .token(token)
         .concurrent_updates(concurrent_updates)
-        .connection_pool_size(connection_pool_size)
-        .pool_timeout(30)
-        .connect_timeout(CONNECT_TIMEOUT)
-        .read_timeout(read_timeout)
-        .write_timeout(read_timeout)
+        .request(AiohttpRequest(connection_pool_size, **timeouts))
+        .get_updates_request(AiohttpRequest(1, **timeouts))
     )
     if base_url is not None:
         builder = builder.base_url(base_url)

@@ -42,7 +42,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import httpx
 from telegram import Bot, InputMediaPhoto
 from telegram.error import (
     BadRequest,
@@ -53,6 +52,7 @@ from telegram.error import (
     TelegramError,
 )
 
+from .http import NOT_SENT
 from .keyboards import Keyboard, to_markup
 
 log = logging.getLogger(__name__)
@@ -141,7 +141,7 @@ def may_have_arrived(e: NetworkError) -> bool:
     cause = e.__cause__
     if cause is None:
         return False
-    return not isinstance(cause, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout)
+    return not isinstance(cause, NOT_SENT)
 
 
 class Outbox:

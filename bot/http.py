@@ -1,0 +1,149 @@
+"""The bot's HTTP client: PTB's request interface on aiohttp.
+
+PTB's default client (httpx over httpcore, anyio and h11, all pure Python) cost a busy bot more CPU than
+its game: about half of each press went into building, sending and parsing requests (bench/bot_bench.py).
+aiohttp parses HTTP in C and keeps its connections alive in a plain pool, for a fraction of that. Only the
+transport changes: PTB still encodes the parameters, raises its errors from the status codes and builds its
+objects, so the bot behaves as before (the whole bot suite runs over it, against the fake Bot API).
+
+What a failure means for a request that may have been carried out matters (the outbox never sends a new
+message twice): ``NOT_SENT`` lists the causes that prove a request never reached Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+import httpx
+from telegram._utils.defaultvalue import DefaultValue
+from telegram._utils.types import ODVInput
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, RequestData
+
+# Failures before the request went out: no connection could be made (refused, unreachable, timed out) or
+# none was free in time. httpx's are kept for PTB's own client (HTTPXRequest), should a caller pass one.
+NOT_SENT: tuple[type[BaseException], ...] = (
+    aiohttp.ClientConnectorError,
+    aiohttp.ConnectionTimeoutError,
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.PoolTimeout,
+)
+
+_FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+class AiohttpRequest(BaseRequest):
+    """``telegram.request.BaseRequest`` over one ``aiohttp.ClientSession`` (keep-alive, ``pool_size``
+    connections at most). Timeouts as PTB's: ``connect_timeout`` to open a connection, ``pool_timeout`` to
+    wait for a free one, ``read_timeout`` for the answer (a long poll adds its own); the write of a small
+    request is bounded by the read timeout, an upload by ``media_write_timeout`` more."""
+
+    __slots__ = (
+        "_connect_timeout",
+        "_media_write_timeout",
+        "_pool_size",
+        "_pool_timeout",
+        "_read_timeout",
+        "_session",
+        "_write_timeout",
+    )
+
+    def __init__(
+        self,
+        pool_size: int = 16,
+        *,
+        read_timeout: float | None = 5.0,
+        write_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+        pool_timeout: float | None = 1.0,
+        media_write_timeout: float | None = 20.0,
+    ) -> None:
+        self._pool_size = pool_size
+        self._read_timeout = read_timeout
+        self._write_timeout = write_timeout
+        self._connect_timeout = connect_timeout
+        self._pool_timeout = pool_timeout
+        self._media_write_timeout = media_write_timeout
+        self._session: aiohttp.ClientSession | None = None  # made in initialize(), inside the event loop
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read_timeout
+
+    async def initialize(self) -> None:
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(limit=self._pool_size, limit_per_host=0, ttl_dns_cache=300)
+            self._session = aiohttp.ClientSession(
+                connector=connector,
+                headers={"User-Agent": self.USER_AGENT},
+                auto_decompress=False,  # the Bot API answers JSON uncompressed (no Accept-Encoding sent)
+                skip_auto_headers=("Accept-Encoding",),
+            )
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        session = self._session
+        if session is None or session.closed:
+            raise RuntimeError("This AiohttpRequest is not initialized!")
+        files = request_data.multipart_data if request_data else None
+        data: Any = None
+        headers: dict[str, str] | None = None
+        if files:
+            form = aiohttp.FormData(quote_fields=False)
+            for name, value in (request_data.json_parameters if request_data else {}).items():
+                form.add_field(name, value)
+            for name, (filename, content, mimetype) in files.items():
+                form.add_field(name, content, filename=filename, content_type=mimetype)
+            data = form
+        elif request_data is not None:
+            params = request_data.json_parameters
+            if params:
+                data = urlencode(params).encode()
+                headers = _FORM
+        read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
+        write = (
+            (self._media_write_timeout if files else self._write_timeout)
+            if isinstance(write_timeout, DefaultValue)
+            else write_timeout
+        )
+        connect = self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
+        pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
+        # aiohttp's ``connect`` covers the wait for a free connection and opening one; ``sock_read`` the
+        # quiet time while the answer comes; the whole request (sending included) is bounded by their sum.
+        total = None if read is None or write is None or connect is None or pool is None else (
+            read + write + connect + pool
+        )
+        timeout = aiohttp.ClientTimeout(
+            total=total,
+            connect=None if connect is None or pool is None else connect + pool,
+            sock_connect=connect,
+            sock_read=read,
+        )
+        try:
+            async with session.request(method, url, data=data, headers=headers, timeout=timeout) as res:
+                return res.status, await res.read()
+        except aiohttp.ConnectionTimeoutError as err:
+            raise TimedOut(
+                "Pool or connect timeout: the request was *not* sent to Telegram"
+            ) from err
+        except (aiohttp.ServerTimeoutError, asyncio.TimeoutError) as err:
+            raise TimedOut from err
+        except aiohttp.ClientError as err:
+            raise NetworkError(f"aiohttp.{err.__class__.__name__}: {err}") from err
