@@ -165,15 +165,19 @@ def build_application(
     lock.acquire()
     # HTTP over aiohttp (bot/http.py): a fraction of httpx's CPU per request. The pool is sized for the
     # outbox's requests in flight plus button answers; the long poll has its own connection.
-    timeouts: dict[str, float] = dict(
-        read_timeout=read_timeout, write_timeout=read_timeout, connect_timeout=CONNECT_TIMEOUT, pool_timeout=30
-    )
+    timeouts: dict[str, float] = {
+        "read_timeout": read_timeout,
+        "write_timeout": read_timeout,
+        "connect_timeout": CONNECT_TIMEOUT,
+        "pool_timeout": 30,
+    }
+    requests = (AiohttpRequest(connection_pool_size, **timeouts), AiohttpRequest(1, **timeouts))
     builder = (
         ApplicationBuilder()
         .token(token)
         .concurrent_updates(concurrent_updates)
-        .request(AiohttpRequest(connection_pool_size, **timeouts))
-        .get_updates_request(AiohttpRequest(1, **timeouts))
+        .request(requests[0])
+        .get_updates_request(requests[1])
     )
     if base_url is not None:
         builder = builder.base_url(base_url)
@@ -264,6 +268,9 @@ def build_application(
             app.bot_data.pop("service", None)
         finally:
             lock.release()
+            # PTB shuts its clients down only after a start that succeeded: a refused token leaves them open
+            for request in requests:
+                await request.shutdown()
 
     try:
         app: AnyApp = builder.post_init(post_init).post_shutdown(post_shutdown).build()
@@ -370,7 +377,7 @@ class TokenSafeFormatter(logging.Formatter):
         self.secrets = sorted({token, token.partition(":")[2]} - {""}, key=len, reverse=True)
 
     def format(self, record: logging.LogRecord) -> str:
-        if record.exc_info is not None and isinstance(record.exc_info[1], InvalidToken):
+        if isinstance(record.exc_info, tuple) and isinstance(record.exc_info[1], InvalidToken):
             record.exc_info, record.exc_text = None, None
         text = super().format(record)
         for secret in self.secrets:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -61,6 +61,19 @@ def to_markup(kb: Keyboard | None) -> InlineKeyboardMarkup | None:
             for row in kb
         ]
     )
+
+
+def markup_json(kb: Keyboard | None) -> dict[str, Any] | None:
+    """``to_markup`` as the Bot API's JSON, for a request whose parameters are sent as they are."""
+    if not kb:
+        return None
+    return {"inline_keyboard": [[_button_json(b) for b in row] for row in kb]}
+
+
+def _button_json(b: Button) -> dict[str, str]:
+    if b.url is not None:
+        return {"text": b.label, "url": b.url}
+    return {"text": b.label} if b.data is None else {"text": b.label, "callback_data": b.data}
 
 
 # ------------------------------------------------------------------ callback data: the button kinds

@@ -52,8 +52,8 @@ from telegram.error import (
     TelegramError,
 )
 
-from .http import NOT_SENT
-from .keyboards import Keyboard, to_markup
+from .http import NOT_SENT, call
+from .keyboards import Keyboard, markup_json, to_markup
 
 log = logging.getLogger(__name__)
 
@@ -370,14 +370,15 @@ class Outbox:
 
     async def _send(self, chat_id: int, op: _Op) -> None:
         content = op.content
-        markup = to_markup(content.kb)
+        markup = markup_json(content.kb)
         if not op.live:
             parts = split_text(content.text)
             for i, part in enumerate(parts[len(op.done) :], len(op.done)):
                 last = i == len(parts) - 1
                 await self._request(chat_id, op)
-                sent = await self.bot.send_message(chat_id, part, reply_markup=markup if last else None)
-                op.done.append((sent.message_id, part))
+                params = {"chat_id": chat_id, "text": part, "reply_markup": markup if last else None}
+                sent = await call(self.bot, "sendMessage", params)
+                op.done.append((sent["message_id"], part))
             return
         slot = self._slots.get((chat_id, op.key))
         parts = [caption_of(content.text)] if content.photo is not None else split_text(content.text)
@@ -399,23 +400,22 @@ class Outbox:
         assert slot.message_id is not None
         if shown == content:
             return
-        markup = to_markup(content.kb)
+        markup = markup_json(content.kb)
         for i, (head_id, head_text) in enumerate(slot.heads):
             if head_text != parts[i]:
                 await self._request(chat_id, op)
-                await self.bot.edit_message_text(parts[i], chat_id=chat_id, message_id=head_id)
+                await call(
+                    self.bot, "editMessageText", {"chat_id": chat_id, "message_id": head_id, "text": parts[i]}
+                )
                 slot.heads[i] = (head_id, parts[i])
         text = parts[-1]
+        edit = {"chat_id": chat_id, "message_id": slot.message_id, "reply_markup": markup}
         if content.photo is None:
             await self._request(chat_id, op)
-            await self.bot.edit_message_text(
-                text, chat_id=chat_id, message_id=slot.message_id, reply_markup=markup
-            )
+            await call(self.bot, "editMessageText", {**edit, "text": text})
         elif shown is not None and shown.photo == content.photo:
             await self._request(chat_id, op)
-            await self.bot.edit_message_caption(
-                chat_id=chat_id, message_id=slot.message_id, caption=text, reply_markup=markup
-            )
+            await call(self.bot, "editMessageCaption", {**edit, "caption": text})
         else:
             png = await self._png(content.photo)
             await self._request(chat_id, op)
@@ -423,7 +423,7 @@ class Outbox:
                 InputMediaPhoto(png, caption=text),
                 chat_id=chat_id,
                 message_id=slot.message_id,
-                reply_markup=markup,
+                reply_markup=to_markup(content.kb),
             )
         slot.content = content
 
@@ -441,22 +441,25 @@ class Outbox:
             )
             try:
                 await self._request(chat_id, op)
-                await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=old, reply_markup=None)
+                await call(self.bot, "editMessageReplyMarkup", {"chat_id": chat_id, "message_id": old})
             except TelegramError as e:  # best effort: the old buttons answer "out of date" anyway
                 log.debug("chat %s: could not strip the old keyboard: %s", chat_id, e)
         for part in parts[len(op.done) : -1]:
             await self._request(chat_id, op)
-            head = await self.bot.send_message(chat_id, part)
-            op.done.append((head.message_id, part))
+            head = await call(self.bot, "sendMessage", {"chat_id": chat_id, "text": part})
+            op.done.append((head["message_id"], part))
         heads = list(op.done)
-        markup = to_markup(content.kb)
         await self._request(chat_id, op)
         if content.photo is not None:
             png = await self._png(content.photo)
-            msg = await self.bot.send_photo(chat_id, png, caption=parts[-1], reply_markup=markup)
+            photo = await self.bot.send_photo(
+                chat_id, png, caption=parts[-1], reply_markup=to_markup(content.kb)
+            )
+            message_id = photo.message_id
         else:
-            msg = await self.bot.send_message(chat_id, parts[-1], reply_markup=markup)
-        self._slots[chat_id, op.key] = _Slot(msg.message_id, content, heads)
+            params = {"chat_id": chat_id, "text": parts[-1], "reply_markup": markup_json(content.kb)}
+            message_id = (await call(self.bot, "sendMessage", params))["message_id"]
+        self._slots[chat_id, op.key] = _Slot(message_id, content, heads)
         op.fresh = False
         if self.on_message is not None:
-            await self.on_message(chat_id, op.key, msg.message_id)
+            await self.on_message(chat_id, op.key, message_id)
