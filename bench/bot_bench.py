@@ -42,6 +42,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,7 @@ def bot_process(
         return
     import cProfile
 
-    with cProfile.Profile() as pr:
+    with cProfile.Profile(time.process_time) as pr:  # CPU time: what waits on the other process is not cost
         asyncio.run(_bot_main(conn, base_url, token, db_path, pictures, workers))
     pr.dump_stats(profile)
 
@@ -393,6 +394,7 @@ async def _drive(
         "answered": len(answers),
         "actions": actions,
         "api_calls": len(tg.calls),
+        "api_by_method": ", ".join(f"{m} {n}" for m, n in Counter(c.method for c in tg.calls).most_common()),
         "elapsed_s": elapsed,
         "bot_cpu_s": cpu1 - cpu0,
         **loop_stats,
@@ -508,6 +510,7 @@ def report(r: dict[str, Any], think: float, mode: str = "text") -> str:
         f"think {think:g}s",
         f"  {r['hands']} hands, {r['presses']} presses, {r['actions']} game actions, "
         f"{r['api_calls']} API calls in {r['elapsed_s']:.1f}s ({press_rate(r):.1f} presses/s)",
+        f"  API calls by method: {r['api_by_method']}",
         f"  bot process CPU {r['bot_cpu_s']:.1f}s ({per_press:.1f} ms per press, target ≤ 8 ms)",
         f"  bot event loop blocked: p99 {r['lag_p99_ms']:.1f} ms, max {r['lag_max_ms']:.1f} ms; "
         f"GC {r['gc_total_s']:.2f}s in all, longest {r['gc_max_ms']:.1f} ms, collections by generation "
