@@ -42,7 +42,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from telegram import Bot, InputMediaPhoto
+from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -53,7 +53,7 @@ from telegram.error import (
 )
 
 from .http import NOT_SENT, call
-from .keyboards import Keyboard, markup_json, to_markup
+from .keyboards import Keyboard, markup_json
 
 log = logging.getLogger(__name__)
 
@@ -419,12 +419,7 @@ class Outbox:
         else:
             png = await self._png(content.photo)
             await self._request(chat_id, op)
-            await self.bot.edit_message_media(
-                InputMediaPhoto(png, caption=text),
-                chat_id=chat_id,
-                message_id=slot.message_id,
-                reply_markup=to_markup(content.kb),
-            )
+            await call(self.bot, "editMessageMedia", {**edit, "media": InputMediaPhoto(png, caption=text)})
         slot.content = content
 
     async def _png(self, photo: Photo) -> bytes:
@@ -452,13 +447,12 @@ class Outbox:
         await self._request(chat_id, op)
         if content.photo is not None:
             png = await self._png(content.photo)
-            photo = await self.bot.send_photo(
-                chat_id, png, caption=parts[-1], reply_markup=to_markup(content.kb)
-            )
-            message_id = photo.message_id
+            params = {"chat_id": chat_id, "photo": InputFile(png), "caption": parts[-1]}
         else:
-            params = {"chat_id": chat_id, "text": parts[-1], "reply_markup": markup_json(content.kb)}
-            message_id = (await call(self.bot, "sendMessage", params))["message_id"]
+            params = {"chat_id": chat_id, "text": parts[-1]}
+        params["reply_markup"] = markup_json(content.kb)
+        sent = await call(self.bot, "sendPhoto" if content.photo is not None else "sendMessage", params)
+        message_id = sent["message_id"]
         self._slots[chat_id, op.key] = _Slot(message_id, content, heads)
         op.fresh = False
         if self.on_message is not None:
