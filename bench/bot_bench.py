@@ -27,7 +27,8 @@ per press and the answer percentiles side by side, and where p99 crosses 50 ms (
 40 presses/s).
 
 Run: ``.venv/bin/python bench/bot_bench.py`` (200 tables, about 80 s a display mode), ``--quick`` (20
-tables, ~25 s a display mode) or ``--sweep 3,2,1.5,1,0.75,0.5`` (text mode, a few minutes).
+tables, ~25 s a display mode) or ``--sweep 3,2,1.5,1,0.75,0.5`` (text mode unless ``--display
+pictures``; a few minutes).
 """
 
 from __future__ import annotations
@@ -444,7 +445,9 @@ def main() -> None:
     if args.sweep:
         rows = []
         for think in sorted((float(x) for x in args.sweep.split(",")), reverse=True):
-            rows.append((think, asyncio.run(run(tables, args.hands, think, args.seed, ramp))))
+            pics = args.display == "pictures"  # the sweep runs one mode: text unless pictures are asked for
+            r = asyncio.run(run(tables, args.hands, think, args.seed, ramp, pics, args.picture_workers))
+            rows.append((think, r))
             if len(rows) == 1:
                 print(sweep_head(rows[0][1]))
             print(sweep_row(*rows[-1]), flush=True)
