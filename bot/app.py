@@ -354,6 +354,7 @@ async def running(app: AnyApp, *, poll_timeout: float = 10) -> AsyncIterator[Any
 QUIET_LOGGERS = {
     "httpx": logging.WARNING,
     "httpcore": logging.WARNING,
+    "aiohttp": logging.WARNING,  # bot/http.py: request URLs hold the token
     "telegram": logging.INFO,
     "aiosqlite": logging.INFO,
     "apscheduler": logging.WARNING,
