@@ -32,6 +32,7 @@ from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, Re
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from storage import MAX_PAUSE_S, Storage
+from storage.store import is_postgres_url
 
 from . import handlers, lifecycle
 from .access import link_key
@@ -159,9 +160,13 @@ def build_application(
     pictures on, none (a thread) with text (a chat may still ask for pictures with /view).
 
     Raises ``AlreadyRunning`` if another process runs a bot on ``db_path`` (nothing is sent then)."""
-    db = Path(db_path)
-    lock = DatabaseLock(db)
-    lock.acquire()
+    # SQLite: one bot process per file (the lock). PostgreSQL: several worker processes may share the
+    # database (bot/cluster.py keeps them apart per table), so there is no file and no lock.
+    pg = is_postgres_url(db_path)
+    db: str | Path = str(db_path) if pg else Path(db_path)
+    lock = DatabaseLock(db) if not pg else None
+    if lock is not None:
+        lock.acquire()
     # A modest pool: httpcore scans every pooled connection for each request it assigns, so a big pool of
     # mostly idle connections costs more than requests briefly queueing for one (pool_timeout covers it).
     builder = (
@@ -189,7 +194,8 @@ def build_application(
         sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
         storage = await Storage.open(db, clock=clock)
         app.bot_data["storage"] = storage  # closed by post_shutdown even if the rest of this fails
-        await import_side_file(storage, side_file(db))
+        if isinstance(db, Path):
+            await import_side_file(storage, side_file(db))
         holder: dict[str, TableService] = {}
 
         async def on_forbidden(user_id: int) -> None:
@@ -262,14 +268,16 @@ def build_application(
                 await _bounded("closing the database", storage.close())
             app.bot_data.pop("service", None)
         finally:
-            lock.release()
+            if lock is not None:
+                lock.release()
 
     try:
         app: AnyApp = builder.post_init(post_init).post_shutdown(post_shutdown).build()
         handlers.install(app)
         lifecycle.install(app)
     except BaseException:
-        lock.release()
+        if lock is not None:
+            lock.release()
         raise
     return app
 
