@@ -42,6 +42,7 @@ from .service import TableService
 from .sidefile import import_side_file, side_file
 from .texts import t
 from .timers import Timers
+from .webhook import WebhookConfig, start_webhook, webhook_from_env, webhook_kwargs
 
 log = logging.getLogger(__name__)
 
@@ -325,14 +326,20 @@ async def _set_commands(app: AnyApp) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running(app: AnyApp, *, poll_timeout: float = 10) -> AsyncIterator[AnyApp]:
-    """Start and stop ``app`` as ``run_polling`` does (initialize, post_init, polling, start; and back)."""
+async def running(
+    app: AnyApp, *, poll_timeout: float = 10, webhook: WebhookConfig | None = None
+) -> AsyncIterator[AnyApp]:
+    """Start and stop ``app`` as ``run_polling`` does (initialize, post_init, polling, start; and back);
+    with ``webhook``, as ``run_webhook`` does (bot/webhook.py)."""
     await app.initialize()
     try:
         if app.post_init is not None:
             await app.post_init(app)
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=int(poll_timeout))
+        if webhook is not None:
+            await start_webhook(app, webhook)
+        else:
+            await app.updater.start_polling(poll_interval=0, timeout=int(poll_timeout))
         await app.start()
         try:
             yield app
@@ -407,7 +414,12 @@ def main(db_path: str | None = None) -> int:
         return 3
     log.info("starting the bot (database %s)", path)
     try:
-        app.run_polling(allowed_updates=Update.ALL_TYPES)
+        webhook = webhook_from_env(token)
+        if webhook is None:
+            app.run_polling(allowed_updates=Update.ALL_TYPES)
+        else:  # several workers may serve one webhook (docs/deploy.md)
+            log.info("serving updates on a webhook (%s:%s)", webhook.listen, webhook.port)
+            app.run_webhook(**webhook_kwargs(webhook))
     except InvalidToken:  # PTB's message quotes the token: never print it
         print(
             "Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it with @BotFather.", file=sys.stderr
