@@ -32,10 +32,13 @@ from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, Re
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from storage import MAX_PAUSE_S, Storage
+from storage.postgres import PgStorage
 from storage.store import is_postgres_url
 
 from . import handlers, lifecycle
 from .access import link_key
+from .cluster import Cluster, ClusterTables, ClusterTimers
+from .cluster import install as install_cluster
 from .outbox import Outbox, may_have_arrived, retry_seconds
 from .pictures.worker import Painter
 from .service import TableService
@@ -224,7 +227,16 @@ def build_application(
         async def on_due(table_id: int) -> None:
             await holder["service"].on_due(table_id)
 
-        timers = Timers(app.job_queue, on_due, clock)
+        # PostgreSQL: this process may be one worker of several (bot/cluster.py)
+        cluster = await Cluster.connect(storage, clock) if isinstance(storage, PgStorage) else None
+        registry = None
+        if cluster is not None:
+            app.bot_data["cluster"] = cluster
+            registry = ClusterTables()
+            registry.cluster = cluster
+            timers: Timers = ClusterTimers(app.job_queue, on_due, clock, store=cluster.store)
+        else:
+            timers = Timers(app.job_queue, on_due, clock)
         service = TableService(
             storage,
             outbox,
@@ -237,12 +249,20 @@ def build_application(
             link_key=link_key(token),
             claim_pause=claim_pause,
             pictures=pictures,
+            registry=registry,
         )
         holder["service"] = service
         app.bot_data.update(service=service, storage=storage, outbox=outbox, timers=timers)
         if pictures:  # every tile sprite drawn once now, so that no player waits for the first picture
             await painter.start()
-        if restore:
+        if cluster is not None:
+            cluster.service, cluster.outbox = service, outbox
+            cluster.limiter = limiter if isinstance(limiter, AIORateLimiter) else None
+            install_cluster(app, cluster)
+            if restore:
+                await cluster.restore_all()
+            cluster.start()
+        elif restore:
             await service.restore()
         await _set_commands(app)
         # Everything loaded so far (libraries, rulesets, restored tables) lives as long as the bot: keep it
@@ -264,6 +284,9 @@ def build_application(
             painter = app.bot_data.pop("painter", None)
             if isinstance(painter, Painter):
                 await _bounded("stopping the picture worker", asyncio.to_thread(painter.close))
+            cluster = app.bot_data.pop("cluster", None)
+            if isinstance(cluster, Cluster):
+                await _bounded("leaving the cluster", cluster.close())
             storage = app.bot_data.pop("storage", None)
             if isinstance(storage, Storage):
                 await _bounded("closing the database", storage.close())

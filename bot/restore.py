@@ -59,35 +59,42 @@ async def restore_tables(
     for r in restored:
         rt = TableRuntime(r.table, r.settings, list(r.table.seats), dict(r.table.options))
         tables.add(rt)
-        present.adopt(rt, dict(r.panels or {}))
-        done = await load_totals(storage, rt)
         async with rt.lock:
-            if r.error is not None and r.hand is not None:
-                # the reason quotes the logged action, which may be a hidden tile: not in logs or chats
-                log.warning("table %s: hand %s does not replay; abandoned", rt.id, r.hand.id)
-                try:
-                    await storage.abandon_hand(r.hand.id, "does not replay")
-                except StorageError as e:
-                    log.warning("table %s: %s", rt.id, e)
-                present.note_group(rt, "note.restore_failed")
-                present.show_lobby(rt, fresh=True)
-            elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
-                await _lobby(storage, rt, present, done)
-            else:
-                if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
-                    present.show_lobby_started(rt, fresh=True)
-                rt.hand, rt.state = r.hand, r.state
-                # 血流成河: wins earlier in the hand keep their marks on the pictures
-                rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
-                if r.facts is not None:
-                    rt.facts = r.facts
-                if _reopen(rt, r, play.clock()):
-                    present.note_group(rt, "note.restored")
-                try:
-                    await _store_play(storage, rt)
-                except StorageError as e:
-                    log.warning("table %s: seats not stored after the restart: %s", rt.id, e)
-                await play.resume(rt)
+            await rebuild(storage, rt, r, present, play)
+
+
+async def rebuild(storage: Storage, rt: TableRuntime, r: Restored, present: Presenter, play: Play) -> None:
+    """One table from its stored record ``r``, into ``rt`` (fresh, or emptied by the caller), and go on;
+    the caller holds the table's lock. A restart does it for every table; a worker does it for a table
+    another worker moved (bot/cluster.py): both carry on from what the database says."""
+    present.adopt(rt, dict(r.panels or {}))
+    done = await load_totals(storage, rt)
+    if r.error is not None and r.hand is not None:
+        # the reason quotes the logged action, which may be a hidden tile: not in logs or chats
+        log.warning("table %s: hand %s does not replay; abandoned", rt.id, r.hand.id)
+        try:
+            await storage.abandon_hand(r.hand.id, "does not replay")
+        except StorageError as e:
+            log.warning("table %s: %s", rt.id, e)
+        present.note_group(rt, "note.restore_failed")
+        present.show_lobby(rt, fresh=True)
+    elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
+        await _lobby(storage, rt, present, done)
+    else:
+        if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
+            present.show_lobby_started(rt, fresh=True)
+        rt.hand, rt.state = r.hand, r.state
+        # 血流成河: wins earlier in the hand keep their marks on the pictures
+        rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
+        if r.facts is not None:
+            rt.facts = r.facts
+        if _reopen(rt, r, play.clock()):
+            present.note_group(rt, "note.restored")
+        try:
+            await _store_play(storage, rt)
+        except StorageError as e:
+            log.warning("table %s: seats not stored after the restart: %s", rt.id, e)
+        await play.resume(rt)
 
 
 def _reopen(rt: TableRuntime, r: Restored, now: float) -> bool:

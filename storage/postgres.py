@@ -142,6 +142,7 @@ class PgStorage(Storage):
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:  # noqa: D107 - use connect
         self._pool: asyncpg.Pool | None = pool
         self.url = redact(url)
+        self.dsn = url  # with its password: for the workers' own connections (storage/cluster.py)
         self.path = Path(self.url)  # what the SQLite store calls its file, for messages
         self._clock = clock
         # writes whose callers were cancelled, still running (shielded): later calls wait for them first, so

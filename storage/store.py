@@ -1170,12 +1170,13 @@ class Storage:
         rec = await self.hand_replay(hand_id)
         return replay_actions(rec.variant, rec.hand, rec.actions)
 
-    async def restore(self) -> list[Restored]:
+    async def restore(self, table_id: int | None = None) -> list[Restored]:
         """After a restart: every open table with its current hand rebuilt from the log.
 
         A hand whose log already reaches the end but whose result was never written (the writer died between
         ``log_action`` and ``finish_hand``) is finished here, so its scores are not lost. A hand that does not
-        replay is reported in ``Restored.error`` rather than stopping the others.
+        replay is reported in ``Restored.error`` rather than stopping the others. ``table_id``: that table
+        only (empty if it is not open): a worker rebuilding a table another worker moved.
         """
 
         async def load(db: aiosqlite.Connection) -> list[tuple[Table, int | None]]:
@@ -1183,8 +1184,9 @@ class Storage:
                 f"""
                 SELECT {", ".join("t." + c.strip() for c in _TABLE_COLS.split(","))}, h.id
                 FROM tables AS t LEFT JOIN hands AS h ON h.table_id = t.id AND h.ended_at IS NULL
-                WHERE t.status = 'open' ORDER BY t.id
-                """
+                WHERE t.status = 'open' AND (CAST(? AS BIGINT) IS NULL OR t.id = ?) ORDER BY t.id
+                """,
+                (table_id, table_id),
             )
             return [(_table(r[:7]), r[7]) for r in rows]
 

@@ -1529,7 +1529,9 @@ class FakeTelegramServer:
 
         backoff: dict[int, float] = {}  # update id -> the loop time before which it is not retried
         loop = asyncio.get_running_loop()
-        async with httpx.AsyncClient(timeout=30) as client:
+        # a connection per update: behind one port several workers (SO_REUSEPORT) each get their share
+        limits = httpx.Limits(max_keepalive_connections=0)
+        async with httpx.AsyncClient(timeout=30, limits=limits) as client:
             tasks: set[asyncio.Task[None]] = set()
 
             async def post(update: dict[str, Any], url: str, secret: str | None) -> None:
