@@ -20,6 +20,7 @@ import fcntl
 import gc
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -45,7 +46,7 @@ from .service import TableService
 from .sidefile import import_side_file, side_file
 from .texts import t
 from .timers import Timers
-from .webhook import WebhookConfig, start_webhook, webhook_from_env, webhook_kwargs
+from .webhook import WebhookConfig, start_webhook, webhook_from_env
 
 log = logging.getLogger(__name__)
 
@@ -359,14 +360,15 @@ async def running(
         if app.post_init is not None:
             await app.post_init(app)
         assert app.updater is not None
-        if webhook is not None:
-            await start_webhook(app, webhook)
-        else:
+        if webhook is None:
             await app.updater.start_polling(poll_interval=0, timeout=int(poll_timeout))
         await app.start()
+        hook = await start_webhook(app, webhook) if webhook is not None else None
         try:
             yield app
         finally:
+            if hook is not None:
+                await hook.stop()
             if app.updater.running:
                 await app.updater.stop()
             if app.running:
@@ -442,7 +444,7 @@ def main(db_path: str | None = None) -> int:
             app.run_polling(allowed_updates=Update.ALL_TYPES)
         else:  # several workers may serve one webhook (docs/deploy.md)
             log.info("serving updates on a webhook (%s:%s)", webhook.listen, webhook.port)
-            app.run_webhook(**webhook_kwargs(webhook))
+            asyncio.run(_serve_webhook(app, webhook))
     except InvalidToken:  # PTB's message quotes the token: never print it
         print(
             "Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it with @BotFather.", file=sys.stderr
@@ -451,6 +453,16 @@ def main(db_path: str | None = None) -> int:
     finally:
         _exit_within(SHUTDOWN_STEP)
     return 0
+
+
+async def _serve_webhook(app: AnyApp, webhook: WebhookConfig) -> None:
+    """Run until SIGINT or SIGTERM, serving the webhook (what ``run_webhook`` does, with our server)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with running(app, webhook=webhook):
+        await stop.wait()
 
 
 def _exit_within(seconds: float) -> None:

@@ -17,7 +17,9 @@ holds across processes:
   armed one normally runs it; if it died, any free worker takes the deadline when it is overdue
   (``FOR UPDATE SKIP LOCKED``) and runs it, after rebuilding the table.
 * Workers beat a heartbeat; the bot's global send budget (~30 messages a second) is split among the workers
-  alive.
+  alive. The tables of a worker that died are taken over at once by another (the server drops a dead
+  process's sessions, and with them its name): they are rebuilt and carried on, unseen by the players
+  except for what the dead worker had not sent yet, which is sent now.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ class TableLease:
             if self._lease is None:
                 self._lease = await self._cluster.store.take(self.table_id)
                 if self._lease.moved:
-                    await self._cluster.refresh(self.table_id)
+                    await self._cluster.refresh(self.table_id, resend=self._lease.orphaned)
         except BaseException:
             self._local.release()
             raise
@@ -134,12 +136,8 @@ class ClusterTables(Tables):
             if self.cluster is None:
                 yield
                 return
-            async with self.cluster.storage_conn() as conn:
-                await conn.execute("SELECT pg_advisory_lock($1)", chat_id)
-                try:
-                    yield
-                finally:
-                    await conn.execute("SELECT pg_advisory_unlock($1)", chat_id)
+            async with self.cluster.store.chat_lock(chat_id):
+                yield
 
     def chat_lock(self, chat_id: int) -> Any:  # an async context manager, as asyncio.Lock is
         return self._chat_lease(chat_id)
@@ -201,14 +199,12 @@ class Cluster:
         self._leases: dict[int, TableLease] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop_task: asyncio.Task[None] | None = None
+        self._adopting: set[int] = set()
 
     @classmethod
     async def connect(cls, storage: PgStorage, clock: Callable[[], float]) -> Cluster:
         worker = f"{os.uname().nodename}:{os.getpid()}:{secrets.token_hex(4)}"
         return cls(storage, await ClusterStore.connect(storage.dsn, worker), clock)
-
-    def storage_conn(self) -> Any:
-        return self.storage._acquire()
 
     def lease_for(self, table_id: int) -> TableLease:
         lease = self._leases.get(table_id)
@@ -240,9 +236,11 @@ class Cluster:
 
     # ------------------------------------------------------------------ tables moved elsewhere
 
-    async def refresh(self, table_id: int) -> None:
+    async def refresh(self, table_id: int, *, resend: bool = False) -> None:
         """Rebuild a table from the database (the caller holds its lease): another worker moved it, or this
-        worker has not loaded it yet. A table no longer open is dropped."""
+        worker has not loaded it yet. A table no longer open is dropped. ``resend``: the worker that moved it
+        died, maybe after sending messages whose ids it had not stored yet; the table is shown in new
+        messages, below those, so that the newest message of each chat is the live one."""
         svc = self.service
         assert svc is not None
         rt = svc.registry.by_id.get(table_id)
@@ -267,7 +265,7 @@ class Cluster:
         if r.hand is not None:
             users |= {u for u in r.hand.seats if u is not None}
         await svc.people.load(users)
-        await rebuild(self.storage, rt, r, svc.present, svc.play)
+        await rebuild(self.storage, rt, r, svc.present, svc.play, resend=resend)
         svc.night.arm(rt)
 
     async def bring_in(self, table_ids: set[int]) -> None:
@@ -355,11 +353,24 @@ class Cluster:
                     self._share_budget()
                 for table_id in await self.store.claim_due(self.clock() - GRACE_S):
                     self._spawn(self._due(table_id))
+                orphans = await self.store.orphans() - self._adopting
+                if orphans:
+                    log.info("carrying on %d table(s) of a worker that stopped", len(orphans))
+                    self._adopting |= orphans
+                    self._spawn(self._adopt(orphans))
             except asyncio.CancelledError:
                 raise
             except Exception as e:
                 log.warning("cluster upkeep failed: %s", e)
             await asyncio.sleep(POLL_S)
+
+    async def _adopt(self, table_ids: set[int]) -> None:
+        try:
+            await self.bring_in(table_ids)
+        except Exception:
+            log.exception("tables of a stopped worker not taken over")
+        finally:
+            self._adopting -= table_ids
 
     async def _due(self, table_id: int) -> None:
         svc = self.service

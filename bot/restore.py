@@ -63,10 +63,13 @@ async def restore_tables(
             await rebuild(storage, rt, r, present, play)
 
 
-async def rebuild(storage: Storage, rt: TableRuntime, r: Restored, present: Presenter, play: Play) -> None:
+async def rebuild(
+    storage: Storage, rt: TableRuntime, r: Restored, present: Presenter, play: Play, *, resend: bool = False
+) -> None:
     """One table from its stored record ``r``, into ``rt`` (fresh, or emptied by the caller), and go on;
     the caller holds the table's lock. A restart does it for every table; a worker does it for a table
-    another worker moved (bot/cluster.py): both carry on from what the database says."""
+    another worker moved (bot/cluster.py): both carry on from what the database says. ``resend``: show
+    the table in new messages rather than edit the stored ones (a dead worker may have sent newer ones)."""
     present.adopt(rt, dict(r.panels or {}))
     done = await load_totals(storage, rt)
     if r.error is not None and r.hand is not None:
@@ -79,7 +82,7 @@ async def rebuild(storage: Storage, rt: TableRuntime, r: Restored, present: Pres
         present.note_group(rt, "note.restore_failed")
         present.show_lobby(rt, fresh=True)
     elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
-        await _lobby(storage, rt, present, done)
+        await _lobby(storage, rt, present, done, resend)
     else:
         if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
             present.show_lobby_started(rt, fresh=True)
@@ -94,7 +97,10 @@ async def rebuild(storage: Storage, rt: TableRuntime, r: Restored, present: Pres
             await _store_play(storage, rt)
         except StorageError as e:
             log.warning("table %s: seats not stored after the restart: %s", rt.id, e)
-        await play.resume(rt)
+        if resend:
+            await play.resume(rt, fresh_group=True, fresh_seats=set(range(len(r.hand.seats))))
+        else:
+            await play.resume(rt)
 
 
 def _reopen(rt: TableRuntime, r: Restored, now: float) -> bool:
@@ -131,10 +137,12 @@ async def _store_play(storage: Storage, rt: TableRuntime) -> None:
     rt.stored = rows
 
 
-async def _lobby(storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand]) -> None:
+async def _lobby(
+    storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand], resend: bool = False
+) -> None:
     """A table between hands: the lobby as it was, with the last hand's result above it (sent now, in a new
     lobby message, if the group had not seen it yet)."""
-    present.show_lobby(rt, fresh=await _last_result(storage, rt, present, done))
+    present.show_lobby(rt, fresh=await _last_result(storage, rt, present, done) or resend)
 
 
 async def _last_result(

@@ -1,9 +1,14 @@
 """Webhook mode: Telegram POSTs each update to ``WEBHOOK_URL`` instead of the bot polling for it.
 
-Polling stays the default (``make run``: nothing to expose). With ``WEBHOOK_URL`` set, PTB's webhook server
-(tornado) listens on ``WEBHOOK_LISTEN:WEBHOOK_PORT`` and answers only requests that carry the secret token in
-``X-Telegram-Bot-Api-Secret-Token``: ``WEBHOOK_SECRET``, or by default one derived from the bot token, so
-every worker of one bot agrees on it without sharing another secret (docs/deploy.md).
+Polling stays the default (``make run``: nothing to expose). With ``WEBHOOK_URL`` set, a webhook server
+(tornado, which PTB's own webhook uses) listens on ``WEBHOOK_LISTEN:WEBHOOK_PORT`` and answers only requests
+that carry the secret token in ``X-Telegram-Bot-Api-Secret-Token``: ``WEBHOOK_SECRET``, or by default one
+derived from the bot token, so every worker of one bot agrees on it without sharing another secret
+(docs/deploy.md).
+
+Unlike PTB's webhook server, which answers Telegram as soon as an update is queued, this one answers once
+the update has been handled (``Application.process_update``): an update whose worker dies before it is
+handled is never answered, so Telegram sends it again, to a worker alive. Nothing is lost with a worker.
 
 Several worker processes on one machine may listen on the same port: the socket is bound with
 ``SO_REUSEPORT``, so the kernel spreads Telegram's connections over the workers alive, and a worker that dies
@@ -14,14 +19,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import logging
 import os
 import socket
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import tornado.web
 from telegram import Update
 from telegram.ext import Application
+from tornado.httpserver import HTTPServer
+
+log = logging.getLogger(__name__)
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
@@ -82,19 +93,59 @@ def shared_socket(listen: str, port: int) -> socket.socket:
     return sock
 
 
-def webhook_kwargs(config: WebhookConfig) -> dict[str, Any]:
-    """What ``Updater.start_webhook`` / ``Application.run_webhook`` take for this configuration."""
-    return {  # listen and port are in the socket (PTB takes either them or a socket)
-        "url_path": config.path,
-        "webhook_url": config.url,
-        "secret_token": config.secret,
-        "allowed_updates": Update.ALL_TYPES,
-        "max_connections": MAX_CONNECTIONS,
-        "unix": shared_socket(config.listen, config.port),  # PTB serves on any socket given here
-    }
+class _Hook(tornado.web.RequestHandler):
+    """POST <path>: one update, handled before it is answered (200), else 500 (Telegram sends it again)."""
+
+    def initialize(self, app: AnyApp, secret: str) -> None:  # tornado passes the route's arguments here
+        self.app, self.secret = app, secret
+
+    async def post(self) -> None:
+        given = self.request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+        if not hmac.compare_digest(given.encode(), self.secret.encode()):
+            self.set_status(403)
+            return
+        try:
+            update = Update.de_json(json.loads(self.request.body), self.app.bot)
+        except (ValueError, TypeError, KeyError):
+            self.set_status(400)  # not an update: sending it again will not help
+            return
+        try:
+            await self.app.process_update(update)
+        except Exception:
+            log.exception("an update failed; Telegram will send it again")
+            self.set_status(500)
+            return
+        self.set_status(200)
+
+    def log_exception(self, *args: Any) -> None:  # a request's body holds private data: not in the logs
+        log.warning("webhook request failed")
 
 
-async def start_webhook(app: AnyApp, config: WebhookConfig) -> None:
+class WebhookServer:
+    """The webhook: tornado serving ``config.path`` on a shared socket; ``start`` also tells Telegram."""
+
+    def __init__(self, app: AnyApp, config: WebhookConfig) -> None:
+        self.app, self.config = app, config
+        routes = [(config.path, _Hook, {"app": app, "secret": config.secret})]
+        self._server = HTTPServer(tornado.web.Application(routes), xheaders=True)
+
+    async def start(self) -> None:
+        self._server.add_socket(shared_socket(self.config.listen, self.config.port))
+        await self.app.bot.set_webhook(
+            self.config.url,
+            secret_token=self.config.secret,
+            allowed_updates=Update.ALL_TYPES,
+            max_connections=MAX_CONNECTIONS,
+        )
+
+    async def stop(self) -> None:
+        """Stop taking updates; those being handled finish (the caller stops the application after)."""
+        self._server.stop()
+        await self._server.close_all_connections()
+
+
+async def start_webhook(app: AnyApp, config: WebhookConfig) -> WebhookServer:
     """Serve updates on the webhook (and tell Telegram its URL and secret): ``running(app, webhook=...)``."""
-    assert app.updater is not None
-    await app.updater.start_webhook(**webhook_kwargs(config))
+    server = WebhookServer(app, config)
+    await server.start()
+    return server
