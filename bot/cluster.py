@@ -53,7 +53,7 @@ SEND_BUDGET = 30.0  # messages a second Telegram allows one bot, over all its ch
 HEARTBEAT_S = 2.0
 POLL_S = 0.5  # how often a worker looks for overdue deadlines
 GRACE_S = 1.5  # a deadline is taken by any worker only this long after it is due (its own worker goes first)
-LINGER_S = 0.05  # a lease is kept this long after its table's chats are flushed (the next update is near)
+LINGER_S = 0.02  # a lease is kept this long after its table's chats are flushed (the next update is near)
 
 
 class TableLease:
@@ -244,6 +244,7 @@ class Cluster:
         svc = self.service
         assert svc is not None
         rt = svc.registry.by_id.get(table_id)
+        known = rt is not None
         found = await self.storage.restore(table_id)
         if not found:
             if rt is not None:
@@ -265,7 +266,10 @@ class Cluster:
         if r.hand is not None:
             users |= {u for u in r.hand.seats if u is not None}
         await svc.people.load(users)
-        await rebuild(self.storage, rt, r, svc.present, svc.play, resend=resend)
+        # a table handed over by a worker alive is only rebuilt in memory; one loaded for the first time or
+        # taken over from a dead worker is carried on (AI moves, timers) and shown
+        quiet = not resend and svc.registry.by_id.get(table_id) is rt and known
+        await rebuild(self.storage, rt, r, svc.present, svc.play, resend=resend, quiet=quiet)
         svc.night.arm(rt)
 
     async def bring_in(self, table_ids: set[int]) -> None:

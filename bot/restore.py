@@ -64,12 +64,21 @@ async def restore_tables(
 
 
 async def rebuild(
-    storage: Storage, rt: TableRuntime, r: Restored, present: Presenter, play: Play, *, resend: bool = False
+    storage: Storage,
+    rt: TableRuntime,
+    r: Restored,
+    present: Presenter,
+    play: Play,
+    *,
+    resend: bool = False,
+    quiet: bool = False,
 ) -> None:
     """One table from its stored record ``r``, into ``rt`` (fresh, or emptied by the caller), and go on;
     the caller holds the table's lock. A restart does it for every table; a worker does it for a table
     another worker moved (bot/cluster.py): both carry on from what the database says. ``resend``: show
-    the table in new messages rather than edit the stored ones (a dead worker may have sent newer ones)."""
+    the table in new messages rather than edit the stored ones (a dead worker may have sent newer ones).
+    ``quiet``: a hand in progress is only rebuilt in memory, its deadlines as stored, nothing shown or
+    moved on (a worker alive handed the table over with every message sent and every timer armed)."""
     present.adopt(rt, dict(r.panels or {}))
     done = await load_totals(storage, rt)
     if r.error is not None and r.hand is not None:
@@ -83,6 +92,11 @@ async def rebuild(
         present.show_lobby(rt, fresh=True)
     elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
         await _lobby(storage, rt, present, done, resend)
+    elif quiet:
+        rt.hand, rt.state = r.hand, r.state
+        if r.facts is not None:
+            rt.facts = r.facts
+        _reopen(rt, r, play.clock(), keep=True)
     else:
         if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
             present.show_lobby_started(rt, fresh=True)
@@ -103,10 +117,11 @@ async def rebuild(
             await play.resume(rt)
 
 
-def _reopen(rt: TableRuntime, r: Restored, now: float) -> bool:
+def _reopen(rt: TableRuntime, r: Restored, now: float, *, keep: bool = False) -> bool:
     """The hand's play state as stored: auto-play, timeouts and each open decision with its start and
     deadline. A decision whose deadline passed while the bot was down starts its timer again (no one
-    could press meanwhile); returns True if any did, i.e. a player was kept waiting by the restart."""
+    could press meanwhile; ``keep``: not so, the bot was not down); returns True if any did, i.e. a player
+    was kept waiting by the restart."""
     assert r.state is not None
     state = r.state
     n = state.num_seats
@@ -121,7 +136,7 @@ def _reopen(rt: TableRuntime, r: Restored, now: float) -> bool:
     rt.stored = {p.seat: p for p in r.seats if p.seat < n}
     delayed = False
     for seat, open_ in list(rt.pending.items()):
-        if open_.deadline < now:
+        if open_.deadline < now and not keep:
             delayed = True
             del rt.pending[seat]  # opened again below, with a full timer
     rt.pending = open_decisions(rt, state, rt.auto, now)  # panels are edited in place, not sent anew

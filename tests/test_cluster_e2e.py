@@ -1,7 +1,8 @@
 """End to end: two bot worker processes behind one webhook endpoint of the fake Bot API, on one PostgreSQL
 database, 20 tables played at once, and one worker killed (SIGKILL) mid-hand. The other carries every table
 on: nothing is lost (every hand ends, every update is answered), nothing doubled (one result per table, the
-action log has no repeats) and nothing reordered (each player's panel only moves forward).
+action log has no repeats; a message is repeated only where a worker died between sending it and recording
+it) and nothing reordered (each player's panel only moves forward).
 
 ``make soak`` runs a longer version (more tables, a worker killed and started again several times)."""
 
@@ -166,13 +167,19 @@ async def play_with_a_kill(
                 [hand] = await storage.table_hands(tid)
                 assert hand.finished and hand.result is not None and "deltas" in hand.result
                 await storage.rebuild(hand.id)
+        repeated = 0
         for (user, group), tid in zip(players, tids, strict=True):
-            # nothing doubled: one result per table
-            results = [m for m in tg.bot_messages(group) if title in (m.text or "")]
-            assert len(results) == 1, (group.title, [m.text for m in results])
+            # nothing doubled: one result per table. Except at a kill: a message the dying worker had sent
+            # but not yet recorded as sent is sent once more by the worker that carries the table on
+            # (Telegram has no idempotency key: at the crash point delivery is at least once)
+            results = [m.text for m in tg.bot_messages(group) if title in (m.text or "")]
+            heads = {"\n".join((text or "").splitlines()[:6]) for text in results}  # the ready countdown moves
+            assert len(heads) == 1 and len(results) <= 2, (group.title, results)
+            repeated += len(results) - 1
             # nothing reordered: the player's panel never went back to an earlier decision
             shown = decisions_in_order(tg, user, tid)
             assert shown == sorted(shown), (user.first_name, shown)
+        assert repeated <= kills
     assert os.path.getsize(tmp_path / "workers.log") == 0 or "Traceback" not in (
         tmp_path / "workers.log"
     ).read_text(errors="replace"), (tmp_path / "workers.log").read_text(errors="replace")[-3000:]
