@@ -49,6 +49,7 @@ bench: install
 	$(PY) bench/bot_bench.py --quick
 	$(PY) bench/ai_bench.py --quick
 	$(PY) bench/picture_bench.py
+	$(PY) bench/cluster_bench.py --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
