@@ -173,7 +173,8 @@ async def play_with_a_kill(
             # but not yet recorded as sent is sent once more by the worker that carries the table on
             # (Telegram has no idempotency key: at the crash point delivery is at least once)
             results = [m.text for m in tg.bot_messages(group) if title in (m.text or "")]
-            heads = {"\n".join((text or "").splitlines()[:6]) for text in results}  # the ready countdown moves
+            # (the same result: its first lines; the ready countdown below it moves on)
+            heads = {"\n".join((text or "").splitlines()[:6]) for text in results}
             assert len(heads) == 1 and len(results) <= 2, (group.title, results)
             repeated += len(results) - 1
             # nothing reordered: the player's panel never went back to an earlier decision
