@@ -14,7 +14,7 @@ callback query injected → the bot's answerCallbackQuery). Stages grow T (up to
 largest stage; a stage four times over the target ends the climb); the figure reported for a configuration is
 the highest rate whose p99 stayed under 50 ms.
 
-Run: ``.venv/bin/python bench/cluster_bench.py`` (about 4 minutes) or ``--quick`` (fewer, smaller stages).
+Run: ``.venv/bin/python bench/cluster_bench.py`` (about 8 minutes) or ``--quick`` (fewer, smaller stages).
 On a 2-core machine the bench process (the fake Telegram) takes a core of its own: more workers than cores
 cannot show their scaling here; see docs/deploy.md for what scales.
 """
@@ -139,8 +139,8 @@ async def configuration(
 
 
 async def main(quick: bool) -> None:
-    stages = [4, 8, 16] if quick else [4, 8, 16, 32, 64]
-    think = 1.0
+    stages = [8, 32] if quick else [8, 16, 32, 64, 128]
+    think = 0.5
     cluster = Cluster().start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
