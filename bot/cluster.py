@@ -268,7 +268,7 @@ class Cluster:
         await svc.people.load(users)
         # a table handed over by a worker alive is only rebuilt in memory; one loaded for the first time or
         # taken over from a dead worker is carried on (AI moves, timers) and shown
-        quiet = not resend and svc.registry.by_id.get(table_id) is rt and known
+        quiet = known and not resend
         await rebuild(self.storage, rt, r, svc.present, svc.play, resend=resend, quiet=quiet)
         svc.night.arm(rt)
 
@@ -291,13 +291,11 @@ class Cluster:
         """The open tables an update concerns (as the database says), and those this worker holds for it."""
         svc = self.service
         assert svc is not None
-        ids: set[int] = set()
         query = update.callback_query
-        if query is not None:
-            press = decode(query.data)
-            table = getattr(press, "table", None)
-            if isinstance(table, int):
-                ids.add(table)
+        if query is not None:  # a button names its table: nothing to look up
+            table = getattr(decode(query.data), "table", None)
+            return {table} if isinstance(table, int) else set()
+        ids: set[int] = set()
         chat = update.effective_chat
         user = update.effective_user
 

@@ -274,27 +274,23 @@ V4_BOT_STATE: tuple[str, ...] = (
     """,
 )
 
+_S6 = schema.V6_GAME_NIGHT  # its portable statements are taken as written (steps are history: fixed)
 V6_GAME_NIGHT: tuple[str, ...] = (
-    "ALTER TABLE table_settings ADD COLUMN rounds INTEGER NOT NULL DEFAULT 8 CHECK (rounds IN (0, 4, 8, 16))",
-    """
-    ALTER TABLE table_settings ADD COLUMN ready_s INTEGER NOT NULL DEFAULT 30
-        CHECK (ready_s BETWEEN 5 AND 600)
-    """,
+    _S6[0],  # rounds
+    _S6[1],  # ready_s
     "ALTER TABLE table_settings ADD COLUMN ready_until DOUBLE PRECISION CHECK (ready_until > 0)",
-    "ALTER TABLE table_seats ADD COLUMN ready INTEGER NOT NULL DEFAULT 0 CHECK (ready IN (0, 1))",
-    "ALTER TABLE hands ADD COLUMN code TEXT",
-    "ALTER TABLE hands ADD COLUMN salt TEXT",
+    _S6[3],  # table_seats.ready
+    _S6[4],  # hands.code
+    _S6[5],  # hands.salt
     "UPDATE hands SET code = substr(md5(random()::text || id::text), 1, 10)",
-    "CREATE UNIQUE INDEX hands_code ON hands (code)",
-    """
-    ALTER TABLE hands ADD COLUMN derive_pending INTEGER NOT NULL DEFAULT 0 CHECK (derive_pending IN (0, 1))
-    """,
+    _S6[7],  # hands_code
+    _S6[8],  # derive_pending
     """
     UPDATE hands SET derive_pending = 1
     WHERE ended_at IS NOT NULL AND jsonb_typeof(result::jsonb -> 'deltas') = 'array'
     """,
     "CREATE INDEX hands_derive_pending ON hands (ended_at, id) WHERE derive_pending = 1",
-    "CREATE INDEX tables_chat ON tables (chat_id, id)",
+    _S6[11],  # tables_chat
     """
     CREATE TABLE seat_stats (
         hand_id    BIGINT NOT NULL REFERENCES hands (id),
@@ -314,9 +310,9 @@ V6_GAME_NIGHT: tuple[str, ...] = (
         PRIMARY KEY (hand_id, seat)
     )
     """,
-    "CREATE INDEX seat_stats_chat ON seat_stats (chat_id, user_id, variant)",
-    "CREATE INDEX seat_stats_user ON seat_stats (user_id, variant)",
-    "CREATE INDEX seat_stats_table ON seat_stats (table_id)",
+    _S6[13],  # seat_stats_chat
+    _S6[14],  # seat_stats_user
+    _S6[15],  # seat_stats_table
     """
     CREATE TABLE ratings (
         chat_id BIGINT NOT NULL,

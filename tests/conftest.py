@@ -39,11 +39,12 @@ def win_names(
 
 # ---------------------------------------------------------------------- PostgreSQL: a real server per session
 
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import AsyncIterator, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
+from .fake_telegram import FakeTelegramServer  # noqa: E402
 from .pgcluster import Cluster, MissingPostgres  # noqa: E402
 
 
@@ -70,3 +71,10 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "bot.db")
     cluster: Cluster = request.getfixturevalue("pg_cluster")
     return await cluster.clean_database()
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegramServer]:
+    """The fake Bot API server (tests/fake_telegram.py), started and stopped around a test."""
+    async with FakeTelegramServer() as server:
+        yield server

@@ -566,7 +566,9 @@ class FakeTelegramServer:
         self.webhook_secret: str | None = None
         self.webhook_max_connections = 40
         self.webhook_posts: list[tuple[int, int]] = []  # (update_id, HTTP status or 0: no connection)
+        self.webhook_times: list[tuple[int, float, float]] = []  # (update_id, POST sent, answered): loop time
         self._delivered: set[int] = set()  # update ids a webhook answered 2xx
+        self._floor = 0  # index in ``updates`` before which every update was answered by a webhook
         self._delivering: dict[int, int] = {}  # update id -> chat key, POSTs in flight
         self._deliverer: asyncio.Task[None] | None = None
         self._commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -806,11 +808,14 @@ class FakeTelegramServer:
 
     @property
     def pending_updates(self) -> list[dict[str, Any]]:
-        """Updates not yet confirmed by a getUpdates offset (delivered or not)."""
+        """Updates not yet confirmed by a getUpdates offset or a webhook's answer (delivered or not)."""
         allowed = self._allowed_updates
+        # updates before the first one a webhook has not answered need no look (a long run has thousands)
+        while self._floor < len(self.updates) and self.updates[self._floor]["update_id"] in self._delivered:
+            self._floor += 1
         return [
             u
-            for u in self.updates
+            for u in self.updates[self._floor :]
             if u["update_id"] >= self._confirmed
             and u["update_id"] not in self._delivered
             and (not allowed or _update_type(u) in allowed)
@@ -1537,7 +1542,7 @@ class FakeTelegramServer:
             async def post(update: dict[str, Any], url: str, secret: str | None) -> None:
                 uid = update["update_id"]
                 headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
-                status = 0
+                status, started = 0, loop.time()
                 try:
                     answer = await client.post(url, json=update, headers=headers)
                     status = answer.status_code
@@ -1549,6 +1554,7 @@ class FakeTelegramServer:
                     backoff.pop(uid, None)
                 else:
                     backoff[uid] = loop.time() + 0.05
+                self.webhook_times.append((uid, started, loop.time()))
                 del self._delivering[uid]
                 self._notify()
 

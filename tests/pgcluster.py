@@ -43,7 +43,8 @@ def find_bin(name: str) -> str:
     raise MissingPostgres(INSTALL_HINT)
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on loopback now (for a server about to bind it)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -87,7 +88,7 @@ class Cluster:
                 os.chown(p, *self._as)
         self._run(self.initdb, "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8",
                   "--locale=C", "--no-sync", "--no-instructions")  # fmt: skip
-        self.port = _free_port()
+        self.port = free_port()
         opts = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.sock} "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 "

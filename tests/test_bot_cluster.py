@@ -4,11 +4,7 @@ consistent game."""
 
 from __future__ import annotations
 
-import socket
-from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
-
-import pytest
 
 from bot.app import running
 from bot.texts import t
@@ -17,19 +13,8 @@ from storage import Storage
 
 from .fake_telegram import FakeTelegramServer
 from .pgcluster import Cluster as PgCluster
+from .pgcluster import free_port
 from .test_bot_support import Clock, Player, hand_over, lobby_message, make_app, open_table, play_hand
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def test_two_workers_play_one_hand_together(tg: FakeTelegramServer, pg_cluster: PgCluster) -> None:

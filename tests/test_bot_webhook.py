@@ -3,8 +3,6 @@ token; a request without it changes nothing; the environment names the URL, port
 
 from __future__ import annotations
 
-import socket
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -15,19 +13,8 @@ from bot.texts import t
 from bot.webhook import DEFAULT_PORT, WebhookConfig, derived_secret, webhook_from_env
 
 from .fake_telegram import FakeTelegramServer
+from .pgcluster import free_port
 from .test_bot_support import Clock, Player, hand_over, lobby_message, make_app, open_table, play_hand
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_the_environment_chooses_polling_or_a_webhook() -> None:
@@ -39,8 +26,12 @@ def test_the_environment_chooses_polling_or_a_webhook() -> None:
     assert cfg.path == "/tg/hook" and derived_secret(token) != derived_secret("123:abd")
     cfg = webhook_from_env(
         token,
-        {"WEBHOOK_URL": "https://h/x", "WEBHOOK_PORT": "9000", "WEBHOOK_SECRET": "s-1",
-         "WEBHOOK_LISTEN": "::"},  # fmt: skip
+        {
+            "WEBHOOK_URL": "https://h/x",
+            "WEBHOOK_PORT": "9000",
+            "WEBHOOK_SECRET": "s-1",
+            "WEBHOOK_LISTEN": "::",
+        },  # fmt: skip
     )
     assert (cfg.port, cfg.secret, cfg.listen) == (9000, "s-1", "::")
     for bad in ({"WEBHOOK_URL": "bot.example"}, {"WEBHOOK_URL": "https://h/", "WEBHOOK_PORT": "http"},
