@@ -1,10 +1,12 @@
 """Two bot workers in one process, on one PostgreSQL database, behind one webhook port (bot/cluster.py):
 every table moves under a lease, a worker rebuilds a table the other moved, and the players see one
-consistent game."""
+consistent game. Quick to debug (one process); ``make soak`` runs it."""
 
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
+
+import pytest
 
 from bot.app import running
 from bot.texts import t
@@ -17,6 +19,7 @@ from .pgcluster import free_port
 from .test_bot_support import Clock, Player, hand_over, lobby_message, make_app, open_table, play_hand
 
 
+@pytest.mark.soak  # make test runs tests/test_cluster_e2e.py, which covers this with processes
 async def test_two_workers_play_one_hand_together(tg: FakeTelegramServer, pg_cluster: PgCluster) -> None:
     url = await pg_cluster.database()
     port = free_port()
