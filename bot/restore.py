@@ -76,7 +76,8 @@ async def rebuild(
     """One table from its stored record ``r``, into ``rt`` (fresh, or emptied by the caller), and go on;
     the caller holds the table's lock. A restart does it for every table; a worker does it for a table
     another worker moved (bot/cluster.py): both carry on from what the database says. ``resend``: show
-    the table in new messages rather than edit the stored ones (a dead worker may have sent newer ones).
+    a hand in progress in new messages rather than edit the stored ones (a dead worker may have sent newer
+    ones, whose buttons are for a decision already taken).
     ``quiet``: a hand in progress is only rebuilt in memory, its deadlines as stored, nothing shown or
     moved on (a worker alive handed the table over with every message sent and every timer armed)."""
     present.adopt(rt, dict(r.panels or {}))
@@ -91,7 +92,7 @@ async def rebuild(
         present.note_group(rt, "note.restore_failed")
         present.show_lobby(rt, fresh=True)
     elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
-        await _lobby(storage, rt, present, done, resend)
+        await _lobby(storage, rt, present, done)  # its buttons work in any of its messages: edited in place
     elif quiet:
         rt.hand, rt.state = r.hand, r.state
         if r.facts is not None:
@@ -152,12 +153,10 @@ async def _store_play(storage: Storage, rt: TableRuntime) -> None:
     rt.stored = rows
 
 
-async def _lobby(
-    storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand], resend: bool = False
-) -> None:
+async def _lobby(storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand]) -> None:
     """A table between hands: the lobby as it was, with the last hand's result above it (sent now, in a new
     lobby message, if the group had not seen it yet)."""
-    present.show_lobby(rt, fresh=await _last_result(storage, rt, present, done) or resend)
+    present.show_lobby(rt, fresh=await _last_result(storage, rt, present, done))
 
 
 async def _last_result(
