@@ -73,6 +73,7 @@ class Cluster:
         self._names = itertools.count(1)
         self._template = False
         self._clean: str | None = None  # the database ``clean_database`` hands out, emptied each time
+        self._empty_sql: str | None = None
 
     def _run(self, *args: str) -> None:
         user = {"user": self._as[0], "group": self._as[1]} if self._as else {}
@@ -126,7 +127,7 @@ class Cluster:
 
     async def clean_database(self) -> str:
         """A database at the current schema with no rows (cheaper than a new one: the same database is
-        emptied with TRUNCATE for each test of this process); its URL."""
+        emptied for each test of this process); its URL."""
         import asyncpg
 
         from storage import Storage
@@ -138,11 +139,18 @@ class Cluster:
             return url
         conn = await asyncpg.connect(self._clean)
         try:
-            tables = await conn.fetch(
-                "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema() "
-                "AND tablename <> 'mjdb_schema'"
-            )
-            await conn.execute(f"TRUNCATE {', '.join(r[0] for r in tables)} RESTART IDENTITY CASCADE")
+            if self._empty_sql is None:  # DELETE is quicker than TRUNCATE on a few rows; triggers off
+                tables = await conn.fetch(
+                    "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema() "
+                    "AND tablename <> 'mjdb_schema'"
+                )
+                seqs = await conn.fetch(
+                    "SELECT quote_ident(sequencename) FROM pg_sequences WHERE schemaname = current_schema()"
+                )
+                statements = [f"DELETE FROM {r[0]};" for r in tables]
+                statements += [f"ALTER SEQUENCE {r[0]} RESTART;" for r in seqs]
+                self._empty_sql = "SET session_replication_role = replica; " + " ".join(statements)
+            await conn.execute(self._empty_sql)
         finally:
             await conn.close()
         return self._clean
