@@ -26,19 +26,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
 from collections.abc import AsyncIterator, Callable
-from dataclasses import fields
 from typing import Any
 
 from telegram import Update
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
-from storage import StorageError
+from storage import Restored, StorageError
 from storage.cluster import ClusterStore, Lease
 from storage.postgres import PgStorage
+from storage.store import replay_from
 
 from .keyboards import decode
 from .restore import rebuild
@@ -196,6 +197,7 @@ class Cluster:
         self.workers = 1
         self.seen = 0  # updates this worker handled (for tests and the benchmark)
         self.rebuilt = 0  # tables it rebuilt because another worker had moved them
+        self.caught_up = 0  # ... of which by applying only the actions logged since (not a whole replay)
         self._leases: dict[int, TableLease] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop_task: asyncio.Task[None] | None = None
@@ -245,7 +247,8 @@ class Cluster:
         assert svc is not None
         rt = svc.registry.by_id.get(table_id)
         known = rt is not None
-        found = await self.storage.restore(table_id)
+        caught = await self._caught_up(rt) if rt is not None and not resend else None
+        found = [caught] if caught is not None else await self.storage.restore(table_id)
         if not found:
             if rt is not None:
                 rt.closed = True
@@ -254,11 +257,12 @@ class Cluster:
             return
         r = found[0]
         self.rebuilt += rt is not None
+        self.caught_up += caught is not None
         fresh = TableRuntime(r.table, r.settings, list(r.table.seats), dict(r.table.options))
         if rt is None:
             rt = fresh
         else:
-            for f in fields(TableRuntime):
+            for f in dataclasses.fields(TableRuntime):
                 if f.name != "lock":
                     setattr(rt, f.name, getattr(fresh, f.name))
         svc.registry.add(rt)
@@ -271,6 +275,25 @@ class Cluster:
         quiet = known and not resend
         await rebuild(self.storage, rt, r, svc.present, svc.play, resend=resend, quiet=quiet)
         svc.night.arm(rt)
+
+    async def _caught_up(self, rt: TableRuntime) -> Restored | None:
+        """The table as stored, its hand in progress brought to the current version by applying only the
+        actions logged since the version this worker holds (the state version check): no replay of the
+        whole hand. None when that does not apply (no hand here, another hand there, a closed table): the
+        caller rebuilds it all."""
+        if rt.hand is None or rt.state is None:
+            return None
+        delta = await self.storage.table_delta(rt.id, rt.state.version)
+        if delta is None:
+            return None
+        stored, actions = delta
+        if stored.hand is None or stored.hand.id != rt.hand.id:
+            return None
+        try:
+            state, facts = replay_from(stored.hand, rt.state, rt.facts, actions)
+        except StorageError:
+            return None
+        return dataclasses.replace(stored, state=state, facts=facts)
 
     async def bring_in(self, table_ids: set[int]) -> None:
         """Take each table's lease once: one this worker does not have is loaded, one another worker moved is

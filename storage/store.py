@@ -342,11 +342,18 @@ def replay_with_facts(
     variant: str, hand: Hand, actions: Iterable[LoggedAction]
 ) -> tuple[engine.State, Facts]:
     """``replay_actions``, gathering the hand's facts on the way (``storage/facts.py``)."""
-    facts = Facts()
     try:
         state = engine.new_hand(_ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
     except (engine.EngineError, InvalidInput) as e:
         raise ReplayError(f"hand {hand.id} cannot be dealt again: {e}") from None
+    return replay_from(hand, state, Facts(), actions)
+
+
+def replay_from(
+    hand: Hand, state: engine.State, facts: Facts, actions: Iterable[LoggedAction]
+) -> tuple[engine.State, Facts]:
+    """``replay_with_facts`` from a state already reached (the hand's actions after it): a worker catching up
+    with the actions another worker logged."""
     for a in actions:
         try:
             before, action = state, engine.Action.parse(a.action)
@@ -1190,21 +1197,6 @@ class Storage:
             )
             return [(_table(r[:7]), r[7]) for r in rows]
 
-        async def bot_state(
-            db: aiosqlite.Connection, table_id: int
-        ) -> tuple[TableSettings, tuple[SeatPlay, ...], dict[int, int]]:
-            settings = await _get_settings(db, table_id)
-            rows = await db.execute_fetchall(
-                "SELECT seat, auto, timeouts, since, deadline FROM table_seats "
-                "WHERE table_id = ? ORDER BY seat",
-                (table_id,),
-            )
-            seats = tuple(SeatPlay(r[0], bool(r[1]), r[2], r[3], r[4]) for r in rows)
-            panels = await db.execute_fetchall(
-                "SELECT user_id, message_id FROM panels WHERE table_id = ?", (table_id,)
-            )
-            return settings, seats, {int(r[0]): int(r[1]) for r in panels}
-
         out: list[Restored] = []
         for table, hand_id in await self._single(load):
             hand, state, error, facts = None, None, None, Facts()
@@ -1219,11 +1211,47 @@ class Storage:
                     hand = await self.finish_hand(hand_id, state, facts)
 
             async def read(db: aiosqlite.Connection, tid: int = table.id) -> Any:
-                return await bot_state(db, tid)
+                return await _bot_state(db, tid)
 
             settings, seats, panels = await self._read(read)
             out.append(Restored(table, hand, state, error, settings, seats, panels, facts))
         return out
+
+    async def table_delta(
+        self, table_id: int, since: int
+    ) -> tuple[Restored, tuple[LoggedAction, ...]] | None:
+        """An open table as stored (its ``state`` left None) with its unfinished hand's actions after version
+        ``since``: what a worker that holds the table in memory at ``since`` needs to catch up, applying
+        them to the state it has (``replay_from``). None if the table is not open."""
+
+        async def run(db: aiosqlite.Connection) -> tuple[Restored, tuple[LoggedAction, ...]] | None:
+            rows = list(
+                await db.execute_fetchall(
+                    f"SELECT {_TABLE_COLS} FROM tables WHERE id = ? AND status = 'open'", (table_id,)
+                )
+            )
+            if not rows:
+                return None
+            hands = list(
+                await db.execute_fetchall(
+                    f"SELECT {_HAND_COLS} FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)
+                )
+            )
+            hand = _hand(hands[0]) if hands else None
+            acts: tuple[LoggedAction, ...] = ()
+            if hand is not None:
+                acts = tuple(
+                    LoggedAction(r[0], r[1], r[2], r[3], to_datetime(r[4]))
+                    for r in await db.execute_fetchall(
+                        "SELECT seq, seat, action, version, at FROM actions "
+                        "WHERE hand_id = ? AND version > ? ORDER BY seq",
+                        (hand.id, since),
+                    )
+                )
+            settings, seats, panels = await _bot_state(db, table_id)
+            return Restored(_table(rows[0]), hand, None, None, settings, seats, panels), acts
+
+        return await self._read(run)
 
     async def import_hands(self, table_id: int, hands: Iterable[ArchivedHand]) -> int:
         """Bulk-load finished hands into a table in one transaction (archives, benchmarks); returns how
@@ -1494,6 +1522,22 @@ class Storage:
 
 
 # ---------------------------------------------------------------------- helpers on a connection
+
+
+async def _bot_state(
+    db: aiosqlite.Connection, table_id: int
+) -> tuple[TableSettings, tuple[SeatPlay, ...], dict[int, int]]:
+    """A table's bot settings, its seats' play state and its players' panels, as stored."""
+    settings = await _get_settings(db, table_id)
+    rows = await db.execute_fetchall(
+        "SELECT seat, auto, timeouts, since, deadline FROM table_seats WHERE table_id = ? ORDER BY seat",
+        (table_id,),
+    )
+    seats = tuple(SeatPlay(r[0], bool(r[1]), r[2], r[3], r[4]) for r in rows)
+    panels = await db.execute_fetchall(
+        "SELECT user_id, message_id FROM panels WHERE table_id = ?", (table_id,)
+    )
+    return settings, seats, {int(r[0]): int(r[1]) for r in panels}
 
 
 async def _remember_room(db: aiosqlite.Connection, table: Table, settings: TableSettings) -> None:
