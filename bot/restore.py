@@ -95,6 +95,7 @@ async def rebuild(
         await _lobby(storage, rt, present, done)  # its buttons work in any of its messages: edited in place
     elif quiet:
         rt.hand, rt.state = r.hand, r.state
+        rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
         if r.facts is not None:
             rt.facts = r.facts
         _reopen(rt, r, play.clock(), keep=True)
