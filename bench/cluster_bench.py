@@ -2,8 +2,9 @@
 1, 2 and 4 worker processes on one PostgreSQL database, all in one run on this machine.
 
 Every configuration runs the same bot worker (``tests/cluster_worker.py``: webhook on one shared port, no
-flood pacing, no claim pause) against the fake Bot API (``tests/fake_telegram.py``, in this process), which
-POSTs each update to the webhook, a new connection each, so the kernel spreads them over the workers.
+flood pacing, no claim pause; text display unless ``--pictures``) against the fake Bot API
+(``tests/fake_telegram.py``, in this process), which POSTs each update to the webhook, a new connection each,
+so the kernel spreads them over the workers.
 PostgreSQL is a throwaway server (``tests/pgcluster.py``: fsync off, as a tuned server with a battery-backed
 disk would commit; SQLite runs with its production settings, WAL and synchronous=NORMAL).
 
@@ -118,13 +119,13 @@ async def stage(
 
 
 async def configuration(
-    name: str, db: str, n: int, stages: list[int], think: float, log: Path
+    name: str, db: str, n: int, stages: list[int], think: float, log: Path, display: str
 ) -> tuple[str, list[tuple[int, float, float, int]]]:
     async with FakeTelegramServer() as tg:
         async with await Storage.open(db):
             pass  # the schema, before the workers race for it
         rows = []
-        async with workers(db, tg, log, n):
+        async with workers(db, tg, log, n, display):
             for k, tables in enumerate(stages):
                 rate, mid, tail, presses = await stage(tg, tables, think, k + 1)
                 rows.append((tables, rate, tail, presses))
@@ -138,7 +139,7 @@ async def configuration(
         return name, rows
 
 
-async def main(quick: bool) -> None:
+async def main(quick: bool, display: str) -> None:
     stages = [8, 32] if quick else [8, 16, 32, 64, 128]
     think = 0.5
     cluster = Cluster().start()
@@ -146,11 +147,15 @@ async def main(quick: bool) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp) / "workers.log"
             results = [
-                await configuration("SQLite, 1 process", str(Path(tmp) / "bot.db"), 1, stages, think, log)
+                await configuration(
+                    "SQLite, 1 process", str(Path(tmp) / "bot.db"), 1, stages, think, log, display
+                )
             ]
             for n in (1, 2, 4):
                 url = await cluster.database()
-                results.append(await configuration(f"PostgreSQL, {n} worker(s)", url, n, stages, think, log))
+                results.append(
+                    await configuration(f"PostgreSQL, {n} worker(s)", url, n, stages, think, log, display)
+                )
     finally:
         cluster.stop()
     print(f"\npresses/s with p99 press → answer < {TARGET_MS:.0f} ms (think {think} s, one hand per table):")
@@ -167,5 +172,7 @@ async def main(quick: bool) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="smaller stages (about a minute)")
-    asyncio.run(main(parser.parse_args().quick))
+    parser.add_argument("--quick", action="store_true", help="smaller stages (about three minutes)")
+    parser.add_argument("--pictures", action="store_true", help="chats see pictures (default: text)")
+    args = parser.parse_args()
+    asyncio.run(main(args.quick, "pictures" if args.pictures else "text"))

@@ -1,7 +1,7 @@
 """One bot worker process for the multi-worker tests and benchmark: the bot on a PostgreSQL database, served
 by webhook on a port it shares with the other workers (SO_REUSEPORT), against the fake Bot API, with the
-settings tests use (no flood pacing, no claim pause, seeded shuffles). Prints ``ready`` once it serves;
-stops on SIGTERM.
+settings tests use (no flood pacing, no claim pause, seeded shuffles; ``MAHJONG_DISPLAY`` as for the bot,
+pictures by default). Prints ``ready`` once it serves; stops on SIGTERM.
 
     python -m tests.cluster_worker <database url> <fake Bot API base url> <port> <secret>
 """
@@ -15,7 +15,7 @@ import sys
 
 from telegram.ext import AIORateLimiter
 
-from bot.app import build_application, running
+from bot.app import build_application, pictures_from_env, running
 from bot.webhook import WebhookConfig
 
 from .fake_telegram import DEFAULT_TOKEN
@@ -30,6 +30,7 @@ async def serve(db: str, base_url: str, port: int, secret: str) -> None:
         group_interval=0,
         claim_pause=0,
         seed_fn=lambda table_id, number: 1000 * table_id + number,
+        pictures=pictures_from_env(),
     )
     hook = WebhookConfig(f"http://127.0.0.1:{port}/hook", secret, "127.0.0.1", port)
     stop = asyncio.Event()

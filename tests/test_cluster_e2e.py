@@ -34,16 +34,18 @@ SECRET = "e2e-secret"
 class Workers:
     """Bot worker processes (tests/cluster_worker.py) serving one webhook port."""
 
-    def __init__(self, url: str, tg: FakeTelegramServer, port: int, log: Path) -> None:
+    def __init__(self, url: str, tg: FakeTelegramServer, port: int, log: Path, display: str = "text") -> None:
         self.url, self.tg, self.port, self.log = url, tg, port, log
+        self.display = display  # text: the workers' CPU goes to the cluster, not to drawing pictures
         self.procs: list[asyncio.subprocess.Process] = []
 
     async def start(self) -> asyncio.subprocess.Process:
         with open(self.log, "ab") as err:
+            env = {**os.environ, "MAHJONG_DISPLAY": self.display}
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tests.cluster_worker",
                 self.url, self.tg.base_url, str(self.port), SECRET,
-                stdout=asyncio.subprocess.PIPE, stderr=err, cwd=ROOT,
+                stdout=asyncio.subprocess.PIPE, stderr=err, cwd=ROOT, env=env,
             )  # fmt: skip
         self.procs.append(proc)
         assert proc.stdout is not None
@@ -65,8 +67,10 @@ class Workers:
 
 
 @contextlib.asynccontextmanager
-async def workers(url: str, tg: FakeTelegramServer, log: Path, n: int) -> AsyncIterator[Workers]:
-    w = Workers(url, tg, free_port(), log)
+async def workers(
+    url: str, tg: FakeTelegramServer, log: Path, n: int, display: str = "text"
+) -> AsyncIterator[Workers]:
+    w = Workers(url, tg, free_port(), log, display)
     try:
         await asyncio.gather(*(w.start() for _ in range(n)))
         yield w
