@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: install run play test soak lint bench clean
+.PHONY: install run play test soak lint bench clean postgres
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,10 +27,19 @@ lint: install
 # pytest-xdist: one worker per core (the 2-core target machine: two)
 XDIST  := -n auto --dist worksteal
 
-test: lint
+# The storage suite also runs on PostgreSQL: tests/pgcluster.py starts a throwaway server from the machine's
+# binaries, which come from Debian's `postgresql` package, installed here once when missing.
+postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  echo "installing PostgreSQL (Debian's postgresql package) for the tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql; }
+
+test: lint postgres
 	$(PY) -m pytest -q $(XDIST)
 
-soak: install
+soak: install postgres
 	$(PY) -m pytest -q $(XDIST) -m soak
 
 bench: install
@@ -40,6 +49,7 @@ bench: install
 	$(PY) bench/bot_bench.py --quick
 	$(PY) bench/ai_bench.py --quick
 	$(PY) bench/picture_bench.py
+	$(PY) bench/cluster_bench.py --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

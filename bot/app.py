@@ -20,6 +20,7 @@ import fcntl
 import gc
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -32,9 +33,13 @@ from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, Re
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from storage import MAX_PAUSE_S, Storage
+from storage.postgres import PgStorage
+from storage.store import is_postgres_url
 
 from . import handlers, lifecycle
 from .access import link_key
+from .cluster import Cluster, ClusterTables, ClusterTimers
+from .cluster import install as install_cluster
 from .http import AiohttpRequest
 from .outbox import Outbox, may_have_arrived, retry_seconds
 from .pictures.worker import Painter
@@ -42,6 +47,7 @@ from .service import TableService
 from .sidefile import import_side_file, side_file
 from .texts import t
 from .timers import Timers
+from .webhook import WebhookConfig, start_webhook, webhook_from_env
 
 log = logging.getLogger(__name__)
 
@@ -160,9 +166,13 @@ def build_application(
     pictures on, none (a thread) with text (a chat may still ask for pictures with /view).
 
     Raises ``AlreadyRunning`` if another process runs a bot on ``db_path`` (nothing is sent then)."""
-    db = Path(db_path)
-    lock = DatabaseLock(db)
-    lock.acquire()
+    # SQLite: one bot process per file (the lock). PostgreSQL: several worker processes may share the
+    # database (bot/cluster.py keeps them apart per table), so there is no file and no lock.
+    pg = is_postgres_url(db_path)
+    db: str | Path = str(db_path) if pg else Path(db_path)
+    lock = DatabaseLock(db) if not pg else None
+    if lock is not None:
+        lock.acquire()
     # HTTP over aiohttp (bot/http.py): a fraction of httpx's CPU per request. The pool is sized for the
     # outbox's requests in flight plus button answers; the long poll has its own connection.
     timeouts: dict[str, float] = {
@@ -194,7 +204,8 @@ def build_application(
         sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
         storage = await Storage.open(db, clock=clock)
         app.bot_data["storage"] = storage  # closed by post_shutdown even if the rest of this fails
-        await import_side_file(storage, side_file(db))
+        if isinstance(db, Path):
+            await import_side_file(storage, side_file(db))
         holder: dict[str, TableService] = {}
 
         async def on_forbidden(user_id: int) -> None:
@@ -222,7 +233,16 @@ def build_application(
         async def on_due(table_id: int) -> None:
             await holder["service"].on_due(table_id)
 
-        timers = Timers(app.job_queue, on_due, clock)
+        # PostgreSQL: this process may be one worker of several (bot/cluster.py)
+        cluster = await Cluster.connect(storage, clock) if isinstance(storage, PgStorage) else None
+        registry = None
+        if cluster is not None:
+            app.bot_data["cluster"] = cluster
+            registry = ClusterTables()
+            registry.cluster = cluster
+            timers: Timers = ClusterTimers(app.job_queue, on_due, clock, store=cluster.store)
+        else:
+            timers = Timers(app.job_queue, on_due, clock)
         service = TableService(
             storage,
             outbox,
@@ -235,12 +255,20 @@ def build_application(
             link_key=link_key(token),
             claim_pause=claim_pause,
             pictures=pictures,
+            registry=registry,
         )
         holder["service"] = service
         app.bot_data.update(service=service, storage=storage, outbox=outbox, timers=timers)
         if pictures:  # every tile sprite drawn once now, so that no player waits for the first picture
             await painter.start()
-        if restore:
+        if cluster is not None:
+            cluster.service, cluster.outbox = service, outbox
+            cluster.limiter = limiter if isinstance(limiter, AIORateLimiter) else None
+            install_cluster(app, cluster)
+            if restore:
+                await cluster.restore_all()
+            cluster.start()
+        elif restore:
             await service.restore()
         await _set_commands(app)
         # Everything loaded so far (libraries, rulesets, restored tables) lives as long as the bot: keep it
@@ -262,12 +290,16 @@ def build_application(
             painter = app.bot_data.pop("painter", None)
             if isinstance(painter, Painter):
                 await _bounded("stopping the picture worker", asyncio.to_thread(painter.close))
+            cluster = app.bot_data.pop("cluster", None)
+            if isinstance(cluster, Cluster):
+                await _bounded("leaving the cluster", cluster.close())
             storage = app.bot_data.pop("storage", None)
             if isinstance(storage, Storage):
                 await _bounded("closing the database", storage.close())
             app.bot_data.pop("service", None)
         finally:
-            lock.release()
+            if lock is not None:
+                lock.release()
             # PTB shuts its clients down only after a start that succeeded: a refused token leaves them open
             for request in requests:
                 await request.shutdown()
@@ -277,7 +309,8 @@ def build_application(
         handlers.install(app)
         lifecycle.install(app)
     except BaseException:
-        lock.release()
+        if lock is not None:
+            lock.release()
         raise
     return app
 
@@ -325,18 +358,25 @@ async def _set_commands(app: AnyApp) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running(app: AnyApp, *, poll_timeout: float = 10) -> AsyncIterator[AnyApp]:
-    """Start and stop ``app`` as ``run_polling`` does (initialize, post_init, polling, start; and back)."""
+async def running(
+    app: AnyApp, *, poll_timeout: float = 10, webhook: WebhookConfig | None = None
+) -> AsyncIterator[AnyApp]:
+    """Start and stop ``app`` as ``run_polling`` does (initialize, post_init, polling, start; and back);
+    with ``webhook``, as ``run_webhook`` does (bot/webhook.py)."""
     await app.initialize()
     try:
         if app.post_init is not None:
             await app.post_init(app)
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=int(poll_timeout))
+        if webhook is None:
+            await app.updater.start_polling(poll_interval=0, timeout=int(poll_timeout))
         await app.start()
+        hook = await start_webhook(app, webhook) if webhook is not None else None
         try:
             yield app
         finally:
+            if hook is not None:
+                await hook.stop()
             if app.updater.running:
                 await app.updater.stop()
             if app.running:
@@ -408,7 +448,12 @@ def main(db_path: str | None = None) -> int:
         return 3
     log.info("starting the bot (database %s)", path)
     try:
-        app.run_polling(allowed_updates=Update.ALL_TYPES)
+        webhook = webhook_from_env(token)
+        if webhook is None:
+            app.run_polling(allowed_updates=Update.ALL_TYPES)
+        else:  # several workers may serve one webhook (docs/deploy.md)
+            log.info("serving updates on a webhook (%s:%s)", webhook.listen, webhook.port)
+            asyncio.run(_serve_webhook(app, webhook))
     except InvalidToken:  # PTB's message quotes the token: never print it
         print(
             "Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it with @BotFather.", file=sys.stderr
@@ -417,6 +462,16 @@ def main(db_path: str | None = None) -> int:
     finally:
         _exit_within(SHUTDOWN_STEP)
     return 0
+
+
+async def _serve_webhook(app: AnyApp, webhook: WebhookConfig) -> None:
+    """Run until SIGINT or SIGTERM, serving the webhook (what ``run_webhook`` does, with our server)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with running(app, webhook=webhook):
+        await stop.wait()
 
 
 def _exit_within(seconds: float) -> None:

@@ -253,6 +253,10 @@ class Outbox:
     def idle(self) -> bool:
         return self._idle.is_set()
 
+    def busy(self, chat_id: int) -> bool:
+        """Whether anything for ``chat_id`` is queued or being sent (a worker of several waits for it)."""
+        return chat_id in self._workers or bool(self._queues.get(chat_id))
+
     async def close(self) -> None:
         self._closed = True
         workers = list(self._workers.values())

@@ -59,41 +59,71 @@ async def restore_tables(
     for r in restored:
         rt = TableRuntime(r.table, r.settings, list(r.table.seats), dict(r.table.options))
         tables.add(rt)
-        present.adopt(rt, dict(r.panels or {}))
-        done = await load_totals(storage, rt)
         async with rt.lock:
-            if r.error is not None and r.hand is not None:
-                # the reason quotes the logged action, which may be a hidden tile: not in logs or chats
-                log.warning("table %s: hand %s does not replay; abandoned", rt.id, r.hand.id)
-                try:
-                    await storage.abandon_hand(r.hand.id, "does not replay")
-                except StorageError as e:
-                    log.warning("table %s: %s", rt.id, e)
-                present.note_group(rt, "note.restore_failed")
-                present.show_lobby(rt, fresh=True)
-            elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
-                await _lobby(storage, rt, present, done)
-            else:
-                if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
-                    present.show_lobby_started(rt, fresh=True)
-                rt.hand, rt.state = r.hand, r.state
-                # 血流成河: wins earlier in the hand keep their marks on the pictures
-                rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
-                if r.facts is not None:
-                    rt.facts = r.facts
-                if _reopen(rt, r, play.clock()):
-                    present.note_group(rt, "note.restored")
-                try:
-                    await _store_play(storage, rt)
-                except StorageError as e:
-                    log.warning("table %s: seats not stored after the restart: %s", rt.id, e)
-                await play.resume(rt)
+            await rebuild(storage, rt, r, present, play)
 
 
-def _reopen(rt: TableRuntime, r: Restored, now: float) -> bool:
+async def rebuild(
+    storage: Storage,
+    rt: TableRuntime,
+    r: Restored,
+    present: Presenter,
+    play: Play,
+    *,
+    resend: bool = False,
+    quiet: bool = False,
+) -> None:
+    """One table from its stored record ``r``, into ``rt`` (fresh, or emptied by the caller), and go on;
+    the caller holds the table's lock. A restart does it for every table; a worker does it for a table
+    another worker moved (bot/cluster.py): both carry on from what the database says. ``resend``: show
+    a hand in progress in new messages rather than edit the stored ones (a dead worker may have sent newer
+    ones, whose buttons are for a decision already taken).
+    ``quiet``: a hand in progress is only rebuilt in memory, its deadlines as stored, nothing shown or
+    moved on (a worker alive handed the table over with every message sent and every timer armed)."""
+    present.adopt(rt, dict(r.panels or {}))
+    done = await load_totals(storage, rt)
+    if r.error is not None and r.hand is not None:
+        # the reason quotes the logged action, which may be a hidden tile: not in logs or chats
+        log.warning("table %s: hand %s does not replay; abandoned", rt.id, r.hand.id)
+        try:
+            await storage.abandon_hand(r.hand.id, "does not replay")
+        except StorageError as e:
+            log.warning("table %s: %s", rt.id, e)
+        present.note_group(rt, "note.restore_failed")
+        present.show_lobby(rt, fresh=True)
+    elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
+        await _lobby(storage, rt, present, done)  # its buttons work in any of its messages: edited in place
+    elif quiet:
+        rt.hand, rt.state = r.hand, r.state
+        rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
+        if r.facts is not None:
+            rt.facts = r.facts
+        _reopen(rt, r, play.clock(), keep=True)
+    else:
+        if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
+            present.show_lobby_started(rt, fresh=True)
+        rt.hand, rt.state = r.hand, r.state
+        # 血流成河: wins earlier in the hand keep their marks on the pictures
+        rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
+        if r.facts is not None:
+            rt.facts = r.facts
+        if _reopen(rt, r, play.clock()):
+            present.note_group(rt, "note.restored")
+        try:
+            await _store_play(storage, rt)
+        except StorageError as e:
+            log.warning("table %s: seats not stored after the restart: %s", rt.id, e)
+        if resend:
+            await play.resume(rt, fresh_group=True, fresh_seats=set(range(len(r.hand.seats))))
+        else:
+            await play.resume(rt)
+
+
+def _reopen(rt: TableRuntime, r: Restored, now: float, *, keep: bool = False) -> bool:
     """The hand's play state as stored: auto-play, timeouts and each open decision with its start and
     deadline. A decision whose deadline passed while the bot was down starts its timer again (no one
-    could press meanwhile); returns True if any did, i.e. a player was kept waiting by the restart."""
+    could press meanwhile; ``keep``: not so, the bot was not down); returns True if any did, i.e. a player
+    was kept waiting by the restart."""
     assert r.state is not None
     state = r.state
     n = state.num_seats
@@ -108,7 +138,7 @@ def _reopen(rt: TableRuntime, r: Restored, now: float) -> bool:
     rt.stored = {p.seat: p for p in r.seats if p.seat < n}
     delayed = False
     for seat, open_ in list(rt.pending.items()):
-        if open_.deadline < now:
+        if open_.deadline < now and not keep:
             delayed = True
             del rt.pending[seat]  # opened again below, with a full timer
     rt.pending = open_decisions(rt, state, rt.auto, now)  # panels are edited in place, not sent anew

@@ -67,12 +67,13 @@ class TableService:
         link_key: bytes | None = None,
         claim_pause: int | None = None,
         pictures: bool = True,
+        registry: Tables | None = None,
     ) -> None:
         self.storage = storage
         self.out = out
         self.timers = timers
         self.clock = clock
-        self.registry = Tables()
+        self.registry = registry if registry is not None else Tables()  # a worker of several: bot/cluster.py
         self.tables = self.registry.by_id  # open tables by id (read-only for callers)
         self.people = People(storage, pictures)  # chats see pictures unless they chose text (/view)
         self.present = Presenter(out, self.people, storage, clock, bot_username)

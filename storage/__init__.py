@@ -1,7 +1,9 @@
-"""SQLite persistence for the bot (aiosqlite). Only this package touches the database.
+"""Persistence for the bot: SQLite (aiosqlite) by default, PostgreSQL (asyncpg) for several bot processes.
+Only this package touches the database.
 
-Entry point: ``storage = await Storage.open(path)``. Every accepted action is logged with the state version
-it produced (``log_action``); on start ``restore()`` rebuilds each open table's hand from that log.
+Entry point: ``storage = await Storage.open(path)`` (a file path, or a ``postgresql://`` URL). Every accepted
+action is logged with the state version it produced (``log_action``); on start ``restore()`` rebuilds each
+open table's hand from that log.
 """
 
 from .errors import (

@@ -361,6 +361,36 @@ V6_GAME_NIGHT: tuple[str, ...] = (
     """,
 )
 
+V7_WORKERS: tuple[str, ...] = (
+    # Several bot worker processes on one PostgreSQL database (issue 15, bot/cluster.py); SQLite has them
+    # too (one process never uses them). Written once, in SQL both databases read alike
+    # (storage/pg_schema.py).
+    #
+    # The worker that last held each table (its lease is an advisory lock): another worker that takes the
+    # table next rebuilds it from the log first.
+    """
+    CREATE TABLE table_leases (
+        table_id BIGINT PRIMARY KEY,
+        owner    TEXT NOT NULL
+    )
+    """,
+    # A table's next deadline (turn timer, ready phase): whichever worker is free takes it when it is due.
+    """
+    CREATE TABLE timers (
+        table_id BIGINT PRIMARY KEY,
+        due      DOUBLE PRECISION NOT NULL
+    )
+    """,
+    "CREATE INDEX timers_due ON timers (due)",
+    # Workers alive (a heartbeat): they share the bot's send budget.
+    """
+    CREATE TABLE workers (
+        worker TEXT PRIMARY KEY,
+        seen   DOUBLE PRECISION NOT NULL
+    )
+    """,
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
@@ -368,6 +398,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V4_BOT_STATE,  # v4: chat, table and seat settings, message ids, open decisions, result delivery
     V5_DISPLAY,  # v5: a chat's display mode (pictures or text)
     V6_GAME_NIGHT,  # v6: rounds and ready, hand codes, shuffle salts, seat stats, ratings, remembered rooms
+    V7_WORKERS,  # v7: table leases, timers and workers of a multi-process bot (PostgreSQL)
 )
 LATEST = len(MIGRATIONS)
 

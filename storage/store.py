@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
+import asyncpg
 
 import engine
 
@@ -78,6 +79,14 @@ from .models import (
 )
 
 T = TypeVar("T")
+# What a refused write looks like on either database (a constraint, or one of our triggers' RAISE)
+_INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(path: object) -> bool:
+    """Whether ``MAHJONG_DB`` names a PostgreSQL server (``postgresql://...``) rather than an SQLite file."""
+    return isinstance(path, str) and path.startswith(POSTGRES_SCHEMES)
 Clock = Callable[[], float]
 Row = Any  # sqlite3 rows are tuples of SQL values
 
@@ -333,11 +342,18 @@ def replay_with_facts(
     variant: str, hand: Hand, actions: Iterable[LoggedAction]
 ) -> tuple[engine.State, Facts]:
     """``replay_actions``, gathering the hand's facts on the way (``storage/facts.py``)."""
-    facts = Facts()
     try:
         state = engine.new_hand(_ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
     except (engine.EngineError, InvalidInput) as e:
         raise ReplayError(f"hand {hand.id} cannot be dealt again: {e}") from None
+    return replay_from(hand, state, Facts(), actions)
+
+
+def replay_from(
+    hand: Hand, state: engine.State, facts: Facts, actions: Iterable[LoggedAction]
+) -> tuple[engine.State, Facts]:
+    """``replay_with_facts`` from a state already reached (the hand's actions after it): a worker catching up
+    with the actions another worker logged."""
     for a in actions:
         try:
             before, action = state, engine.Action.parse(a.action)
@@ -423,6 +439,11 @@ class Storage:
     Open with ``await Storage.open(path)``; use as ``async with`` or call ``close()``.
     """
 
+    # SQL that the two databases spell differently (PostgreSQL's in ``storage/postgres.py``)
+    dialect = "sqlite"
+    _SCORED = "json_type(result, '$.deltas') = 'array'"  # a hand ended with scores (not abandoned)
+    _PENDING = "derive_pending"  # matches the partial index hands_derive_pending
+
     def __init__(self, db: aiosqlite.Connection, path: Path, clock: Clock) -> None:
         """Use ``Storage.open``: it configures and migrates the connection first."""
         self._db: aiosqlite.Connection | None = db
@@ -444,12 +465,19 @@ class Storage:
     ) -> Storage:
         """Open (creating if needed) and migrate the database at ``path``.
 
+        ``path`` may also be a ``postgresql://`` URL: the same storage on a PostgreSQL server
+        (``storage/postgres.py``; the SQLite options do not apply there).
+
         Fails early and clearly (``OpenError`` subclasses) rather than half-way through a game: corrupt or
         foreign files, newer schemas and read-only files are refused before anything is written.
         ``synchronous``: NORMAL (WAL: a committed action survives a process crash; an OS crash may lose the
         last few) or FULL (fsync at every commit). ``check`` runs ``PRAGMA quick_check`` on existing files.
         ``clock`` gives the times stored with each row (UTC seconds); tests pass a fake one.
         """
+        if is_postgres_url(path):
+            from .postgres import PgStorage
+
+            return await PgStorage.connect(str(path), clock=clock)
         p = Path(path)
         sync = synchronous.upper()
         if sync not in _SYNCHRONOUS:
@@ -601,7 +629,7 @@ class Storage:
                 INSERT INTO players (user_id, name, language, updated_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (user_id) DO UPDATE SET
                     name = excluded.name,
-                    language = CASE WHEN players.language_chosen THEN players.language
+                    language = CASE WHEN players.language_chosen = 1 THEN players.language
                                     ELSE COALESCE(excluded.language, players.language) END,
                     updated_at = excluded.updated_at
                 RETURNING user_id, name, language, language_chosen
@@ -731,12 +759,14 @@ class Storage:
             await db.execute(
                 """
                 INSERT INTO chat_totals (chat_id, user_id, points, hands, wins, best)
-                SELECT ?, user_id, points, hands, wins, best FROM chat_totals WHERE chat_id = ? AND true
+                SELECT CAST(? AS BIGINT), user_id, points, hands, wins, best FROM chat_totals
+                WHERE chat_id = ? AND true
                 ON CONFLICT (chat_id, user_id) DO UPDATE SET
-                    points = points + excluded.points,
-                    hands = hands + excluded.hands,
-                    wins = wins + excluded.wins,
-                    best = MAX(best, excluded.best)
+                    points = chat_totals.points + excluded.points,
+                    hands = chat_totals.hands + excluded.hands,
+                    wins = chat_totals.wins + excluded.wins,
+                    best = CASE WHEN excluded.best > chat_totals.best THEN excluded.best
+                                ELSE chat_totals.best END
                 """,
                 (new_chat, old_chat),
             )
@@ -744,7 +774,7 @@ class Storage:
             await db.execute(
                 """
                 INSERT INTO chat_settings (chat_id, language, display)
-                SELECT ?, language, display FROM chat_settings WHERE chat_id = ? AND true
+                SELECT CAST(? AS BIGINT), language, display FROM chat_settings WHERE chat_id = ? AND true
                 ON CONFLICT (chat_id) DO UPDATE SET
                     language = COALESCE(chat_settings.language, excluded.language),
                     display = COALESCE(chat_settings.display, excluded.display)
@@ -753,9 +783,13 @@ class Storage:
             )
             await db.execute("DELETE FROM chat_settings WHERE chat_id = ?", (old_chat,))
             await db.execute("UPDATE seat_stats SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat))
-            for table in ("ratings", "chat_variant_settings"):  # the new chat's own rows (if any) win
+            # the new chat's own rows (if any) win
+            for table, key in (("ratings", "variant, user_id"), ("chat_variant_settings", "variant")):
+                same = " AND ".join(f"n.{k} = {table}.{k}" for k in key.split(", "))
                 await db.execute(
-                    f"UPDATE OR IGNORE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat)
+                    f"UPDATE {table} SET chat_id = ? WHERE chat_id = ? AND NOT EXISTS "
+                    f"(SELECT 1 FROM {table} AS n WHERE n.chat_id = ? AND {same})",
+                    (new_chat, old_chat, new_chat),
                 )
                 await db.execute(f"DELETE FROM {table} WHERE chat_id = ?", (old_chat,))
             return moved
@@ -956,19 +990,19 @@ class Storage:
                     _INSERT_HAND,
                     (
                         table_id,
+                        table_id,
                         seed,
                         state.dealer,
-                        dealer is None,
+                        int(dealer is None),
                         _dumps(list(table.seats)),
                         _dumps(opts),
                         now,
                         new_code(),
                         salt,
-                        table_id,
                     ),
                 )
-            except sqlite3.IntegrityError as e:
-                if "hands.table_id" in str(e):
+            except _INTEGRITY as e:
+                if "hands.table_id" in str(e) or "hands_unfinished" in str(e):
                     raise HandInProgress(
                         f"table {table_id} already has an unfinished hand; finish or abandon it first"
                     ) from None
@@ -1052,13 +1086,13 @@ class Storage:
                 raise InvalidInput(f"the final state has version {final.version}, the action says {version}")
             result = _final_result(final)
         now = self._now()
-        params = (hand_id, parsed.seat, text, version, now, hand_id)
+        params = (hand_id, hand_id, parsed.seat, text, version, now)
         seat_rows = _seat_rows(table_id, seats) if seats and table_id is not None else []
 
         async def insert(db: aiosqlite.Connection) -> int:
             try:
                 rows = await db.execute_fetchall(_INSERT_ACTION, params)
-            except sqlite3.IntegrityError as e:
+            except _INTEGRITY as e:
                 raise await _action_refused(db, e, hand_id, text, version) from None
             return int(list(rows)[0][0])
 
@@ -1143,12 +1177,13 @@ class Storage:
         rec = await self.hand_replay(hand_id)
         return replay_actions(rec.variant, rec.hand, rec.actions)
 
-    async def restore(self) -> list[Restored]:
+    async def restore(self, table_id: int | None = None) -> list[Restored]:
         """After a restart: every open table with its current hand rebuilt from the log.
 
         A hand whose log already reaches the end but whose result was never written (the writer died between
         ``log_action`` and ``finish_hand``) is finished here, so its scores are not lost. A hand that does not
-        replay is reported in ``Restored.error`` rather than stopping the others.
+        replay is reported in ``Restored.error`` rather than stopping the others. ``table_id``: that table
+        only (empty if it is not open): a worker rebuilding a table another worker moved.
         """
 
         async def load(db: aiosqlite.Connection) -> list[tuple[Table, int | None]]:
@@ -1156,25 +1191,11 @@ class Storage:
                 f"""
                 SELECT {", ".join("t." + c.strip() for c in _TABLE_COLS.split(","))}, h.id
                 FROM tables AS t LEFT JOIN hands AS h ON h.table_id = t.id AND h.ended_at IS NULL
-                WHERE t.status = 'open' ORDER BY t.id
-                """
+                WHERE t.status = 'open' AND (CAST(? AS BIGINT) IS NULL OR t.id = ?) ORDER BY t.id
+                """,
+                (table_id, table_id),
             )
             return [(_table(r[:7]), r[7]) for r in rows]
-
-        async def bot_state(
-            db: aiosqlite.Connection, table_id: int
-        ) -> tuple[TableSettings, tuple[SeatPlay, ...], dict[int, int]]:
-            settings = await _get_settings(db, table_id)
-            rows = await db.execute_fetchall(
-                "SELECT seat, auto, timeouts, since, deadline FROM table_seats "
-                "WHERE table_id = ? ORDER BY seat",
-                (table_id,),
-            )
-            seats = tuple(SeatPlay(r[0], bool(r[1]), r[2], r[3], r[4]) for r in rows)
-            panels = await db.execute_fetchall(
-                "SELECT user_id, message_id FROM panels WHERE table_id = ?", (table_id,)
-            )
-            return settings, seats, {int(r[0]): int(r[1]) for r in panels}
 
         out: list[Restored] = []
         for table, hand_id in await self._single(load):
@@ -1190,11 +1211,47 @@ class Storage:
                     hand = await self.finish_hand(hand_id, state, facts)
 
             async def read(db: aiosqlite.Connection, tid: int = table.id) -> Any:
-                return await bot_state(db, tid)
+                return await _bot_state(db, tid)
 
             settings, seats, panels = await self._read(read)
             out.append(Restored(table, hand, state, error, settings, seats, panels, facts))
         return out
+
+    async def table_delta(
+        self, table_id: int, since: int
+    ) -> tuple[Restored, tuple[LoggedAction, ...]] | None:
+        """An open table as stored (its ``state`` left None) with its unfinished hand's actions after version
+        ``since``: what a worker that holds the table in memory at ``since`` needs to catch up, applying
+        them to the state it has (``replay_from``). None if the table is not open."""
+
+        async def run(db: aiosqlite.Connection) -> tuple[Restored, tuple[LoggedAction, ...]] | None:
+            rows = list(
+                await db.execute_fetchall(
+                    f"SELECT {_TABLE_COLS} FROM tables WHERE id = ? AND status = 'open'", (table_id,)
+                )
+            )
+            if not rows:
+                return None
+            hands = list(
+                await db.execute_fetchall(
+                    f"SELECT {_HAND_COLS} FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)
+                )
+            )
+            hand = _hand(hands[0]) if hands else None
+            acts: tuple[LoggedAction, ...] = ()
+            if hand is not None:
+                acts = tuple(
+                    LoggedAction(r[0], r[1], r[2], r[3], to_datetime(r[4]))
+                    for r in await db.execute_fetchall(
+                        "SELECT seq, seat, action, version, at FROM actions "
+                        "WHERE hand_id = ? AND version > ? ORDER BY seq",
+                        (hand.id, since),
+                    )
+                )
+            settings, seats, panels = await _bot_state(db, table_id)
+            return Restored(_table(rows[0]), hand, None, None, settings, seats, panels), acts
+
+        return await self._read(run)
 
     async def import_hands(self, table_id: int, hands: Iterable[ArchivedHand]) -> int:
         """Bulk-load finished hands into a table in one transaction (archives, benchmarks); returns how
@@ -1219,15 +1276,15 @@ class Storage:
                     _INSERT_HAND,
                     (
                         table_id,
+                        table_id,
                         h.seed,
                         h.dealer,
-                        h.dealer_drawn,
+                        int(h.dealer_drawn),
                         _dumps(list(seats)),
                         _dumps(opts),
                         h.started_at,
                         new_code(),
                         None,
-                        table_id,
                     ),
                 )
                 hid = int(list(rows)[0][0])
@@ -1239,7 +1296,7 @@ class Storage:
                     "UPDATE hands SET result = ?, ended_at = ?, derive_pending = ? WHERE id = ?",
                     (_dumps(dict(h.result)), h.ended_at, int(isinstance(h.result.get("deltas"), list)), hid),
                 )
-                await db.execute(schema.SCORE_ROWS_FOR_HAND, (hid,))
+                await _score_rows(db, hid)
                 count += 1
             return count
 
@@ -1262,7 +1319,7 @@ class Storage:
         """
         when = now if now is not None else to_datetime(self._now())
         start, end = period_bounds(period, when)
-        lim = -1 if limit is None else int(limit)
+        lim = NO_LIMIT if limit is None else int(limit)
 
         async def run(db: aiosqlite.Connection) -> list[Standing]:
             if start == -math.inf and end == math.inf:
@@ -1292,7 +1349,7 @@ class Storage:
                 """
                 SELECT s.hand_id, h.table_id, s.chat_id, h.number, s.seat, s.delta, s.win, s.ended_at
                 FROM score_deltas AS s JOIN hands AS h ON h.id = s.hand_id
-                WHERE s.user_id = ? AND s.ended_at < ? AND (? IS NULL OR s.chat_id = ?)
+                WHERE s.user_id = ? AND s.ended_at < ? AND (CAST(? AS BIGINT) IS NULL OR s.chat_id = ?)
                 ORDER BY s.ended_at DESC, s.hand_id DESC
                 LIMIT ?
                 """,
@@ -1315,7 +1372,7 @@ class Storage:
 
             async def next_id(db: aiosqlite.Connection) -> Any:
                 return await _scalar(
-                    db, "SELECT id FROM hands WHERE derive_pending ORDER BY ended_at, id LIMIT 1"
+                    db, f"SELECT id FROM hands WHERE {self._PENDING} ORDER BY ended_at, id LIMIT 1"
                 )
 
             hand_id = await self._single(next_id)
@@ -1352,7 +1409,7 @@ class Storage:
                 SELECT {_HAND_COLS}, (SELECT variant FROM tables WHERE id = hands.table_id)
                 FROM hands
                 WHERE table_id IN (SELECT id FROM tables WHERE chat_id = ?)
-                  AND ended_at IS NOT NULL AND json_type(result, '$.deltas') = 'array'
+                  AND ended_at IS NOT NULL AND {self._SCORED}
                 ORDER BY ended_at DESC, id DESC
                 LIMIT ? OFFSET ?
                 """,
@@ -1395,15 +1452,14 @@ class Storage:
                 """,
                 args,
             )
-            # SQLite: with MAX() the bare columns come from the row holding the maximum
-            best = {
-                str(r[0]): (tuple(json.loads(r[1])) if r[1] else (), r[2])
-                for r in await db.execute_fetchall(
-                    f"SELECT variant, best, MAX(best_value) FROM seat_stats "
-                    f"WHERE {where} AND best_value IS NOT NULL GROUP BY variant",
-                    args,
-                )
-            }
+            # each variant's best win: the first row of its group, best value first
+            best: dict[str, tuple[tuple[str, ...], int]] = {}
+            for r in await db.execute_fetchall(
+                f"SELECT variant, best, best_value FROM seat_stats "
+                f"WHERE {where} AND best_value IS NOT NULL ORDER BY variant, best_value DESC, hand_id, seat",
+                args,
+            ):
+                best.setdefault(str(r[0]), (tuple(json.loads(r[1])) if r[1] else (), r[2]))
             rated: dict[str, Rating] = {}
             if chat_id is not None:
                 for r in await db.execute_fetchall(
@@ -1468,6 +1524,22 @@ class Storage:
 # ---------------------------------------------------------------------- helpers on a connection
 
 
+async def _bot_state(
+    db: aiosqlite.Connection, table_id: int
+) -> tuple[TableSettings, tuple[SeatPlay, ...], dict[int, int]]:
+    """A table's bot settings, its seats' play state and its players' panels, as stored."""
+    settings = await _get_settings(db, table_id)
+    rows = await db.execute_fetchall(
+        "SELECT seat, auto, timeouts, since, deadline FROM table_seats WHERE table_id = ? ORDER BY seat",
+        (table_id,),
+    )
+    seats = tuple(SeatPlay(r[0], bool(r[1]), r[2], r[3], r[4]) for r in rows)
+    panels = await db.execute_fetchall(
+        "SELECT user_id, message_id FROM panels WHERE table_id = ?", (table_id,)
+    )
+    return settings, seats, {int(r[0]): int(r[1]) for r in panels}
+
+
 async def _remember_room(db: aiosqlite.Connection, table: Table, settings: TableSettings) -> None:
     """The table's room settings become its group's remembered ones for its variant."""
     await db.execute(
@@ -1501,7 +1573,7 @@ LEADERBOARD_PERIOD_SQL = """
     SELECT s.user_id, p.name, s.points, s.hands, s.wins, s.best
     FROM (
         SELECT user_id, SUM(delta) AS points, COUNT(*) AS hands, SUM(win) AS wins,
-               MAX(MAX(delta), 0) AS best
+               CASE WHEN MAX(delta) > 0 THEN MAX(delta) ELSE 0 END AS best
         FROM score_deltas
         WHERE chat_id = ? AND ended_at >= ? AND ended_at < ? AND user_id IS NOT NULL
         GROUP BY user_id
@@ -1513,9 +1585,10 @@ LEADERBOARD_PERIOD_SQL = """
 
 _INSERT_HAND = f"""
     INSERT INTO hands (table_id, number, seed, dealer, dealer_drawn, seats, options, started_at, code, salt)
-    SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ? FROM hands WHERE table_id = ?
+    VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE table_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)
     RETURNING {_HAND_COLS}
 """
+NO_LIMIT = 2**62  # LIMIT for "all rows" on both databases
 
 
 def new_code() -> str:
@@ -1532,7 +1605,7 @@ def clean_code(text: str) -> str | None:
 
 _INSERT_ACTION = """
     INSERT INTO actions (hand_id, seq, seat, action, version, at)
-    SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM actions WHERE hand_id = ?
+    VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?), ?, ?, ?, ?)
     RETURNING seq
 """
 
@@ -1590,7 +1663,7 @@ async def _get_settings(db: aiosqlite.Connection, table_id: int) -> TableSetting
     if not rows:
         raise NotFound(f"no table {table_id}")
     seats = await db.execute_fetchall(
-        "SELECT seat, ai, ready FROM table_seats WHERE table_id = ? AND (ai OR ready)", (table_id,)
+        "SELECT seat, ai, ready FROM table_seats WHERE table_id = ? AND (ai = 1 OR ready = 1)", (table_id,)
     )
     return _settings(rows[0], (int(r[0]) for r in seats if r[1]), (int(r[0]) for r in seats if r[2]))
 
@@ -1605,10 +1678,10 @@ async def _write_settings(db: aiosqlite.Connection, table_id: int, values: Mappi
         )
     for key in _SEAT_SETS:  # column names from a fixed list
         if key in values:
+            seats = sorted({int(x) for x in values[key]})
+            flag = f"CASE WHEN seat IN ({', '.join('?' * len(seats))}) THEN 1 ELSE 0 END" if seats else "0"
             await db.execute(
-                f"UPDATE table_seats SET {key} = (seat IN (SELECT value FROM json_each(?)))"
-                " WHERE table_id = ?",
-                (_dumps(list(values[key])), table_id),
+                f"UPDATE table_seats SET {key} = {flag} WHERE table_id = ?", (*seats, table_id)
             )
 
 
@@ -1651,9 +1724,39 @@ async def _finish(
         "UPDATE hands SET result = ?, ended_at = ?, result_delivered = 0 WHERE id = ?",
         (_dumps(result), now, hand_id),
     )
-    await db.execute(schema.SCORE_ROWS_FOR_HAND, (hand_id,))
+    await _score_rows(db, hand_id)
     await db.execute(_CLEAR_PLAY, (hand.table_id,))
     await _derive(db, hand_id, facts.seats(state) if facts is not None else None)
+
+
+async def _score_rows(db: aiosqlite.Connection, hand_id: int) -> None:
+    """A finished hand's score rows, derived from its result JSON (what ``schema.SCORE_ROWS_FOR_HAND`` does
+    in SQLite's SQL, here in Python so that both databases run the same code); inside the caller's
+    transaction."""
+    rows = list(
+        await db.execute_fetchall(
+            "SELECT h.seats, h.result, h.ended_at, t.chat_id FROM hands AS h JOIN tables AS t "
+            "ON t.id = h.table_id WHERE h.id = ? AND h.ended_at IS NOT NULL AND h.result IS NOT NULL",
+            (hand_id,),
+        )
+    )
+    if not rows:
+        return
+    seats, result, ended_at, chat_id = json.loads(rows[0][0]), json.loads(rows[0][1]), rows[0][2], rows[0][3]
+    deltas = result.get("deltas") if isinstance(result, dict) else None
+    if not isinstance(deltas, list):
+        return
+    winners = result.get("winners")
+    won = set(winners) if isinstance(winners, list) else set()
+    await db.executemany(
+        "INSERT INTO score_deltas (hand_id, seat, user_id, chat_id, delta, win, ended_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (hand_id, seat, seats[seat] if seat < len(seats) else None, chat_id, int(d), int(seat in won),
+             ended_at)  # fmt: skip
+            for seat, d in enumerate(deltas)
+        ],
+    )
 
 
 async def _derive(db: aiosqlite.Connection, hand_id: int, known: list[DerivedFacts] | None = None) -> None:
@@ -1698,8 +1801,8 @@ async def _derive(db: aiosqlite.Connection, hand_id: int, known: list[DerivedFac
     current: dict[int, tuple[float, float]] = {}
     for r in await db.execute_fetchall(
         "SELECT user_id, mu, sigma FROM ratings WHERE chat_id = ? AND variant = ? "
-        "AND user_id IN (SELECT value FROM json_each(?))",
-        (chat_id, variant, _dumps(users)),
+        f"AND user_id IN ({', '.join('?' * len(users)) or 'NULL'})",
+        (chat_id, variant, *users),
     ):
         current[int(r[0])] = (float(r[1]), float(r[2]))
     default = (rating_model.DEFAULT_MU, rating_model.DEFAULT_SIGMA)
@@ -1711,7 +1814,7 @@ async def _derive(db: aiosqlite.Connection, hand_id: int, known: list[DerivedFac
         """
         INSERT INTO ratings (chat_id, variant, user_id, mu, sigma, hands) VALUES (?, ?, ?, ?, ?, 1)
         ON CONFLICT (chat_id, variant, user_id) DO UPDATE SET
-            mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1
+            mu = excluded.mu, sigma = excluded.sigma, hands = ratings.hands + 1
         """,
         [
             (chat_id, variant, u, new[0], new[1])
@@ -1722,7 +1825,7 @@ async def _derive(db: aiosqlite.Connection, hand_id: int, known: list[DerivedFac
 
 
 async def _action_refused(
-    db: aiosqlite.Connection, e: sqlite3.IntegrityError, hand_id: int, text: str, version: int
+    db: aiosqlite.Connection, e: Exception, hand_id: int, text: str, version: int
 ) -> StorageError:
     """Explain why the order triggers refused an action (the statement changed nothing)."""
     msg = str(e)
@@ -1731,7 +1834,11 @@ async def _action_refused(
     if "hand ended" in msg:
         return HandFinished(f"hand {hand_id} has ended; {text!r} was not logged")
     if "version out of order" in msg:
-        logged = (await _get_hand(db, hand_id)).version
+        # PostgreSQL's trigger says the logged version (its transaction is aborted: no more reads in it)
+        detail = getattr(e, "detail", None)
+        logged = int(detail) if isinstance(detail, str) and detail.isdigit() else (
+            (await _get_hand(db, hand_id)).version
+        )
         why = "already logged: applied twice?" if version <= logged else "actions are missing in between"
         return VersionConflict(
             f"hand {hand_id}: refused {text!r} with version {version}: the log is at version {logged}, "

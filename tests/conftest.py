@@ -35,3 +35,46 @@ def win_names(
     it does not win. ``hand`` is the whole hand with melds in brackets; its concealed part already holds the
     winning ``tile``."""
     return dealing.win_names(CS, hand, tile, self_draw=self_draw, seat=seat, dealer=dealer, **flags)
+
+
+# ---------------------------------------------------------------------- PostgreSQL: a real server per session
+
+from collections.abc import AsyncIterator, Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from .fake_telegram import FakeTelegramServer  # noqa: E402
+from .pgcluster import Cluster, MissingPostgres  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL server for this test session (tests/pgcluster.py). Missing binaries fail the
+    tests that need it, loudly, with what to install: never a skip."""
+    try:
+        cluster = Cluster()
+    except MissingPostgres as e:
+        pytest.fail(str(e), pytrace=False)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's ``Storage.open`` goes: an SQLite file, or an emptied database at the current schema on
+    the session's PostgreSQL server. Storage tests take this instead of a path: each runs on both backends."""
+    if request.param == "sqlite":
+        return str(tmp_path / "bot.db")
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
+    return await cluster.clean_database()
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegramServer]:
+    """The fake Bot API server (tests/fake_telegram.py), started and stopped around a test."""
+    async with FakeTelegramServer() as server:
+        yield server

@@ -13,6 +13,11 @@ python-telegram-bot ``Application`` reaches it through ``base_url``/``base_file_
         tg.send_text(alice, table, "/newtable changsha")
         call = await tg.wait_for_call("sendMessage", chat_id=table.id)
 
+Webhooks: after ``setWebhook(url, secret_token=...)`` the server POSTs each pending update to ``url`` as
+Telegram does (JSON body, header ``X-Telegram-Bot-Api-Secret-Token``), until it is answered 2xx; an error or
+a refused connection is retried after a short backoff, and never two updates of one chat at once, so a chat's
+updates arrive in order. ``getUpdates`` answers 409 while a webhook is set (as Telegram).
+
 State the tests read: ``calls`` (every request in order), ``messages(chat)`` (per-chat messages with edit
 history), ``callback_queries``/``callback_answers``, ``commands()``, ``updates``. Faults: ``fail_next``.
 Waiting: ``wait_for``, ``wait_for_call``, ``wait_idle`` - all bounded by a timeout, none sleeps a fixed
@@ -558,6 +563,14 @@ class FakeTelegramServer:
         self.faults: list[Fault] = []
         self.internal_errors: list[BaseException] = []
         self.webhook_url = ""
+        self.webhook_secret: str | None = None
+        self.webhook_max_connections = 40
+        self.webhook_posts: list[tuple[int, int]] = []  # (update_id, HTTP status or 0: no connection)
+        self.webhook_times: list[tuple[int, float, float]] = []  # (update_id, POST sent, answered): loop time
+        self._delivered: set[int] = set()  # update ids a webhook answered 2xx
+        self._floor = 0  # index in ``updates`` before which every update was answered by a webhook
+        self._delivering: dict[int, int] = {}  # update id -> chat key, POSTs in flight
+        self._deliverer: asyncio.Task[None] | None = None
         self._commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._slow: list[list[Any]] = []  # [method, times, seconds] (``slow_next``)
         # Machinery.
@@ -584,6 +597,7 @@ class FakeTelegramServer:
             "editMessageReplyMarkup", "deleteMessage", "answerCallbackQuery", "getChat", "getChatMember",
             "getChatAdministrators", "getFile",
             "sendDocument",  # issue 11: /export
+            "setWebhook",  # issue 15: webhook workers
         ):  # fmt: skip
             self._methods[name.lower()] = (name, getattr(self, f"_api_{name}"))
 
@@ -615,6 +629,10 @@ class FakeTelegramServer:
             return
         self._closing = True
         self._notify()
+        if self._deliverer is not None:
+            self._deliverer.cancel()
+            await asyncio.gather(self._deliverer, return_exceptions=True)
+            self._deliverer = None
         self._server.close()
         for conn in list(self._conns):  # idle keep-alive connections; busy ones finish their answer
             if not conn.busy and conn.task is not None:
@@ -790,12 +808,17 @@ class FakeTelegramServer:
 
     @property
     def pending_updates(self) -> list[dict[str, Any]]:
-        """Updates not yet confirmed by a getUpdates offset (delivered or not)."""
+        """Updates not yet confirmed by a getUpdates offset or a webhook's answer (delivered or not)."""
         allowed = self._allowed_updates
+        # updates before the first one a webhook has not answered need no look (a long run has thousands)
+        while self._floor < len(self.updates) and self.updates[self._floor]["update_id"] in self._delivered:
+            self._floor += 1
         return [
             u
-            for u in self.updates
-            if u["update_id"] >= self._confirmed and (not allowed or _update_type(u) in allowed)
+            for u in self.updates[self._floor :]
+            if u["update_id"] >= self._confirmed
+            and u["update_id"] not in self._delivered
+            and (not allowed or _update_type(u) in allowed)
         ]
 
     # ---------------------------------------------------------------- chat lifecycle and slow answers
@@ -1094,6 +1117,8 @@ class FakeTelegramServer:
             await self._wait_change(wait)
 
     def _busy_reason(self) -> str | None:
+        if self._delivering:
+            return f"{len(self._delivering)} webhook POST(s) in flight"
         if self.pending_updates:
             return f"{len(self.pending_updates)} update(s) not yet confirmed"
         others = [c for c in self._inflight if c.method != _GET_UPDATES]
@@ -1480,6 +1505,100 @@ class FakeTelegramServer:
     def _api_close(self, call: Call) -> bool:
         return True
 
+    def _api_setWebhook(self, call: Call) -> bool:
+        url = str(call.params.get("url") or "")
+        if not url:
+            return self._api_deleteWebhook(call)
+        if not url.startswith(("https://", "http://")):
+            raise _bad("Bad Request: bad webhook: An HTTPS URL must be provided for webhook")
+        secret = call.params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise _bad("Bad Request: secret token contains unallowed characters")
+        if isinstance(call.params.get("allowed_updates"), list):
+            self._allowed_updates = list(call.params["allowed_updates"])
+        if call.params.get("drop_pending_updates"):
+            self._confirmed = max(self._confirmed, self.updates[-1]["update_id"] + 1 if self.updates else 1)
+        self.webhook_url, self.webhook_secret = url, None if secret is None else str(secret)
+        self.webhook_max_connections = max(1, min(100, int(call.params.get("max_connections") or 40)))
+        if self._deliverer is None or self._deliverer.done():
+            self._deliverer = asyncio.get_running_loop().create_task(self._deliver())
+        for poll in self._polls:  # a long poll in flight ends: getUpdates is refused from now on
+            poll.conflict = True
+        self._notify()
+        return True
+
+    async def _deliver(self) -> None:
+        """POST pending updates to the webhook while one is set: at most ``max_connections`` at once, one
+        per chat at a time (in update order), each until it is answered 2xx."""
+        import httpx
+
+        backoff: dict[int, float] = {}  # update id -> the loop time before which it is not retried
+        loop = asyncio.get_running_loop()
+        # a connection per update: behind one port several workers (SO_REUSEPORT) each get their share
+        limits = httpx.Limits(max_keepalive_connections=0)
+        async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+            tasks: set[asyncio.Task[None]] = set()
+
+            async def post(update: dict[str, Any], url: str, secret: str | None) -> None:
+                uid = update["update_id"]
+                headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
+                status, started = 0, loop.time()
+                try:
+                    answer = await client.post(url, json=update, headers=headers)
+                    status = answer.status_code
+                except httpx.HTTPError:
+                    pass
+                self.webhook_posts.append((uid, status))
+                if 200 <= status < 300:
+                    self._delivered.add(uid)
+                    backoff.pop(uid, None)
+                else:
+                    backoff[uid] = loop.time() + 0.05
+                self.webhook_times.append((uid, started, loop.time()))
+                del self._delivering[uid]
+                self._notify()
+
+            try:
+                while self.webhook_url and not self._closing:
+                    now = loop.time()
+                    busy_chats = set(self._delivering.values())
+                    for update in self.pending_updates:
+                        if len(self._delivering) >= self.webhook_max_connections:
+                            break
+                        uid, chat = update["update_id"], self._update_chat(update)
+                        if uid in self._delivering or chat in busy_chats:
+                            busy_chats.add(chat)
+                            continue
+                        busy_chats.add(chat)  # later updates of this chat wait for this one
+                        if backoff.get(uid, 0) > now:
+                            continue
+                        self._delivering[uid] = chat
+                        task = loop.create_task(post(update, self.webhook_url, self.webhook_secret))
+                        tasks.add(task)
+                        task.add_done_callback(tasks.discard)
+                    waits = [b - now for b in backoff.values() if b > now]
+                    await self._wait_change(min([*waits, 1.0]))
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                self._delivering.clear()
+
+    @staticmethod
+    def _update_chat(update: dict[str, Any]) -> int:
+        """The chat an update belongs to (its message's, or a button's message's), else its sender."""
+        for kind, body in update.items():
+            if kind == "update_id" or not isinstance(body, dict):
+                continue
+            message = body.get("message") if kind == "callback_query" else body
+            if isinstance(message, dict) and isinstance(message.get("chat"), dict):
+                return int(message["chat"]["id"])
+            if isinstance(body.get("chat"), dict):
+                return int(body["chat"]["id"])
+            if isinstance(body.get("from"), dict):
+                return int(body["from"]["id"])
+        return 0
+
     def _api_deleteWebhook(self, call: Call) -> bool:
         self.webhook_url = ""
         if call.params.get("drop_pending_updates"):
@@ -1494,6 +1613,9 @@ class FakeTelegramServer:
         raise AssertionError("unreachable")
 
     async def _get_updates(self, call: Call, conn: _Connection) -> list[dict[str, Any]]:
+        if self.webhook_url:
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; "
+                                "use deleteWebhook to delete the webhook first")  # fmt: skip
         params = call.params
         offset = int(params.get("offset") or 0)
         limit = max(1, min(100, int(params.get("limit") or 100)))

@@ -5,24 +5,20 @@ what causes it."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 import engine
 from storage import InvalidInput, SeatPlay, Storage, TableSettings
 
+from .pgcluster import RAW_REFUSED, raw_sql
+
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    async with await Storage.open(tmp_path / "bot.db") as s:
+async def store(database: str) -> AsyncIterator[Storage]:
+    async with await Storage.open(database) as s:
         yield s
-
-
-def raw(store: Storage) -> sqlite3.Connection:
-    return sqlite3.connect(store.path)
 
 
 def play_out(state: engine.State, seed: int) -> list[tuple[engine.Action, engine.State]]:
@@ -60,8 +56,8 @@ async def test_bad_values_are_impossible_by_schema(store: Storage, sql: str, why
     await store.create_table(-100, "changsha", settings=TableSettings(host=7))
     await store.set_chat_language(-100, "en")
     await store.upsert_player(7, "Ann", "zh")
-    with raw(store) as c, pytest.raises(sqlite3.IntegrityError):
-        c.execute(sql)
+    with pytest.raises(RAW_REFUSED):
+        await raw_sql(store, sql)
 
 
 async def test_table_settings_are_stored_with_the_table(store: Storage) -> None:
@@ -165,8 +161,8 @@ async def test_a_migrated_group_takes_its_tables_scores_and_settings(store: Stor
     assert await store.chat_languages() == {new: "en"}
     s = await store.table_settings(t1.id)
     assert (s.lobby_msg, s.table_msg, s.host) == (None, None, 7)  # old message ids mean nothing there
-    with raw(store) as c, pytest.raises(sqlite3.IntegrityError, match="history"):
-        c.execute("UPDATE score_deltas SET delta = delta + 1")
+    with pytest.raises(RAW_REFUSED, match="history"):
+        await raw_sql(store, "UPDATE score_deltas SET delta = delta + 1")
 
 
 async def test_a_chats_display_mode_is_stored_checked_and_follows_a_migrated_group(store: Storage) -> None:

@@ -1,0 +1,151 @@
+"""Webhook mode: Telegram POSTs each update to ``WEBHOOK_URL`` instead of the bot polling for it.
+
+Polling stays the default (``make run``: nothing to expose). With ``WEBHOOK_URL`` set, a webhook server
+(tornado, which PTB's own webhook uses) listens on ``WEBHOOK_LISTEN:WEBHOOK_PORT`` and answers only requests
+that carry the secret token in ``X-Telegram-Bot-Api-Secret-Token``: ``WEBHOOK_SECRET``, or by default one
+derived from the bot token, so every worker of one bot agrees on it without sharing another secret
+(docs/deploy.md).
+
+Unlike PTB's webhook server, which answers Telegram as soon as an update is queued, this one answers once
+the update has been handled (``Application.process_update``): an update whose worker dies before it is
+handled is never answered, so Telegram sends it again, to a worker alive. Nothing is lost with a worker.
+
+Several worker processes on one machine may listen on the same port: the socket is bound with
+``SO_REUSEPORT``, so the kernel spreads Telegram's connections over the workers alive, and a worker that dies
+drops out by itself (Telegram retries what it did not answer). Between machines, a reverse proxy spreads them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import socket
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import tornado.web
+from telegram import Update
+from telegram.ext import Application
+from tornado.httpserver import HTTPServer
+
+log = logging.getLogger(__name__)
+
+AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+DEFAULT_LISTEN = "127.0.0.1"
+DEFAULT_PORT = 8080
+MAX_CONNECTIONS = 40  # Telegram's default: connections it may open to the webhook at once
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookConfig:
+    url: str  # the public URL Telegram posts to (https://host/path)
+    secret: str  # X-Telegram-Bot-Api-Secret-Token: 1-256 of A-Z a-z 0-9 _ -
+    listen: str = DEFAULT_LISTEN
+    port: int = DEFAULT_PORT
+
+    @property
+    def path(self) -> str:
+        """The path the local server answers on: the public URL's (a proxy forwards it unchanged)."""
+        return urlsplit(self.url).path or "/"
+
+
+def derived_secret(token: str) -> str:
+    """A webhook secret only this bot's token gives: the same in every worker, useless to guess from it."""
+    return hmac.new(token.encode(), b"mahjong webhook secret", hashlib.sha256).hexdigest()
+
+
+def webhook_from_env(token: str, env: dict[str, str] | None = None) -> WebhookConfig | None:
+    """``WEBHOOK_URL`` (+ ``WEBHOOK_LISTEN``, ``WEBHOOK_PORT``, ``WEBHOOK_SECRET``), or None: poll."""
+    environ = os.environ if env is None else env
+    url = environ.get("WEBHOOK_URL", "").strip()
+    if not url:
+        return None
+    if not url.startswith(("https://", "http://")) or not urlsplit(url).hostname:
+        raise SystemExit(f"WEBHOOK_URL must be a URL Telegram can reach (https://host/path): {url[:60]!r}")
+    raw_port = environ.get("WEBHOOK_PORT", "").strip() or str(DEFAULT_PORT)
+    if not (raw_port.isascii() and raw_port.isdigit() and 0 < int(raw_port) < 65536):
+        raise SystemExit(f"WEBHOOK_PORT must be a TCP port number, not {raw_port[:16]!r}")
+    secret = environ.get("WEBHOOK_SECRET", "").strip() or derived_secret(token)
+    if not (1 <= len(secret) <= 256 and all(c.isascii() and (c.isalnum() or c in "_-") for c in secret)):
+        raise SystemExit("WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+    listen = environ.get("WEBHOOK_LISTEN", "").strip() or DEFAULT_LISTEN
+    return WebhookConfig(url, secret, listen, int(raw_port))
+
+
+def shared_socket(listen: str, port: int) -> socket.socket:
+    """A listening TCP socket that other workers may bind as well (``SO_REUSEPORT``)."""
+    family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((listen, port))
+        sock.listen(128)
+        sock.setblocking(False)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+class _Hook(tornado.web.RequestHandler):
+    """POST <path>: one update, handled before it is answered (200), else 500 (Telegram sends it again)."""
+
+    def initialize(self, app: AnyApp, secret: str) -> None:  # tornado passes the route's arguments here
+        self.app, self.secret = app, secret
+
+    async def post(self) -> None:
+        given = self.request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+        if not hmac.compare_digest(given.encode(), self.secret.encode()):
+            self.set_status(403)
+            return
+        try:
+            update = Update.de_json(json.loads(self.request.body), self.app.bot)
+        except (ValueError, TypeError, KeyError):
+            self.set_status(400)  # not an update: sending it again will not help
+            return
+        try:
+            await self.app.process_update(update)
+        except Exception:
+            log.exception("an update failed; Telegram will send it again")
+            self.set_status(500)
+            return
+        self.set_status(200)
+
+    def log_exception(self, *args: Any) -> None:  # a request's body holds private data: not in the logs
+        log.warning("webhook request failed")
+
+
+class WebhookServer:
+    """The webhook: tornado serving ``config.path`` on a shared socket; ``start`` also tells Telegram."""
+
+    def __init__(self, app: AnyApp, config: WebhookConfig) -> None:
+        self.app, self.config = app, config
+        routes = [(config.path, _Hook, {"app": app, "secret": config.secret})]
+        self._server = HTTPServer(tornado.web.Application(routes), xheaders=True)
+
+    async def start(self) -> None:
+        self._server.add_socket(shared_socket(self.config.listen, self.config.port))
+        await self.app.bot.set_webhook(
+            self.config.url,
+            secret_token=self.config.secret,
+            allowed_updates=Update.ALL_TYPES,
+            max_connections=MAX_CONNECTIONS,
+        )
+
+    async def stop(self) -> None:
+        """Stop taking updates; those being handled finish (the caller stops the application after)."""
+        self._server.stop()
+        await self._server.close_all_connections()
+
+
+async def start_webhook(app: AnyApp, config: WebhookConfig) -> WebhookServer:
+    """Serve updates on the webhook (and tell Telegram its URL and secret): ``running(app, webhook=...)``."""
+    server = WebhookServer(app, config)
+    await server.start()
+    return server

@@ -1,0 +1,261 @@
+"""The same ``Storage`` on a PostgreSQL server (asyncpg), for a bot that outgrows one process.
+
+``Storage.open("postgresql://user@host/db")`` returns a ``PgStorage``: every method, record and error is the
+one the SQLite store has (``storage/store.py`` holds the code, in SQL both databases read alike); only the
+plumbing differs:
+
+* a connection pool instead of one connection: single statements run on any free connection in autocommit,
+  reads that must agree run in one REPEATABLE READ read-only transaction, and writes in one transaction
+  each (one per game action, as on SQLite), shielded from cancellation the same way;
+* the store's ``?`` placeholders become ``$1, $2, ...`` (``_PgConn``), once per distinct statement;
+* the schema is ``storage/pg_schema.py``: the same versions, with a row in ``mjdb_schema`` for SQLite's
+  ``user_version``; several processes opening one database migrate it once (an advisory lock).
+
+Several bot processes may share one database (docs/deploy.md); what keeps them from moving one table at once
+is the bot's table lease (``bot/cluster.py``), not this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from . import pg_schema, schema
+from .errors import IncompatibleDatabase, OpenError, StorageError
+from .store import Clock, Storage, _retrieve
+
+T = TypeVar("T")
+
+# Connection-level failures (the server went away, a pool closed under us) as well as SQL errors
+_PG_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+POOL_SIZE = 10
+
+
+@lru_cache(maxsize=1024)
+def to_dollar(sql: str) -> str:
+    """SQLite's ``?`` placeholders as PostgreSQL's ``$n`` (outside quotes and comments)."""
+    out: list[str] = []
+    n = 0
+    for part in re.split(r"('(?:[^']|'')*'|\"[^\"]*\"|--[^\n]*)", sql):
+        if part[:1] in ("'", '"') or part.startswith("--"):
+            out.append(part)
+            continue
+        pieces = part.split("?")
+        for i, piece in enumerate(pieces):
+            if i:
+                n += 1
+                out.append(f"${n}")
+            out.append(piece)
+    return "".join(out)
+
+
+def _args(params: Sequence[Any]) -> list[Any]:
+    # flags are INTEGER 0/1 columns on both databases: a Python bool goes in as 0 or 1
+    return [int(p) if isinstance(p, bool) else p for p in params]
+
+
+class _PgConn:
+    """The three calls the store makes on an aiosqlite connection, on an asyncpg one."""
+
+    __slots__ = ("_c",)
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._c = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self._c.execute(to_dollar(sql), *_args(params))
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in await self._c.fetch(to_dollar(sql), *_args(params))]
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        rows = list(rows)
+        if rows:
+            await self._c.executemany(to_dollar(sql), [_args(r) for r in rows])
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+async def schema_version(conn: asyncpg.Connection) -> int:
+    """The database's schema version (0: not ours yet, or empty)."""
+    if await conn.fetchval("SELECT to_regclass($1)", pg_schema.VERSION_TABLE) is None:
+        return 0
+    return int(await conn.fetchval(f"SELECT version FROM {pg_schema.VERSION_TABLE}"))
+
+
+async def migrate(conn: asyncpg.Connection, target: int | None = None) -> int:
+    """Apply the missing steps up to ``target`` (default: the latest), one transaction each; returns the
+    version reached. Refuses a database that holds tables this bot did not create, or a newer schema."""
+    steps = pg_schema.steps()
+    target = len(steps) if target is None else target
+    if not 0 <= target <= len(steps):
+        raise ValueError(f"no schema version {target}; versions go from 0 to {len(steps)}")
+    while True:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", pg_schema.MIGRATION_LOCK)
+            if await conn.fetchval("SELECT to_regclass($1)", pg_schema.VERSION_TABLE) is None:
+                others = await conn.fetchval(
+                    "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"
+                )
+                if others:
+                    raise IncompatibleDatabase(
+                        "the database already holds tables that this bot did not create"
+                    )
+                await conn.execute(f"CREATE TABLE {pg_schema.VERSION_TABLE} (version INTEGER NOT NULL)")
+                await conn.execute(f"INSERT INTO {pg_schema.VERSION_TABLE} (version) VALUES (0)")
+            current = await schema_version(conn)
+            if current > len(steps):
+                raise IncompatibleDatabase(
+                    f"the database has schema version {current}, newer than this code knows ({len(steps)}): "
+                    "run a newer version of the bot"
+                )
+            if current >= target:
+                return current
+            for statement in steps[current]:
+                await conn.execute(statement)
+            await conn.execute(f"UPDATE {pg_schema.VERSION_TABLE} SET version = $1", current + 1)
+
+
+class PgStorage(Storage):
+    """``Storage`` on PostgreSQL. Open with ``Storage.open(url)`` (or ``PgStorage.connect``)."""
+
+    dialect = "postgresql"
+    _SCORED = "jsonb_typeof(result::jsonb -> 'deltas') = 'array'"
+    _PENDING = "derive_pending = 1"
+
+    def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:  # noqa: D107 - use connect
+        self._pool: asyncpg.Pool | None = pool
+        self.url = redact(url)
+        self.dsn = url  # with its password: for the workers' own connections (storage/cluster.py)
+        self.path = Path(self.url)  # what the SQLite store calls its file, for messages
+        self._clock = clock
+        # writes whose callers were cancelled, still running (shielded): later calls wait for them first, so
+        # what a cancelled caller asked for is seen by the next one (SQLite's one connection does the same)
+        self._orphans: set[asyncio.Future[Any]] = set()
+
+    @classmethod
+    async def connect(cls, url: str, *, clock: Clock = time.time, pool_size: int = POOL_SIZE) -> PgStorage:
+        """Connect, and migrate the database to the current schema (refusing a foreign or newer one)."""
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=pool_size,
+                statement_cache_size=512,
+                server_settings={"application_name": "mahjong-bot"},
+            )
+        except (*_PG_ERRORS, ValueError) as e:
+            raise OpenError(f"cannot connect to PostgreSQL at {redact(url)}: {e}") from None
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn)
+        except BaseException as e:
+            await pool.close()
+            if isinstance(e, _PG_ERRORS):
+                raise OpenError(f"cannot prepare the database at {redact(url)}: {e}") from None
+            raise
+        return cls(pool, url, clock)
+
+    async def close(self) -> None:
+        """Wait for the statements in flight, then close the pool. Safe to call twice."""
+        if self._orphans:
+            await asyncio.wait(set(self._orphans))
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    async def settings(self) -> dict[str, Any]:
+        async def run(db: Any) -> dict[str, Any]:
+            rows = await db.execute_fetchall(
+                "SELECT current_setting('server_version'), current_setting('synchronous_commit'), "
+                f"(SELECT version FROM {pg_schema.VERSION_TABLE})"
+            )
+            return {
+                "server_version": rows[0][0],
+                "synchronous_commit": rows[0][1],
+                "user_version": rows[0][2],
+            }
+
+        return await self._single(run)
+
+    async def schema_version(self) -> int:
+        async with self._acquire() as conn:
+            return await schema_version(conn)
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _acquire(self) -> Any:
+        if self._pool is None:
+            raise StorageError("the storage is closed")
+        return self._pool.acquire()
+
+    async def _single(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+        """One statement on any free connection, autocommit. Shielded like a write: a statement that was
+        asked for runs even if its caller is cancelled (as SQLite's queued statements do)."""
+        return await self._shielded(self._pg_single(fn))
+
+    async def _pg_single(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+        try:
+            async with self._acquire() as conn:
+                return await fn(_PgConn(conn))
+        except _PG_ERRORS as e:
+            raise StorageError(f"database error: {e}") from e
+
+    async def _read(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+        if self._orphans:
+            await asyncio.wait(set(self._orphans))
+        try:
+            async with self._acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+                return await fn(_PgConn(conn))
+        except _PG_ERRORS as e:
+            raise StorageError(f"database error: {e}") from e
+
+    async def _write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+        return await self._shielded(self._pg_transaction(fn))
+
+    async def _shielded(self, work: Awaitable[T]) -> T:
+        if self._orphans:
+            await asyncio.wait(set(self._orphans))
+        task = asyncio.ensure_future(work)
+        task.add_done_callback(_retrieve)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():
+                self._orphans.add(task)
+                task.add_done_callback(self._orphans.discard)
+            raise
+
+    async def _pg_transaction(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+        try:
+            async with self._acquire() as conn, conn.transaction():
+                return await fn(_PgConn(conn))
+        except _PG_ERRORS as e:
+            raise StorageError(f"database error: {e}") from e
+
+    async def transaction(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """Run ``fn`` on a raw connection in one transaction (the bot's cluster tables: bot/cluster.py)."""
+        return await self._write(lambda db: fn(db._c))
+
+    async def fetch(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """Run ``fn`` on a raw connection, autocommit."""
+        return await self._single(lambda db: fn(db._c))
+
+
+assert len(pg_schema.steps()) == schema.LATEST

@@ -1,0 +1,65 @@
+"""Webhook mode (bot/webhook.py): the fake Bot API POSTs updates to PTB's webhook server with the secret
+token; a request without it changes nothing; the environment names the URL, port and secret."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bot.app import running
+from bot.texts import t
+from bot.webhook import DEFAULT_PORT, WebhookConfig, derived_secret, webhook_from_env
+
+from .fake_telegram import FakeTelegramServer
+from .pgcluster import free_port
+from .test_bot_support import Clock, Player, hand_over, lobby_message, make_app, open_table, play_hand
+
+
+def test_the_environment_chooses_polling_or_a_webhook() -> None:
+    token = "123:abc"
+    assert webhook_from_env(token, {}) is None  # polling stays the default
+    cfg = webhook_from_env(token, {"WEBHOOK_URL": "https://bot.example/tg/hook"})
+    secret = derived_secret(token)
+    assert cfg == WebhookConfig("https://bot.example/tg/hook", secret, "127.0.0.1", DEFAULT_PORT)
+    assert cfg.path == "/tg/hook" and derived_secret(token) != derived_secret("123:abd")
+    cfg = webhook_from_env(
+        token,
+        {
+            "WEBHOOK_URL": "https://h/x",
+            "WEBHOOK_PORT": "9000",
+            "WEBHOOK_SECRET": "s-1",
+            "WEBHOOK_LISTEN": "::",
+        },  # fmt: skip
+    )
+    assert (cfg.port, cfg.secret, cfg.listen) == (9000, "s-1", "::")
+    for bad in ({"WEBHOOK_URL": "bot.example"}, {"WEBHOOK_URL": "https://h/", "WEBHOOK_PORT": "http"},
+                {"WEBHOOK_URL": "https://h/", "WEBHOOK_SECRET": "no spaces"}):  # fmt: skip
+        with pytest.raises(SystemExit):
+            webhook_from_env(token, bad)
+
+
+async def test_a_hand_is_played_over_the_webhook(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    port = free_port()
+    hook = WebhookConfig(f"http://127.0.0.1:{port}/telegram/hook", "s3cret_token-1", "127.0.0.1", port)
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    app = make_app(tg, tmp_path / "bot.db", Clock())
+    async with running(app, webhook=hook):
+        assert (tg.webhook_url, tg.webhook_secret) == (hook.url, hook.secret)
+        # without the secret (or with a wrong one) PTB refuses the request: nothing reaches the bot
+        async with httpx.AsyncClient() as client:
+            for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "guess"}):
+                forged = {"update_id": 999, "message": {"message_id": 1, "date": 0, "text": "/newtable",
+                          "chat": {"id": group.id, "type": "group"}, "from": alice.to_api()}}  # fmt: skip
+                assert (await client.post(hook.url, json=forged, headers=headers)).status_code == 403
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        done = hand_over(tg, group, t("note.result_title", "en", n=1))
+        assert await play_hand([Player(tg, alice, tid)], done) > 0
+        await tg.wait_idle()
+    assert not any(c.method == "getUpdates" for c in tg.calls)
+    assert tg.webhook_posts and all(status == 200 for _, status in tg.webhook_posts)
+    assert len({uid for uid, _ in tg.webhook_posts}) == len(tg.updates)  # each delivered, once
