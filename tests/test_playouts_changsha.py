@@ -79,9 +79,11 @@ def test_arranged_branches_from_arranged_deals() -> None:
     assert reached >= ARRANGED
 
 
-def test_hidden_tiles_never_reach_another_seat() -> None:
-    """Swapping any hidden tile of one seat with a wall tile never changes another seat's observation."""
-    for seed in range(2000, 2100):
+@pytest.mark.parametrize("hands", [40, pytest.param(300, marks=pytest.mark.soak)], ids=["default", "soak"])
+def test_hidden_tiles_never_reach_another_seat(hands: int) -> None:
+    """Swapping any hidden tile of one seat with a wall tile never changes another seat's observation
+    (after every step of every hand: 40 hands by default, 300 under `make soak`)."""
+    for seed in range(2000, 2000 + hands):
         rng = random.Random(seed)
         play_hand(new_hand(RULES, seed), rng, [eager_policy] * 4, check_hidden=True)
 
