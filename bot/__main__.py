@@ -7,8 +7,9 @@ import sys
 
 
 def main() -> int:
-    from .app import load_token
+    from .app import load_env_file, load_token
 
+    load_env_file()  # .env's settings (MAHJONG_DB, WEBHOOK_URL, ...) as if exported; the environment wins
     if not load_token():
         print("No TELEGRAM_BOT_TOKEN set: starting the console game (you vs three AI seats).")
         from .console import main as console_main

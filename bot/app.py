@@ -24,7 +24,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -103,6 +103,30 @@ class DatabaseLock:
     @property
     def held(self) -> bool:
         return self._file is not None
+
+
+ENV_FILE_KEYS = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_")
+
+
+def load_env_file(
+    env: MutableMapping[str, str] | None = None, dotenv: str | os.PathLike[str] = ".env"
+) -> list[str]:
+    """The bot's settings from a ``.env`` file (KEY=VALUE lines, as in .env.example) into the environment,
+    so an operator can keep them all in one file; a variable already set in the environment wins. Only the
+    bot's own keys (TELEGRAM_*, MAHJONG_*, WEBHOOK_*) are read. Returns the keys it set."""
+    environ: MutableMapping[str, str] = os.environ if env is None else env
+    path = Path(dotenv)
+    if not path.is_file():
+        return []
+    taken = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, sep, value = line.strip().removeprefix("export ").partition("=")
+        key = key.strip()
+        if not sep or key.startswith("#") or not key.startswith(ENV_FILE_KEYS) or key in environ:
+            continue
+        environ[key] = value.strip().strip('"').strip("'")
+        taken.append(key)
+    return taken
 
 
 def load_token(env: dict[str, str] | None = None, dotenv: str | os.PathLike[str] = ".env") -> str | None:

@@ -11,7 +11,7 @@ import pytest
 import bot.__main__ as bot_main
 import engine
 from bot import ai, render, views
-from bot.app import claim_pause_from_env, load_token
+from bot.app import claim_pause_from_env, load_env_file, load_token
 from bot.keyboards import GamePress, decode, game_keyboard
 from engine import Act, Phase
 
@@ -24,6 +24,26 @@ def test_token_from_environment_or_dotenv(tmp_path: Path) -> None:
     assert load_token({"TELEGRAM_BOT_TOKEN": " 456:def "}, env_file) == "456:def"  # the environment wins
     env_file.write_text("TELEGRAM_BOT_TOKEN=\n", encoding="utf-8")
     assert load_token({}, env_file) is None
+
+
+def test_dotenv_settings_as_if_exported(tmp_path: Path) -> None:
+    """.env.example says "copy to .env and fill in": every setting it lists is read from .env, not only the
+    token; the environment wins; other keys and comments are left alone."""
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "# the database\nMAHJONG_DB=/srv/m.db\nWEBHOOK_URL=\nexport MAHJONG_DISPLAY='text'\nPATH=/evil\n"
+        "MAHJONG_CLAIM_PAUSE=5\n",
+        encoding="utf-8",
+    )
+    env = {"MAHJONG_CLAIM_PAUSE": "2"}
+    assert load_env_file(env, env_file) == ["MAHJONG_DB", "WEBHOOK_URL", "MAHJONG_DISPLAY"]
+    assert env == {
+        "MAHJONG_CLAIM_PAUSE": "2",
+        "MAHJONG_DB": "/srv/m.db",
+        "WEBHOOK_URL": "",
+        "MAHJONG_DISPLAY": "text",
+    }
+    assert load_env_file({}, tmp_path / "missing") == []
 
 
 def test_claim_pause_from_environment() -> None:
