@@ -142,8 +142,11 @@ class Soak:
 # ---------------------------------------------------------------------- the bot process
 
 
-def start_bot(tg: FakeTelegramServer, db: Path, log: Any) -> subprocess.Popen[bytes]:
+def start_bot(
+    tg: FakeTelegramServer, db: Path, log: Any, display: str = "pictures"
+) -> subprocess.Popen[bytes]:
     env = dict(os.environ, TELEGRAM_BOT_TOKEN=tg.token, TELEGRAM_BASE_URL=tg.base_url, MAHJONG_DB=str(db))
+    env["MAHJONG_DISPLAY"] = display
     env.setdefault("MAHJONG_CLAIM_PAUSE", "0")  # hands at the scripted players' pace (docs/security.md)
     return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=log, stderr=log)
 
@@ -174,7 +177,9 @@ async def quiet(tg: FakeTelegramServer, seconds: float, limit: float) -> None:
 # ---------------------------------------------------------------------- the run
 
 
-async def run(kills: int, tables: int, seed: int, workdir: Path) -> dict[str, Any]:
+async def run(kills: int, tables: int, seed: int, workdir: Path, display: str = "pictures") -> dict[str, Any]:
+    """``display``: the chats' default; ``text`` starts the bot without its picture worker (the quick run in
+    ``make test`` does, to spend its seconds on kills rather than start-ups)."""
     rng = random.Random(seed)
     db = workdir / "soak.db"
     log = open(workdir / "bot.log", "ab")  # noqa: SIM115 - open for the whole run
@@ -186,7 +191,7 @@ async def run(kills: int, tables: int, seed: int, workdir: Path) -> dict[str, An
             guest = tg.add_user(f"G{i}", started=True)
             soak.groups.append(Group(tg.add_group(f"Table {i}", members=[host, guest]), host, guest))
         mark = tg.mark()
-        proc = start_bot(tg, db, log)
+        proc = start_bot(tg, db, log, display)
         await up(tg, mark)
         tasks = [asyncio.create_task(soak.host(g)) for g in soak.groups]
         tasks += [asyncio.create_task(soak.player(g, u)) for g in soak.groups for u in (g.host, g.guest)]
@@ -197,7 +202,7 @@ async def run(kills: int, tables: int, seed: int, workdir: Path) -> dict[str, An
                 proc.send_signal(signal.SIGKILL)
                 await wait_exit(proc, 10)
                 mark = tg.mark()
-                proc = start_bot(tg, db, log)
+                proc = start_bot(tg, db, log, display)
                 await up(tg, mark)
             await asyncio.sleep(1)
         finally:
@@ -207,7 +212,7 @@ async def run(kills: int, tables: int, seed: int, workdir: Path) -> dict[str, An
         proc.send_signal(signal.SIGTERM)
         exits.append(await wait_exit(proc, 20))
         mark = tg.mark()
-        proc = start_bot(tg, db, log)  # one more start: whatever the last stop cut off is shown now
+        proc = start_bot(tg, db, log, display)  # one more start: whatever the last stop cut off is shown now
         await up(tg, mark)
         await quiet(tg, 3.5, 30)  # longer than the pacing of group messages (one per 3 s)
         proc.send_signal(signal.SIGTERM)

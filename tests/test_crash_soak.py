@@ -1,5 +1,6 @@
 """The crash soak's quick run (bench/crash_soak.py --quick): the bot in its own process, ``kill -9`` ten
-times at random moments while two tables play; nothing a player would notice may go wrong."""
+times at random moments while two tables play; nothing a player would notice may go wrong. In text mode:
+the picture worker's own kill is tests/test_bot_pictures.py's, and the full run (bench) plays in pictures."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def load_soak():  # type: ignore[no-untyped-def]
 
 async def test_ten_kills_lose_double_or_duplicate_nothing(tmp_path: Path) -> None:
     soak = load_soak()
-    figures = soak.run(kills=10, tables=2, seed=7, workdir=tmp_path)
+    figures = soak.run(kills=10, tables=2, seed=7, workdir=tmp_path, display="text")
     figures = await figures
     assert figures["confirmed"] > 0 and figures["finished hands"] > 0, figures
     assert {k: figures[k] for k in soak.MUST_BE_ZERO} == dict.fromkeys(soak.MUST_BE_ZERO, 0), figures
