@@ -5,7 +5,6 @@ capped and cleaned before it is stored or quoted back."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,12 +15,6 @@ from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
 
 TITLE = "Secret Mahjong Club"
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def _press(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat, data: str) -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -147,12 +146,6 @@ def test_windows_opened_by_public_events_pause_the_same_whoever_can_decide(
 
 
 # ------------------------------------------------------------------ end to end
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 PAUSE = 3

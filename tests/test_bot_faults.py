@@ -3,7 +3,6 @@ hand is played to the end as if nothing happened."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -25,12 +24,6 @@ from .test_bot_support import (
 retry_after_shim = pytest.mark.filterwarnings(
     "ignore:.*retry_after.*:telegram.warnings.PTBDeprecationWarning"
 )
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 @retry_after_shim

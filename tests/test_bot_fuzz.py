@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import random
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +29,6 @@ UPDATES = 2_040  # forged and random updates
 ROUNDS = 8  # a legal move after each round of forged updates
 BATCH = UPDATES // ROUNDS
 CHUNK = 40
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 def db_snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:

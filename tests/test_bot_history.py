@@ -6,11 +6,8 @@ in progress, an abandoned hand, a hand the asker has no part in."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 import engine
 from bot.export import hand_jsonl, parse
@@ -19,12 +16,6 @@ from engine import Act, Phase
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from .test_bot_night import command, press, until_hands
 from .test_bot_support import Clock, bot_running, lobby_message, open_table, quiet, service
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def reply_in(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None, text: str) -> FakeMessage:

@@ -5,10 +5,7 @@ added-points bird hits rendered from the variant (bot/ names no variant)."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot import render
 from bot.handlers import find_variant
@@ -28,12 +25,6 @@ from .test_bot_support import (
     service,
 )
 from .test_zhuanzhuan_helpers import HZ, JUNK, TWO_HITS, deal, self_draw
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 def test_find_variant_by_id_and_chinese_name() -> None:

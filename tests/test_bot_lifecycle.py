@@ -12,7 +12,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -35,12 +34,6 @@ from .test_bot_support import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def start_hand(tg: FakeTelegramServer, user: FakeUser, group: FakeChat, tid: int) -> Player:

@@ -4,21 +4,12 @@ settings, foreign presses, /stop, /rules, /help."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from .fake_telegram import FakeTelegramServer
 from .test_bot_support import bot_running, lobby_message, open_table, service
 
 LAST_PART = re.compile(r"\(part (\d+)/\1\)")  # the last message of a rules page sent in parts
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(

@@ -10,7 +10,6 @@ the seats and one DM for a deep-link join (test_bot_lobby)."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -24,13 +23,6 @@ from .fake_telegram import FakeTelegramServer
 from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
 from .test_hengyang_opening import SIXI, opening_deal
 from .test_xiangyin_payments import small_self_draw
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
-
 
 # ------------------------------------------------------------------ texts
 

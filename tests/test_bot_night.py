@@ -12,7 +12,6 @@ import hashlib
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +34,6 @@ from .test_bot_support import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def run_timer(app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer) -> None:

@@ -9,11 +9,8 @@ import asyncio
 import os
 import random
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 import engine
 from bot import ai
@@ -39,12 +36,6 @@ from .test_bot_support import (
 PNG = b"\x89PNG\r\n\x1a\n"
 SENDS = ("sendMessage", "sendPhoto")
 EDITS = ("editMessageMedia", "editMessageCaption", "editMessageText")
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def two_seated(

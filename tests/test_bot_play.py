@@ -3,7 +3,6 @@ presses the buttons of his private panel, AI seats fill the table, the group see
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -23,12 +22,6 @@ from .test_bot_support import (
     play_hand,
     service,
 )
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 @pytest.mark.parametrize("variant", sorted(engine.RULESETS))

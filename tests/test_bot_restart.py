@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot.service import TableService
 from bot.texts import t
@@ -29,12 +26,6 @@ from .test_bot_support import (
     play_hand,
     service,
 )
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def alone_at_a_hand(tg: FakeTelegramServer, svc: TableService, alice: FakeUser, group: FakeChat) -> int:

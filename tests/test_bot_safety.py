@@ -41,12 +41,6 @@ def _restore_log_levels() -> object:
         logging.getLogger(n).setLevel(level)
 
 
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
-
-
 async def _seat_and_start(tg: FakeTelegramServer, group: object, users: list, variant: str) -> int:  # type: ignore[type-arg]
     tid, _ = await open_table(tg, users[0], group, variant)  # type: ignore[arg-type]
     lobby = await lobby_message(tg, group, tid, "j")  # type: ignore[arg-type]

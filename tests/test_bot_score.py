@@ -3,10 +3,7 @@ language by default, switchable per chat with /lang or the lobby's settings."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot.texts import t
 
@@ -24,12 +21,6 @@ from .test_bot_support import (
 )
 
 DAY = 86_400
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def test_score_periods_and_running_totals(tg: FakeTelegramServer, tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ The bot names no variant (tests/test_render.py): the presets, the pick and the w
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -33,12 +32,6 @@ from .test_bot_support import (
 
 SC = engine.get_ruleset("sichuan")
 PRESETS = {p.id: i for i, p in enumerate(SC.presets)}
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def choose_preset(

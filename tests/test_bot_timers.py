@@ -4,7 +4,6 @@ back". The clock is injected and the JobQueue job is run by hand: no test waits 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +28,6 @@ from .test_bot_support import (
     quiet,
     service,
 )
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
 
 
 async def _time_out(app: Any, svc: TableService, clock: Clock, tid: int) -> None:

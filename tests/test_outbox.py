@@ -35,12 +35,6 @@ KB = ((Button("Go", "x|1"),),)
 
 
 @pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegramServer]:
-    async with FakeTelegramServer() as server:
-        yield server
-
-
-@pytest.fixture
 async def bot(tg: FakeTelegramServer) -> AsyncIterator[Bot]:
     b = Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url, request=HTTPXRequest())
     async with b:
