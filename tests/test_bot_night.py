@@ -19,7 +19,6 @@ import pytest
 
 import engine
 from bot.service import TableService
-from bot.timers import job_name
 from engine.verify import deal
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
@@ -30,19 +29,18 @@ from .test_bot_support import (
     lobby_message,
     open_table,
     quiet,
+    run_timer,
     service,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-async def run_timer(app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer) -> None:
-    """Move the clock past the table's next wake-up (a deadline or the end of a ready phase), run it now."""
-    deadline = svc.timers.deadline(tid)  # type: ignore[attr-defined]
-    assert deadline is not None, "the table has no timer armed"
-    clock.now = max(clock.now, deadline + 0.5)
-    [job] = app.job_queue.get_jobs_by_name(job_name(tid))
-    await job.run(app)
+async def run_timer_settled(
+    app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer
+) -> None:
+    """The table's next timer run now (test_bot_support.run_timer), then its messages settled."""
+    await run_timer(app, svc, clock, tid)
     await quiet(app, tg)
 
 
@@ -55,7 +53,7 @@ async def until_hands(
         rt = svc.registry.by_id.get(tid)
         if rt is None or rt.closed or (rt.hands_played >= n and not rt.playing):
             return
-        await run_timer(app, svc, clock, tid, tg)
+        await run_timer_settled(app, svc, clock, tid, tg)
     raise AssertionError(f"table {tid} did not finish {n} hands")
 
 
@@ -187,7 +185,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
                     await quiet(app, tg)
                     continue
                 if rt.pending:
-                    await run_timer(app, svc, clock, tid, tg)
+                    await run_timer_settled(app, svc, clock, tid, tg)
                 else:
                     await quiet(app, tg)
 
@@ -208,7 +206,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
         assert "Bob ✅" in (tg.message(group, lobby2.message_id).text or "")
         assert not rt.playing
         # the ready timer runs out: the hand starts anyway, Alice (not ready) on auto-play
-        await run_timer(app, svc, clock, tid, tg)
+        await run_timer_settled(app, svc, clock, tid, tg)
         assert rt.hands_played >= 1 and (rt.playing or rt.hands_played == 2)
         if rt.playing:
             assert rt.auto == frozenset({rt.seats.index(alice.id)})
@@ -265,7 +263,7 @@ async def test_ready_phase_survives_a_restart(tg: FakeTelegramServer, tmp_path: 
         rt = svc.tables[tid]
         assert rt.settings.ready_until == until and rt.settings.ready == (rt.seats.index(bob.id),)
         assert svc.timers.deadline(tid) == until  # type: ignore[attr-defined]
-        await run_timer(app, svc, clock, tid, tg)
+        await run_timer_settled(app, svc, clock, tid, tg)
         assert rt.playing or rt.hands_played == 2
         await until_hands(app, svc, clock, tid, tg, 2)
 

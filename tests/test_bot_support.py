@@ -16,6 +16,7 @@ from telegram.ext import AIORateLimiter, Application
 from bot.app import build_application, running
 from bot.keyboards import GamePress, decode
 from bot.service import TableService
+from bot.timers import job_name
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 
@@ -228,3 +229,13 @@ async def play_hand(
             await tg.wait_for(ready, timeout=10, what="a decision or the end of the hand")
         assert presses < max_presses, "the hand does not end"
     return presses
+
+
+async def run_timer(app: Any, svc: TableService, clock: Clock, tid: int) -> None:
+    """Move the clock past the table's next wake-up (a warning, a deadline or the end of a ready phase) and
+    run its timer job now."""
+    deadline = svc.timers.deadline(tid)  # type: ignore[attr-defined]
+    assert deadline is not None, "the table has no timer armed"
+    clock.now = max(clock.now, deadline + 0.5)
+    [job] = app.job_queue.get_jobs_by_name(job_name(tid))
+    await job.run(app)

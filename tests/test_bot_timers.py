@@ -10,9 +10,7 @@ from typing import Any
 import pytest
 
 from bot.play import timeout_action
-from bot.service import TableService
 from bot.texts import t
-from bot.timers import job_name
 from bot.views import WARN_AT
 from engine import Act, Phase, get_ruleset, new_hand, observe
 
@@ -26,17 +24,9 @@ from .test_bot_support import (
     open_table,
     play_hand,
     quiet,
+    run_timer,
     service,
 )
-
-
-async def _time_out(app: Any, svc: TableService, clock: Clock, tid: int) -> None:
-    """Move the clock to the table's next wake-up (a warning or a deadline) and run its timer job now."""
-    deadline = svc.timers.deadline(tid)  # type: ignore[attr-defined]
-    assert deadline is not None
-    clock.now = deadline + 0.5
-    [job] = app.job_queue.get_jobs_by_name(job_name(tid))
-    await job.run(app)
 
 
 async def _answer_others(players: list[Player], rt: Any, tg: FakeTelegramServer, alone: FakeUser) -> None:
@@ -82,12 +72,12 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
             assert "⏱" in (panel.text or "") and "UTC" in (panel.text or "")  # the deadline is shown
             # ten seconds before the deadline: one warning, an edit of the panel
             assert svc.timers.deadline(tid) == p.deadline - WARN_AT  # type: ignore[attr-defined]
-            await _time_out(app, svc, clock, tid)
+            await run_timer(app, svc, clock, tid)
             await quiet(app, tg)
             assert rt.state.version == version and rt.pending[seat].warned  # type: ignore[union-attr]
             assert f"⏰ {WARN_AT}s left!" in (panel.text or "")
             assert svc.timers.deadline(tid) == p.deadline  # type: ignore[attr-defined]
-            await _time_out(app, svc, clock, tid)
+            await run_timer(app, svc, clock, tid)
             assert rt.state is None or rt.state.version > version  # the bot played for her
             assert rt.timeouts.get(seat) == n or rt.state is None
             await quiet(app, tg)
