@@ -108,24 +108,32 @@ class DatabaseLock:
 ENV_FILE_KEYS = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_")
 
 
-def load_env_file(
-    env: MutableMapping[str, str] | None = None, dotenv: str | os.PathLike[str] = ".env"
-) -> list[str]:
-    """The bot's settings from a ``.env`` file (KEY=VALUE lines, as in .env.example) into the environment,
-    so an operator can keep them all in one file; a variable already set in the environment wins. Only the
-    bot's own keys (TELEGRAM_*, MAHJONG_*, WEBHOOK_*) are read. Returns the keys it set."""
-    environ: MutableMapping[str, str] = os.environ if env is None else env
+def read_env_file(dotenv: str | os.PathLike[str] = ".env") -> dict[str, str]:
+    """A ``.env`` file's KEY=VALUE lines (``export`` and quotes allowed, comments skipped; the first line of
+    a key counts); empty when there is no file."""
     path = Path(dotenv)
     if not path.is_file():
-        return []
-    taken = []
+        return {}
+    found: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         key, sep, value = line.strip().removeprefix("export ").partition("=")
         key = key.strip()
-        if not sep or key.startswith("#") or not key.startswith(ENV_FILE_KEYS) or key in environ:
-            continue
-        environ[key] = value.strip().strip('"').strip("'")
-        taken.append(key)
+        if sep and not key.startswith("#"):
+            found.setdefault(key, value.strip().strip('"').strip("'"))
+    return found
+
+
+def load_env_file(
+    env: MutableMapping[str, str] | None = None, dotenv: str | os.PathLike[str] = ".env"
+) -> list[str]:
+    """The bot's settings from a ``.env`` file (as in .env.example) into the environment, so an operator can
+    keep them all in one file; a variable already set in the environment wins. Only the bot's own keys
+    (TELEGRAM_*, MAHJONG_*, WEBHOOK_*) are read. Returns the keys it set."""
+    environ: MutableMapping[str, str] = os.environ if env is None else env
+    values = read_env_file(dotenv)
+    taken = [k for k in values if k.startswith(ENV_FILE_KEYS) and k not in environ]
+    for key in taken:
+        environ[key] = values[key]
     return taken
 
 
@@ -135,15 +143,7 @@ def load_token(env: dict[str, str] | None = None, dotenv: str | os.PathLike[str]
     token = environ.get("TELEGRAM_BOT_TOKEN", "").strip()
     if token:
         return token
-    path = Path(dotenv)
-    if not path.is_file():
-        return None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        key, sep, value = line.strip().removeprefix("export ").partition("=")
-        if sep and key.strip() == "TELEGRAM_BOT_TOKEN":
-            value = value.strip().strip('"').strip("'")
-            return value or None
-    return None
+    return read_env_file(dotenv).get("TELEGRAM_BOT_TOKEN") or None
 
 
 def claim_pause_from_env(env: dict[str, str] | None = None) -> int | None:
