@@ -1694,14 +1694,19 @@ class FakeTelegramServer:
                                          reply_to_message_id=reply_id)  # fmt: skip
         return message.to_api(self)
 
+    @staticmethod
+    def _uploaded(call: Call, field: str) -> UploadedFile | None:
+        """The file sent for ``field``: the part ``attach://<part>`` names, else the part ``field``."""
+        ref = call.params.get(field)
+        if isinstance(ref, str) and ref.startswith("attach://"):
+            return call.files.get(ref.removeprefix("attach://"))
+        return call.files.get(field)
+
     def _api_sendPhoto(self, call: Call) -> dict[str, Any]:
         p = call.params
         chat = self._writable_chat(p.get("chat_id"))
         photo = p.get("photo")
-        if isinstance(photo, str) and photo.startswith("attach://"):
-            upload = call.files.get(photo.removeprefix("attach://"))
-        else:
-            upload = call.files.get("photo")
+        upload = self._uploaded(call, "photo")
         if upload is not None:
             file_id = self._new_file_id(upload)
         elif isinstance(photo, str) and photo in self.files:
@@ -1823,10 +1828,7 @@ class FakeTelegramServer:
         p = call.params
         chat = self._writable_chat(p.get("chat_id"))
         doc = p.get("document")
-        if isinstance(doc, str) and doc.startswith("attach://"):
-            upload = call.files.get(doc.removeprefix("attach://"))
-        else:
-            upload = call.files.get("document")
+        upload = self._uploaded(call, "document")
         if upload is None and isinstance(doc, str) and doc in self.files:
             upload = self.files[doc]
         if upload is None:
