@@ -17,43 +17,18 @@ from engine.shape import is_standard
 from engine.tiles import Counts
 from engine.wild import RED, WildShape, is_complete, is_seven_pairs, suit_need
 
+from .reference import is_standard as reference_standard
+
 HZ = get_ruleset("hongzhong")
 SEVEN = Shapes(seven_pairs=True)
 
 
-def _melds_only(c: list[int]) -> bool:
-    i = next((k for k in range(27) if c[k]), None)
-    if i is None:
-        return True
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _melds_only(c)
-        c[i] += 3
-        if ok:
-            return True
-    if i % 9 <= 6 and c[i + 1] and c[i + 2]:
-        for x in (i, i + 1, i + 2):
-            c[x] -= 1
-        ok = _melds_only(c)
-        for x in (i, i + 1, i + 2):
-            c[x] += 1
-        return ok
-    return False
-
-
 def slow_standard(counts: Counts) -> bool:
-    """4 melds + a pair by plain search, any number of copies (a 红中 may be a fifth copy)."""
+    """4 melds + a pair by plain search (tests/reference.py), any number of copies (a 红中 may be a fifth
+    copy); the engine's own check where it applies (at most four of a kind), for speed."""
     if max(counts) <= 4:
         return is_standard(counts)
-    c = list(counts)
-    for p in range(27):
-        if c[p] >= 2:
-            c[p] -= 2
-            ok = _melds_only(c)
-            c[p] += 2
-            if ok:
-                return True
-    return False
+    return reference_standard(counts)
 
 
 def slow_seven_pairs(counts: Counts) -> bool:
