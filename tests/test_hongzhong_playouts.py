@@ -13,8 +13,8 @@ import pytest
 from engine import arranged_hand, legal_actions, new_hand, replay
 
 from .playout import assert_reached, eager_policy, play_hand
+from .test_perft import perft
 from .test_zhuanzhuan_helpers import HZ, playouts, room_options
-from .test_zhuanzhuan_playouts import perft
 
 REACHED = ("pinghu", "zimo", "jiepao", "qianggang", "angang", "bugang", "zhigang", "tuigang", "wuhongzhong")
 ARRANGED = ("qidui", "sihongzhong", "multi")  # rare in random play: set up by the clause tests

@@ -16,6 +16,7 @@ HANDS = ["123m456m789s2234p5p", "1356m1347s1349p9m", "2679m26789s1679p", "3478m3
 
 
 def perft(state: State, depth: int) -> int:
+    """Every legal action of every seat that must act, followed to ``depth`` (python-chess's perft)."""
     if depth == 0 or state.phase == Phase.ENDED:
         return 1
     return sum(

@@ -10,9 +10,10 @@ import random
 
 import pytest
 
-from engine import Phase, State, apply, arranged_hand, legal_actions, new_hand, replay, to_act
+from engine import arranged_hand, new_hand, replay
 
 from .playout import assert_reached, eager_policy, play_hand
+from .test_perft import perft
 from .test_zhuanzhuan_helpers import JUNK, ZZ, playouts, room_options
 
 # the playouts must reach every way of winning, every kong and the refund, or they prove little
@@ -42,15 +43,6 @@ def test_replay_from_the_action_log_gives_the_same_state() -> None:
         opts = room_options(ZZ, seed)
         state, log = play_hand(new_hand(ZZ, seed, opts), random.Random(seed), [eager_policy] * 4)
         assert replay(ZZ, seed, log, opts) == state
-
-
-def perft(state: State, depth: int) -> int:
-    """Every legal action of every seat that must act, followed to ``depth`` (python-chess's perft)."""
-    if depth == 0 or state.phase == Phase.ENDED:
-        return 1
-    return sum(
-        perft(apply(state, a)[0], depth - 1) for seat in to_act(state) for a in legal_actions(state, seat)
-    )
 
 
 def test_perft_counts() -> None:
