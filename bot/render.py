@@ -254,8 +254,8 @@ def turn_line(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
 
 
 def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
-    """What marks a seat for everyone: dealer, its public pre-hand choice (缺万, 飘2 …), won (血战), a locked
-    hand."""
+    """What marks a seat for everyone: dealer, its public pre-hand choice (缺万, 飘2 …), won (or how often:
+    血流成河), a locked hand and why."""
     ps = obs.seats[seat]
     rs = _ruleset(obs)
     marks = []
@@ -263,10 +263,12 @@ def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
         marks.append(tr("dealer", lang))
     if ps.choice is not None and (seat == obs.seat or obs.phase != Phase.CHOOSE):
         marks.append(rs.choice_label(ps.choice, lang))
-    if ps.won:
+    if ps.wins > 1:  # 血流成河: a seat may win again
+        marks.append(tr("seat.wins", lang, n=ps.wins))
+    elif ps.won or ps.wins:
         marks.append(tr("seat.won", lang))
-    if ps.locked:
-        marks.append(tr("seat.locked", lang))
+    if ps.locked:  # after a win (血流成河) or after opening a kong (开杠)
+        marks.append(tr("seat.locked.won" if ps.wins else "seat.locked", lang))
     return marks
 
 
@@ -286,10 +288,6 @@ def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None =
             "▶ " if obs.phase in (Phase.TURN, Phase.HAIDI, Phase.OPENING) and ps.seat == obs.current else "  "
         )
         head = f"{arrow}{mark}{nm[ps.seat]} · {tr('seat.tiles', lang, n=ps.hand_size)}"
-        if ps.wins:
-            head += f" · {tr('seat.wins', lang, n=ps.wins)}"
-        if ps.locked:
-            head += f" · {tr('seat.locked.won' if ps.wins else 'seat.locked', lang)}"
         lines.append(head)
         melds = [meld_label(m, lang) for m in ps.melds]
         if ps.concealed_kongs:

@@ -265,9 +265,10 @@ def end_caption(obs: Observation, lang: str, names: Sequence[str], title: str, l
 
 
 def options_line(rs: Variant, options: dict[str, object], lang: str) -> str:
+    sep = " " if lang == "zh" else ": "  # 换三张 否 · swap three tiles before the void: no
     parts = []
     for spec in rs.option_specs:
-        parts.append(f"{spec.label(lang)} {spec.value_label(options.get(spec.name, spec.default), lang)}")
+        parts.append(f"{spec.label(lang)}{sep}{spec.value_label(options.get(spec.name, spec.default), lang)}")
     return t("lobby.options", lang, opts=" · ".join(parts)) if parts else t("lobby.no_options", lang)
 
 

@@ -116,7 +116,7 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
         assert await press(alice, f"L|{tid}|b") == "OK"
         await tg.wait_idle()
         text = tg.message(group, lobby.message_id).text or ""
-        assert "birds 4" in text and "claims 45s" in text and text.count("(empty)") == 1
+        assert "birds: 4" in text and "claims 45s" in text and text.count("(empty)") == 1
         stored = await svc.storage.get_table(tid)
         assert stored.options["birds"] == 4 and len(stored.seats) == 2
         assert await press(alice, "L|999|go") == "This table is closed"

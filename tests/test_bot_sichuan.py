@@ -199,10 +199,12 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     state = sichuan_deal([J0 + "4s", "333m666m222s888s4s", J1, J2], draws="6p6p6p4s", mode="xueliu")
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
+    once = render.table_view(engine.observe_public(state), "en", ["A", "B", "C", "D"])
+    assert "[won] [hand locked after the win] B · 13 tiles" in once and "kong" not in once  # not "won 1×"
     state = tsumogiri(tsumogiri(tsumogiri(state)))
     state = act(state, 1, Act.WIN)
     text = render.table_view(engine.observe_public(state), "en", ["A", "B", "C", "D"])
-    assert "B · 13 tiles · won 2× · hand locked after the win" in text
+    assert "[won 2×] [hand locked after the win] B · 13 tiles" in text
     assert "locked after your win" in render.hand_view(engine.observe(state, 1), "en")
     swap = engine.new_hand(SC, 5, {"swap": True})
     events: list[engine.Event] = []
