@@ -1,5 +1,6 @@
-"""A throwaway PostgreSQL server for the tests and the cluster benchmark: ``initdb`` in a temporary
-directory, a free loopback port, its unix socket in that directory, fsync off; stopped and removed at the end.
+"""A throwaway PostgreSQL server for the tests and the cluster benchmark: a data directory in memory
+(``base_dir()``: /dev/shm, else the temp dir), a free loopback port, its unix socket in that directory, fsync
+off; stopped and removed at the end.
 
 The server binaries come from Debian's ``postgresql`` package (``make test`` installs it when they are
 missing). Without them the tests that need a server fail with a message that says what to install: a
@@ -7,17 +8,30 @@ missing database server is a broken test machine, not a reason to skip.
 
 Each test gets a database of its own (``Cluster.database()``: a fast copy of an empty template), so tests
 never see each other's rows and may run in any order.
+
+A server never outlives the process that started it, however that process ends (``kill -9`` included):
+
+* a watchdog (a small child process in a session of its own) waits on a pipe that only the owner holds
+  open; the kernel closes it when the owner dies, and the watchdog then stops the server and removes its
+  directory;
+* each cluster directory names its owner (pid and start time, ``owner``); a new ``Cluster`` first stops and
+  removes the clusters whose owner is gone (``sweep``), for the case the watchdog itself was killed too.
+
+``initdb`` runs once per machine (and PostgreSQL version): its output is kept beside the clusters
+(``mjpg-initdb-*``) and copied for each new one, in a fraction of initdb's time.
 """
 
 from __future__ import annotations
 
 import glob
+import hashlib
 import itertools
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -63,17 +77,97 @@ def _run_as() -> tuple[int, int] | None:
     raise MissingPostgres("running as root and no unprivileged user (postgres, nobody) to run PostgreSQL")
 
 
+PREFIX = "mjpg-"  # a cluster's directory (its data, socket, log and owner file)
+INITDB_ARGS = ("-U", USER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions")
+
+# The watchdog, run as ``python -I -c WATCHDOG owner pg_ctl data root uid gid``: it waits until its stdin
+# (a pipe only the owner holds open) closes or it loses its parent, i.e. the owner has ended, however; then
+# it stops the server, if any, waits for its process to end, and removes the cluster. Standard library
+# only, so it starts at once.
+WATCHDOG = """
+import os, select, shutil, subprocess, sys
+owner, pg_ctl, data, root, uid, gid = sys.argv[1:]
+while os.getppid() == int(owner) and not select.select([0], [], [], 1.0)[0]:
+    pass
+try:
+    with open(os.path.join(data, "postmaster.pid")) as f:
+        server = os.pidfd_open(int(f.readline()))
+except (OSError, ValueError):
+    server = None
+if server is not None:
+    user = {"user": int(uid), "group": int(gid)} if int(uid) >= 0 else {}
+    subprocess.run([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"], capture_output=True, **user)
+    select.select([server], [], [], 60)
+shutil.rmtree(root, ignore_errors=True)
+"""
+
+
+def base_dir() -> Path:
+    """Where clusters live: in memory (/dev/shm) when the machine has it, else the temp dir. Their data is
+    thrown away anyway, and on a busy disk a cluster's start (and each CREATE DATABASE) waits for writeback:
+    seconds instead of tens of milliseconds."""
+    shm = Path("/dev/shm")
+    return shm if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else Path(tempfile.gettempdir())
+
+
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, from /proc), or None if there is no such
+    process: with the pid it names one process, even after the pid is reused."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def sweep(pg_ctl: str | None = None) -> list[Path]:
+    """Stop and remove the clusters (in ``base_dir()``) whose owner process has ended without removing
+    them; returns their directories. Clusters of live processes are left alone."""
+    pg_ctl = pg_ctl or find_bin("pg_ctl")
+    run_as = _run_as()
+    user = {"user": run_as[0], "group": run_as[1]} if run_as else {}
+    gone = []
+    for owner in sorted(base_dir().glob(f"{PREFIX}*/owner")):
+        try:
+            pid, started = owner.read_text().split()
+        except (OSError, ValueError):
+            continue
+        if _started(int(pid)) == started:
+            continue
+        root = owner.parent
+        if (root / "data" / "postmaster.pid").exists():
+            subprocess.run(  # type: ignore[call-overload]
+                [pg_ctl, "-D", str(root / "data"), "-m", "immediate", "-w", "stop"],
+                capture_output=True, check=False, **user,
+            )  # fmt: skip
+        shutil.rmtree(root, ignore_errors=True)
+        gone.append(root)
+    return gone
+
+
 class Cluster:
-    def __init__(self) -> None:
+    def __init__(self, *, watchdog: bool = True) -> None:
         self.initdb, self.pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
-        self.root = Path(tempfile.mkdtemp(prefix="mjpg-"))
+        self._as = _run_as()
+        sweep(self.pg_ctl)
+        self.root = Path(tempfile.mkdtemp(prefix=PREFIX, dir=base_dir()))
+        pid = os.getpid()
+        (self.root / "owner").write_text(f"{pid} {_started(pid)}")
         self.data, self.sock, self.log = self.root / "data", self.root / "sock", self.root / "server.log"
         self.port = 0
-        self._as = _run_as()
         self._names = itertools.count(1)
         self._template = False
         self._clean: str | None = None  # the database ``clean_database`` hands out, emptied each time
         self._empty_sql: str | None = None
+        self._watchdog: subprocess.Popen[bytes] | None = None
+        if watchdog:
+            uid, gid = self._as or (-1, -1)
+            self._watchdog = subprocess.Popen(
+                [sys.executable, "-I", "-c", WATCHDOG, str(pid), self.pg_ctl, str(self.data), str(self.root),
+                 str(uid), str(gid)],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl-C to the owner's process group leaves it to do its job
+            )  # fmt: skip
 
     def _run(self, *args: str) -> None:
         user = {"user": self._as[0], "group": self._as[1]} if self._as else {}
@@ -82,13 +176,27 @@ class Cluster:
             log = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
             raise RuntimeError(f"{' '.join(args[:2])} failed: {done.stderr.strip()}\n{log}")
 
+    def _init_data(self) -> None:
+        """The data directory: a copy of this machine's initdb output, made by the first cluster."""
+        key = f"{self.initdb} {os.stat(self.initdb).st_mtime_ns} {INITDB_ARGS} {self._as}"
+        cache = base_dir() / f"{PREFIX}initdb-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+        if (cache / "PG_VERSION").exists():
+            self._run("cp", "-a", str(cache), str(self.data))
+            return
+        self._run(self.initdb, "-D", str(self.data), *INITDB_ARGS)
+        mine = self.root / "initdb"
+        self._run("cp", "-a", str(self.data), str(mine))
+        try:
+            mine.rename(cache)  # atomic: the cache is whole or absent
+        except OSError:
+            shutil.rmtree(mine, ignore_errors=True)  # another process made it first
+
     def start(self) -> Cluster:
         self.sock.mkdir()
         if self._as:
             for p in (self.root, self.sock):
                 os.chown(p, *self._as)
-        self._run(self.initdb, "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8",
-                  "--locale=C", "--no-sync", "--no-instructions")  # fmt: skip
+        self._init_data()
         self.port = free_port()
         opts = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.sock} "
@@ -100,12 +208,22 @@ class Cluster:
         )
         return self
 
+    @property
+    def server_pid(self) -> int:
+        """The server's (postmaster's) process id."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
     def stop(self) -> None:
         try:
             if (self.data / "postmaster.pid").exists():
                 self._run(self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+            if self._watchdog is not None:  # nothing left for it to do: it ends at once
+                watchdog, self._watchdog = self._watchdog, None
+                assert watchdog.stdin is not None
+                watchdog.stdin.close()
+                watchdog.wait(timeout=60)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
