@@ -8,8 +8,8 @@ group's tables, scores, history, ratings or settings (docs/deploy.md, "Moving fr
 * Both databases are brought to the current schema first, by the normal migrations; the source is then read
   in one read transaction (one consistent snapshot) and never written.
 * Every table of the schema is copied with every column, as the databases list them (nothing here names a
-  table, so the tables of a later schema step copy too); a table or column one side has and the other does
-  not stops the copy before anything is written.
+  table, so the tables of a later schema step copy too). A table or column the file has and PostgreSQL not
+  stops the copy before anything is written; one only PostgreSQL has is left empty (or to its default).
 * Everything on PostgreSQL is one transaction: the destination must hold no row (``--replace`` deletes what
   it holds, in the same transaction), the rows go in by COPY (parents before children, the schema's
   triggers off: the rows are history, already checked, and running totals are copied, not recounted;
@@ -128,19 +128,20 @@ async def _pg_tables(conn: asyncpg.Connection) -> dict[str, list[tuple[str, str]
     return tables
 
 
-def _same_tables(src: dict[str, list[str]], dst: dict[str, list[tuple[str, str]]]) -> None:
-    problems = []
-    for side, tables in (("SQLite", set(src) - set(dst)), ("PostgreSQL", set(dst) - set(src))):
-        if tables:
-            problems.append(f"tables only in {side}: {', '.join(sorted(tables))}")
+def _copied_columns(
+    src: dict[str, list[str]], dst: dict[str, list[tuple[str, str]]]
+) -> dict[str, list[tuple[str, str]]]:
+    """Each PostgreSQL table's columns the file has, to copy (a table or column only PostgreSQL has is left
+    empty or to its default). Refused, before anything is written: a table or column only the file has."""
+    missing = [f"table {t}" for t in sorted(set(src) - set(dst))]
     for table in sorted(set(src) & set(dst)):
-        a, b = set(src[table]), {c for c, _ in dst[table]}
-        if a != b:
-            problems.append(
-                f"{table}: columns only in SQLite {sorted(a - b)}, only in PostgreSQL {sorted(b - a)}"
-            )
-    if problems:
-        raise CopyError("the two databases' schemas differ at the same version: " + "; ".join(problems))
+        missing += [f"{table}.{c}" for c in src[table] if c not in {name for name, _ in dst[table]}]
+    if missing:
+        raise CopyError(
+            "PostgreSQL's schema has no place for " + ", ".join(missing) + " at the same version: nothing "
+            "was copied (a schema step that differs between storage/schema.py and storage/pg_schema.py)"
+        )
+    return {t: [(c, ty) for c, ty in columns if c in src.get(t, ())] for t, columns in dst.items()}
 
 
 async def _copy_order(conn: asyncpg.Connection, tables: list[str]) -> list[str]:
@@ -285,13 +286,12 @@ async def _copy(
             f"schema versions differ: SQLite {sqlite_version}, PostgreSQL {pg_version}, this code "
             f"{schema.LATEST}"
         )
-    source = _sqlite_tables(db)
-    tables = await _pg_tables(conn)
-    _same_tables(source, tables)
+    tables = _copied_columns(_sqlite_tables(db), await _pg_tables(conn))
     order = await _copy_order(conn, list(tables))
     rows: dict[str, int] = {}
     try:
         async with conn.transaction():
+            await conn.execute("SET LOCAL lock_timeout = '30s'")  # not forever behind another session
             held = {t: await conn.fetchval(f"SELECT count(*) FROM {_q(t)}") for t in order}
             replaced = sum(held.values())
             if replaced and not replace:
@@ -308,8 +308,11 @@ async def _copy(
             for t in order:
                 columns = tables[t]
                 names = [c for c, _ in columns]
-                cursor = db.execute(f"SELECT {', '.join(map(_q, names))} FROM {_q(t)}")
                 rows[t] = 0
+                if not columns:
+                    progress(f"{t}: not in the file, left empty")
+                    continue
+                cursor = db.execute(f"SELECT {', '.join(map(_q, names))} FROM {_q(t)}")
                 while batch := cursor.fetchmany(BATCH):
                     await conn.copy_records_to_table(t, records=_records(t, columns, batch), columns=names)
                     rows[t] += len(batch)

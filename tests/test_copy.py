@@ -142,11 +142,18 @@ async def rows_in(url: str) -> int:
 async def test_a_failed_copy_leaves_the_destination_empty(tmp_path: Path, pg_cluster: Cluster) -> None:
     src = tmp_path / "mahjong.db"
     await played_database(src)
-    c = sqlite3.connect(src)  # without foreign keys, as an old file could be: a panel of no table
-    with c:
+    url = await pg_cluster.clean_database()
+    c = sqlite3.connect(src)
+    with c:  # what PostgreSQL has no place for is refused before anything is written
+        c.execute("CREATE TABLE notes (x)")
+        c.execute("ALTER TABLE players ADD COLUMN nick TEXT")
+    with pytest.raises(CopyError, match="no place for table notes, players.nick at the same version"):
+        await copy_database(src, url)
+    with c:  # without foreign keys, as an old file could be: a panel of no table
+        c.execute("DROP TABLE notes")
+        c.execute("ALTER TABLE players DROP COLUMN nick")
         c.execute("INSERT INTO panels (table_id, user_id, message_id) VALUES (99, 1, 7)")
     c.close()
-    url = await pg_cluster.clean_database()
     with pytest.raises(
         CopyError, match=r"the copy failed \(table panels\), nothing was written.*foreign key"
     ):
