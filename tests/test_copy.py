@@ -143,6 +143,9 @@ async def test_a_failed_copy_leaves_the_destination_empty(tmp_path: Path, pg_clu
     src = tmp_path / "mahjong.db"
     await played_database(src)
     url = await pg_cluster.clean_database()
+    async with await Storage.open(url):  # a bot on the destination
+        with pytest.raises(CopyError, match="a bot is connected to postgresql://.*: stop it first"):
+            await copy_database(src, url)
     c = sqlite3.connect(src)
     with c:  # what PostgreSQL has no place for is refused before anything is written
         c.execute("CREATE TABLE notes (x)")
