@@ -17,7 +17,7 @@ import pytest
 import engine
 from bot.app import DatabaseLock
 from storage import SeatPlay, Storage
-from storage.copy import CopyError, copy_database, main
+from storage.copy import BOT_APPLICATION_NAME, CopyError, copy_database, main
 
 from .pgcluster import RAW_REFUSED, Cluster, raw_sql
 from .test_storage import FakeClock
@@ -83,6 +83,21 @@ async def everything(s: Storage) -> dict[str, Any]:
     return out
 
 
+async def bots_gone(url: str) -> None:
+    """Until no bot's session is on the database: the server ends a closed connection's backend a moment
+    later, and until then the copy counts it as a bot still connected."""
+    conn = await asyncpg.connect(url)
+    try:
+        sql = (
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name = $1"
+        )
+        while await conn.fetchval(sql, BOT_APPLICATION_NAME):
+            await asyncio.sleep(0.01)
+    finally:
+        await conn.close()
+
+
 async def test_a_played_database_reads_the_same_from_postgresql_and_play_goes_on(
     tmp_path: Path, pg_cluster: Cluster, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -114,6 +129,7 @@ async def test_a_played_database_reads_the_same_from_postgresql_and_play_goes_on
         assert totals == {u: was[u] + final.result.deltas[u - 1] for u in (1, 2, 3)}
 
     # a destination that holds rows is refused as it is; --replace makes it the source's copy again
+    await asyncio.wait_for(bots_gone(url), 30)
     with pytest.raises(CopyError, match="already holds rows"):
         await copy_database(src, url)
     report = await copy_database(src, url, replace=True)
@@ -146,6 +162,7 @@ async def test_a_failed_copy_leaves_the_destination_empty(tmp_path: Path, pg_clu
     async with await Storage.open(url):  # a bot on the destination
         with pytest.raises(CopyError, match="a bot is connected to postgresql://.*: stop it first"):
             await copy_database(src, url)
+    await asyncio.wait_for(bots_gone(url), 30)
     c = sqlite3.connect(src)
     with c:  # what PostgreSQL has no place for is refused before anything is written
         c.execute("CREATE TABLE notes (x)")
