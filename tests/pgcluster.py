@@ -102,12 +102,19 @@ shutil.rmtree(root, ignore_errors=True)
 """
 
 
+SHM_NEEDED = 1 << 30  # the initdb cache, a few clusters and their databases, with room to spare
+
+
 def base_dir() -> Path:
     """Where clusters live: in memory (/dev/shm) when the machine has it, else the temp dir. Their data is
     thrown away anyway, and on a busy disk a cluster's start (and each CREATE DATABASE) waits for writeback:
     seconds instead of tens of milliseconds."""
     shm = Path("/dev/shm")
-    return shm if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else Path(tempfile.gettempdir())
+    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+        st = os.statvfs(shm)
+        if st.f_bavail * st.f_frsize >= SHM_NEEDED:  # a container's /dev/shm is often only 64 MB
+            return shm
+    return Path(tempfile.gettempdir())
 
 
 def _started(pid: int) -> str | None:
