@@ -45,6 +45,27 @@ _EVENT_TAIL_AUTO = {
 _DISCARDS = tuple(tuple(Action(s, Act.DISCARD, t) for t in range(NUM_KINDS)) for s in range(4))
 _LEVEL = {Act.WIN: 3, Act.KONG: 2, Act.PUNG: 2, Act.CHOW: 1, Act.PASS: 0}
 
+# Enum members as module constants: on Python 3.11 reading ``Phase.TURN`` goes through EnumType.__getattr__
+# (0.1–0.2 µs a read, several times a plain global's), and every step reads a dozen or more of them.
+_ENDED, _CLAIM, _CHOOSE, _OPENING, _HAIDI, _TURN = (
+    Phase.ENDED,
+    Phase.CLAIM,
+    Phase.CHOOSE,
+    Phase.OPENING,
+    Phase.HAIDI,
+    Phase.TURN,
+)
+_WIN, _PASS, _DISCARD, _PUNG, _CHOW, _KONG = Act.WIN, Act.PASS, Act.DISCARD, Act.PUNG, Act.CHOW, Act.KONG
+_KAI = KongMode.KAI
+_EV_DRAW, _EV_DISCARD, _EV_ANSWER, _EV_FURITEN = (
+    EventKind.DRAW,
+    EventKind.DISCARD,
+    EventKind.ANSWER,
+    EventKind.FURITEN,
+)
+_M_PUNG = MeldKind.PUNG
+_C_DISCARD, _C_ROB, _C_HAIDI, _C_KONG = ClaimKind.DISCARD, ClaimKind.ROB, ClaimKind.HAIDI, ClaimKind.KONG
+
 
 # ------------------------------------------------------------------ setup
 
@@ -162,13 +183,13 @@ def _deal(ruleset: Variant, opts: Options, seed: int, dealer: int, n: int, wall:
         dealer=dealer,
         wall=wall,
         seats=tuple(Seat(to_counts(h)) for h in hands),
-        phase=Phase.TURN,
+        phase=_TURN,
         current=dealer,
         drawn=last,
         wall_reserve=ruleset.wall_reserve(opts),
     )
     if any(ruleset.pre_hand(state, s) for s in range(n)):
-        return evolve(state, phase=Phase.CHOOSE)
+        return evolve(state, phase=_CHOOSE)
     return _start_play(state)
 
 
@@ -179,8 +200,8 @@ def _start_play(state: State) -> State:
         s for s in state.play_order(state.dealer) if rs.opening_hands(state, s) or rs.wins_at_deal(state, s)
     )
     if queue:
-        return evolve(state, phase=Phase.OPENING, current=queue[0], opening_queue=queue)
-    return evolve(state, phase=Phase.TURN, current=state.dealer)
+        return evolve(state, phase=_OPENING, current=queue[0], opening_queue=queue)
+    return evolve(state, phase=_TURN, current=state.dealer)
 
 
 # ------------------------------------------------------------------ queries
@@ -258,12 +279,12 @@ def seat_waits(state: State, seat: int) -> list[int]:
 
 def to_act(state: State) -> tuple[int, ...]:
     """Seats that have a decision to make now."""
-    if state.phase == Phase.ENDED:
+    if state.phase == _ENDED:
         return ()
-    if state.phase == Phase.CLAIM:
+    if state.phase == _CLAIM:
         assert state.claim is not None
         return tuple(s for s, _ in state.claim.options if not state.claim.responded(s))
-    if state.phase == Phase.CHOOSE:
+    if state.phase == _CHOOSE:
         return tuple(s for s in range(state.num_seats) if _choices(state, s))
     return (state.current,)
 
@@ -292,17 +313,17 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
 
 def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     phase = state.phase
-    if phase == Phase.ENDED or not 0 <= seat < state.num_seats:
+    if phase == _ENDED or not 0 <= seat < state.num_seats:
         return ()
-    if phase == Phase.CLAIM:
+    if phase == _CLAIM:
         claim = state.claim
         assert claim is not None
         return () if claim.responded(seat) else claim.options_for(seat)
-    if phase == Phase.CHOOSE:
+    if phase == _CHOOSE:
         return tuple(Action(seat, Act.CHOOSE, detail=v) for v in _choices(state, seat))
     if seat != state.current:
         return ()
-    if phase == Phase.OPENING:
+    if phase == _OPENING:
         rs = state.ruleset
         kinds = rs.opening_hands(state, seat)
         acts = [
@@ -311,20 +332,20 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
             for combo in combinations(kinds, r)
         ]
         if rs.wins_at_deal(state, seat):
-            acts.insert(0, Action(seat, Act.WIN))  # a win on the dealt tiles (四红中)
-        return (*acts, Action(seat, Act.PASS))
-    if phase == Phase.HAIDI:
+            acts.insert(0, Action(seat, _WIN))  # a win on the dealt tiles (四红中)
+        return (*acts, Action(seat, _PASS))
+    if phase == _HAIDI:
         if state.haidi_taker is None:
-            return (Action(seat, Act.TAKE), Action(seat, Act.PASS))
-        return _forced((Action(seat, Act.WIN), Action(seat, Act.PASS)), state, seat)
+            return (Action(seat, Act.TAKE), Action(seat, _PASS))
+        return _forced((Action(seat, _WIN), Action(seat, _PASS)), state, seat)
     return _turn_actions(state, seat)
 
 
 def _forced(acts: tuple[Action, ...], state: State, seat: int) -> tuple[Action, ...]:
     """Where the variant forces a win (Sichuan's last four tiles), a possible win is the only choice."""
     rs = state.ruleset
-    if rs._forces_wins and any(a.act == Act.WIN for a in acts) and rs.must_win(state, seat):
-        return tuple(a for a in acts if a.act == Act.WIN)
+    if rs._forces_wins and any(a.act == _WIN for a in acts) and rs.must_win(state, seat):
+        return tuple(a for a in acts if a.act == _WIN)
     return acts
 
 
@@ -341,21 +362,21 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
         # two-tile 开杠: the konger may win on any turned-up tile (杠上开花), else they fall
         for t in sorted(set(state.kong_tiles)):
             if _kong_tile_win(state, seat, t) is not None:
-                acts.append(Action(seat, Act.WIN, t))
+                acts.append(Action(seat, _WIN, t))
         if _live(state) > 0:
             for t in sorted(set(state.kong_tiles)):
                 acts.extend(_kong_tile_kongs(state, seat, t))
-        acts.append(Action(seat, Act.PASS))
+        acts.append(Action(seat, _PASS))
         return _forced(tuple(acts), state, seat)
     if (
         (state.drawn is not None or state.first_turn)
         and rs.could_win(s.counts, s.melds)
         and _self_win(state, seat) is not None
     ):
-        acts.append(Action(seat, Act.WIN))
+        acts.append(Action(seat, _WIN))
     if s.locked:
         assert state.drawn is not None
-        acts.append(Action(seat, Act.DISCARD, state.drawn))
+        acts.append(Action(seat, _DISCARD, state.drawn))
         if _live(state) > 0:
             acts.extend(_own_kongs(state, seat, only=state.drawn))
         return _forced(tuple(acts), state, seat)
@@ -380,12 +401,12 @@ def _own_kongs(state: State, seat: int, only: int | None = None) -> list[Action]
     out: list[Action] = []
     if only is not None or 4 in counts:
         for t in range(NUM_KINDS) if only is None else (only,):
-            if counts[t] == 4 and rs.claim_allowed(state, seat, Act.KONG, t):
+            if counts[t] == 4 and rs.claim_allowed(state, seat, _KONG, t):
                 out.extend(_kong_actions(state, seat, t, MeldKind.KONG_CONCEALED))
     for m in s.melds:
         t = m.tile
-        if m.kind == MeldKind.PUNG and counts[t] and (only is None or t == only):
-            if rs.claim_allowed(state, seat, Act.KONG, t):
+        if m.kind == _M_PUNG and counts[t] and (only is None or t == only):
+            if rs.claim_allowed(state, seat, _KONG, t):
                 out.extend(_kong_actions(state, seat, t, MeldKind.KONG_ADDED))
     return out
 
@@ -407,10 +428,10 @@ def _kong_tile_kongs(state: State, seat: int, t: int) -> list[Action]:
     """开杠开出来的牌，自己可以杠 (Xiangyin): a turned-up tile that makes a four with the hand (a concealed
     kong) or with a pung (补杠) may be konged again."""
     s = state.seats[seat]
-    has_pung = any(m.kind == MeldKind.PUNG and m.tile == t for m in s.melds)
+    has_pung = any(m.kind == _M_PUNG and m.tile == t for m in s.melds)
     if s.counts[t] != 3 and not has_pung:
         return []
-    if not state.ruleset.claim_allowed(state, seat, Act.KONG, t):
+    if not state.ruleset.claim_allowed(state, seat, _KONG, t):
         return []
     c = list(s.counts)
     c[t] += 1
@@ -428,7 +449,7 @@ def _kong_tile_win(state: State, seat: int, t: int) -> WinInfo | None:
         t,
         True,
         counts=tuple(c),
-        kong_draw=KongMode.KAI,
+        kong_draw=_KAI,
         kong_from=state.kong_from,
         kong_tiles=state.kong_tiles,
     )
@@ -443,7 +464,7 @@ def _kong_counts(counts: Counts, t: int, kind: MeldKind, removed: int = 0) -> Co
 def _kong_melds(melds: tuple[Meld, ...], t: int, kind: MeldKind, from_seat: int | None) -> tuple[Meld, ...]:
     if kind == MeldKind.KONG_ADDED:
         return tuple(
-            Meld(MeldKind.KONG_ADDED, t, m.from_seat) if m.kind == MeldKind.PUNG and m.tile == t else m
+            Meld(MeldKind.KONG_ADDED, t, m.from_seat) if m.kind == _M_PUNG and m.tile == t else m
             for m in melds
         )
     return (*melds, Meld(kind, t, from_seat))
@@ -451,7 +472,7 @@ def _kong_melds(melds: tuple[Meld, ...], t: int, kind: MeldKind, from_seat: int 
 
 def _kong_actions(state: State, seat: int, t: int, kind: MeldKind) -> list[Action]:
     """One action per way the variant lets ``seat`` kong ``t`` (补张 / 开杠, or a plain kong)."""
-    return [Action(seat, Act.KONG, t, m) for m in state.ruleset.kong_modes(state, seat, t, kind)]
+    return [Action(seat, _KONG, t, m) for m in state.ruleset.kong_modes(state, seat, t, kind)]
 
 
 # ------------------------------------------------------------------ apply
@@ -468,13 +489,13 @@ def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
             raise IllegalAction(_why_illegal(state, action, legal))
     events: list[Event] = []
     phase = state.phase
-    if phase == Phase.OPENING:
+    if phase == _OPENING:
         new = _on_opening(state, action, events)
-    elif phase == Phase.TURN:
+    elif phase == _TURN:
         new = _on_turn(state, action, events)
-    elif phase == Phase.CLAIM:
+    elif phase == _CLAIM:
         new = _on_claim(state, action, events)
-    elif phase == Phase.CHOOSE:
+    elif phase == _CHOOSE:
         new = _on_choose(state, action, events)
     else:
         new = _on_haidi(state, action, events)
@@ -487,29 +508,29 @@ def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
 
 
 def _why_illegal(state: State, action: Action, legal: tuple[Action, ...]) -> str:
-    if state.phase == Phase.ENDED:
+    if state.phase == _ENDED:
         return "the hand is over"
     if not 0 <= action.seat < state.num_seats:
         return f"there is no seat {action.seat}"
     if not legal:
-        if state.phase == Phase.CLAIM and state.claim is not None and state.claim.responded(action.seat):
+        if state.phase == _CLAIM and state.claim is not None and state.claim.responded(action.seat):
             return "you have already answered this tile"
         if state.seats[action.seat].won:
             return "you have already won this hand"
         waiting = ", ".join(str(s) for s in to_act(state))
         return f"it is not seat {action.seat}'s turn (waiting for seat {waiting})"
     s = state.seats[action.seat]
-    if action.act == Act.DISCARD and action.tile is not None:
+    if action.act == _DISCARD and action.tile is not None:
         if s.locked:
             drawn = tile_str(state.drawn or 0)
             return f"the hand is locked after 开杠: you must discard the drawn tile {drawn}"
         if not 0 <= action.tile < NUM_KINDS or not s.counts[action.tile]:
             return f"you do not hold {tile_str(action.tile) if 0 <= action.tile < NUM_KINDS else action.tile}"
-        if any(a.act == Act.DISCARD for a in legal):
+        if any(a.act == _DISCARD for a in legal):
             return f"you may not discard {tile_str(action.tile)} now (e.g. the void suit must go first)"
-    if action.act == Act.WIN:
+    if action.act == _WIN:
         return "this hand does not win here"
-    if any(a.act == Act.WIN for a in legal) and all(a.act == Act.WIN for a in legal):
+    if any(a.act == _WIN for a in legal) and all(a.act == _WIN for a in legal):
         return "you must take this win (胡牌是强制的)"
     allowed = ", ".join(str(a) for a in legal)
     return f"{action} is not legal now; legal: {allowed}"
@@ -537,7 +558,7 @@ def _on_choose(state: State, action: Action, events: list[Event]) -> State:
 def _on_opening(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
     rs = state.ruleset
-    if action.act == Act.WIN:
+    if action.act == _WIN:
         # a win on the dealt tiles (wins_at_deal): a self-draw on no tile, the hand ends
         counts = state.seats[seat].counts
         info = win_info(state, seat, -1, True)
@@ -561,14 +582,14 @@ def _on_opening(state: State, action: Action, events: list[Event]) -> State:
     queue = state.opening_queue[1:]
     if queue:
         return evolve(state, opening_queue=queue, current=queue[0])
-    return evolve(state, opening_queue=(), phase=Phase.TURN, current=state.dealer)
+    return evolve(state, opening_queue=(), phase=_TURN, current=state.dealer)
 
 
 def _on_turn(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
     if state.kong_tiles:
         return _on_kong_tiles(state, action, events)
-    if action.act == Act.WIN:
+    if action.act == _WIN:
         info = _self_win(state, seat)
         assert info is not None
         tile = state.drawn if state.drawn is not None else -1
@@ -583,7 +604,7 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
             kong_from=state.kong_from,
         )
         return _wins(state, ((seat, info),), ctx, events)
-    if action.act == Act.DISCARD:
+    if action.act == _DISCARD:
         assert action.tile is not None
         s = state.seats[seat]
         passed: tuple[int, ...] = ()
@@ -591,12 +612,12 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
             passed = tuple(
                 m.tile
                 for m in s.melds
-                if m.kind == MeldKind.PUNG and s.counts[m.tile] and m.tile not in s.passed_kongs
+                if m.kind == _M_PUNG and s.counts[m.tile] and m.tile not in s.passed_kongs
             )
         if passed:
             state = evolve(state, seats=_set_seat(state, seat, passed_kongs=(*s.passed_kongs, *passed)))
         return _discard(state, seat, action.tile, events, auto=False)
-    if action.act == Act.KONG:
+    if action.act == _KONG:
         assert action.tile is not None
         t = action.tile
         s = state.seats[seat]
@@ -611,8 +632,8 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
                 return evolve(
                     state,
                     seats=_set_seat(state, seat, counts=tuple(c)),
-                    phase=Phase.CLAIM,
-                    claim=Claim(t, seat, ClaimKind.ROB, robbed, kong_mode=mode, kong_kind=int(kind)),
+                    phase=_CLAIM,
+                    claim=Claim(t, seat, _C_ROB, robbed, kong_mode=mode, kong_kind=int(kind)),
                     drawn=None,
                 )
         return _complete_kong(state, seat, t, kind, mode, None, events)
@@ -623,7 +644,7 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
     """The konger's answer to the tiles a two-tile 开杠 turned up: win on one, or let them fall."""
     seat = action.seat
     tiles = state.kong_tiles
-    if action.act == Act.WIN:
+    if action.act == _WIN:
         assert action.tile is not None
         t = action.tile
         info = _kong_tile_win(state, seat, t)
@@ -645,13 +666,13 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
             tuple(c),
             t,
             True,
-            kong_draw=KongMode.KAI,
+            kong_draw=_KAI,
             kong_from=state.kong_from,
             kong_tiles=tiles,
         )
         return _wins(state, ((seat, info),), ctx, events)
     pending: tuple[int, MeldKind] | None = None
-    if action.act == Act.KONG:
+    if action.act == _KONG:
         # the konger keeps that tile for a new kong; the others fall first (others may only win on them)
         assert action.tile is not None
         t = action.tile
@@ -662,11 +683,9 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         c[t] += 1
         pending = (t, MeldKind.KONG_CONCEALED if c[t] == 4 else MeldKind.KONG_ADDED)
         state = evolve(state, seats=_set_seat(state, seat, counts=tuple(c)))
-        events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=KongMode.KAI))
+        events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=_KAI))
         if not rest:
-            return _complete_kong(
-                evolve(state, kong_tiles=()), seat, t, pending[1], KongMode.KAI, None, events
-            )
+            return _complete_kong(evolve(state, kong_tiles=()), seat, t, pending[1], _KAI, None, events)
         tiles = tuple(rest)
     s = state.seats[seat]
     state = evolve(
@@ -695,28 +714,28 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
                 False,
                 from_seat=seat,
                 kong_discard=True,
-                after_kong=KongMode.KAI,
+                after_kong=_KAI,
                 kong_tiles=tiles,
             )
             for t in set(tiles)
         ):
-            options.append((other, _forced((Action(other, Act.WIN), Action(other, Act.PASS)), state, other)))
+            options.append((other, _forced((Action(other, _WIN), Action(other, _PASS)), state, other)))
     if not options:
         if pending is not None:
-            return _complete_kong(state, seat, pending[0], pending[1], KongMode.KAI, None, events)
+            return _complete_kong(state, seat, pending[0], pending[1], _KAI, None, events)
         return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     claim = Claim(
         tiles[0],
         seat,
-        ClaimKind.KONG,
+        _C_KONG,
         tuple(options),
         kong_discard=True,
-        after_kong=KongMode.KAI,
+        after_kong=_KAI,
         tiles=tiles,
         kong_kind=int(pending[1]) if pending else 0,
         kept=pending[0] if pending else -1,
     )
-    return evolve(state, phase=Phase.CLAIM, claim=claim)
+    return evolve(state, phase=_CLAIM, claim=claim)
 
 
 def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -> State:
@@ -726,7 +745,7 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
     # 地胡: "当庄家打出第一张牌时" — the dealer's first discard (his own kongs before it don't matter)
     first_discard = seat == state.dealer and state.discards_made == 0
     after_kong = state.kong_draw
-    kong_discard = after_kong == KongMode.KAI
+    kong_discard = after_kong == _KAI
     rs = state.ruleset
     candidates = None
     if not rs._discard_hook:
@@ -745,7 +764,7 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
         first_turn=False,
     )
     state = rs.on_discard(state, seat, t)
-    events.append(Event(EventKind.DISCARD, seat, t, auto=auto))
+    events.append(Event(_EV_DISCARD, seat, t, auto=auto))
     if candidates is None:
         candidates = _claim_candidates(state, seat, t)
     options = _claim_options(state, seat, t, first_discard, kong_discard, after_kong, candidates)
@@ -753,11 +772,11 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
         return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     return evolve(
         state,
-        phase=Phase.CLAIM,
+        phase=_CLAIM,
         claim=Claim(
             t,
             seat,
-            ClaimKind.DISCARD,
+            _C_DISCARD,
             options,
             kong_discard=kong_discard,
             first_discard=first_discard,
@@ -781,8 +800,8 @@ def _discard_and_draw(
     c = list(d.counts)
     c[tile] += 1
     seats[nxt] = evolve_seat(d, counts=tuple(c), furiten=())
-    events.append(_tuple_new(Event, (EventKind.DISCARD, seat, t, False, *_EVENT_TAIL_AUTO[auto])))
-    events.append(_tuple_new(Event, (EventKind.DRAW, nxt, tile, True, *_EVENT_TAIL)))
+    events.append(_tuple_new(Event, (_EV_DISCARD, seat, t, False, *_EVENT_TAIL_AUTO[auto])))
+    events.append(_tuple_new(Event, (_EV_DRAW, nxt, tile, True, *_EVENT_TAIL)))
     return _drew(
         state, nxt, tile, tuple(seats), wall, discards_made=state.discards_made + 1, last_discard=(seat, t)
     )
@@ -795,7 +814,7 @@ def _drew(state: State, seat: int, tile: int, seats: tuple[Seat, ...], wall: Wal
         state,
         seats=seats,
         wall=wall,
-        phase=Phase.TURN,
+        phase=_TURN,
         current=seat,
         drawn=tile,
         kong_draw=None,
@@ -899,21 +918,21 @@ def _claim_options(
             )
             is not None
         ):
-            acts.append(Action(seat, Act.WIN))
+            acts.append(Action(seat, _WIN))
         if may_meld:
-            if n == 3 and rs.claim_allowed(state, seat, Act.KONG, t):
+            if n == 3 and rs.claim_allowed(state, seat, _KONG, t):
                 acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_EXPOSED))
-            if n >= 2 and rs.claim_allowed(state, seat, Act.PUNG, t):
-                acts.append(Action(seat, Act.PUNG))
+            if n >= 2 and rs.claim_allowed(state, seat, _PUNG, t):
+                acts.append(Action(seat, _PUNG))
             # chow: only the discarder's next seat in play (docs/rules/common.md §3)
-            if seat == chow_seat and t < SUITED_KINDS and rs.claim_allowed(state, seat, Act.CHOW, t):
+            if seat == chow_seat and t < SUITED_KINDS and rs.claim_allowed(state, seat, _CHOW, t):
                 for lo in (t - 2, t - 1, t):
                     if lo < t - r or lo + 2 > t - r + 8:
                         continue
                     if all(counts[x] for x in (lo, lo + 1, lo + 2) if x != t):
-                        acts.append(Action(seat, Act.CHOW, lo))
+                        acts.append(Action(seat, _CHOW, lo))
         if acts:
-            out.append((seat, _forced((*acts, Action(seat, Act.PASS)), state, seat)))
+            out.append((seat, _forced((*acts, Action(seat, _PASS)), state, seat)))
     return tuple(out)
 
 
@@ -949,7 +968,7 @@ def _rob_options(
             win_info(state, seat, t, False, from_seat=konger, robbed=True, robbed_concealed=concealed)
             is not None
         ):
-            out.append((seat, _forced((Action(seat, Act.WIN), Action(seat, Act.PASS)), state, seat)))
+            out.append((seat, _forced((Action(seat, _WIN), Action(seat, _PASS)), state, seat)))
     return tuple(out)
 
 
@@ -986,7 +1005,7 @@ def _complete_kong(
         events.append(Event(EventKind.SETTLE, seat, settlement=settlement))
     last_tile = _live(state) == 1
     haidi_rep = seat if last_tile else state.haidi_as_replacement
-    if mode == KongMode.KAI:
+    if mode == _KAI:
         n = state.dice_rolls
         rng = random.Random(f"{rs.id}/{state.seed}/dice/{n}")
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
@@ -999,10 +1018,10 @@ def _complete_kong(
                 state,
                 wall=wall,
                 seats=_set_seat(state, seat, locked=True),
-                phase=Phase.TURN,
+                phase=_TURN,
                 current=seat,
                 drawn=None,
-                kong_draw=KongMode.KAI,
+                kong_draw=_KAI,
                 kong_from=from_seat,
                 kong_tiles=tiles,
                 haidi_as_replacement=haidi_rep,
@@ -1012,14 +1031,14 @@ def _complete_kong(
         tile, wall = state.wall.draw_back()
     c = list(state.seats[seat].counts)
     c[tile] += 1
-    locked = mode == KongMode.KAI or state.seats[seat].locked
-    draw_mode = KongMode.KAI if mode == KongMode.KAI else KongMode.BU
-    events.append(Event(EventKind.DRAW, seat, tile, private=True, kong=True, mode=draw_mode))
+    locked = mode == _KAI or state.seats[seat].locked
+    draw_mode = _KAI if mode == _KAI else KongMode.BU
+    events.append(Event(_EV_DRAW, seat, tile, private=True, kong=True, mode=draw_mode))
     return evolve(
         state,
         wall=wall,
         seats=_set_seat(state, seat, counts=tuple(c), locked=locked),
-        phase=Phase.TURN,
+        phase=_TURN,
         current=seat,
         drawn=tile,
         kong_draw=draw_mode,
@@ -1047,7 +1066,7 @@ def _draw_next(state: State, seat: int, events: list[Event]) -> State:
     s = state.seats[seat]
     c = list(s.counts)
     c[tile] += 1
-    events.append(Event(EventKind.DRAW, seat, tile, private=True))
+    events.append(Event(_EV_DRAW, seat, tile, private=True))
     return _drew(state, seat, tile, _set_seat(state, seat, counts=tuple(c), furiten=()), wall)
 
 
@@ -1059,7 +1078,7 @@ def _offer_haidi(state: State, order: tuple[int, ...], events: list[Event]) -> S
     events.append(Event(EventKind.HAIDI_OFFER, seat))
     return evolve(
         state,
-        phase=Phase.HAIDI,
+        phase=_HAIDI,
         current=seat,
         haidi_first=seat if state.haidi_first is None else state.haidi_first,
         haidi_queue=order[1:],
@@ -1069,7 +1088,7 @@ def _offer_haidi(state: State, order: tuple[int, ...], events: list[Event]) -> S
 def _on_haidi(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
     if state.haidi_taker is None:
-        if action.act == Act.PASS:
+        if action.act == _PASS:
             events.append(Event(EventKind.HAIDI_REFUSE, seat))
             return _offer_haidi(state, state.haidi_queue, events)
         tile, wall = state.wall.draw_front()
@@ -1093,7 +1112,7 @@ def _on_haidi(state: State, action: Action, events: list[Event]) -> State:
         return _show_haidi(state, events)
     shown = state.drawn
     assert shown is not None
-    if action.act == Act.WIN:
+    if action.act == _WIN:
         s = state.seats[seat]
         info = win_info(state, seat, shown, True, haidi=True)
         assert info is not None
@@ -1116,26 +1135,26 @@ def _show_haidi(state: State, events: list[Event]) -> State:
         if s.won or (s.furiten and rs.furiten_bars(s.furiten, tile)):
             continue
         if win_info(state, seat, tile, False, from_seat=taker, haidi=True) is not None:
-            options.append((seat, _forced((Action(seat, Act.WIN), Action(seat, Act.PASS)), state, seat)))
+            options.append((seat, _forced((Action(seat, _WIN), Action(seat, _PASS)), state, seat)))
     if not options:
         return _drawn_hand(state, events)
-    return evolve(state, phase=Phase.CLAIM, claim=Claim(tile, taker, ClaimKind.HAIDI, tuple(options)))
+    return evolve(state, phase=_CLAIM, claim=Claim(tile, taker, _C_HAIDI, tuple(options)))
 
 
 def _on_claim(state: State, action: Action, events: list[Event]) -> State:
     claim = state.claim
     assert claim is not None
     seat = action.seat
-    could_win = any(a.act == Act.WIN for a in claim.options_for(seat))
-    if could_win and action.act != Act.WIN:
+    could_win = any(a.act == _WIN for a in claim.options_for(seat))
+    if could_win and action.act != _WIN:
         passed = state.seats[seat].furiten
         new = tuple(t for t in claim.tiles or (claim.tile,) if t not in passed)
         state = evolve(state, seats=_set_seat(state, seat, furiten=(*passed, *dict.fromkeys(new))))
-        events.append(Event(EventKind.FURITEN, seat, claim.tile, private=True))
+        events.append(Event(_EV_FURITEN, seat, claim.tile, private=True))
     claim = evolve_claim(claim, responses=(*claim.responses, (seat, action)))
     state = evolve(state, claim=claim)
     # private: that a seat could claim at all would tell the others what it holds
-    events.append(Event(EventKind.ANSWER, seat, private=True, answer=action.act))
+    events.append(Event(_EV_ANSWER, seat, private=True, answer=action.act))
     return _resolve_claim(state, events)
 
 
@@ -1145,9 +1164,9 @@ def _claim_win_flags(claim: Claim) -> dict[str, Any]:
         "first_discard": claim.first_discard,
         "kong_discard": claim.kong_discard,
         "after_kong": claim.after_kong,
-        "robbed": claim.kind == ClaimKind.ROB,
-        "robbed_concealed": claim.kind == ClaimKind.ROB and claim.kong_kind == MeldKind.KONG_CONCEALED,
-        "haidi": claim.kind == ClaimKind.HAIDI,
+        "robbed": claim.kind == _C_ROB,
+        "robbed_concealed": claim.kind == _C_ROB and claim.kong_kind == MeldKind.KONG_CONCEALED,
+        "haidi": claim.kind == _C_HAIDI,
         "kong_tiles": claim.tiles,
     }
 
@@ -1164,10 +1183,10 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
         if top >= max(best, 1):
             return state  # a pending answer could still change the outcome
     order = [state.next_seat(claim.from_seat, i) for i in range(1, state.num_seats)]
-    winners = [s for s in order if s in resp and resp[s].act == Act.WIN]
+    winners = [s for s in order if s in resp and resp[s].act == _WIN]
     if winners:
         return _claim_wins(state, claim, winners, events)
-    if claim.kind == ClaimKind.ROB:
+    if claim.kind == _C_ROB:
         events.append(Event(EventKind.ROB_PASSED, claim.from_seat, claim.tile))
         return _complete_kong(
             evolve(state, claim=None),
@@ -1179,20 +1198,20 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
             events,
             removed=1,
         )
-    if claim.kind == ClaimKind.HAIDI:
+    if claim.kind == _C_HAIDI:
         return _drawn_hand(state, events)
-    if claim.kind == ClaimKind.KONG and claim.kept >= 0:
+    if claim.kind == _C_KONG and claim.kept >= 0:
         # nobody won on the fallen 开杠 tiles: the konger's new kong with the tile he kept goes on
         return _complete_kong(
             evolve(state, claim=None),
             claim.from_seat,
             claim.kept,
             MeldKind(claim.kong_kind),
-            KongMode.KAI,
+            _KAI,
             None,
             events,
         )
-    claimed = [s for s in order if s in resp and resp[s].act != Act.PASS]
+    claimed = [s for s in order if s in resp and resp[s].act != _PASS]
     # 碰/杠 beat 吃 (seed 三: "碰" 比 "吃" 优先); only one seat can pung or kong a given tile
     taker = max(claimed, key=lambda s: _LEVEL[resp[s].act], default=None)
     if taker is None:
@@ -1205,20 +1224,20 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     seats = _set_seat(state, claim.from_seat, discards=src.discards[:-1])
     state = evolve(state, seats=seats, claim=None, claims_made=state.claims_made + 1, first_turn=False)
     s = state.seats[taker]
-    if action.act == Act.KONG:
+    if action.act == _KONG:
         mode = KongMode(action.detail)
         return _complete_kong(state, taker, t, MeldKind.KONG_EXPOSED, mode, claim.from_seat, events)
     c = list(s.counts)
-    if action.act == Act.PUNG:
+    if action.act == _PUNG:
         c[t] -= 2
-        meld = Meld(MeldKind.PUNG, t, claim.from_seat)
+        meld = Meld(_M_PUNG, t, claim.from_seat)
     else:
         assert action.tile is not None
         for x in (action.tile, action.tile + 1, action.tile + 2):
             if x != t:
                 c[x] -= 1
         meld = Meld(MeldKind.CHOW, action.tile, claim.from_seat)
-    kind = EventKind.PUNG if action.act == Act.PUNG else EventKind.CHOW
+    kind = EventKind.PUNG if action.act == _PUNG else EventKind.CHOW
     events.append(Event(kind, taker, t, meld=meld))
     return evolve(
         state,
@@ -1228,9 +1247,9 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
             taker,
             counts=tuple(c),
             melds=(*s.melds, meld),
-            furiten=s.furiten if action.act == Act.CHOW else (),
+            furiten=s.furiten if action.act == _CHOW else (),
         ),
-        phase=Phase.TURN,
+        phase=_TURN,
         current=taker,
         drawn=None,
         kong_draw=None,
@@ -1257,7 +1276,7 @@ def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Eve
                 tile_of[w] = t
                 break
         assert w in tile_of
-    if claim.kind == ClaimKind.ROB:
+    if claim.kind == _C_ROB:
         # the robbed tile goes to the konger's river; the konger keeps his pung (or three concealed)
         src = state.seats[claim.from_seat]
         state = evolve(state, seats=_set_seat(state, claim.from_seat, discards=(*src.discards, claim.tile)))
@@ -1271,17 +1290,17 @@ def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Eve
 def _auto(state: State, events: list[Event]) -> State:
     """Moves nobody decides: a locked hand (开杠) discards every tile that does not win, and turned-up
     开杠 tiles the konger can neither win on nor kong fall at once."""
-    while state.phase == Phase.TURN:
+    while state.phase == _TURN:
         seat = state.current
         if state.kong_tiles:
-            if any(a.act != Act.PASS for a in legal_actions(state, seat)):
+            if any(a.act != _PASS for a in legal_actions(state, seat)):
                 break  # a win or a kong on a turned-up tile: the konger decides
-            state = _on_kong_tiles(state, Action(seat, Act.PASS), events)
+            state = _on_kong_tiles(state, Action(seat, _PASS), events)
             continue
         s = state.seats[seat]
         if not s.locked or state.drawn is None:
             break
-        if any(a.act != Act.DISCARD for a in legal_actions(state, seat)):
+        if any(a.act != _DISCARD for a in legal_actions(state, seat)):
             break
         state = _discard(state, seat, state.drawn, events, auto=True)
     return state
@@ -1330,7 +1349,7 @@ def _finish(state: State, reason: Outcome, nxt: int, events: list[Event]) -> Sta
             totals[i] += d
     result = HandResult(reason, state.winners, tuple(totals), nxt)
     events.append(Event(EventKind.END, result=result))
-    return evolve(state, phase=Phase.ENDED, result=result)
+    return evolve(state, phase=_ENDED, result=result)
 
 
 def replay(

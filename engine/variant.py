@@ -211,6 +211,7 @@ def _plus(counts: Counts, t: int) -> Counts:
     c[t] += 1
     return tuple(c)
 
+
 _FULL_108 = tuple(full_set(False))
 
 
