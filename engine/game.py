@@ -24,6 +24,7 @@ from .state import (
     Phase,
     Seat,
     State,
+    copier,
     evolve,
     evolve_claim,
     evolve_seat,
@@ -43,6 +44,10 @@ _EVENT_TAIL_AUTO = {
 
 # Actions are immutable values: the common ones are made once and shared.
 _DISCARDS = tuple(tuple(Action(s, Act.DISCARD, t) for t in range(NUM_KINDS)) for s in range(4))
+_WINS = tuple(Action(s, Act.WIN) for s in range(4))
+_PASSES = tuple(Action(s, Act.PASS) for s in range(4))
+_PUNGS = tuple(Action(s, Act.PUNG) for s in range(4))
+_CHOWS = tuple(tuple(Action(s, Act.CHOW, t) for t in range(NUM_KINDS)) for s in range(4))
 _LEVEL = {Act.WIN: 3, Act.KONG: 2, Act.PUNG: 2, Act.CHOW: 1, Act.PASS: 0}
 
 # Enum members as module constants: on Python 3.11 reading ``Phase.TURN`` goes through EnumType.__getattr__
@@ -279,12 +284,18 @@ def seat_waits(state: State, seat: int) -> list[int]:
 
 def to_act(state: State) -> tuple[int, ...]:
     """Seats that have a decision to make now."""
-    if state.phase == _ENDED:
+    phase = state.phase
+    if phase == _TURN:
+        return (state.current,)
+    if phase == _ENDED:
         return ()
-    if state.phase == _CLAIM:
-        assert state.claim is not None
-        return tuple(s for s, _ in state.claim.options if not state.claim.responded(s))
-    if state.phase == _CHOOSE:
+    if phase == _CLAIM:
+        claim = state.claim
+        assert claim is not None
+        if not claim.responses:
+            return tuple(s for s, _ in claim.options)
+        return tuple(s for s, _ in claim.options if not claim.responded(s))
+    if phase == _CHOOSE:
         return tuple(s for s in range(state.num_seats) if _choices(state, s))
     return (state.current,)
 
@@ -313,6 +324,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
 
 def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     phase = state.phase
+    if phase == _TURN:
+        return _turn_actions(state, seat) if seat == state.current else ()
     if phase == _ENDED or not 0 <= seat < state.num_seats:
         return ()
     if phase == _CLAIM:
@@ -366,14 +379,14 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
         if _live(state) > 0:
             for t in sorted(set(state.kong_tiles)):
                 acts.extend(_kong_tile_kongs(state, seat, t))
-        acts.append(Action(seat, _PASS))
+        acts.append(_PASSES[seat])
         return _forced(tuple(acts), state, seat)
     if (
         (state.drawn is not None or state.first_turn)
         and rs.could_win(s.counts, s.melds)
         and _self_win(state, seat) is not None
     ):
-        acts.append(Action(seat, _WIN))
+        acts.append(_WINS[seat])
     if s.locked:
         assert state.drawn is not None
         acts.append(Action(seat, _DISCARD, state.drawn))
@@ -489,10 +502,10 @@ def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
             raise IllegalAction(_why_illegal(state, action, legal))
     events: list[Event] = []
     phase = state.phase
-    if phase == _OPENING:
-        new = _on_opening(state, action, events)
-    elif phase == _TURN:
+    if phase == _TURN:
         new = _on_turn(state, action, events)
+    elif phase == _OPENING:
+        new = _on_opening(state, action, events)
     elif phase == _CLAIM:
         new = _on_claim(state, action, events)
     elif phase == _CHOOSE:
@@ -589,7 +602,20 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
     if state.kong_tiles:
         return _on_kong_tiles(state, action, events)
-    if action.act == _WIN:
+    act = action.act
+    if act == _DISCARD:
+        assert action.tile is not None
+        s = state.seats[seat]
+        if s.melds:
+            passed = tuple(
+                m.tile
+                for m in s.melds
+                if m.kind == _M_PUNG and s.counts[m.tile] and m.tile not in s.passed_kongs
+            )
+            if passed:
+                state = evolve(state, seats=_set_seat(state, seat, passed_kongs=(*s.passed_kongs, *passed)))
+        return _discard(state, seat, action.tile, events, auto=False)
+    if act == _WIN:
         info = _self_win(state, seat)
         assert info is not None
         tile = state.drawn if state.drawn is not None else -1
@@ -604,20 +630,7 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
             kong_from=state.kong_from,
         )
         return _wins(state, ((seat, info),), ctx, events)
-    if action.act == _DISCARD:
-        assert action.tile is not None
-        s = state.seats[seat]
-        passed: tuple[int, ...] = ()
-        if s.melds:
-            passed = tuple(
-                m.tile
-                for m in s.melds
-                if m.kind == _M_PUNG and s.counts[m.tile] and m.tile not in s.passed_kongs
-            )
-        if passed:
-            state = evolve(state, seats=_set_seat(state, seat, passed_kongs=(*s.passed_kongs, *passed)))
-        return _discard(state, seat, action.tile, events, auto=False)
-    if action.act == _KONG:
+    if act == _KONG:
         assert action.tile is not None
         t = action.tile
         s = state.seats[seat]
@@ -753,36 +766,18 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
         candidates = _claim_candidates(state, seat, t)
         if not candidates and _live(state) > 1:
             return _discard_and_draw(state, seat, t, tuple(c), events, auto)
-    state = evolve(
-        state,
-        seats=_set_seat(state, seat, counts=tuple(c), discards=(*s.discards, t)),
-        discards_made=state.discards_made + 1,
-        last_discard=(seat, t),
-        drawn=None,
-        kong_draw=None,
-        kong_from=None,
-        first_turn=False,
-    )
+    seats = list(state.seats)
+    seats[seat] = _seat_discarded(s, tuple(c), (*s.discards, t))
+    state = _state_discarded(state, tuple(seats), state.discards_made + 1, (seat, t), None, None, None, False)
     state = rs.on_discard(state, seat, t)
-    events.append(Event(_EV_DISCARD, seat, t, auto=auto))
+    events.append(_tuple_new(Event, (_EV_DISCARD, seat, t, False, *_EVENT_TAIL_AUTO[auto])))
     if candidates is None:
         candidates = _claim_candidates(state, seat, t)
     options = _claim_options(state, seat, t, first_discard, kong_discard, after_kong, candidates)
     if not options:
         return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
-    return evolve(
-        state,
-        phase=_CLAIM,
-        claim=Claim(
-            t,
-            seat,
-            _C_DISCARD,
-            options,
-            kong_discard=kong_discard,
-            first_discard=first_discard,
-            after_kong=after_kong,
-        ),
-    )
+    claim = _discard_claim(_DISCARD_CLAIM, t, seat, options, kong_discard, first_discard, after_kong)
+    return _state_claimed(state, _CLAIM, claim)
 
 
 def _discard_and_draw(
@@ -793,36 +788,49 @@ def _discard_and_draw(
     between them (no variant hook would see it)."""
     s = state.seats[seat]
     seats = list(state.seats)
-    seats[seat] = evolve_seat(s, counts=counts, discards=(*s.discards, t))
-    nxt = _next_active(state, state.next_seat(seat))
+    seats[seat] = _seat_discarded(s, counts, (*s.discards, t))
+    nxt = _next_active(state, (seat + 1) % len(seats))
     tile, wall = state.wall.draw_front()
     d = seats[nxt]
     c = list(d.counts)
     c[tile] += 1
-    seats[nxt] = evolve_seat(d, counts=tuple(c), furiten=())
+    seats[nxt] = _seat_drawn(d, tuple(c), ())
     events.append(_tuple_new(Event, (_EV_DISCARD, seat, t, False, *_EVENT_TAIL_AUTO[auto])))
     events.append(_tuple_new(Event, (_EV_DRAW, nxt, tile, True, *_EVENT_TAIL)))
-    return _drew(
-        state, nxt, tile, tuple(seats), wall, discards_made=state.discards_made + 1, last_discard=(seat, t)
-    )
-
-
-def _drew(state: State, seat: int, tile: int, seats: tuple[Seat, ...], wall: Wall, **more: Any) -> State:
-    """``seat``'s turn with ``tile`` just drawn from the front (``seats`` and ``wall`` after the draw;
-    ``more``: what else the step changed)."""
-    return evolve(
+    # what _drew sets, and the discard's count and place
+    return _state_discarded_drawn(
         state,
-        seats=seats,
-        wall=wall,
-        phase=_TURN,
-        current=seat,
-        drawn=tile,
-        kong_draw=None,
-        kong_from=None,
-        first_turn=False,
-        claim=None,
-        **more,
+        tuple(seats),
+        wall,
+        _TURN,
+        nxt,
+        tile,
+        None,
+        None,
+        False,
+        None,
+        state.discards_made + 1,
+        (seat, t),
     )
+
+
+def _drew(state: State, seat: int, tile: int, seats: tuple[Seat, ...], wall: Wall) -> State:
+    """``seat``'s turn with ``tile`` just drawn from the front (``seats`` and ``wall`` after the draw)."""
+    return _state_drawn(state, seats, wall, _TURN, seat, tile, None, None, False, None)
+
+
+# The copies every step makes, as positional copiers (engine/state.py's ``copier``): the changed fields
+_seat_discarded = copier(Seat, "counts", "discards")
+_seat_drawn = copier(Seat, "counts", "furiten")
+_state_discarded = copier(
+    State, "seats", "discards_made", "last_discard", "drawn", "kong_draw", "kong_from", "first_turn"
+)
+_DRAWN = ("seats", "wall", "phase", "current", "drawn", "kong_draw", "kong_from", "first_turn", "claim")
+_state_drawn = copier(State, *_DRAWN)
+_state_discarded_drawn = copier(State, *_DRAWN, "discards_made", "last_discard")
+_state_claimed = copier(State, "phase", "claim")
+_DISCARD_CLAIM = Claim(-1, -1, ClaimKind.DISCARD, ())
+_discard_claim = copier(Claim, "tile", "from_seat", "options", "kong_discard", "first_discard", "after_kong")
 
 
 def _next_active(state: State, seat: int) -> int:
@@ -1063,11 +1071,13 @@ def _draw_next(state: State, seat: int, events: list[Event]) -> State:
             state = evolve(state, claim=None, drawn=None)
             return _offer_haidi(state, order, events)
     tile, wall = state.wall.draw_front()
-    s = state.seats[seat]
+    seats = list(state.seats)
+    s = seats[seat]
     c = list(s.counts)
     c[tile] += 1
-    events.append(Event(_EV_DRAW, seat, tile, private=True))
-    return _drew(state, seat, tile, _set_seat(state, seat, counts=tuple(c), furiten=()), wall)
+    seats[seat] = _seat_drawn(s, tuple(c), ())
+    events.append(_tuple_new(Event, (_EV_DRAW, seat, tile, True, *_EVENT_TAIL)))
+    return _drew(state, seat, tile, tuple(seats), wall)
 
 
 def _offer_haidi(state: State, order: tuple[int, ...], events: list[Event]) -> State:

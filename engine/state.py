@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .actions import Action, KongMode
 from .melds import Meld
@@ -221,44 +222,60 @@ class State:
         return tuple((first + i) % n for i in range(n))
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(State))
-_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
-_CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
+_T = TypeVar("_T")
 
 
-def _make_evolve(cls: type, names: tuple[str, ...]) -> Any:
-    """Build ``evolve(obj, **changes)`` for a frozen slots dataclass without ``__post_init__``.
+_TWINS: dict[type, type] = {}
+
+
+def _copy_function(cls: type, changed: tuple[str, ...], positional: bool) -> Any:
+    """Generate ``copy(o, c)`` (``c``: a dict of the changed fields) or, ``positional``, ``copy(o, *values)``
+    for a frozen slots dataclass without ``__post_init__``.
 
     It sits on every transition, so it skips what makes ``dataclasses.replace`` slow: the per-call field
     introspection, and ``__init__``'s ``object.__setattr__`` per field (a frozen class refuses plain
     assignment). The copy is filled as an instance of a twin class with the very same slots but no frozen
-    ``__setattr__`` — plain, fast slot stores — and then given its real class, frozen like any other. For
-    each set of changed names (one per call site) a copier is generated once, as dataclasses generates
-    ``__init__``."""
+    ``__setattr__`` — plain, fast slot stores — and then given its real class, frozen like any other. One
+    function per set of changed names, generated once, as dataclasses generates ``__init__``."""
+    names = tuple(f.name for f in fields(cls))
     assert not hasattr(cls, "__post_init__") and tuple(cls.__dict__["__slots__"]) == names
-    twin = type(f"_{cls.__name__}Slots", (object,), {"__slots__": names})
-    copiers: dict[tuple[str, ...], Any] = {}
+    unknown = set(changed) - set(names)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    twin = _TWINS.get(cls)
+    if twin is None:
+        twin = _TWINS[cls] = type(f"_{cls.__name__}Slots", (object,), {"__slots__": names})
+    ns: dict[str, Any] = {"new": object.__new__, "cls": cls, "twin": twin}
+    args = ", ".join(f"v_{f}" for f in changed)
+    lines = [f"def copy(o, {args}):" if positional else "def copy(o, c):", "    n = new(twin)"]
+    for f in names:
+        value = (f"v_{f}" if positional else f"c[{f!r}]") if f in changed else f"o.{f}"
+        lines.append(f"    n.{f} = {value}")
+    lines += ["    n.__class__ = cls", "    return n"]
+    exec("\n".join(lines), ns)
+    return ns["copy"]
 
-    def build(changed: tuple[str, ...]) -> Any:
-        unknown = set(changed) - set(names)
-        if unknown:
-            raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-        ns: dict[str, Any] = {"new": object.__new__, "cls": cls, "twin": twin}
-        lines = ["def copy(o, c):", "    n = new(twin)"]
-        lines += [f"    n.{f} = c[{f!r}]" if f in changed else f"    n.{f} = o.{f}" for f in names]
-        lines += ["    n.__class__ = cls", "    return n"]
-        exec("\n".join(lines), ns)
-        return ns["copy"]
+
+def _make_evolve(cls: type) -> Any:
+    """Build ``evolve(obj, **changes)`` for a frozen slots dataclass (see ``_copy_function``)."""
+    copiers: dict[tuple[str, ...], Any] = {}
 
     def evolve(o: Any, **c: Any) -> Any:
         """A copy of ``o`` with the fields ``c`` changed (like dataclasses.replace, faster)."""
         key = tuple(c)
         copy = copiers.get(key)
         if copy is None:
-            copy = copiers[key] = build(key)
+            copy = copiers[key] = _copy_function(cls, key, False)
         return copy(o, c)
 
     return evolve
+
+
+def copier(cls: type[_T], *changed: str) -> Callable[..., _T]:
+    """``copy(obj, *values)``: a copy of ``obj`` (a State, Seat or Claim) with the fields ``changed`` set to
+    ``values``, in that order — ``evolve`` without packing and unpacking keywords, for the few transitions
+    every step makes (a draw, a discard, a claim window)."""
+    return cast("Callable[..., _T]", _copy_function(cls, changed, True))
 
 
 if TYPE_CHECKING:
@@ -275,6 +292,6 @@ if TYPE_CHECKING:
 else:
     # the generated functions themselves: no wrapper call (and no second packing of the changes) on the
     # hottest path of the engine
-    evolve = _make_evolve(State, _STATE_FIELDS)
-    evolve_seat = _make_evolve(Seat, _SEAT_FIELDS)
-    evolve_claim = _make_evolve(Claim, _CLAIM_FIELDS)
+    evolve = _make_evolve(State)
+    evolve_seat = _make_evolve(Seat)
+    evolve_claim = _make_evolve(Claim)
