@@ -26,7 +26,6 @@ from .state import (
     State,
     copier,
     evolve,
-    evolve_claim,
     evolve_seat,
 )
 from .tiles import NUM_KINDS, SUITED_KINDS, Counts, parse_tiles, tile_str, to_counts
@@ -852,30 +851,28 @@ def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, b
     has won: the same before and after the discard is made."""
     out = []
     rs = state.ruleset
-    wall_left = state.wall.remaining > state.wall_reserve
+    melds_left = state.wall.remaining > state.wall_reserve
     seats = state.seats
-    n_seats = len(seats)
-    chow_seat = (from_seat + 1) % n_seats
+    others = _OTHERS[len(seats)][from_seat]
+    chow_seat = others[0]
     if seats[chow_seat].won:
         chow_seat = _next_active(state, chow_seat)
-    suited = t < SUITED_KINDS
+    chow_tile = t < SUITED_KINDS
     r = t % 9
-    shape_defaults = rs._shape_defaults
-    seat_waits = _SEAT_WAITS
-    for i in range(1, n_seats):
-        seat = (from_seat + i) % n_seats
+    get_waits = _SEAT_WAITS.get if rs._shape_defaults else None
+    for seat in others:
         s = seats[seat]
         if s.won:
             continue
         counts = s.counts
         may_meld = (
-            wall_left
+            melds_left
             and not s.locked
             and (
                 counts[t] >= 2
                 or (
-                    seat == chow_seat
-                    and suited
+                    chow_tile
+                    and seat == chow_seat
                     and (
                         (r >= 1 and counts[t - 1] and (r >= 2 and counts[t - 2] or r <= 7 and counts[t + 1]))
                         or (r <= 6 and counts[t + 1] and counts[t + 2])
@@ -883,8 +880,8 @@ def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, b
                 )
             )
         )
-        if shape_defaults:
-            hit = seat_waits.get(id(s))
+        if get_waits is not None:
+            hit = get_waits(id(s))
             may_win = t in (hit[2] if hit is not None and hit[0] is s and hit[1] is rs else _waits_of(rs, s))
         else:
             may_win = True
@@ -893,6 +890,10 @@ def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, b
         if may_meld or may_win:
             out.append((seat, may_win, bool(may_meld)))
     return out
+
+
+# the other seats of a table of n, in play order after each seat
+_OTHERS = {n: tuple(tuple((f + i) % n for i in range(1, n)) for f in range(n)) for n in (2, 3, 4)}
 
 
 def _claim_options(
@@ -926,21 +927,24 @@ def _claim_options(
             )
             is not None
         ):
-            acts.append(Action(seat, _WIN))
+            acts.append(_WINS[seat])
         if may_meld:
             if n == 3 and rs.claim_allowed(state, seat, _KONG, t):
                 acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_EXPOSED))
             if n >= 2 and rs.claim_allowed(state, seat, _PUNG, t):
-                acts.append(Action(seat, _PUNG))
+                acts.append(_PUNGS[seat])
             # chow: only the discarder's next seat in play (docs/rules/common.md §3)
             if seat == chow_seat and t < SUITED_KINDS and rs.claim_allowed(state, seat, _CHOW, t):
-                for lo in (t - 2, t - 1, t):
-                    if lo < t - r or lo + 2 > t - r + 8:
-                        continue
-                    if all(counts[x] for x in (lo, lo + 1, lo + 2) if x != t):
-                        acts.append(Action(seat, _CHOW, lo))
+                chows = _CHOWS[seat]
+                if r >= 2 and counts[t - 2] and counts[t - 1]:
+                    acts.append(chows[t - 2])
+                if r >= 1 and r <= 7 and counts[t - 1] and counts[t + 1]:
+                    acts.append(chows[t - 1])
+                if r <= 6 and counts[t + 1] and counts[t + 2]:
+                    acts.append(chows[t])
         if acts:
-            out.append((seat, _forced((*acts, Action(seat, _PASS)), state, seat)))
+            acts.append(_PASSES[seat])
+            out.append((seat, _forced(tuple(acts), state, seat)))
     return tuple(out)
 
 
@@ -1161,11 +1165,19 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
         new = tuple(t for t in claim.tiles or (claim.tile,) if t not in passed)
         state = evolve(state, seats=_set_seat(state, seat, furiten=(*passed, *dict.fromkeys(new))))
         events.append(Event(_EV_FURITEN, seat, claim.tile, private=True))
-    claim = evolve_claim(claim, responses=(*claim.responses, (seat, action)))
-    state = evolve(state, claim=claim)
+    claim = _claim_answered(claim, (*claim.responses, (seat, action)))
+    state = _state_claim(state, claim)
     # private: that a seat could claim at all would tell the others what it holds
-    events.append(Event(_EV_ANSWER, seat, private=True, answer=action.act))
+    events.append(_tuple_new(Event, (_EV_ANSWER, seat, None, True, *_ANSWER_TAIL[action.act])))
     return _resolve_claim(state, events)
+
+
+_claim_answered = copier(Claim, "responses")
+_state_claim = copier(State, "claim")
+# an ANSWER event's fields after (kind, seat, tile, private), by the answer
+_ANSWER_TAIL = {
+    a: tuple(a if f == "answer" else Event._field_defaults[f] for f in Event._fields[4:]) for a in Act
+}
 
 
 def _claim_win_flags(claim: Claim) -> dict[str, Any]:
@@ -1185,14 +1197,14 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     claim = state.claim
     assert claim is not None
     resp = dict(claim.responses)
-    best = max((_LEVEL[a.act] for a in resp.values()), default=0)
+    level = _LEVEL
+    best = max([level[a.act] for a in resp.values()], default=0)
     for seat, acts in claim.options:
         if seat in resp:
             continue
-        top = max(_LEVEL[a.act] for a in acts)
-        if top >= max(best, 1):
+        if max([level[a.act] for a in acts]) >= max(best, 1):
             return state  # a pending answer could still change the outcome
-    order = [state.next_seat(claim.from_seat, i) for i in range(1, state.num_seats)]
+    order = _OTHERS[len(state.seats)][claim.from_seat]
     winners = [s for s in order if s in resp and resp[s].act == _WIN]
     if winners:
         return _claim_wins(state, claim, winners, events)
@@ -1221,9 +1233,13 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
             None,
             events,
         )
-    claimed = [s for s in order if s in resp and resp[s].act != _PASS]
     # 碰/杠 beat 吃 (seed 三: "碰" 比 "吃" 优先); only one seat can pung or kong a given tile
-    taker = max(claimed, key=lambda s: _LEVEL[resp[s].act], default=None)
+    taker = None
+    top = 0
+    for other in order:
+        a = resp.get(other)
+        if a is not None and level[a.act] > top:  # the first in play order of the highest claim
+            taker, top = other, level[a.act]
     if taker is None:
         # nobody claimed: the window closes with the next draw (``_draw_next`` clears the claim)
         return _draw_next(state, _next_active(state, state.next_seat(claim.from_seat)), events)
@@ -1231,12 +1247,15 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
     t = claim.tile
     src = state.seats[claim.from_seat]
     assert src.discards and src.discards[-1] == t
-    seats = _set_seat(state, claim.from_seat, discards=src.discards[:-1])
-    state = evolve(state, seats=seats, claim=None, claims_made=state.claims_made + 1, first_turn=False)
-    s = state.seats[taker]
+    seats = list(state.seats)
+    seats[claim.from_seat] = _seat_claimed_from(src, src.discards[:-1])
     if action.act == _KONG:
+        state = evolve(
+            state, seats=tuple(seats), claim=None, claims_made=state.claims_made + 1, first_turn=False
+        )
         mode = KongMode(action.detail)
         return _complete_kong(state, taker, t, MeldKind.KONG_EXPOSED, mode, claim.from_seat, events)
+    s = seats[taker]
     c = list(s.counts)
     if action.act == _PUNG:
         c[t] -= 2
@@ -1249,22 +1268,27 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
         meld = Meld(MeldKind.CHOW, action.tile, claim.from_seat)
     kind = EventKind.PUNG if action.act == _PUNG else EventKind.CHOW
     events.append(Event(kind, taker, t, meld=meld))
-    return evolve(
-        state,
-        # 漏胡 ends with the seat's own draw, pung or kong (docs/rules/common.md §3)
-        seats=_set_seat(
-            state,
-            taker,
-            counts=tuple(c),
-            melds=(*s.melds, meld),
-            furiten=s.furiten if action.act == _CHOW else (),
-        ),
-        phase=_TURN,
-        current=taker,
-        drawn=None,
-        kong_draw=None,
-        kong_from=None,
+    # 漏胡 ends with the seat's own draw, pung or kong (docs/rules/common.md §3)
+    seats[taker] = _seat_melded(s, tuple(c), (*s.melds, meld), s.furiten if action.act == _CHOW else ())
+    return _state_melded(
+        state, tuple(seats), None, state.claims_made + 1, False, _TURN, taker, None, None, None
     )
+
+
+_seat_claimed_from = copier(Seat, "discards")
+_seat_melded = copier(Seat, "counts", "melds", "furiten")
+_state_melded = copier(
+    State,
+    "seats",
+    "claim",
+    "claims_made",
+    "first_turn",
+    "phase",
+    "current",
+    "drawn",
+    "kong_draw",
+    "kong_from",
+)
 
 
 def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Event]) -> State:
