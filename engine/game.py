@@ -380,12 +380,14 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
                 acts.extend(_kong_tile_kongs(state, seat, t))
         acts.append(_PASSES[seat])
         return _forced(tuple(acts), state, seat)
-    if (
-        (state.drawn is not None or state.first_turn)
-        and rs.could_win(s.counts, s.melds)
-        and _self_win(state, seat) is not None
-    ):
-        acts.append(_WINS[seat])
+    if state.drawn is not None or state.first_turn:
+        known = _drawn_shape
+        if known[0] is s and known[1] is rs:
+            could = known[2]
+        else:
+            could = rs.could_win(s.counts, s.melds)
+        if could and _self_win(state, seat) is not None:
+            acts.append(_WINS[seat])
     if s.locked:
         assert state.drawn is not None
         acts.append(Action(seat, _DISCARD, state.drawn))
@@ -793,7 +795,8 @@ def _discard_and_draw(
     d = seats[nxt]
     c = list(d.counts)
     c[tile] += 1
-    seats[nxt] = _seat_drawn(d, tuple(c), ())
+    seats[nxt] = drew = _seat_drawn(d, tuple(c), ())
+    _note_draw(state.ruleset, d, drew, tile)
     events.append(_tuple_new(Event, (_EV_DISCARD, seat, t, False, *_EVENT_TAIL_AUTO[auto])))
     events.append(_tuple_new(Event, (_EV_DRAW, nxt, tile, True, *_EVENT_TAIL)))
     # what _drew sets, and the discard's count and place
@@ -956,6 +959,20 @@ _SHAPE_WAITS_LIMIT = 4096
 _SEAT_WAITS: dict[int, tuple[Seat, Variant, list[int]]] = {}
 
 
+# Whether the tile a seat just drew completes a shape (could_win), when the waits of its hand before the
+# draw were at hand: the turn's actions then skip could_win. One entry, (seat after the draw, variant,
+# could win), read and replaced as one tuple like ``_last``.
+_drawn_shape: tuple[Seat | None, Variant | None, bool] = (None, None, False)
+
+
+def _note_draw(rs: Variant, before: Seat, after: Seat, tile: int) -> None:
+    global _drawn_shape
+    hit = _SEAT_WAITS.get(id(before))
+    if hit is not None and hit[0] is before and hit[1] is rs:
+        # shape_waits holds exactly the tiles t with could_win(counts + t, melds) (never a fifth copy)
+        _drawn_shape = (after, rs, tile in hit[2])
+
+
 def _waits_of(rs: Variant, s: Seat) -> list[int]:
     """The waits by shape of a seat's hand (default shapes), cached for the seat."""
     w = rs.shape_waits(s.counts, s.melds)
@@ -1079,7 +1096,8 @@ def _draw_next(state: State, seat: int, events: list[Event]) -> State:
     s = seats[seat]
     c = list(s.counts)
     c[tile] += 1
-    seats[seat] = _seat_drawn(s, tuple(c), ())
+    seats[seat] = drew = _seat_drawn(s, tuple(c), ())
+    _note_draw(state.ruleset, s, drew, tile)
     events.append(_tuple_new(Event, (_EV_DRAW, seat, tile, True, *_EVENT_TAIL)))
     return _drew(state, seat, tile, tuple(seats), wall)
 
