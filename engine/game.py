@@ -29,7 +29,7 @@ from .state import (
     evolve_seat,
 )
 from .tiles import NUM_KINDS, SUITED_KINDS, Counts, parse_tiles, tile_str, to_counts
-from .variant import Options, Variant, WinContext, WinInfo
+from .variant import KONG_TILES_FROM_HAND, Options, Variant, WinContext, WinInfo
 from .wall import Wall
 
 # The two events of almost every step, made as plain tuples of every field (Event is a NamedTuple): its
@@ -370,6 +370,7 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
     s = state.seats[seat]
     rs = state.ruleset
     acts: list[Action] = []
+    win = False
     if state.kong_tiles:
         # two-tile 开杠: the konger may win on any turned-up tile (杠上开花), else they fall
         for t in sorted(set(state.kong_tiles)):
@@ -388,6 +389,7 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
             could = rs.could_win(s.counts, s.melds)
         if could and _self_win(state, seat) is not None:
             acts.append(_WINS[seat])
+            win = True
     if s.locked:
         assert state.drawn is not None
         acts.append(Action(seat, _DISCARD, state.drawn))
@@ -398,6 +400,8 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
     table = _DISCARDS[seat]
     if rs._restricts_discards:
         acts.extend(table[t] for t in range(NUM_KINDS) if counts[t] and rs.discard_allowed(state, seat, t))
+    elif not win and not (4 in counts or s.melds):
+        return tuple(compress(table, counts))  # the common turn: a discard of any tile held, nothing else
     else:
         acts.extend(compress(table, counts))
     if (4 in counts or s.melds) and _live(state) > 0:
@@ -471,7 +475,7 @@ def _kong_tile_win(state: State, seat: int, t: int) -> WinInfo | None:
 
 def _kong_counts(counts: Counts, t: int, kind: MeldKind, removed: int = 0) -> Counts:
     c = list(counts)
-    c[t] -= {MeldKind.KONG_CONCEALED: 4, MeldKind.KONG_ADDED: 1, MeldKind.KONG_EXPOSED: 3}[kind] - removed
+    c[t] -= KONG_TILES_FROM_HAND[kind] - removed
     return tuple(c)
 
 

@@ -598,13 +598,17 @@ class Variant:
         raise InvalidOption(f"{self.id} has no option {name!r}")
 
 
+# the tiles a kong of each kind takes from the concealed hand (a claimed or robbed tile is not in it)
+KONG_TILES_FROM_HAND = {MeldKind.KONG_CONCEALED: 4, MeldKind.KONG_ADDED: 1, MeldKind.KONG_EXPOSED: 3}
+
+
 def kong_after(
     counts: Counts, melds: tuple[Meld, ...], t: int, kind: MeldKind
 ) -> tuple[Counts, tuple[Meld, ...]]:
     """The concealed tiles and melds after a kong of ``t`` as ``kind`` (a claimed tile is not in
     ``counts``)."""
     c = list(counts)
-    c[t] -= {MeldKind.KONG_CONCEALED: 4, MeldKind.KONG_ADDED: 1, MeldKind.KONG_EXPOSED: 3}[kind]
+    c[t] -= KONG_TILES_FROM_HAND[kind]
     if kind == MeldKind.KONG_ADDED:
         return tuple(c), tuple(
             Meld(MeldKind.KONG_ADDED, t, m.from_seat) if m.kind == MeldKind.PUNG and m.tile == t else m
