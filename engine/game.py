@@ -522,7 +522,9 @@ def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
         new = evolve(new, version=version)
     else:
         object.__setattr__(new, "version", version)  # `new` was made by this call and is not shared yet
-    return _auto(new, events), tuple(events)
+    if new.phase == _TURN and (new.kong_tiles or new.seats[new.current].locked):
+        new = _auto(new, events)  # moves nobody decides
+    return new, tuple(events)
 
 
 def _why_illegal(state: State, action: Action, legal: tuple[Action, ...]) -> str:
@@ -794,7 +796,9 @@ def _discard_and_draw(
     s = state.seats[seat]
     seats = list(state.seats)
     seats[seat] = _seat_discarded(s, counts, (*s.discards, t))
-    nxt = _next_active(state, (seat + 1) % len(seats))
+    nxt = (seat + 1) % len(seats)
+    if seats[nxt].won:
+        nxt = _next_active(state, nxt)
     tile, wall = state.wall.draw_front()
     d = seats[nxt]
     c = list(d.counts)

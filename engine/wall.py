@@ -53,7 +53,16 @@ class Wall:
     def draw_front(self) -> tuple[int, Wall]:
         if self.remaining <= 0:
             raise IndexError("the wall is empty")
-        return self._take(self._front_pos())
+        # _take(_front_pos()) inlined: every step draws
+        taken = self.taken
+        inv = ~taken
+        low = inv & -inv  # the lowest clear bit of `taken`
+        w: Any = _new(_WallSlots)
+        w.tiles = tiles = self.tiles
+        w.taken = taken | low
+        w.remaining = self.remaining - 1
+        w.__class__ = Wall
+        return tiles[low.bit_length() - 1], w
 
     def peek_front(self, n: int) -> tuple[int, ...]:
         """The next n tiles a front draw would give (fewer if the wall is short); nothing is taken."""
