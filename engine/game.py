@@ -325,7 +325,7 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     phase = state.phase
     if phase == _TURN:
         return _turn_actions(state, seat) if seat == state.current else ()
-    if phase == _ENDED or not 0 <= seat < state.num_seats:
+    if phase == _ENDED or not 0 <= seat < len(state.seats):
         return ()
     if phase == _CLAIM:
         claim = state.claim
@@ -349,7 +349,7 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if phase == _HAIDI:
         if state.haidi_taker is None:
             return (Action(seat, Act.TAKE), Action(seat, _PASS))
-        return _forced((Action(seat, _WIN), Action(seat, _PASS)), state, seat)
+        return _forced((_WINS[seat], _PASSES[seat]), state, seat)
     return _turn_actions(state, seat)
 
 
@@ -621,7 +621,7 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
             )
             if passed:
                 state = evolve(state, seats=_set_seat(state, seat, passed_kongs=(*s.passed_kongs, *passed)))
-        return _discard(state, seat, action.tile, events, auto=False)
+        return _discard(state, seat, action.tile, events, False)
     if act == _WIN:
         info = _self_win(state, seat)
         assert info is not None
@@ -739,7 +739,7 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
             )
             for t in set(tiles)
         ):
-            options.append((other, _forced((Action(other, _WIN), Action(other, _PASS)), state, other)))
+            options.append((other, _forced((_WINS[other], _PASSES[other]), state, other)))
     if not options:
         if pending is not None:
             return _complete_kong(state, seat, pending[0], pending[1], _KAI, None, events)
@@ -1005,7 +1005,7 @@ def _rob_options(
             win_info(state, seat, t, False, from_seat=konger, robbed=True, robbed_concealed=concealed)
             is not None
         ):
-            out.append((seat, _forced((Action(seat, _WIN), Action(seat, _PASS)), state, seat)))
+            out.append((seat, _forced((_WINS[seat], _PASSES[seat]), state, seat)))
     return tuple(out)
 
 
@@ -1175,7 +1175,7 @@ def _show_haidi(state: State, events: list[Event]) -> State:
         if s.won or (s.furiten and rs.furiten_bars(s.furiten, tile)):
             continue
         if win_info(state, seat, tile, False, from_seat=taker, haidi=True) is not None:
-            options.append((seat, _forced((Action(seat, _WIN), Action(seat, _PASS)), state, seat)))
+            options.append((seat, _forced((_WINS[seat], _PASSES[seat]), state, seat)))
     if not options:
         return _drawn_hand(state, events)
     return evolve(state, phase=_CLAIM, claim=Claim(tile, taker, _C_HAIDI, tuple(options)))
@@ -1185,8 +1185,9 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
     claim = state.claim
     assert claim is not None
     seat = action.seat
-    could_win = any(a.act == _WIN for a in claim.options_for(seat))
-    if could_win and action.act != _WIN:
+    offered = claim.options_for(seat)
+    # a win, when offered, is the first option (and where a win is forced, the only one)
+    if offered[0].act == _WIN and action.act != _WIN:
         passed = state.seats[seat].furiten
         new = tuple(t for t in claim.tiles or (claim.tile,) if t not in passed)
         state = evolve(state, seats=_set_seat(state, seat, furiten=(*passed, *dict.fromkeys(new))))

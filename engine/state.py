@@ -82,7 +82,10 @@ class Claim:
         return ()
 
     def responded(self, seat: int) -> bool:
-        return any(s == seat for s, _ in self.responses)
+        for s, _ in self.responses:
+            if s == seat:
+                return True
+        return False
 
 
 class Op(StrEnum):
