@@ -870,7 +870,7 @@ def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, b
         chow_seat = _next_active(state, chow_seat)
     chow_tile = t < SUITED_KINDS
     r = t % 9
-    get_waits = _SEAT_WAITS.get if rs._shape_defaults else None
+    shape_defaults = rs._shape_defaults
     for seat in others:
         s = seats[seat]
         if s.won:
@@ -891,9 +891,9 @@ def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, b
                 )
             )
         )
-        if get_waits is not None:
-            hit = get_waits(id(s))
-            may_win = t in (hit[2] if hit is not None and hit[0] is s and hit[1] is rs else _waits_of(rs, s))
+        if shape_defaults:
+            memo = s.waits_memo
+            may_win = t in (memo[1] if memo is not None and memo[0] is rs else _waits_of(rs, s))
         else:
             may_win = True
         if may_win and s.furiten and rs.furiten_bars(s.furiten, t):
@@ -959,14 +959,6 @@ def _claim_options(
     return tuple(out)
 
 
-# The waits by shape of the seats met lately: a tile can only win a hand it is one of, so a claim window
-# runs the variant's evaluation only then (every discard is looked at for three seats, and a Seat, being
-# immutable, lives on unchanged through the other seats' turns). Only for the default shapes
-# (``Variant.shape_waits`` reads them suit by suit); bounded, cleared when full.
-_SHAPE_WAITS_LIMIT = 4096
-_SEAT_WAITS: dict[int, tuple[Seat, Variant, list[int]]] = {}
-
-
 # Whether the tile a seat just drew completes a shape (could_win), when the waits of its hand before the
 # draw were at hand: the turn's actions then skip could_win. One entry, (seat after the draw, variant,
 # could win), read and replaced as one tuple like ``_last``.
@@ -975,19 +967,17 @@ _drawn_shape: tuple[Seat | None, Variant | None, bool] = (None, None, False)
 
 def _note_draw(rs: Variant, before: Seat, after: Seat, tile: int) -> None:
     global _drawn_shape
-    hit = _SEAT_WAITS.get(id(before))
-    if hit is not None and hit[0] is before and hit[1] is rs:
+    memo = before.waits_memo
+    if memo is not None and memo[0] is rs:
         # shape_waits holds exactly the tiles t with could_win(counts + t, melds) (never a fifth copy)
-        _drawn_shape = (after, rs, tile in hit[2])
+        _drawn_shape = (after, rs, tile in memo[1])
 
 
 def _waits_of(rs: Variant, s: Seat) -> list[int]:
-    """The waits by shape of a seat's hand (default shapes), cached for the seat."""
+    """The waits by shape of a seat's hand (default shapes), kept in the seat's memo: a tile can only win
+    a hand it is one of, so a claim window runs the variant's evaluation only then."""
     w = rs.shape_waits(s.counts, s.melds)
-    if len(_SEAT_WAITS) >= _SHAPE_WAITS_LIMIT:
-        _SEAT_WAITS.clear()
-    # by identity: the entry keeps the Seat alive, so its id can't be reused while cached
-    _SEAT_WAITS[id(s)] = (s, rs, w)
+    object.__setattr__(s, "waits_memo", (rs, w))  # a memo of the frozen Seat's own fields
     return w
 
 

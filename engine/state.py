@@ -56,6 +56,11 @@ class Seat:
     choice: str | None = None  # pre-hand choice (飘 "0".."4", 加锤 "0".."2", 定缺 "m"/"s"/"p")
     won: bool = False  # 血战: this seat has won and left play
     passed_kongs: tuple[int, ...] = ()  # tiles whose 补杠 this seat could have made and did not (过手杠)
+    # A memo, not state: (variant, waits by shape) of this hand once play has asked (engine/game.py's
+    # _claim_candidates: every discard is checked against three seats, and a Seat lives unchanged through
+    # the other seats' turns). A pure function of the fields above: never compared, hashed or shown, and
+    # every copy starts without it.
+    waits_memo: Any = field(default=None, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +247,9 @@ def _copy_function(cls: type, changed: tuple[str, ...], positional: bool) -> Any
     function per set of changed names, generated once, as dataclasses generates ``__init__``."""
     names = tuple(f.name for f in fields(cls))
     assert not hasattr(cls, "__post_init__") and tuple(cls.__dict__["__slots__"]) == names
-    unknown = set(changed) - set(names)
+    memos = {f.name for f in fields(cls) if not f.init}  # reset to their default (None), like replace()
+    assert all(f.default is None for f in fields(cls) if not f.init)
+    unknown = set(changed) - set(names) | set(changed) & memos
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
     twin = _TWINS.get(cls)
@@ -252,7 +259,12 @@ def _copy_function(cls: type, changed: tuple[str, ...], positional: bool) -> Any
     args = ", ".join(f"v_{f}" for f in changed)
     lines = [f"def copy(o, {args}):" if positional else "def copy(o, c):", "    n = new(twin)"]
     for f in names:
-        value = (f"v_{f}" if positional else f"c[{f!r}]") if f in changed else f"o.{f}"
+        if f in memos:
+            value = "None"
+        elif f in changed:
+            value = f"v_{f}" if positional else f"c[{f!r}]"
+        else:
+            value = f"o.{f}"
         lines.append(f"    n.{f} = {value}")
     lines += ["    n.__class__ = cls", "    return n"]
     exec("\n".join(lines), ns)
