@@ -918,8 +918,9 @@ def _claim_options(
 ) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     out = []
     rs = state.ruleset
-    chow_seat = _next_active(state, state.next_seat(from_seat))
+    chow_seat = _next_active(state, (from_seat + 1) % len(state.seats))
     r = t % 9
+    forces = rs._forces_wins
     for seat, may_win, may_meld in candidates:
         s = state.seats[seat]
         counts = s.counts
@@ -955,7 +956,7 @@ def _claim_options(
                     acts.append(chows[t])
         if acts:
             acts.append(_PASSES[seat])
-            out.append((seat, _forced(tuple(acts), state, seat)))
+            out.append((seat, _forced(tuple(acts), state, seat) if forces else tuple(acts)))
     return tuple(out)
 
 
@@ -1183,10 +1184,9 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
         state = evolve(state, seats=_set_seat(state, seat, furiten=(*passed, *dict.fromkeys(new))))
         events.append(Event(_EV_FURITEN, seat, claim.tile, private=True))
     claim = _claim_answered(claim, (*claim.responses, (seat, action)))
-    state = _state_claim(state, claim)
     # private: that a seat could claim at all would tell the others what it holds
     events.append(_tuple_new(Event, (_EV_ANSWER, seat, None, True, *_ANSWER_TAIL[action.act])))
-    return _resolve_claim(state, events)
+    return _resolve_claim(state, claim, events)
 
 
 _claim_answered = copier(Claim, "responses")
@@ -1210,9 +1210,10 @@ def _claim_win_flags(claim: Claim) -> dict[str, Any]:
     }
 
 
-def _resolve_claim(state: State, events: list[Event]) -> State:
-    claim = state.claim
-    assert claim is not None
+def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
+    """Close ``state``'s claim window, now ``claim`` (with the latest answer), unless a pending answer
+    could still change the outcome. Where play goes on from a draw or a pung or chow, the window is
+    closed by that step's State: no State with the answered window is made for nothing."""
     resp = dict(claim.responses)
     level = _LEVEL
     best = max([level[a.act] for a in resp.values()], default=0)
@@ -1220,11 +1221,11 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
         if seat in resp:
             continue
         if max([level[a.act] for a in acts]) >= max(best, 1):
-            return state  # a pending answer could still change the outcome
+            return _state_claim(state, claim)  # a pending answer could still change the outcome
     order = _OTHERS[len(state.seats)][claim.from_seat]
     winners = [s for s in order if s in resp and resp[s].act == _WIN]
     if winners:
-        return _claim_wins(state, claim, winners, events)
+        return _claim_wins(_state_claim(state, claim), claim, winners, events)
     if claim.kind == _C_ROB:
         events.append(Event(EventKind.ROB_PASSED, claim.from_seat, claim.tile))
         return _complete_kong(
@@ -1238,7 +1239,7 @@ def _resolve_claim(state: State, events: list[Event]) -> State:
             removed=1,
         )
     if claim.kind == _C_HAIDI:
-        return _drawn_hand(state, events)
+        return _drawn_hand(_state_claim(state, claim), events)
     if claim.kind == _C_KONG and claim.kept >= 0:
         # nobody won on the fallen 开杠 tiles: the konger's new kong with the tile he kept goes on
         return _complete_kong(
