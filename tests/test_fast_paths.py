@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from engine import Meld, format_hand, get_ruleset
+from engine import RULESETS, Meld, format_hand, get_ruleset
 from engine.shanten import Shapes, off_258, stats, suits_used
 from engine.shape import is_standard, seven_pairs_wait, standard_waits
 from engine.tiles import NUM_KINDS, Counts, to_counts
@@ -62,8 +63,14 @@ def test_waits_match_trying_every_tile(variant: str) -> None:
         assert got == ref.waits(rs, counts, melds), format_hand(counts, melds)
         std = [t for t in range(NUM_KINDS) if counts[t] < 4 and ref.is_standard(ref.plus(counts, t))]
         assert standard_waits(counts) == std, format_hand(counts, melds)
-        seven = [t for t in range(NUM_KINDS) if counts[t] < 4 and sum(counts) == 13 and not melds
-                 and all(n % 2 == 0 for n in ref.plus(counts, t))]
+        seven = [
+            t
+            for t in range(NUM_KINDS)
+            if counts[t] < 4
+            and sum(counts) == 13
+            and not melds
+            and all(n % 2 == 0 for n in ref.plus(counts, t))
+        ]
         assert seven_pairs_wait(counts) == (seven[0] if seven else -1), format_hand(counts)
         ready += bool(got)
     assert ready > HANDS // 10
@@ -188,3 +195,75 @@ def test_evolve_copies_like_replace_and_stays_frozen() -> None:
     assert seat == dataclasses.replace(state.seats[0], furiten=(3,))
     with pytest.raises(TypeError):
         evolve(state, no_such_field=1)
+
+
+def _unmemoised(state: Any) -> Any:
+    """The same state with every Seat made afresh (dataclasses.replace): no memo in it, none at hand."""
+    import dataclasses
+
+    return dataclasses.replace(state, seats=tuple(dataclasses.replace(s) for s in state.seats))
+
+
+def _greedy(state: Any, seat: int, acts: tuple[Any, ...], rng: random.Random) -> Any:
+    """Win when offered, else (on a turn) discard toward the variant's shapes: hands that win often."""
+    from engine import Act
+
+    if any(a.act == Act.WIN for a in acts):
+        return next(a for a in acts if a.act == Act.WIN)
+    discards = [a for a in acts if a.act == Act.DISCARD]
+    if not discards:
+        return rng.choice(acts)
+    counts = state.seats[seat].counts
+    shape = state.ruleset.hand_shape(state.seats[seat].melds)
+
+    def after(a: Any) -> int:
+        c = list(counts)
+        c[a.tile] -= 1
+        return int(shape.shanten(tuple(c)))
+
+    best = min(after(a) for a in discards)
+    return rng.choice([a for a in discards if after(a) == best])
+
+
+@pytest.mark.parametrize("variant", sorted(RULESETS))
+def test_memos_never_change_what_is_legal_or_what_happens(variant: str) -> None:
+    """What play memoises on the way (a seat's waits by shape, whether a drawn tile completes a shape) is a
+    shortcut only: the legal actions, the events and the next state are those of the same state whose
+    seats were never looked at, at every step of whole hands (random, and greedy ones that win)."""
+    from engine import Act, Phase, apply, legal_actions, new_hand, to_act
+
+    rs = get_ruleset(variant)
+    self_drawn = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = new_hand(rs, seed)
+        while state.phase != Phase.ENDED:
+            seat = rng.choice(to_act(state))
+            acts = legal_actions(state, seat)
+            fresh = _unmemoised(state)
+            assert legal_actions(fresh, seat) == acts
+            action = _greedy(state, seat, acts, rng) if seed % 2 else rng.choice(acts)
+            self_drawn += action.act == Act.WIN and state.phase == Phase.TURN
+            after, events = apply(state, action)
+            assert apply(_unmemoised(state), action) == (after, events)
+            state = after
+    assert self_drawn >= 2  # the drawn tile's shortcut was met where it matters
+
+
+def test_a_seat_memo_is_never_compared_copied_or_shown() -> None:
+    """Seat.waits_memo: equal seats stay equal (and hash alike) whatever their memos; every copy (evolve,
+    the positional copiers, dataclasses.replace) starts without one; repr leaves it out."""
+    import dataclasses
+
+    from engine.state import Seat, copier, evolve_seat
+
+    counts = to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6])
+    seat = Seat(counts)
+    object.__setattr__(seat, "waits_memo", (get_ruleset("changsha"), [6]))
+    plain = Seat(counts)
+    assert seat == plain and hash(seat) == hash(plain) and repr(seat) == repr(plain)
+    assert evolve_seat(seat, locked=True).waits_memo is None
+    assert copier(Seat, "discards")(seat, (5,)).waits_memo is None
+    assert dataclasses.replace(seat).waits_memo is None
+    with pytest.raises(TypeError):
+        copier(Seat, "waits_memo")
