@@ -406,7 +406,18 @@ def _orphans_shanten(counts: Counts) -> int:
 class HandShape:
     """A variant's shapes with one seat's melds (fixed for a decision): shanten of concealed counts."""
 
-    __slots__ = ("shapes", "n_melds", "pungs_ok", "all_258_melds", "suit", "concealed", "single_wait")
+    __slots__ = (
+        "shapes",
+        "n_melds",
+        "pungs_ok",
+        "all_258_melds",
+        "suit",
+        "concealed",
+        "single_wait",
+        "pair_258",
+        "seven_pairs",
+        "one_suit",
+    )
 
     def __init__(self, shapes: Shapes, melds: Sequence[Meld] = (), n_melds: int | None = None) -> None:
         self.shapes = shapes
@@ -417,10 +428,14 @@ class HandShape:
         self.suit = used.pop() if len(used) == 1 else (-1 if not used else -2)
         self.concealed = self.n_melds == 0
         self.single_wait = shapes.single_wait and self.n_melds == 4
+        # read on every call: kept as plain slots
+        self.pair_258 = shapes.pair_258
+        self.seven_pairs = shapes.seven_pairs and self.concealed
+        self.one_suit = shapes.one_suit and shapes.pair_258 and self.suit != -2
 
     def shanten(self, counts: Counts) -> int:
         """Shanten of concealed ``counts`` (3k+1 or 3k+2 tiles) with these melds: a lower bound."""
-        best = shanten_shape(counts, self.n_melds, self.shapes.pair_258)
+        best = shanten_shape(counts, self.n_melds, self.pair_258)
         if best <= -1:
             return best
         return self.side(counts, stats(counts), sum(counts), best)
@@ -428,33 +443,40 @@ class HandShape:
     def side(self, counts: Counts, st: Stats, n: int, best: int) -> int:
         """``best`` improved by the shapes beyond the standard one: 七小对, 碰碰胡, 将将胡, 清一色, 全求人,
         十三幺."""
-        shapes = self.shapes
         pairs7, trips, pairs = st
-        nm = self.n_melds
-        if self.concealed and n >= 13:
-            if shapes.seven_pairs:
-                best = min(best, max(-1, 6 - pairs7))
-            if shapes.thirteen_orphans:
+        if n >= 13 and self.concealed:
+            if self.seven_pairs:
+                s = 6 - pairs7 if pairs7 < 7 else -1
+                if s < best:
+                    best = s
+            if self.shapes.thirteen_orphans:
                 best = min(best, _orphans_shanten(counts))
         if best <= 0 and n % 3 == 1:
             return best
         if self.single_wait and n == 1:
             return min(best, 0)
         if self.all_258_melds:
-            off = off_258(counts, n)
+            off = n - sum(_get_258(counts))  # the tiles that are not 2/5/8
             if off - 1 < best:
                 best = min(best, (off - 1 if off else -1) if n % 3 == 2 else off)
-        if not shapes.pair_258 or best <= -1:
+        if not self.pair_258 or best <= -1:
             return best
         if self.pungs_ok:
-            m = nm + trips
-            t = min(max(0, pairs - 1), max(0, 4 - m))
-            best = min(best, 8 - 2 * m - t - (1 if pairs else 0))
-        floor = 0 if n % 3 == 1 else -1
-        if best > floor and shapes.one_suit and self.suit != -2:
+            m = self.n_melds + trips
+            t = pairs - 1 if pairs > 1 else 0
+            if t > 4 - m:
+                t = 4 - m if m < 4 else 0
+            s = 8 - 2 * m - t - (1 if pairs else 0)
+            if s < best:
+                best = s
+        if (
+            self.one_suit
+            and best > (0 if n % 3 == 1 else -1)
+            and len(bytes(counts).strip(b"\0")) <= 9  # else the tiles span more than one suit
+        ):
             one = _ONE_SUIT.get(suits_used(counts))
             if one is not None and self.suit in (-1, one):
-                best = min(best, shanten_shape(counts, nm, False))  # 清一色: any pair
+                best = min(best, shanten_shape(counts, self.n_melds, False))  # 清一色: any pair
         return best
 
     def _side_may_lower(
