@@ -90,16 +90,19 @@ def _norm(m: int, t: int, h: int, f: int) -> Opt:
 
 
 def _pareto(found: Iterable[Opt]) -> Opts:
-    opts = set(found)
-    return tuple(
-        sorted(
-            r
-            for r in opts
-            if not any(
-                o != r and o[0] >= r[0] and o[1] >= r[1] and o[2] >= r[2] and o[3] >= r[3] for o in opts
-            )
-        )
-    )
+    """The options no other one is at least as good as in every part, sorted. Taken in falling order, an
+    option's dominators all come before it (and one of them is kept), so each is tested against the kept
+    ones only."""
+    kept: list[Opt] = []
+    for r in sorted(set(found), reverse=True):
+        r0, r1, r2, r3 = r
+        for o in kept:
+            if o[0] >= r0 and o[1] >= r1 and o[2] >= r2 and o[3] >= r3:
+                break
+        else:
+            kept.append(r)
+    kept.reverse()
+    return tuple(kept)
 
 
 def _intern(opts: Opts) -> int:
