@@ -327,9 +327,11 @@ def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
     if c is None:
         c = suit_id(k, pair_258, False)
     k = counts[27:34]
-    d = _CACHES[pair_258, True].get(k)
-    if d is None:
-        d = suit_id(k, pair_258, True)
+    if k == _NO_HONORS:
+        d = 0  # most sets have none
+    else:
+        hit = _CACHES[pair_258, True].get(k)
+        d = suit_id(k, pair_258, True) if hit is None else hit
     # merges and finals are symmetric: memoised with the smaller id first
     if a > b:
         a, b = b, a
@@ -350,6 +352,7 @@ def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
 
 
 Stats = tuple[int, int, int]  # pairs for 七小对 (a four = 2), triplets, exact pairs
+_NO_HONORS = (0,) * 7
 
 
 _get_258 = itemgetter(*TILES_258)
@@ -441,7 +444,11 @@ class HandShape:
         best = shanten_shape(counts, self.n_melds, self.pair_258)
         if best <= -1:
             return best
-        return self.side(counts, stats(counts), sum(counts), best)
+        b = bytes(counts)  # stats(counts), inline
+        c2 = b.count(2)
+        c3 = b.count(3)
+        c4 = b.count(4)
+        return self.side(counts, (c2 + c3 + 2 * c4, c3 + c4, c2), sum(counts), best)
 
     def side(self, counts: Counts, st: Stats, n: int, best: int) -> int:
         """``best`` improved by the shapes beyond the standard one: 七小对, 碰碰胡, 将将胡, 清一色, 全求人,
