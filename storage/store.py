@@ -2,11 +2,13 @@
 
 Design, in short:
 
-* One connection per ``Storage`` (SQLite serialises writers anyway). Single statements share it and are
-  pipelined; transactions take it exclusively (``_Gate``), so a task never runs a statement inside another
-  task's open transaction.
-* Writes run shielded from cancellation: a transaction that started always ends in COMMIT or ROLLBACK,
-  even if the calling handler is cancelled (the caller still sees ``CancelledError``).
+* One connection per ``Storage`` (SQLite serialises writers anyway), owned by aiosqlite's thread. Each
+  store call - a single statement, reads that must agree, or a whole transaction - is one trip to that
+  thread (``_on_thread``): a transaction costs one wake-up of each thread, not one per statement, and the
+  thread's first-in-first-out queue keeps every other statement out of it. Calls are pipelined: 200 busy
+  tables queue their work without waiting for one another's round trips.
+* Writes cannot be cut short by cancellation: a transaction that was queued always ends in COMMIT or
+  ROLLBACK, even if the calling handler is cancelled (the caller still sees ``CancelledError``).
 * ``log_action`` is one INSERT of one row; a trigger in the schema checks the version order, so one
   accepted action is one transaction, and a duplicate or a gap is refused by the database itself.
 * The action log is the source of truth for a hand in progress; ``restore`` rebuilds each open table's
@@ -22,10 +24,10 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -373,64 +375,54 @@ def replay_from(
     return state, facts
 
 
-class _Gate:
-    """Who may use the one connection now.
+class _OnThread:
+    """The three calls the store's SQL makes (``execute``, ``execute_fetchall``, ``executemany``), carried out
+    at once on the raw sqlite3 connection, on the database thread itself (``_on_thread``). They are
+    awaitable, so the store's functions are the same code on PostgreSQL (asyncpg, ``storage/postgres.py``);
+    here nothing inside them ever waits, and a whole function runs in one go on that thread."""
 
-    Single statements share it: each is atomic on its own in autocommit mode, and aiosqlite's worker thread
-    runs them in the order they were queued, so many can be in flight at once (pipelined: 200 busy tables do
-    not wait for one round trip each in turn). A transaction, or reads that must agree, take it exclusively:
-    after the statements in flight have finished and before new ones start (waiting transactions go first),
-    so no statement ever lands inside another task's transaction.
-    """
+    __slots__ = ("_c",)
 
-    def __init__(self) -> None:
-        self._shared = 0  # single statements in flight
-        self._exclusive = False
-        self._queued = 0  # exclusive users waiting
-        self._waiters: list[asyncio.Future[None]] = []
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._c = conn
 
-    # Releases are plain synchronous updates (one event loop thread): a cancellation arriving during a
-    # release cannot leave the gate half-released.
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self._c.execute(sql, params)
 
-    def _wake(self) -> None:
-        waiters, self._waiters = self._waiters, []
-        for w in waiters:
-            if not w.done():
-                w.set_result(None)
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self._c.execute(sql, params).fetchall()
 
-    async def _until(self, ok: Callable[[], bool]) -> None:
-        while not ok():
-            w: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiters.append(w)
-            await w
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self._c.executemany(sql, rows)
 
-    @asynccontextmanager
-    async def shared(self) -> AsyncIterator[None]:
-        await self._until(lambda: not self._exclusive and not self._queued)
-        self._shared += 1
-        try:
-            yield
-        finally:
-            self._shared -= 1
-            if not self._shared:
-                self._wake()
+    @property
+    def in_transaction(self) -> bool:
+        return self._c.in_transaction
 
-    @asynccontextmanager
-    async def exclusive(self) -> AsyncIterator[None]:
-        self._queued += 1
-        try:
-            await self._until(lambda: not self._exclusive and not self._shared)
-        except BaseException:  # cancelled while waiting: single statements it held back may go
-            self._queued -= 1
-            self._wake()
-            raise
-        self._queued -= 1
-        self._exclusive = True
-        try:
-            yield
-        finally:
-            self._exclusive = False
-            self._wake()
+
+def _run_now(fn: Callable[[Any], Awaitable[T]], conn: sqlite3.Connection) -> T:
+    """Run the store function ``fn`` to its end on ``conn`` without an event loop (on the database thread):
+    its awaits are ``_OnThread``'s, which never suspend."""
+    coro = fn(_OnThread(conn))
+    try:
+        coro.send(None)  # type: ignore[attr-defined]
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coro.close()  # type: ignore[attr-defined]
+    raise StorageError("a storage function waited for something other than the database")
+
+
+def _in_transaction(fn: Callable[[Any], Awaitable[T]], conn: sqlite3.Connection) -> T:
+    """``fn`` in one BEGIN IMMEDIATE transaction, ended by COMMIT (or ROLLBACK if it fails)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        out = _run_now(fn, conn)
+        conn.execute("COMMIT")
+        return out
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 class Storage:
@@ -449,7 +441,6 @@ class Storage:
         self._db: aiosqlite.Connection | None = db
         self.path = path
         self._clock = clock
-        self._gate = _Gate()
 
     # ------------------------------------------------------------------ open / close
 
@@ -540,11 +531,11 @@ class Storage:
             raise _open_error(p, e) from None
 
     async def close(self) -> None:
-        """Wait for writes in flight, then close. Safe to call twice."""
-        async with self._gate.exclusive():
-            if self._db is not None:
-                db, self._db = self._db, None
-                await db.close()
+        """Wait for writes in flight (queued before the close: the database thread is first in, first out),
+        then close. Safe to call twice."""
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
 
     async def settings(self) -> dict[str, Any]:
         """The connection's durability settings, for a status command and for tests."""
@@ -571,45 +562,34 @@ class Storage:
             raise StorageError("the storage is closed")
         return self._db
 
+    async def _on_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` on the database thread (aiosqlite's, which owns the connection), in one trip: the
+        thread takes its work first in, first out, so nothing else runs on the connection meanwhile. Once
+        queued, the work runs to its end even if the caller is cancelled (who then sees ``CancelledError``):
+        a transaction that started always ends in COMMIT or ROLLBACK."""
+        db = self._conn()
+        try:
+            return await db._execute(work, db._conn)  # type: ignore[no-untyped-call,no-any-return]
+        except sqlite3.Error as e:
+            raise StorageError(f"database error: {e}") from e
+        except ValueError as e:
+            if isinstance(e, StorageError):  # the store's own (InvalidInput)
+                raise
+            raise StorageError("the storage is closed") from e  # aiosqlite: closed meanwhile
+
     async def _single(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        """Run ``fn``, which issues one statement (plus, on failure, reads that explain it), with shared
-        access: atomic by itself in autocommit mode, pipelined with other single statements."""
-        async with self._gate.shared():
-            try:
-                return await fn(self._conn())
-            except sqlite3.Error as e:
-                raise StorageError(f"database error: {e}") from e
+        """Run ``fn``, which issues one statement (plus, on failure, reads that explain it): atomic by itself
+        in autocommit mode."""
+        return await self._on_thread(partial(_run_now, fn))
 
     async def _read(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """Run several reads that must agree with each other, with nothing else in between."""
-        async with self._gate.exclusive():
-            try:
-                return await fn(self._conn())
-            except sqlite3.Error as e:
-                raise StorageError(f"database error: {e}") from e
+        return await self._on_thread(partial(_run_now, fn))
 
     async def _write(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        """Run ``fn`` in one BEGIN IMMEDIATE transaction with exclusive access, shielded: if the caller is
-        cancelled, the transaction still ends in COMMIT (or ROLLBACK on error), never left open."""
-        task = asyncio.ensure_future(self._transaction(fn))
-        task.add_done_callback(_retrieve)
-        return await asyncio.shield(task)
-
-    async def _transaction(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        async with self._gate.exclusive():
-            db = self._conn()
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-                try:
-                    out = await fn(db)
-                    await db.execute("COMMIT")
-                    return out
-                except BaseException:
-                    if db.in_transaction:
-                        await db.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as e:
-                raise StorageError(f"database error: {e}") from e
+        """Run ``fn`` in one BEGIN IMMEDIATE transaction, in one trip to the database thread (not one per
+        statement): it ends in COMMIT (or ROLLBACK on error) even if the caller is cancelled."""
+        return await self._on_thread(partial(_in_transaction, fn))
 
     def _now(self) -> float:
         return float(self._clock())
