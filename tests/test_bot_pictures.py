@@ -173,7 +173,7 @@ async def test_the_picture_worker_never_outlives_the_bot(tmp_path: Path) -> None
         "async def main():\n"
         "    p = Painter(1)\n"
         "    await p.start()\n"
-        "    print(*p._pool._processes, flush=True)\n"  # the worker's pid
+        "    print(*p.pids, flush=True)\n"  # the worker's pid
         "    await asyncio.sleep(60)\n"
         "if __name__ == '__main__':\n"
         "    asyncio.run(main())\n"
@@ -194,7 +194,6 @@ async def test_the_picture_worker_never_outlives_the_bot(tmp_path: Path) -> None
 
     painter = Painter(1)
     await painter.start()
-    assert painter._pool is not None
-    [worker] = list(painter._pool._processes)
+    [worker] = painter.pids
     await asyncio.to_thread(painter.close)
     assert _gone(worker)
