@@ -68,6 +68,44 @@ def rss_bytes() -> int:
 # ------------------------------------------------------------------ the bot, in its own process
 
 
+def thread_cpu() -> dict[str, tuple[float, float]]:
+    """CPU seconds (user, system) of each live thread of this process, by what it runs (Linux /proc): the
+    event loop, the database thread, the picture pool's feeder and manager threads, ..."""
+    import threading
+
+    tick = os.sysconf("SC_CLK_TCK")
+    names: dict[int, str] = {}
+    for th in threading.enumerate():
+        target = getattr(th, "_target", None)
+        what = getattr(target, "__qualname__", None) or type(th).__name__
+        names[th.native_id or 0] = "event loop" if th is threading.main_thread() else what
+    out: dict[str, tuple[float, float]] = {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        name = names.get(int(tid), "other")
+        user, system = out.get(name, (0.0, 0.0))
+        out[name] = (user + int(fields[11]) / tick, system + int(fields[12]) / tick)
+    return out
+
+
+def cpu_split(before: dict[str, tuple[float, float]], after: dict[str, tuple[float, float]]) -> str:
+    """What each thread spent between two ``thread_cpu`` readings (user + system), busiest first."""
+    rows = []
+    for name, (u, s) in after.items():
+        u0, s0 = before.get(name, (0.0, 0.0))
+        if u - u0 + s - s0 >= 0.05:
+            rows.append((u - u0 + s - s0, f"{name} {u - u0:.1f}+{s - s0:.1f}s"))
+    return ", ".join(r for _, r in sorted(rows, reverse=True))
+
+
 def bot_process(
     conn: Connection, base_url: str, token: str, db_path: str, pictures: bool = False, workers: int = 1
 ) -> None:
@@ -77,7 +115,11 @@ def bot_process(
         return
     import cProfile
 
-    with cProfile.Profile(time.process_time) as pr:  # CPU time: what waits on the other process is not cost
+    # The event loop's own CPU time by default (what the database and picture threads spend is not
+    # charged to whatever the loop runs meanwhile); BOT_BENCH_PROFILE_CLOCK=wall: perf_counter, a fifth of
+    # the profiler's overhead, with the loop's idle waits under select().
+    wall = os.environ.get("BOT_BENCH_PROFILE_CLOCK") == "wall"
+    with cProfile.Profile(time.perf_counter if wall else time.thread_time) as pr:
         asyncio.run(_bot_main(conn, base_url, token, db_path, pictures, workers))
     pr.dump_stats(profile)
 
@@ -140,6 +182,7 @@ async def _bot_main(
         gc_pauses.clear()  # from here on: the collections while the tables play
         gc_runs[:] = [0, 0, 0]
         gc_gen_max[:] = [0.0, 0.0, 0.0]
+        threads0 = thread_cpu()
         conn.send(("ready", rss_bytes(), time.process_time()))
         while True:
             try:
@@ -160,6 +203,7 @@ async def _bot_main(
                     "gc_runs": "/".join(map(str, gc_runs)),
                     "gc_gen_max": "/".join(f"{1000 * p:.1f}" for p in gc_gen_max),
                     "gc_threshold": "/".join(map(str, gc.get_threshold())),
+                    "threads": cpu_split(threads0, thread_cpu()),
                 }
                 conn.send(("rss", rss_bytes(), len(svc.tables), svc.actions, time.process_time(), stats))
             else:
@@ -518,6 +562,7 @@ def report(r: dict[str, Any], think: float, mode: str = "text") -> str:
         f"  bot event loop blocked: p99 {r['lag_p99_ms']:.1f} ms, max {r['lag_max_ms']:.1f} ms; "
         f"GC {r['gc_total_s']:.2f}s in all, longest {r['gc_max_ms']:.1f} ms, collections by generation "
         f"{r['gc_runs']}, longest {r['gc_gen_max']} ms (thresholds {r['gc_threshold']})",
+        f"  bot CPU by thread (user+system): {r['threads']}",
         f"  fake server + players: CPU {r['driver_cpu_s']:.1f}s, event loop blocked p99 "
         f"{r['driver_lag_p99_ms']:.1f} ms, max {r['driver_lag_max_ms']:.1f} ms",
         f"  press → answer   median {r['answer_median_ms']:.1f} ms   p99 {r['answer_p99_ms']:.1f} ms   "
