@@ -40,7 +40,7 @@ from . import handlers, lifecycle
 from .access import link_key
 from .cluster import Cluster, ClusterTables, ClusterTimers
 from .cluster import install as install_cluster
-from .http import AiohttpRequest
+from .http import AiohttpRequest, LeanBot
 from .outbox import Outbox, may_have_arrived, retry_seconds
 from .pictures.worker import Painter
 from .service import TableService
@@ -206,20 +206,20 @@ def build_application(
         "pool_timeout": 30,
     }
     requests = (AiohttpRequest(connection_pool_size, **timeouts), AiohttpRequest(1, **timeouts))
-    builder = (
-        ApplicationBuilder()
-        .token(token)
-        .concurrent_updates(concurrent_updates)
-        .request(requests[0])
-        .get_updates_request(requests[1])
-    )
-    if base_url is not None:
-        builder = builder.base_url(base_url)
-        builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
     limiter = AIORateLimiter(max_retries=3) if rate_limiter is DEFAULT else rate_limiter
-    if limiter is not None:
-        assert isinstance(limiter, BaseRateLimiter)
-        builder = builder.rate_limiter(limiter)
+    assert limiter is None or isinstance(limiter, BaseRateLimiter)
+    if base_url is None:
+        bot = LeanBot(token, request=requests[0], get_updates_request=requests[1], rate_limiter=limiter)
+    else:
+        bot = LeanBot(
+            token,
+            base_url=base_url,
+            base_file_url=base_file_url or base_url.replace("/bot", "/file/bot"),
+            request=requests[0],
+            get_updates_request=requests[1],
+            rate_limiter=limiter,
+        )
+    builder = ApplicationBuilder().bot(bot).concurrent_updates(concurrent_updates)
 
     async def post_init(app: AnyApp) -> None:
         # Every accepted action waits for the database thread (aiosqlite). While the event loop is busy that

@@ -9,7 +9,7 @@ import pytest
 from telegram import Bot, InputFile
 from telegram.error import NetworkError, TimedOut
 
-from bot.http import AiohttpRequest, call
+from bot.http import AiohttpRequest, call, slim_update
 from bot.outbox import may_have_arrived
 
 from .fake_telegram import FakeTelegramServer
@@ -70,3 +70,20 @@ async def test_json_body_and_upload_reach_the_api() -> None:
         assert text.message_id == sent["message_id"] and text.text == "一万 & 100%"
         assert text.callback_data == ["g|1|2|3|0"]
         assert pic.message_id == photo["message_id"] and pic.caption == "桌"
+
+
+def test_a_game_press_is_parsed_without_its_message_but_a_score_press_keeps_it() -> None:
+    """Only what a press's handler reads of the pressed message is kept: its chat and id for a game or
+    lobby button; the whole message (its buttons are checked) for a score board, history or replay."""
+    chat = {"id": 5, "type": "private", "first_name": "Ann"}
+    markup = {"inline_keyboard": [[{"text": "x", "callback_data": "S|all"}]]}
+
+    def press(data: str) -> dict[str, object]:
+        message = {"message_id": 9, "chat": chat, "date": 1, "text": "hand", "reply_markup": markup}
+        return {"update_id": 1, "callback_query": {"id": "q", "data": data, "message": message}}
+
+    game = slim_update(press("g|1|2|3|0"))["callback_query"]
+    assert game["message"] == {"message_id": 9, "chat": chat, "date": 1}
+    for data in ("S|all", "H|2", "not ours"):
+        kept = slim_update(press(data))["callback_query"]
+        assert kept["message"]["reply_markup"] == markup and kept["message"]["text"] == "hand"
