@@ -12,7 +12,9 @@ message twice): ``NOT_SENT`` lists the causes that prove a request never reached
 
 from __future__ import annotations
 
+import itertools
 import json
+import secrets
 from typing import Any
 
 import aiohttp
@@ -37,6 +39,32 @@ NOT_SENT: tuple[type[BaseException], ...] = (
 )
 
 _JSON = {"Content-Type": "application/json"}
+
+
+_BOUNDARY = secrets.token_hex(12)  # and a counter: 96 random bits, in no field and no picture
+_parts = itertools.count()
+
+
+def _header_value(text: str) -> bytes:
+    return text.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A").encode()
+
+
+def multipart(fields: dict[str, str], files: dict[str, tuple[str, Any, str]]) -> tuple[bytes, str]:
+    """A multipart/form-data body (the parameters as text parts, then the files) and its content type,
+    built in one join: aiohttp's FormData spent more of the bot's CPU on a picture's upload than the
+    picture's bytes themselves."""
+    boundary = f"{_BOUNDARY}{next(_parts):08x}"
+    dash = b"--" + boundary.encode()
+    out: list[bytes] = []
+    for name, value in fields.items():
+        out += [dash, b'\r\nContent-Disposition: form-data; name="', _header_value(name), b'"\r\n\r\n']
+        out += [value.encode(), b"\r\n"]
+    for name, (filename, content, mimetype) in files.items():
+        out += [dash, b'\r\nContent-Disposition: form-data; name="', _header_value(name), b'"; filename="']
+        out += [_header_value(filename or name), b'"\r\nContent-Type: ', mimetype.encode(), b"\r\n\r\n"]
+        out += [content, b"\r\n"]
+    out += [dash, b"--\r\n"]
+    return b"".join(out), f"multipart/form-data; boundary={boundary}"
 
 
 class AiohttpRequest(BaseRequest):
@@ -108,7 +136,11 @@ class AiohttpRequest(BaseRequest):
         files = request_data.multipart_data if request_data else None
         data: Any = None
         headers: dict[str, str] | None = None
-        if files:
+        if files and all(isinstance(f[1], bytes) for f in files.values()):
+            assert request_data is not None
+            data, kind = multipart(request_data.json_parameters, files)
+            headers = {"Content-Type": kind}
+        elif files:  # a file handle: aiohttp streams it
             form = aiohttp.FormData(quote_fields=False)
             for name, value in (request_data.json_parameters if request_data else {}).items():
                 form.add_field(name, value)
