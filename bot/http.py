@@ -12,6 +12,7 @@ message twice): ``NOT_SENT`` lists the causes that prove a request never reached
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import secrets
@@ -19,6 +20,7 @@ from typing import Any
 
 import aiohttp
 import httpx
+import yarl
 from telegram import Bot
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import JSONDict, ODVInput
@@ -67,6 +69,19 @@ def multipart(fields: dict[str, str], files: dict[str, tuple[str, Any, str]]) ->
     return b"".join(out), f"multipart/form-data; boundary={boundary}"
 
 
+@functools.lru_cache(maxsize=256)
+def _url(url: str) -> yarl.URL:
+    """A method's URL parsed once (a bot calls a dozen methods), not at every request."""
+    return yarl.URL(url)
+
+
+@functools.lru_cache(maxsize=64)
+def _timeout(
+    total: float | None, connect: float | None, sock_connect: float | None, sock_read: float | None
+) -> aiohttp.ClientTimeout:
+    return aiohttp.ClientTimeout(total=total, connect=connect, sock_connect=sock_connect, sock_read=sock_read)
+
+
 class AiohttpRequest(BaseRequest):
     """``telegram.request.BaseRequest`` over one ``aiohttp.ClientSession`` (keep-alive, ``pool_size``
     connections at most). Timeouts as PTB's: ``connect_timeout`` to open a connection, ``pool_timeout`` to
@@ -113,6 +128,7 @@ class AiohttpRequest(BaseRequest):
                 headers={"User-Agent": self.USER_AGENT},
                 auto_decompress=False,  # the Bot API answers JSON uncompressed (no Accept-Encoding sent)
                 skip_auto_headers=("Accept-Encoding",),
+                cookie_jar=aiohttp.DummyCookieJar(),  # the Bot API sets none: no jar to filter and update
             )
 
     async def shutdown(self) -> None:
@@ -167,14 +183,9 @@ class AiohttpRequest(BaseRequest):
             if read is None or write is None or connect is None or pool is None
             else (read + write + connect + pool)
         )
-        timeout = aiohttp.ClientTimeout(
-            total=total,
-            connect=None if connect is None or pool is None else connect + pool,
-            sock_connect=connect,
-            sock_read=read,
-        )
+        timeout = _timeout(total, None if connect is None or pool is None else connect + pool, connect, read)
         try:
-            async with session.request(method, url, data=data, headers=headers, timeout=timeout) as res:
+            async with session.request(method, _url(url), data=data, headers=headers, timeout=timeout) as res:
                 return res.status, await res.read()
         except aiohttp.ConnectionTimeoutError as err:
             raise TimedOut("Pool or connect timeout: the request was *not* sent to Telegram") from err
