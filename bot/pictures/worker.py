@@ -67,7 +67,10 @@ def _serve(sock: socket.socket, parent: int) -> None:
             out, status = pickle.loads(body).png(), 0
         except Exception as e:  # noqa: BLE001 - a picture that cannot be drawn is reported, not fatal
             out, status = repr(e).encode(), 1
-        sock.sendall(_HEAD.pack(len(out), job, status) + out)
+        try:
+            sock.sendall(_HEAD.pack(len(out), job, status) + out)
+        except OSError:  # the bot stopped (or died) while this was drawn
+            os._exit(0)
 
 
 class _Worker:
