@@ -104,11 +104,13 @@ async def _see(svc: TableService, update: Update) -> tuple[User | None, Chat | N
     """Remember who wrote (name cleaned and capped) and the group's title. A press stores nothing of a user
     who is not seated: joining stores him once he may join (``join(who=...)``)."""
     user, chat = update.effective_user, update.effective_chat
-    if user is not None and (update.message is not None or svc.registry.of_user(user.id)):
-        who = _who(user)
-        await svc.see_user(user.id, who.name, who.language)
-    elif user is not None and user.language_code:  # answer him in his language; nothing is stored
-        svc.people.user_langs.setdefault(user.id, lang_of(user.language_code))
+    who = _who(user) if user is not None else None
+    # a press by someone the bot knows as he is (the usual case) looks through no table for his seat
+    if user is not None and who is not None and not svc.people.known(user.id, who.name, who.language):
+        if update.message is not None or svc.registry.of_user(user.id):
+            await svc.see_user(user.id, who.name, who.language)
+        elif user.language_code:  # answer him in his language; nothing is stored
+            svc.people.user_langs.setdefault(user.id, lang_of(user.language_code))
     if chat is not None and chat.type != Chat.PRIVATE:
         svc.see_chat(chat.id, clean(chat.title))
     return user, chat

@@ -34,11 +34,17 @@ class People:
         self.chat_langs: dict[int, str] = {}  # groups' chosen languages
         self.chat_titles: dict[int, str] = {}
 
+    def known(self, user_id: int, name: str, language_code: str | None) -> bool:
+        """Whether this name and client language are already what the bot has of the user (nothing to
+        store)."""
+        lang = lang_of(language_code) if language_code else None
+        return self.names.get(user_id) == name and (lang is None or self.client_langs.get(user_id) == lang)
+
     async def see_user(self, user_id: int, name: str, language_code: str | None) -> None:
         """Remember a user's display name and client language (stored when they change)."""
-        lang = lang_of(language_code) if language_code else None
-        if self.names.get(user_id) == name and (lang is None or self.client_langs.get(user_id) == lang):
+        if self.known(user_id, name, language_code):
             return
+        lang = lang_of(language_code) if language_code else None
         self.names[user_id] = name
         if lang is not None:
             self.client_langs[user_id] = lang
