@@ -7,10 +7,13 @@ holds across processes:
   too (``storage/cluster.py``: an advisory lock), so every update for a table is applied by one worker at a
   time. A worker that finds the table was last moved by another one rebuilds it from the log first (the same
   rebuild as after a restart: ``bot/restore.py``), so it always works on the current state.
-* The lease is given back lazily: only once this worker's outbox has sent what the table's chats are owed
-  (and the ids of new messages are stored). So the next worker starts from messages that are all out, and a
-  chat's messages keep their order across workers; a worker that keeps getting a table's updates keeps its
-  lease and pays nothing per update.
+* A worker keeps a table's lease as long as it works on it: a worker that keeps getting a table's updates
+  pays nothing per update. It gives the lease back only when another worker asks for it (NOTIFY), and only
+  once its outbox has sent what the table's chats are owed (and the ids of new messages are stored). So the
+  next worker starts from messages that are all out, and a chat's messages keep their order across workers.
+* Telegram spreads updates over the workers at random: a worker that gets a button of a table another worker
+  holds forwards the update to that worker (NOTIFY on its channel) and answers Telegram once that one has
+  handled it; if that worker is gone, it handles the update itself. So a busy table stays on one worker.
 * Before an update is handled, the tables it concerns are brought in (``sync``): a table another worker
   opened is loaded, one it closed is dropped.
 * Deadlines go to the database as well as to this worker's JobQueue (``ClusterTimers``): the worker that
@@ -27,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import secrets
@@ -34,10 +38,10 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from telegram import Update
-from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
+from telegram.ext import AIORateLimiter, Application, ApplicationHandlerStop, ContextTypes, TypeHandler
 
 from storage import Restored, StorageError
-from storage.cluster import ClusterStore, Lease
+from storage.cluster import MAX_PAYLOAD, ClusterStore, Lease, channel_of
 from storage.postgres import PgStorage
 from storage.store import replay_from
 
@@ -54,19 +58,28 @@ SEND_BUDGET = 30.0  # messages a second Telegram allows one bot, over all its ch
 HEARTBEAT_S = 2.0
 POLL_S = 0.5  # how often a worker looks for overdue deadlines
 GRACE_S = 1.5  # a deadline is taken by any worker only this long after it is due (its own worker goes first)
-LINGER_S = 0.02  # a lease is kept this long after its table's chats are flushed (the next update is near)
+FLUSH_POLL_S = 0.005  # a lease asked for is given back once its table's chats are flushed: looked at so often
+MAX_HOPS = 2  # an update is forwarded to the worker holding its table at most so often (the lease may move)
+FORWARD_CHECK_S = 1.0  # a worker that forwarded an update checks so often that the other one is alive
 
 
 class TableLease:
     """A table's lock in a worker of several: a local ``asyncio.Lock`` (tasks of this worker take turns) and
-    the table's lease in the database (workers take turns), the latter kept until the outbox is flushed."""
+    the table's lease in the database (workers take turns). The lease is kept while this worker works on
+    the table; it is given back only when another worker asks for it (``wanted``), once the table's chats
+    have nothing left to send."""
 
     def __init__(self, cluster: Cluster, table_id: int) -> None:
         self._cluster = cluster
         self.table_id = table_id
         self._local = asyncio.Lock()
         self._lease: Lease | None = None
-        self._uses = 0  # bumped at each release: a pending give-back sees whether the table was used since
+        self._stale = False  # taken, but the table not brought up to date yet (a refresh failed)
+        self._giving = False
+
+    @property
+    def held(self) -> bool:
+        return self._lease is not None
 
     def locked(self) -> bool:
         return self._local.locked()
@@ -75,18 +88,41 @@ class TableLease:
         await self._local.acquire()
         try:
             if self._lease is None:
-                self._lease = await self._cluster.store.take(self.table_id)
-                if self._lease.moved:
-                    await self._cluster.refresh(self.table_id, resend=self._lease.orphaned)
+                await self._took(await self._cluster.store.take(self.table_id))
+            elif self._stale:
+                await self._cluster.refresh(self.table_id)
+                self._stale = False
         except BaseException:
             self._local.release()
             raise
         return True
 
+    async def _took(self, lease: Lease) -> None:
+        """The lease is ours (the caller holds the local lock): bring the table up to date if need be."""
+        self._lease = lease
+        if lease.moved or self.table_id not in self._cluster.registry():
+            self._stale = True
+            await self._cluster.refresh(self.table_id, resend=lease.orphaned)
+            self._stale = False
+
+    async def held_elsewhere(self) -> str | None:
+        """Take the lease if it is free (and the table up to date); else the name of the worker that holds
+        it ("" when that is not known: wait for it with ``acquire``)."""
+        if self._lease is not None and not self._stale:
+            return None
+        async with self._local:
+            if self._lease is None:
+                got = await self._cluster.store.try_take(self.table_id)
+                if not isinstance(got, Lease):
+                    return got or ""
+                await self._took(got)
+            elif self._stale:
+                await self._cluster.refresh(self.table_id)
+                self._stale = False
+        return None
+
     def release(self) -> None:
         self._local.release()
-        self._uses += 1
-        self._cluster.give_later(self)
 
     async def __aenter__(self) -> None:
         await self.acquire()
@@ -94,28 +130,40 @@ class TableLease:
     async def __aexit__(self, *exc: object) -> None:
         self.release()
 
-    async def give_when_flushed(self, chats: Callable[[], set[int]], busy: Callable[[int], bool]) -> None:
-        """Give the lease back once the table's chats have nothing left to send and nobody here uses it."""
-        uses = self._uses
-        while True:
-            await asyncio.sleep(LINGER_S)
-            if self._uses != uses or self._local.locked():
-                return  # used again meanwhile: that use gives it back later
-            if not any(busy(c) for c in chats()):
-                break
+    def forget(self) -> None:
+        """The lease connection is gone, and with it the lease (the server freed it)."""
+        self._lease = None
+
+    def wanted(self) -> None:
+        """Another worker waits for this table: give it back once what this worker is doing with it is done
+        and the table's chats have nothing left to send (so they see the table's messages in order)."""
+        if self._lease is not None and not self._giving:
+            self._giving = True
+            self._cluster.spawn(self._give_when_flushed())
+
+    async def _give_when_flushed(self) -> None:
+        try:
+            async with self._local:
+                while self._lease is not None and self._cluster.busy(self.table_id):
+                    await asyncio.sleep(FLUSH_POLL_S)
+                await self._give()
+        finally:
+            self._giving = False
+
+    async def _give(self) -> None:
         lease, self._lease = self._lease, None
-        if lease is not None:
-            try:
-                await self._cluster.store.give(lease)
-            except Exception as e:  # the connection is gone, and the server freed the lock with it
-                log.info("table %s: lease given back with its connection (%s)", self.table_id, e)
+        if lease is None:
+            return
+        self._cluster.gave(self.table_id)
+        try:
+            await self._cluster.store.give(lease)
+        except Exception as e:  # the connection is gone, and the server freed the lock with it
+            log.info("table %s: lease given back with its connection (%s)", self.table_id, e)
 
     async def give_now(self) -> None:
         async with self._local:
-            lease, self._lease = self._lease, None
-            if lease is not None:
-                with contextlib.suppress(Exception):
-                    await self._cluster.store.give(lease)
+            with contextlib.suppress(Exception):
+                await self._give()
 
 
 class ClusterTables(Tables):
@@ -163,6 +211,10 @@ class ClusterTimers(Timers):
             self._write(table_id, None)
         super().cancel(table_id)
 
+    def drop_local(self, table_id: int) -> None:
+        """Forget the table's timer here, not in the database: another worker holds the table now."""
+        super().cancel(table_id)
+
     def _write(self, table_id: int, due: float | None) -> None:
         self._writes.put_nowait((table_id, due))
         if self._writer is None or self._writer.done():
@@ -185,7 +237,8 @@ class ClusterTimers(Timers):
 
 
 class Cluster:
-    """One worker's part in the cluster: leases, loading tables, shared deadlines, heartbeat, send budget."""
+    """One worker's part in the cluster: leases, forwarding, loading tables, shared deadlines, heartbeat, send
+    budget."""
 
     def __init__(self, storage: PgStorage, store: ClusterStore, clock: Callable[[], float]) -> None:
         self.storage = storage
@@ -194,14 +247,23 @@ class Cluster:
         self.service: TableService | None = None
         self.outbox: Any = None
         self.limiter: AIORateLimiter | None = None
+        self.app: AnyApp | None = None
         self.workers = 1
         self.seen = 0  # updates this worker handled (for tests and the benchmark)
         self.rebuilt = 0  # tables it rebuilt because another worker had moved them
         self.caught_up = 0  # ... of which by applying only the actions logged since (not a whole replay)
+        self.forwarded = 0  # updates it sent on to the worker that holds their table
+        self.handed = 0  # leases it gave back because another worker asked for them
         self._leases: dict[int, TableLease] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop_task: asyncio.Task[None] | None = None
         self._adopting: set[int] = set()
+        self._acks: dict[str, asyncio.Future[bool]] = {}
+        self._hops: dict[int, int] = {}  # update id -> how often it was forwarded already
+        if store is not None:
+            store.on_want = self._wanted
+            store.on_forwarded = self._heard
+            store.on_lost = self._lost
 
     @classmethod
     async def connect(cls, storage: PgStorage, clock: Callable[[], float]) -> Cluster:
@@ -214,27 +276,92 @@ class Cluster:
             lease = self._leases[table_id] = TableLease(self, table_id)
         return lease
 
-    def _spawn(self, coro: Any) -> None:
+    def registry(self) -> dict[int, TableRuntime]:
+        return self.service.registry.by_id if self.service is not None else {}
+
+    def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def give_later(self, lease: TableLease) -> None:
-        svc = self.service
-        if svc is None:
-            return
-
-        def chats() -> set[int]:
-            rt = svc.registry.by_id.get(lease.table_id)
-            if rt is None:
-                return set()
-            return {rt.chat_id} | {u for u in (*rt.hand_seats(), *rt.seats) if u is not None}
-
-        self._spawn(lease.give_when_flushed(chats, self._busy))
-
-    def _busy(self, chat_id: int) -> bool:
+    def busy(self, table_id: int) -> bool:
+        """Whether the outbox still has something to send to one of the table's chats."""
+        rt = self.registry().get(table_id)
         box = self.outbox
-        return box is not None and box.busy(chat_id)
+        if rt is None or box is None:
+            return False
+        chats = {rt.chat_id} | {u for u in (*rt.hand_seats(), *rt.seats) if u is not None}
+        return any(box.busy(c) for c in chats)
+
+    def gave(self, table_id: int) -> None:
+        """A lease goes: the table's timer is the next holder's now (its deadline stays in the database)."""
+        self.handed += 1
+        timers = getattr(self.service, "timers", None)
+        if isinstance(timers, ClusterTimers):
+            timers.drop_local(table_id)
+
+    def _wanted(self, table_id: int) -> None:
+        lease = self._leases.get(table_id)
+        if lease is not None:
+            lease.wanted()
+
+    def _lost(self) -> None:
+        for lease in self._leases.values():
+            lease.forget()
+
+    # ------------------------------------------------------------------ updates for tables held elsewhere
+
+    async def _forward(self, update: Update, holder: str, hops: int) -> bool:
+        """Hand ``update`` to the worker that holds its table, and wait until it has handled it (so Telegram
+        is answered only then: an update is never lost with a worker). False: handle it here (too big to
+        forward, or that worker is gone)."""
+        token = secrets.token_hex(8)
+        payload = f"u:{self.store.channel}:{token}:{hops + 1}:{json.dumps(update.to_dict())}"
+        if len(payload.encode()) > MAX_PAYLOAD:
+            return False
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._acks[token] = done
+        try:
+            await self.store.notify(channel_of(holder), payload)
+            while True:
+                try:
+                    ok = await asyncio.wait_for(asyncio.shield(done), FORWARD_CHECK_S)
+                    break
+                except TimeoutError:
+                    if not await self.store.alive(holder):
+                        return False
+        finally:
+            self._acks.pop(token, None)
+        if not ok:
+            raise StorageError("the update failed in the worker that holds its table")
+        return True
+
+    def _heard(self, payload: str) -> None:
+        """On this worker's channel: an update forwarded to it, or the answer to one it forwarded."""
+        kind, _, rest = payload.partition(":")
+        if kind == "u":
+            channel, token, hops, body = rest.split(":", 3)
+            self.spawn(self._handle_forwarded(channel, token, int(hops), body))
+        elif kind == "d":
+            token, _, ok = rest.partition(":")
+            done = self._acks.get(token)
+            if done is not None and not done.done():
+                done.set_result(ok == "1")
+
+    async def _handle_forwarded(self, channel: str, token: str, hops: int, body: str) -> None:
+        ok = False
+        try:
+            assert self.app is not None
+            update = Update.de_json(json.loads(body), self.app.bot)
+            self._hops[update.update_id] = hops
+            await self.app.process_update(update)
+            ok = True
+        except Exception:
+            log.exception("a forwarded update failed")
+        try:
+            await self.store.notify(channel, f"d:{token}:{int(ok)}")
+        except Exception as e:
+            log.warning("a forwarded update not acknowledged: %s", e)
 
     # ------------------------------------------------------------------ tables moved elsewhere
 
@@ -274,6 +401,8 @@ class Cluster:
         # taken over from a dead worker is carried on (AI moves, timers) and shown
         quiet = known and not resend
         await rebuild(self.storage, rt, r, svc.present, svc.play, resend=resend, quiet=quiet)
+        if quiet and rt.playing:
+            svc.play._arm(rt)  # the table's timer is this worker's now (the last holder dropped its own)
         svc.night.arm(rt)
 
     async def _caught_up(self, rt: TableRuntime) -> Restored | None:
@@ -346,14 +475,32 @@ class Cluster:
         return ids
 
     async def on_update(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Before any handler: the tables this update concerns are current in this worker."""
+        """Before any handler: a button of a table another worker holds is forwarded to it (and nothing
+        more is done here); otherwise the tables this update concerns are brought in and current here."""
         if not isinstance(update, Update) or self.service is None:
             return
         self.seen += 1
+        hops = self._hops.pop(update.update_id, 0)
         try:
+            query = update.callback_query
+            table = getattr(decode(query.data), "table", None) if query is not None else None
+            if isinstance(table, int) and hops < MAX_HOPS:
+                holder = await self.lease_for(table).held_elsewhere()
+                if holder and holder != self.store.worker and await self._forward(update, holder, hops):
+                    self.forwarded += 1
+                    raise ApplicationHandlerStop
             await self.bring_in(await self.tables_of(update))
         except StorageError as e:
             log.warning("tables not brought in for an update: %s", e)
+
+    async def take_if_free(self, table_ids: set[int]) -> None:
+        """Each table whose lease is free is taken and loaded (or brought up to date); one another worker
+        alive holds is left to it."""
+        for table_id in sorted(table_ids):
+            try:
+                await self.lease_for(table_id).held_elsewhere()
+            except StorageError as e:
+                log.warning("table %s not taken: %s", table_id, e)
 
     async def restore_all(self) -> None:
         """A worker's start: every open table, rebuilt under its lease."""
@@ -363,7 +510,7 @@ class Cluster:
             await self.storage.derive_pending()
         except StorageError as e:
             log.warning("hand facts not derived: %s", e)
-        await self.bring_in(await self.store.open_tables())
+        await self.take_if_free(await self.store.open_tables())
 
     # ------------------------------------------------------------------ deadlines, heartbeat, budget
 
@@ -377,12 +524,12 @@ class Cluster:
                     self.workers = await self.store.heartbeat(self.clock(), 3 * HEARTBEAT_S)
                     self._share_budget()
                 for table_id in await self.store.claim_due(self.clock() - GRACE_S):
-                    self._spawn(self._due(table_id))
+                    self.spawn(self._due(table_id))
                 orphans = await self.store.orphans() - self._adopting
                 if orphans:
                     log.info("carrying on %d table(s) of a worker that stopped", len(orphans))
                     self._adopting |= orphans
-                    self._spawn(self._adopt(orphans))
+                    self.spawn(self._adopt(orphans))
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -391,7 +538,7 @@ class Cluster:
 
     async def _adopt(self, table_ids: set[int]) -> None:
         try:
-            await self.bring_in(table_ids)
+            await self.take_if_free(table_ids)
         except Exception:
             log.exception("tables of a stopped worker not taken over")
         finally:
@@ -401,7 +548,8 @@ class Cluster:
         svc = self.service
         assert svc is not None
         try:
-            await self.bring_in({table_id})
+            if await self.lease_for(table_id).held_elsewhere():
+                return  # a worker alive holds the table: its own timer runs the deadline
             await svc.on_due(table_id)
         except Exception:
             log.exception("table %s: a deadline taken over failed", table_id)
@@ -429,5 +577,6 @@ class Cluster:
 
 
 def install(app: AnyApp, cluster: Cluster) -> None:
+    cluster.app = app
     # group -2: before lifecycle's (-1) and the commands and buttons (0)
     app.add_handler(TypeHandler(Update, cluster.on_update), group=-2)

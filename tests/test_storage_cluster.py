@@ -56,6 +56,7 @@ async def test_a_dead_workers_lease_is_freed_and_its_tables_found(url: str) -> N
         await a.take(2)  # held, never given back: a dies holding it
         assert await b.orphans() == set()
         a._pool.terminate()  # its connections go, as when the process is killed
+        a._conn.terminate()
         # the server ends a closed connection's backend a moment later: until then a still counts as alive
         await asyncio.wait_for(until_orphaned(b, {2}), 5)
         lease = await asyncio.wait_for(b.take(2), 5)  # the server freed the lock with the connection
