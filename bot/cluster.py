@@ -46,6 +46,7 @@ from storage.postgres import PgStorage
 from storage.store import replay_from
 
 from .keyboards import decode
+from .outbox import Outbox
 from .restore import rebuild
 from .runtime import TableRuntime, Tables
 from .service import TableService
@@ -104,6 +105,7 @@ class TableLease:
             self._stale = True
             await self._cluster.refresh(self.table_id, resend=lease.orphaned)
             self._stale = False
+        self._cluster.paced(self.table_id, lease.group_sent)
 
     async def held_elsewhere(self) -> str | None:
         """Take the lease if it is free (and the table up to date); else the name of the worker that holds
@@ -154,9 +156,9 @@ class TableLease:
         lease, self._lease = self._lease, None
         if lease is None:
             return
-        self._cluster.gave(self.table_id)
+        group_sent = self._cluster.gave(self.table_id)
         try:
-            await self._cluster.store.give(lease)
+            await self._cluster.store.give(lease, group_sent)
         except Exception as e:  # the connection is gone, and the server freed the lock with it
             log.info("table %s: lease given back with its connection (%s)", self.table_id, e)
 
@@ -164,6 +166,40 @@ class TableLease:
         async with self._local:
             with contextlib.suppress(Exception):
                 await self._give()
+
+
+class SendBudget:
+    """The bot's requests per second (Telegram's ~30 a second for a bot), counted in the database for all its
+    workers together: a worker reserves a few at a time (one round trip per ``batch`` requests) in the
+    current second of the server's clock, and when the bot has used them all it waits for the next second.
+    Reserved requests a worker does not use within their second are lost to that second: the workers may
+    together make fewer than ``limit`` requests in a second, never more."""
+
+    def __init__(self, store: ClusterStore, limit: int = int(SEND_BUDGET), batch: int = 3) -> None:
+        self.store, self.limit, self.batch = store, limit, batch
+        self._left = 0
+        self._until = 0.0
+        self._lock = asyncio.Lock()
+        self.waited = 0  # times a request waited for the next second (tests, the benchmark)
+
+    async def take(self) -> None:
+        """One request of the budget: at once if this worker has one reserved, else after reserving."""
+        async with self._lock:
+            loop = asyncio.get_running_loop()
+            while True:
+                if self._left > 0 and loop.time() < self._until:
+                    self._left -= 1
+                    return
+                try:
+                    granted, rest = await self.store.reserve(self.batch, self.limit)
+                except Exception as e:  # the database is away: the local limiter still paces
+                    log.warning("send budget not reserved: %s", e)
+                    return
+                if granted:
+                    self._left, self._until = granted, loop.time() + rest
+                else:
+                    self.waited += 1
+                    await asyncio.sleep(rest + 0.001)
 
 
 class ClusterTables(Tables):
@@ -247,6 +283,7 @@ class Cluster:
         self.service: TableService | None = None
         self.outbox: Any = None
         self.limiter: AIORateLimiter | None = None
+        self.budget: SendBudget | None = None  # counted in the database: on when the limiter paces
         self.app: AnyApp | None = None
         self.workers = 1
         self.seen = 0  # updates this worker handled (for tests and the benchmark)
@@ -293,12 +330,22 @@ class Cluster:
         chats = {rt.chat_id} | {u for u in (*rt.hand_seats(), *rt.seats) if u is not None}
         return any(box.busy(c) for c in chats)
 
-    def gave(self, table_id: int) -> None:
-        """A lease goes: the table's timer is the next holder's now (its deadline stays in the database)."""
+    def gave(self, table_id: int) -> float | None:
+        """A lease goes: the table's timer is the next holder's now (its deadline stays in the database), and
+        so is its group's pace: returns when the group was last sent a request."""
         self.handed += 1
         timers = getattr(self.service, "timers", None)
         if isinstance(timers, ClusterTimers):
             timers.drop_local(table_id)
+        rt = self.registry().get(table_id)
+        box = self.outbox
+        return box.group_sent(rt.chat_id) if rt is not None and isinstance(box, Outbox) else None
+
+    def paced(self, table_id: int, group_sent: float | None) -> None:
+        """A lease taken: the table's group keeps the pace of the worker that sent it a request last."""
+        rt = self.registry().get(table_id)
+        if rt is not None and isinstance(self.outbox, Outbox):
+            self.outbox.paced_from(rt.chat_id, group_sent)
 
     def _wanted(self, table_id: int) -> None:
         lease = self._leases.get(table_id)
@@ -555,9 +602,11 @@ class Cluster:
             log.exception("table %s: a deadline taken over failed", table_id)
 
     def _share_budget(self) -> None:
+        """The limiter's share of the bot's budget: all of it when the database counts the requests of every
+        worker (``SendBudget``), else an equal share for each worker alive."""
         base = getattr(self.limiter, "_base_limiter", None)
         if base is not None:
-            base.max_rate = SEND_BUDGET / max(1, self.workers)
+            base.max_rate = SEND_BUDGET if self.budget is not None else SEND_BUDGET / max(1, self.workers)
 
     def start(self) -> None:
         self._loop_task = asyncio.get_running_loop().create_task(self._run(), name="cluster")
@@ -578,5 +627,8 @@ class Cluster:
 
 def install(app: AnyApp, cluster: Cluster) -> None:
     cluster.app = app
+    if getattr(cluster.limiter, "_base_limiter", None) is not None and isinstance(cluster.outbox, Outbox):
+        cluster.budget = SendBudget(cluster.store)  # the bot's budget, counted for all workers
+        cluster.outbox.budget = cluster.budget.take
     # group -2: before lifecycle's (-1) and the commands and buttons (0)
     app.add_handler(TypeHandler(Update, cluster.on_update), group=-2)

@@ -19,7 +19,8 @@ The service says *what* a chat should show; the outbox decides *when* it is sent
   (the caller keeps them shorter) ends with "…".
 * Requests to one group are spaced by ``group_interval`` (Telegram's ~20 messages a minute per group,
   edits included; every request counts); at most ``max_in_flight`` requests are in flight at once over all
-  chats.
+  chats. A worker of several (bot/cluster.py) hands a group's pace on with its table (``group_sent``,
+  ``paced_from``) and waits for the bot's shared budget before each request (``budget``).
 
 Errors never reach the caller: 429 RetryAfter waits and retries, "message is not modified" counts as done,
 a vanished message is sent anew, a 403 from a private chat is reported through ``on_forbidden`` (the player
@@ -37,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -182,6 +184,8 @@ class Outbox:
         self.sent = 0  # requests made (for the benchmark)
         self.group_sends: dict[int, list[float]] = {}  # per group, when each request went (benchmark)
         self.count_group_sends = False
+        # awaited before each request: the bot's send budget shared by several workers (bot/cluster.py)
+        self.budget: Callable[[], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ what to show
 
@@ -256,6 +260,20 @@ class Outbox:
     def busy(self, chat_id: int) -> bool:
         """Whether anything for ``chat_id`` is queued or being sent (a worker of several waits for it)."""
         return chat_id in self._workers or bool(self._queues.get(chat_id))
+
+    def group_sent(self, chat_id: int) -> float | None:
+        """When the group was last sent a request (wall-clock seconds), for the worker that sends next."""
+        last = self._last_group_send.get(chat_id)
+        if last is None:
+            return None
+        return time.time() - (asyncio.get_running_loop().time() - last)
+
+    def paced_from(self, chat_id: int, sent: float | None) -> None:
+        """Another worker last sent the group a request at ``sent`` (wall clock): keep its pace from there."""
+        if sent is None:
+            return
+        last = asyncio.get_running_loop().time() - max(0.0, time.time() - sent)
+        self._last_group_send[chat_id] = max(self._last_group_send.get(chat_id, -1e18), last)
 
     async def close(self) -> None:
         self._closed = True
@@ -367,6 +385,8 @@ class Outbox:
             if wait > 0:
                 await asyncio.sleep(wait)
             self._last_group_send[chat_id] = loop.time()
+        if self.budget is not None:
+            await self.budget()
         op.requests += 1
         self.sent += 1
         if self.count_group_sends and chat_id < 0:

@@ -1,4 +1,4 @@
-"""What several bot worker processes share in one PostgreSQL database (schema v7), besides the game record.
+"""What several bot worker processes share in one PostgreSQL database (schema v7, v8) beside the game record.
 
 * Table leases: a worker moves a table only while it holds the table's lease, a session advisory lock. Every
   lease of a worker lives on one connection of its own (the lease connection), kept as long as the worker
@@ -10,6 +10,9 @@
   worker that cannot take a lease at once learns from it who holds it (``try_take``), to send it the update.
 * Each worker listens on a channel of its own (``channel_of``): updates other workers forward to it (the
   tables it holds) and their acknowledgements.
+* Sending: the lease carries when its table's group was last sent a request (``group_sent``), so the next
+  holder keeps the group's pace; and the workers reserve the bot's requests per second of the server's
+  clock in ``send_budget`` (``reserve``), so that together they never exceed Telegram's limit.
 * Timers: each table's next deadline is a row of ``timers``; ``claim_due`` hands due rows to one worker
   (``FOR UPDATE SKIP LOCKED``: workers polling at once never take the same row), removing them.
 * Workers: a heartbeat row each, so the workers alive can share the bot's send budget; and the tables a dead
@@ -48,7 +51,8 @@ _TRY = """
     SELECT pg_try_advisory_lock($1::int, $2::int), l.owner,
            l.owner IS NOT NULL AND EXISTS (
                SELECT 1 FROM pg_stat_activity WHERE application_name = left(l.owner, 63)
-           )
+           ),
+           l.group_sent
     FROM (SELECT 1) AS one LEFT JOIN table_leases AS l ON l.table_id = $2::int
 """
 
@@ -61,6 +65,7 @@ class Lease:
     conn: Any
     moved: bool  # another worker held the table since this one last did: rebuild it first
     orphaned: bool = False  # ... and that worker is gone: what it sent last may not be known (ids unstored)
+    group_sent: float | None = None  # when the table's group was last sent a request (wall-clock seconds)
 
 
 class ClusterStore:
@@ -166,7 +171,7 @@ class ClusterStore:
         """The table's lease if it is free now; else the name of the worker that holds it (None: unknown)."""
         if not 0 < table_id <= _MAX_ID:
             raise StorageError(f"no lease for table id {table_id}")
-        got, last, alive = await self._on_conn(_TRY, LEASE_CLASS, table_id)
+        got, last, alive, group_sent = await self._on_conn(_TRY, LEASE_CLASS, table_id)
         if not got:
             return last if last != self.worker else None
         if last != self.worker:
@@ -182,7 +187,7 @@ class ClusterStore:
                     await self._on_conn("SELECT pg_advisory_unlock($1, $2)", LEASE_CLASS, table_id)
                 raise
         moved = last != self.worker
-        return Lease(table_id, self._conn, moved, moved and last is not None and not alive)
+        return Lease(table_id, self._conn, moved, moved and last is not None and not alive, group_sent)
 
     async def take(self, table_id: int) -> Lease:
         """Wait for the table's lease and take it, asking its holder to give it back (NOTIFY ``want``);
@@ -204,16 +209,23 @@ class ClusterStore:
             if not waiting:
                 self._freed.pop(table_id, None)
 
-    async def give(self, lease: Lease) -> None:
-        """Give the lease back and tell the workers waiting for it (one round trip)."""
+    async def give(self, lease: Lease, group_sent: float | None = None) -> None:
+        """Give the lease back, noting when the table's group was last sent a request, and tell the workers
+        waiting for it (one round trip)."""
         if lease.conn is not self._conn or self.lost:
             return  # taken on a connection that is gone, and freed by the server with it
         await self._on_conn(
-            "SELECT pg_advisory_unlock($1, $2), pg_notify($3, $4)",
+            """
+            WITH noted AS (
+                UPDATE table_leases SET group_sent = $5 WHERE table_id = $2::int AND $5::float8 IS NOT NULL
+            )
+            SELECT pg_advisory_unlock($1::int, $2::int), pg_notify($3, $4)
+            """,
             LEASE_CLASS,
             lease.table_id,
             LEASE_CHANNEL,
             f"free:{lease.table_id}",
+            group_sent,
         )
 
     async def notify(self, channel: str, payload: str) -> None:
@@ -237,6 +249,30 @@ class ClusterStore:
                 yield
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", chat_id)
+
+    # ------------------------------------------------------------------ the shared send budget
+
+    async def reserve(self, want: int, limit: int) -> tuple[int, float]:
+        """Reserve up to ``want`` of the bot's requests in the current second of the server's clock, of which
+        the workers together may make ``limit``: (how many were granted, seconds left in that second)."""
+        for n in (want, 1) if want > 1 else (want,):
+            row = await self._pool.fetchrow(
+                """
+                WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t),
+                granted AS (
+                    INSERT INTO send_budget AS b (second, used) SELECT floor(t)::bigint, $1 FROM now
+                    ON CONFLICT (second) DO UPDATE SET used = b.used + excluded.used
+                    WHERE b.used + excluded.used <= $2
+                    RETURNING used
+                )
+                SELECT (SELECT used FROM granted), (SELECT ceil(t) - t FROM now)
+                """,
+                n,
+                limit,
+            )
+            if row[0] is not None:
+                return n, float(row[1])
+        return 0, float(row[1])
 
     # ------------------------------------------------------------------ timers
 
@@ -276,6 +312,9 @@ class ClusterStore:
                 float(now),
             )
             await conn.execute("DELETE FROM workers WHERE seen < $1", float(now - 10 * window))
+            await conn.execute(
+                "DELETE FROM send_budget WHERE second < extract(epoch FROM clock_timestamp()) - 60"
+            )
             return int(
                 await conn.fetchval("SELECT count(*) FROM workers WHERE seen >= $1", float(now - window))
             )

@@ -391,6 +391,23 @@ V7_WORKERS: tuple[str, ...] = (
     """,
 )
 
+V8_SHARED_SENDING: tuple[str, ...] = (
+    # The bot's sending, shared by its workers (issue 15, bot/cluster.py): Telegram's limits are the bot's,
+    # not a worker's. Portable SQL, as v7.
+    #
+    # When a table's group was last sent a request (wall-clock seconds): the worker that takes the table
+    # next keeps the group's pace (~20 requests a minute) from there.
+    "ALTER TABLE table_leases ADD COLUMN group_sent DOUBLE PRECISION",
+    # Requests the workers together made in each second of the database server's clock (the bot's ~30 a
+    # second): a worker reserves a few at a time, never beyond the limit.
+    """
+    CREATE TABLE send_budget (
+        second BIGINT PRIMARY KEY,
+        used   INTEGER NOT NULL
+    )
+    """,
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
@@ -399,6 +416,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V5_DISPLAY,  # v5: a chat's display mode (pictures or text)
     V6_GAME_NIGHT,  # v6: rounds and ready, hand codes, shuffle salts, seat stats, ratings, remembered rooms
     V7_WORKERS,  # v7: table leases, timers and workers of a multi-process bot (PostgreSQL)
+    V8_SHARED_SENDING,  # v8: a group's last send per table lease, the workers' shared send budget
 )
 LATEST = len(MIGRATIONS)
 

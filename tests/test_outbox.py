@@ -1,7 +1,8 @@
 """The outbox against the fake Bot API over HTTP (issue 12): photos edited in place (editMessageMedia when
 the picture changes, editMessageCaption when only the words or buttons do), a live message that changes
 between photo and text sent anew, texts over 4,096 characters split (never cut), captions kept within
-1,024, and requests to a group spaced by its interval (Telegram's 20 a minute)."""
+1,024, and requests to a group spaced by its interval (Telegram's 20 a minute), also when another worker's
+outbox sent the group's last request."""
 
 from __future__ import annotations
 
@@ -139,3 +140,23 @@ async def test_requests_to_a_group_are_spaced(tg: FakeTelegramServer, bot: Bot) 
     [table, note] = tg.bot_messages(group)
     assert table.caption == "table 39" and note.text == "a note"
     await out.close()
+
+
+async def test_a_groups_pace_goes_on_with_its_table_to_another_worker(tg: FakeTelegramServer, bot: Bot) -> None:
+    """Two workers' outboxes (bot/cluster.py): the one that takes a table over learns when the other last sent
+    to its group (the lease carries it) and waits out the group's interval from there."""
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("G", members=[alice])
+    interval = 0.3
+    first, second = Outbox(bot, group_interval=interval), Outbox(bot, group_interval=interval)
+    assert first.group_sent(group.id) is None
+    first.post(group.id, "from the first worker")
+    await first.drain(5)
+    second.paced_from(group.id, first.group_sent(group.id))
+    second.post(group.id, "from the second worker")
+    await second.drain(5)
+    a, b = [c for c in tg.calls if c.params.get("chat_id") == group.id]
+    assert b.time - a.time >= interval * 0.9
+    assert [m.text for m in tg.bot_messages(group)] == ["from the first worker", "from the second worker"]
+    await first.close()
+    await second.close()

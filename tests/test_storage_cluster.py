@@ -1,6 +1,7 @@
 """What worker processes share in PostgreSQL (storage/cluster.py): table leases (one holder at a time, freed
-when a worker's connections go, the last holder named), deadlines taken by one worker each (SKIP LOCKED),
-heartbeats, the tables a dead worker leaves, and the send budget split among the workers alive."""
+when a worker's connections go, the last holder named, given back when another worker asks, carrying the
+group's pace), updates forwarded to a worker's channel, deadlines taken by one worker each (SKIP LOCKED),
+heartbeats, the tables a dead worker leaves, and the send budget shared by the workers alive."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import asyncio
 import pytest
 from telegram.ext import AIORateLimiter
 
-from bot.cluster import SEND_BUDGET, Cluster
+from bot.cluster import SEND_BUDGET, Cluster, SendBudget
 from storage import Storage
-from storage.cluster import ClusterStore
+from storage.cluster import ClusterStore, Lease, channel_of
 
 from .pgcluster import Cluster as PgCluster
 
@@ -40,6 +41,42 @@ async def test_a_lease_has_one_holder_and_names_the_last(url: str) -> None:
         again = await b.take(1)
         assert not again.moved  # b had it last: what b holds in memory is current
         await b.give(again)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_waiting_worker_asks_the_holder_who_gives_it_back_with_the_groups_pace(url: str) -> None:
+    a, b = await ClusterStore.connect(url, "worker-a"), await ClusterStore.connect(url, "worker-b")
+    asked: asyncio.Queue[int] = asyncio.Queue()
+    a.on_want = asked.put_nowait
+    try:
+        held = await a.take(1)
+        assert await b.try_take(1) == "worker-a"  # not free: b learns who holds it (to forward to it)
+        waiting = asyncio.ensure_future(b.take(1))
+        assert await asyncio.wait_for(asked.get(), 5) == 1  # b asked a for it (NOTIFY), a heard it
+        assert not waiting.done()  # a holds it until it gives it back
+        await a.give(held, group_sent=1234.5)
+        taken = await asyncio.wait_for(waiting, 5)
+        assert taken.moved and taken.group_sent == 1234.5  # b keeps the group's pace from a's last send
+        await b.give(taken)
+        mine = await b.try_take(1)
+        assert isinstance(mine, Lease) and not mine.moved
+        await b.give(mine)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_worker_hears_what_is_sent_to_its_channel(url: str) -> None:
+    a, b = await ClusterStore.connect(url, "worker-a"), await ClusterStore.connect(url, "worker-b")
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    b.on_forwarded = heard.put_nowait
+    try:
+        assert channel_of("worker-b") == b.channel != a.channel
+        await a.notify(channel_of("worker-b"), "u:an update")
+        assert await asyncio.wait_for(heard.get(), 5) == "u:an update"
+        assert await a.alive("worker-b") and not await a.alive("worker-gone")
     finally:
         await a.close()
         await b.close()
@@ -97,3 +134,27 @@ async def test_workers_beat_and_share_the_send_budget(url: str) -> None:
     worker.limiter, worker.workers = limiter, 3
     worker._share_budget()
     assert limiter._base_limiter is not None and limiter._base_limiter.max_rate == SEND_BUDGET / 3
+    worker.budget = SendBudget(None)  # type: ignore[arg-type]
+    worker._share_budget()  # the database counts every worker's requests: the limiter may use it all
+    assert limiter._base_limiter.max_rate == SEND_BUDGET
+
+
+async def test_the_workers_never_exceed_the_send_budget_together(url: str) -> None:
+    """Two workers send as fast as they can against a budget of 8 requests a second: the database counts
+    every request of both, and no second holds more than 8."""
+    limit, each = 8, 7
+    stores = [await ClusterStore.connect(url, f"worker-{c}") for c in "ab"]
+    try:
+        budgets = [SendBudget(s, limit=limit, batch=3) for s in stores]
+
+        async def send(budget: SendBudget) -> None:
+            for _ in range(each):
+                await budget.take()
+
+        await asyncio.gather(*(send(b) for b in budgets))
+        rows = await stores[0]._pool.fetch("SELECT second, used FROM send_budget ORDER BY second")
+        assert all(r["used"] <= limit for r in rows), rows
+        assert sum(r["used"] for r in rows) >= 2 * each  # every request was counted (reserved ones too)
+    finally:
+        for s in stores:
+            await s.close()
