@@ -142,7 +142,7 @@ async def test_requests_to_a_group_are_spaced(tg: FakeTelegramServer, bot: Bot) 
     await out.close()
 
 
-async def test_a_groups_pace_goes_on_with_its_table_to_another_worker(tg: FakeTelegramServer, bot: Bot) -> None:
+async def test_a_groups_pace_goes_on_with_its_table(tg: FakeTelegramServer, bot: Bot) -> None:
     """Two workers' outboxes (bot/cluster.py): the one that takes a table over learns when the other last sent
     to its group (the lease carries it) and waits out the group's interval from there."""
     alice = tg.add_user("Alice", started=True)
