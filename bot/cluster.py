@@ -361,7 +361,7 @@ class Cluster:
     async def _forward(self, update: Update, holder: str, hops: int) -> bool:
         """Hand ``update`` to the worker that holds its table, and wait until it has handled it (so Telegram
         is answered only then: an update is never lost with a worker). False: handle it here (too big to
-        forward, or that worker is gone)."""
+        forward, that worker is gone, or it failed)."""
         token = secrets.token_hex(8)
         payload = f"u:{self.store.channel}:{token}:{hops + 1}:{json.dumps(update.to_dict())}"
         if len(payload.encode()) > MAX_PAYLOAD:
@@ -380,8 +380,8 @@ class Cluster:
         finally:
             self._acks.pop(token, None)
         if not ok:
-            raise StorageError("the update failed in the worker that holds its table")
-        return True
+            log.warning("a forwarded update failed in the worker that holds its table: handled here")
+        return ok
 
     def _heard(self, payload: str) -> None:
         """On this worker's channel: an update forwarded to it, or the answer to one it forwarded."""
