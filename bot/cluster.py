@@ -258,14 +258,21 @@ class ClusterTimers(Timers):
 
     async def _drain(self) -> None:
         while not self._writes.empty():
-            table_id, due = self._writes.get_nowait()
-            try:
-                if due is None:
-                    await self.store.clear_timer(table_id)
-                else:
-                    await self.store.set_timer(table_id, due)
-            except Exception as e:
-                log.warning("table %s: deadline not written to the database: %s", table_id, e)
+            latest: dict[int, float | None] = {}  # what piled up meanwhile: only each table's last deadline
+            while not self._writes.empty():
+                table_id, due = self._writes.get_nowait()
+                latest[table_id] = due
+            for table_id, due in latest.items():
+                await self._store_deadline(table_id, due)
+
+    async def _store_deadline(self, table_id: int, due: float | None) -> None:
+        try:
+            if due is None:
+                await self.store.clear_timer(table_id)
+            else:
+                await self.store.set_timer(table_id, due)
+        except Exception as e:
+            log.warning("table %s: deadline not written to the database: %s", table_id, e)
 
     async def flush(self) -> None:
         if self._writer is not None:
