@@ -304,8 +304,10 @@ class Cluster:
         self._adopting: set[int] = set()
         self._acks: dict[str, asyncio.Future[bool]] = {}
         self._hops: dict[int, int] = {}  # update id -> how often it was forwarded already
+        self._holders: dict[int, str] = {}  # table -> the worker holding it (until it says it gave it back)
         if store is not None:
             store.on_want = self._wanted
+            store.on_free = self._freed
             store.on_forwarded = self._heard
             store.on_lost = self._lost
 
@@ -358,6 +360,9 @@ class Cluster:
         lease = self._leases.get(table_id)
         if lease is not None:
             lease.wanted()
+
+    def _freed(self, table_id: int) -> None:
+        self._holders.pop(table_id, None)
 
     def _lost(self) -> None:
         for lease in self._leases.values():
@@ -539,10 +544,17 @@ class Cluster:
             query = update.callback_query
             table = getattr(decode(query.data), "table", None) if query is not None else None
             if isinstance(table, int) and hops < MAX_HOPS:
-                holder = await self.lease_for(table).held_elsewhere()
-                if holder and holder != self.store.worker and await self._forward(update, holder, hops):
-                    self.forwarded += 1
-                    raise ApplicationHandlerStop
+                # the holder as last seen (no round trip), until it says it gave the table back
+                lease = self.lease_for(table)
+                holder = None if lease.held else self._holders.get(table)
+                if holder is None:
+                    holder = await lease.held_elsewhere()
+                if holder and holder != self.store.worker:
+                    self._holders[table] = holder
+                    if await self._forward(update, holder, hops):
+                        self.forwarded += 1
+                        raise ApplicationHandlerStop
+                    self._holders.pop(table, None)
             await self.bring_in(await self.tables_of(update))
         except StorageError as e:
             log.warning("tables not brought in for an update: %s", e)

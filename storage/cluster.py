@@ -83,6 +83,7 @@ class ClusterStore:
         self._chats = asyncio.Semaphore(max(1, max_leases // 2))
         self._freed: dict[int, set[asyncio.Event]] = {}
         self.on_want: Callable[[int], None] | None = None  # another worker waits for a lease of ours
+        self.on_free: Callable[[int], None] | None = None  # a worker gave a lease back
         self.on_forwarded: Callable[[str], None] | None = None  # a payload on this worker's channel
         self.on_lost: Callable[[], None] | None = None  # the lease connection went: no lease is held now
         self.lost = False
@@ -129,6 +130,8 @@ class ClusterStore:
             if kind == "free":
                 for event in self._freed.get(int(table), ()):
                     event.set()
+                if self.on_free is not None:
+                    self.on_free(int(table))
             elif kind == "want" and self.on_want is not None:
                 self.on_want(int(table))
         elif self.on_forwarded is not None:
