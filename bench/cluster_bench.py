@@ -139,19 +139,18 @@ async def configuration(
         return name, rows
 
 
-async def main(quick: bool, display: str) -> None:
+async def main(quick: bool, display: str, configs: list[str]) -> None:
     stages = [8, 32] if quick else [8, 16, 32, 64, 128]
     think = 0.5
     cluster = Cluster().start()
+    results = []
     try:
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp) / "workers.log"
-            results = [
-                await configuration(
-                    "SQLite, 1 process", str(Path(tmp) / "bot.db"), 1, stages, think, log, display
-                )
-            ]
-            for n in (1, 2, 4):
+            if "sqlite" in configs:
+                db = str(Path(tmp) / "bot.db")
+                results.append(await configuration("SQLite, 1 process", db, 1, stages, think, log, display))
+            for n in (int(c) for c in configs if c.isdigit()):
                 url = await cluster.database()
                 results.append(
                     await configuration(f"PostgreSQL, {n} worker(s)", url, n, stages, think, log, display)
@@ -174,5 +173,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller stages (about three minutes)")
     parser.add_argument("--pictures", action="store_true", help="chats see pictures (default: text)")
+    parser.add_argument(
+        "--configs", default="sqlite,1,2,4", help="what to run: sqlite and numbers of PostgreSQL workers"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.quick, "pictures" if args.pictures else "text"))
+    asyncio.run(main(args.quick, "pictures" if args.pictures else "text", args.configs.split(",")))
