@@ -26,42 +26,26 @@ async def url(pg_cluster: PgCluster) -> str:
     return url
 
 
-async def test_a_lease_has_one_holder_and_names_the_last(url: str) -> None:
-    a, b = await ClusterStore.connect(url, "worker-a"), await ClusterStore.connect(url, "worker-b")
-    try:
-        first = await a.take(1)
-        assert first.moved and not first.orphaned  # nobody had it: a rebuilds it from the log
-        waiting = asyncio.ensure_future(b.take(1))
-        await asyncio.sleep(0.05)
-        assert not waiting.done()  # one holder at a time
-        await a.give(first)
-        second = await asyncio.wait_for(waiting, 5)
-        assert second.moved and not second.orphaned  # a had it last, and a is alive
-        await b.give(second)
-        again = await b.take(1)
-        assert not again.moved  # b had it last: what b holds in memory is current
-        await b.give(again)
-    finally:
-        await a.close()
-        await b.close()
-
-
-async def test_a_waiting_worker_asks_the_holder_who_gives_it_back_with_the_groups_pace(url: str) -> None:
+async def test_a_lease_has_one_holder_who_gives_it_back_when_asked(url: str) -> None:
+    """One holder at a time, named in the database (the last holder too); a worker that waits for the lease
+    asks its holder, which gives it back with its group's pace."""
     a, b = await ClusterStore.connect(url, "worker-a"), await ClusterStore.connect(url, "worker-b")
     asked: asyncio.Queue[int] = asyncio.Queue()
     a.on_want = asked.put_nowait
     try:
         held = await a.take(1)
+        assert held.moved and not held.orphaned  # nobody had it: a rebuilds it from the log
         assert await b.try_take(1) == "worker-a"  # not free: b learns who holds it (to forward to it)
         waiting = asyncio.ensure_future(b.take(1))
         assert await asyncio.wait_for(asked.get(), 5) == 1  # b asked a for it (NOTIFY), a heard it
         assert not waiting.done()  # a holds it until it gives it back
         await a.give(held, group_sent=1234.5)
         taken = await asyncio.wait_for(waiting, 5)
-        assert taken.moved and taken.group_sent == 1234.5  # b keeps the group's pace from a's last send
+        assert taken.moved and not taken.orphaned  # a had it last, and a is alive
+        assert taken.group_sent == 1234.5  # b keeps the group's pace from a's last send
         await b.give(taken)
         mine = await b.try_take(1)
-        assert isinstance(mine, Lease) and not mine.moved
+        assert isinstance(mine, Lease) and not mine.moved  # b had it last: what b holds in memory is current
         await b.give(mine)
     finally:
         await a.close()
