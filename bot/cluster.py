@@ -236,14 +236,20 @@ class ClusterTimers(Timers):
         self.store = store
         self._writes: asyncio.Queue[tuple[int, float | None]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._arming = False
 
     def arm(self, table_id: int, deadline: float) -> None:
-        if self.deadline(table_id) != deadline:
+        changed = self.deadline(table_id) != deadline
+        self._arming = True  # the base class cancels the earlier timer first: that is no clear to write
+        try:
+            super().arm(table_id, deadline)
+        finally:
+            self._arming = False
+        if changed:
             self._write(table_id, deadline)
-        super().arm(table_id, deadline)
 
     def cancel(self, table_id: int) -> None:
-        if self.deadline(table_id) is not None:
+        if not self._arming and self.deadline(table_id) is not None:
             self._write(table_id, None)
         super().cancel(table_id)
 

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 from telegram.ext import AIORateLimiter
 
-from bot.cluster import SEND_BUDGET, Cluster, SendBudget
+from bot.cluster import SEND_BUDGET, Cluster, ClusterTimers, SendBudget
 from storage import Storage
 from storage.cluster import ClusterStore, Lease, channel_of
 
@@ -101,6 +101,38 @@ async def test_a_due_deadline_is_taken_by_one_worker(url: str) -> None:
     finally:
         await a.close()
         await b.close()
+
+
+class Jobs:
+    """What the timers use of PTB's JobQueue: jobs scheduled, none run (the deadlines are far)."""
+
+    class Job:
+        removed = False
+
+        def schedule_removal(self) -> None:
+            self.removed = True
+
+    def run_once(self, *args: object, **kwargs: object) -> Job:
+        return self.Job()
+
+
+async def test_a_worker_writes_its_tables_deadlines_as_they_move(url: str) -> None:
+    store = await ClusterStore.connect(url, "worker-a")
+
+    async def on_due(table_id: int) -> None:
+        raise AssertionError("no deadline is run here")
+
+    try:
+        timers = ClusterTimers(Jobs(), on_due, lambda: 0.0, store=store)  # type: ignore[arg-type]
+        timers.arm(1, 100.0)
+        timers.arm(1, 200.0)  # moved on (the next decision): the database has the new deadline
+        timers.arm(2, 100.0)
+        timers.cancel(2)  # no deadline any more
+        await timers.flush()
+        assert await store.claim_due(150.0) == []
+        assert await store.claim_due(1000.0) == [1]
+    finally:
+        await store.close()
 
 
 async def test_workers_beat_and_share_the_send_budget(url: str) -> None:
