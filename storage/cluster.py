@@ -32,6 +32,7 @@ from typing import Any
 import asyncpg
 
 from .errors import StorageError
+from .postgres import keep_session
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,9 @@ class ClusterStore:
         # lists it in pg_stat_activity; once the process is gone, so is the name
         settings = {"application_name": worker[:63]}
         try:
-            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=max_leases, server_settings=settings)
+            pool = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=max_leases, server_settings=settings, reset=keep_session
+            )
         except (asyncpg.PostgresError, OSError) as e:
             raise StorageError(f"cannot connect for table leases: {e}") from None
         try:
@@ -245,13 +248,22 @@ class ClusterStore:
 
     @contextlib.asynccontextmanager
     async def chat_lock(self, chat_id: int) -> AsyncIterator[None]:
-        """A group's lock across workers (opening a table there): a session advisory lock on the chat id."""
-        async with self._chats, self._pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", chat_id)
+        """A group's lock across workers (opening a table there): a session advisory lock on the chat id.
+        A connection whose lock was not given back cleanly is closed (the server frees it)."""
+        async with self._chats:
+            conn = await self._pool.acquire()
+            clean = False
             try:
-                yield
+                await conn.execute("SELECT pg_advisory_lock($1)", chat_id)
+                try:
+                    yield
+                finally:
+                    await conn.execute("SELECT pg_advisory_unlock($1)", chat_id)
+                    clean = True
             finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", chat_id)
+                if not clean:
+                    conn.terminate()
+                await self._pool.release(conn)
 
     # ------------------------------------------------------------------ the shared send budget
 

@@ -6,7 +6,8 @@ plumbing differs:
 
 * a connection pool instead of one connection: single statements run on any free connection in autocommit,
   reads that must agree run in one REPEATABLE READ read-only transaction, and writes in one transaction
-  each (one per game action, as on SQLite), shielded from cancellation the same way;
+  each (one per game action, as on SQLite), shielded from cancellation the same way; a connection goes
+  back to the pool without asyncpg's reset query (``keep_session``: nothing to reset, a round trip saved);
 * the store's ``?`` placeholders become ``$1, $2, ...`` (``_PgConn``), once per distinct statement;
 * the schema is ``storage/pg_schema.py``: the same versions, with a row in ``mjdb_schema`` for SQLite's
   ``user_version``; several processes opening one database migrate it once (an advisory lock).
@@ -55,6 +56,13 @@ def to_dollar(sql: str) -> str:
                 out.append(f"${n}")
             out.append(piece)
     return "".join(out)
+
+
+async def keep_session(conn: asyncpg.Connection) -> None:
+    """A pool's connection going back to the pool: nothing to reset. asyncpg's default runs a reset query
+    (unlock, unlisten, reset settings) at every release, a round trip per storage call; the store leaves no
+    session state behind (no settings, listeners, cursors or session locks), and asyncpg still rolls back a
+    transaction left open."""
 
 
 def _args(params: Sequence[Any]) -> list[Any]:
@@ -159,6 +167,7 @@ class PgStorage(Storage):
                 max_size=pool_size,
                 statement_cache_size=512,
                 server_settings={"application_name": "mahjong-bot"},
+                reset=keep_session,
             )
         except (*_PG_ERRORS, ValueError) as e:
             raise OpenError(f"cannot connect to PostgreSQL at {redact(url)}: {e}") from None
