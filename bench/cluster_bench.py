@@ -11,9 +11,9 @@ disk would commit; SQLite runs with its production settings, WAL and synchronous
 A stage opens T tables (Changsha, one scripted player and three AI seats each) and plays one hand on each at
 once, the player pressing the first button of each decision after a think time (uniform 0.5-1.5 × think);
 it measures, from the first press to the last, presses per second and the press → answer latency (the
-callback query injected → the bot's answerCallbackQuery). Stages grow T (up to the
-largest stage; a stage four times over the target ends the climb); the figure reported for a configuration is
-the highest rate whose p99 stayed under 50 ms.
+callback query injected → the bot's answerCallbackQuery). Stages grow T (up to the largest stage; two
+stages in a row four times over the target end the climb); the figure reported for a configuration is the
+highest rate whose p99 stayed under 50 ms.
 
 Run: ``.venv/bin/python bench/cluster_bench.py`` (about 8 minutes) or ``--quick`` (fewer, smaller stages).
 On a 2-core machine the bench process (the fake Telegram) takes a core of its own: more workers than cores
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -134,7 +135,9 @@ async def configuration(
                     f"  p99 {tail:6.1f} ms"
                     f"  ({presses} presses)"
                 )
-                if tail > 4 * TARGET_MS:  # well past the target: larger stages only take longer
+                # well past the target twice in a row: larger stages only take longer (once may be a stall
+                # of a machine shared with other jobs)
+                if tail > 4 * TARGET_MS and len(rows) > 1 and rows[-2][2] > 4 * TARGET_MS:
                     break
         return name, rows
 
@@ -142,6 +145,7 @@ async def configuration(
 async def main(quick: bool, display: str, configs: list[str]) -> None:
     stages = [8, 32] if quick else [8, 16, 32, 64, 128]
     think = 0.5
+    print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     cluster = Cluster().start()
     results = []
     try:
@@ -157,6 +161,7 @@ async def main(quick: bool, display: str, configs: list[str]) -> None:
                 )
     finally:
         cluster.stop()
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print(f"\npresses/s with p99 press → answer < {TARGET_MS:.0f} ms (think {think} s, one hand per table):")
     for name, rows in results:
         ok = [r for r in rows if r[2] <= TARGET_MS]
