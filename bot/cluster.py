@@ -268,17 +268,10 @@ class ClusterTimers(Timers):
             while not self._writes.empty():
                 table_id, due = self._writes.get_nowait()
                 latest[table_id] = due
-            for table_id, due in latest.items():
-                await self._store_deadline(table_id, due)
-
-    async def _store_deadline(self, table_id: int, due: float | None) -> None:
-        try:
-            if due is None:
-                await self.store.clear_timer(table_id)
-            else:
-                await self.store.set_timer(table_id, due)
-        except Exception as e:
-            log.warning("table %s: deadline not written to the database: %s", table_id, e)
+            try:
+                await self.store.store_timers(latest)  # all of them in one round trip
+            except Exception as e:
+                log.warning("tables %s: deadlines not written to the database: %s", sorted(latest), e)
 
     async def flush(self) -> None:
         if self._writer is not None:

@@ -302,6 +302,23 @@ class ClusterStore:
     async def clear_timer(self, table_id: int) -> None:
         await self._pool.execute("DELETE FROM timers WHERE table_id = $1", table_id)
 
+    async def store_timers(self, deadlines: dict[int, float | None]) -> None:
+        """Several tables' deadlines at once (None: the table has none): one statement, one round trip."""
+        ids = list(deadlines)
+        dues = [None if d is None else float(d) for d in deadlines.values()]
+        await self._pool.execute(
+            """
+            WITH given AS (SELECT * FROM unnest($1::bigint[], $2::float8[]) AS g (table_id, due)),
+            cleared AS (
+                DELETE FROM timers WHERE table_id IN (SELECT table_id FROM given WHERE due IS NULL)
+            )
+            INSERT INTO timers (table_id, due) SELECT table_id, due FROM given WHERE due IS NOT NULL
+            ON CONFLICT (table_id) DO UPDATE SET due = excluded.due
+            """,
+            ids,
+            dues,
+        )
+
     async def claim_due(self, before: float, limit: int = 16) -> list[int]:
         """Tables whose deadline is at or before ``before``, taken off the list by this worker alone."""
         rows = await self._pool.fetch(

@@ -127,7 +127,8 @@ async def test_a_worker_writes_its_tables_deadlines_as_they_move(url: str) -> No
         timers.arm(1, 100.0)
         timers.arm(1, 200.0)  # moved on (the next decision): the database has the new deadline
         timers.arm(2, 100.0)
-        timers.cancel(2)  # no deadline any more
+        await timers.flush()  # what piled up: in one statement
+        timers.cancel(2)  # no deadline any more: its row goes
         await timers.flush()
         assert await store.claim_due(150.0) == []
         assert await store.claim_due(1000.0) == [1]
