@@ -377,16 +377,20 @@ class Outbox:
         return op.fresh or slot is None or slot.message_id is None
 
     async def _request(self, chat_id: int, op: _Op) -> None:
-        """Before each request: count it; to a group, keep ``group_interval`` since the last one (the first
-        of an op was spaced by the queue already)."""
-        if chat_id < 0 and self.group_interval > 0 and op.requests:
-            loop = asyncio.get_running_loop()
+        """Before each request: to a group, keep ``group_interval`` since the last one (the first of an op
+        was spaced by the queue already); wait for the bot's shared budget (a worker of several); count it.
+        A group's interval runs from when its request goes, so a picture drawn before it, or a wait for the
+        budget, never shortens the gap to the next one."""
+        loop = asyncio.get_running_loop()
+        group = chat_id < 0 and self.group_interval > 0
+        if group and op.requests:
             wait = self._last_group_send.get(chat_id, -1e18) + self.group_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            self._last_group_send[chat_id] = loop.time()
         if self.budget is not None:
             await self.budget()
+        if group:
+            self._last_group_send[chat_id] = loop.time()
         op.requests += 1
         self.sent += 1
         if self.count_group_sends and chat_id < 0:
