@@ -478,10 +478,18 @@ class Outbox:
             params = {"chat_id": chat_id, "photo": InputFile(png), "caption": parts[-1]}
         else:
             params = {"chat_id": chat_id, "text": parts[-1]}
-        params["reply_markup"] = markup_json(content.kb)
+        # In a private chat a new message's buttons are added only once its id is stored: a bot killed in
+        # between leaves a message without buttons, never a second live keyboard beside the stored one.
+        # (A group's requests are paced by ``group_interval``, so there they come with the message.)
+        later = content.kb is not None and chat_id > 0 and self.on_message is not None
+        params["reply_markup"] = markup_json(None if later else content.kb)
         sent = await call(self.bot, "sendPhoto" if content.photo is not None else "sendMessage", params)
         message_id = sent["message_id"]
         self._slots[chat_id, op.key] = _Slot(message_id, content, heads)
         op.fresh = False
         if self.on_message is not None:
             await self.on_message(chat_id, op.key, message_id)
+        if later:
+            await self._request(chat_id, op)
+            markup = {"chat_id": chat_id, "message_id": message_id, "reply_markup": markup_json(content.kb)}
+            await call(self.bot, "editMessageReplyMarkup", markup)

@@ -90,6 +90,34 @@ async def test_a_photo_is_edited_in_place_and_drawn_only_when_sent(tg: FakeTeleg
     await out.close()
 
 
+async def test_a_new_private_message_gets_its_buttons_only_once_its_id_is_stored(
+    tg: FakeTelegramServer, bot: Bot
+) -> None:
+    """Issue 9 (crash soak: no live stale keyboards): a bot killed between Telegram making a new panel and
+    the bot storing its id must not leave a second live keyboard - so in a private chat the buttons are
+    added by an edit after ``on_message``. A group's message keeps its buttons in one request (paced)."""
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("G", members=[alice])
+    seen: list[tuple[int, int, int]] = []  # (chat, message id, calls made when the id was reported)
+
+    async def stored(chat_id: int, key: str, message_id: int) -> None:
+        seen.append((chat_id, message_id, len(tg.calls)))
+
+    out = Outbox(bot, group_interval=0, on_message=stored)
+    out.live(alice.id, "p1", "panel", KB, fresh=True)
+    out.live(group.id, "t1", "table", KB, fresh=True)
+    await out.drain(5)
+    [panel] = tg.bot_messages(alice)
+    [table] = tg.bot_messages(group)
+    assert panel.callback_data == ["x|1"]
+    assert [v.reply_markup is None for v in panel.versions] == [True, False]  # sent bare, then the buttons
+    [(_, pid, calls_then)] = [x for x in seen if x[0] == alice.id]
+    [add] = tg.calls_to("editMessageReplyMarkup", chat_id=alice.id)
+    assert pid == panel.message_id and add.seq >= calls_then  # buttons only after the id was reported
+    assert len(table.versions) == 1 and table.callback_data == ["x|1"]
+    await out.close()
+
+
 async def test_long_texts_are_split_never_cut(tg: FakeTelegramServer, bot: Bot) -> None:
     """Issue 12: texts over 4,096 characters were silently cut. A posted one goes in parts; a live one keeps
     its keyboard on its last part and edits its earlier parts in place."""
