@@ -165,13 +165,21 @@ async def up(tg: FakeTelegramServer, mark: int) -> None:
 
 
 async def quiet(tg: FakeTelegramServer, seconds: float, limit: float) -> None:
-    """Until no request but long polls for ``seconds`` (at most ``limit``)."""
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        n = len(tg.calls)
-        await asyncio.sleep(seconds)
-        if all(c.method == "getUpdates" for c in tg.calls[n:]):
-            return
+    """Until no request but long polls for ``seconds`` (at most ``limit``): counted from the last request's
+    end, so that waiting ends ``seconds`` after the bot's last message, not at the end of a fixed window."""
+    start = time.monotonic()
+    end = start + limit
+    n = len(tg.calls)
+    while (now := time.monotonic()) < end:
+        others = [c for c in tg.calls[n:] if c.method != "getUpdates"]
+        if any(c.finished is None for c in others):
+            left = 0.05  # in flight
+        else:
+            last = max((c.finished or c.time for c in others), default=start)
+            left = last + seconds - now
+            if left <= 0:
+                return
+        await asyncio.sleep(min(left, end - now))
 
 
 # ---------------------------------------------------------------------- the run

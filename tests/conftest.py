@@ -78,3 +78,65 @@ async def tg() -> AsyncIterator[FakeTelegramServer]:
     """The fake Bot API server (tests/fake_telegram.py), started and stopped around a test."""
     async with FakeTelegramServer() as server:
         yield server
+
+
+# ---------------------------------------------------------------------- the longest tests first, spread out
+
+# Tests that take seconds, with their wall time on an idle 2-core machine under `make test` (measured
+# 2026-12-03). `make test` runs pytest-xdist's ``worksteal``: each worker starts on an equal share of the
+# list in collection order and a worker with nothing left steals the end of another's share. A long test
+# that starts late ends the run late, and two that share a worker run one after the other: so they go to the
+# front of the shares, each to the worker with the least of them so far (longest first). Others keep their
+# place. Patterns match node ids by prefix; a test missing here only runs in its usual place.
+LONG_TESTS = {
+    "tests/test_crash_soak.py::": 25.0,  # mostly waiting for its bot process's ten restarts
+    "tests/test_cluster_e2e.py::test_two_workers_twenty_tables_one_killed_mid_hand": 15.0,
+    "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[xueliu]": 6.8,
+    "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[xuezhan]": 6.5,
+    "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[swap]": 6.2,
+    "tests/test_shaoyang_playouts.py::test_300_random_hands_keep_every_invariant": 6.2,
+    "tests/test_playouts_changsha.py::test_300_random_hands_keep_every_invariant": 5.4,
+    "tests/test_hengyang_playouts.py::test_300_random_hands_keep_every_invariant": 4.8,
+    "tests/test_bot_fuzz.py::test_forged_and_random_updates_change_nothing": 4.5,
+    "tests/test_xiangyin_playouts.py::test_300_random_hands_keep_every_invariant": 3.9,
+    "tests/test_hongzhong_playouts.py::test_300_random_hands_keep_every_invariant": 3.6,
+    "tests/test_zhuanzhuan_playouts.py::test_300_random_hands_keep_every_invariant": 3.5,
+    "tests/test_ai.py::test_ai_legal_never_misses_a_win_200_hands": 3.0,
+    "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[sanren]": 2.4,
+    "tests/test_playouts_changsha.py::test_hidden_tiles_never_reach_another_seat": 2.2,
+    "tests/test_hengyang_playouts.py::test_hidden_tiles_never_reach_another_seat": 2.0,
+}
+
+
+def _long_seconds(nodeid: str) -> float | None:
+    for prefix, seconds in LONG_TESTS.items():
+        if nodeid.startswith(prefix):
+            return seconds
+    return None
+
+
+@pytest.hookimpl(trylast=True)  # after `-m 'not soak'` deselected its tests: the shares count what runs
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    long = [(s, i) for i, item in enumerate(items) if (s := _long_seconds(item.nodeid)) is not None]
+    if not long:
+        return
+    long.sort(key=lambda si: -si[0])
+    fronts: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for seconds, i in long:
+        w = load.index(min(load))
+        fronts[w].append(items[i])
+        load[w] += seconds
+    taken = {i for _, i in long}
+    rest = [item for i, item in enumerate(items) if i not in taken]
+    # worksteal's shares: worker k gets len(pending) // (workers - k) of what the earlier ones left
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for k in range(workers):
+        share = left // (workers - k)
+        fill = max(0, share - len(fronts[k]))
+        ordered += fronts[k] + rest[:fill]
+        rest = rest[fill:]
+        left -= len(fronts[k]) + fill
+    items[:] = ordered + rest

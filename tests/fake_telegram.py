@@ -42,6 +42,9 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 DEFAULT_TOKEN = "123456789:TEST-fake-telegram-token"
 DEFAULT_TIMEOUT = 5.0
 """Default bound, in seconds, of every ``wait_*`` helper."""
+_QUIET = 0.1  # wait_idle: no call for this long means idle, when the bot cannot tell (another process)
+_SETTLE = 0.02  # … and when an in-process bot tells what it is doing (``bot_activity``)
+_PROBE_POLL = 0.005  # how often wait_idle asks ``bot_activity`` again while the bot is at work
 
 _MAX_HEAD = 64 * 1024
 _GET_UPDATES = "getUpdates"
@@ -585,6 +588,10 @@ class FakeTelegramServer:
         self._inflight: set[Call] = set()
         self._waiters: list[asyncio.Future[None]] = []
         self._last_activity = time.monotonic()
+        # An in-process bot's own word on whether it is at work (a reason, or None when idle):
+        # tests/test_bot_support.py's ``bot_running`` sets it. With it, ``wait_idle`` needs only a short quiet
+        # period; without it (a bot in another process) the long one is the only sign of a handler at work.
+        self.bot_activity: Callable[[], str | None] | None = None
         self._server: asyncio.Server | None = None
         self._conns: set[_Connection] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -1090,23 +1097,29 @@ class FakeTelegramServer:
         result: Call = await self.wait_for(find, timeout=timeout, what=described)
         return result
 
-    async def wait_idle(self, *, quiet: float = 0.1, timeout: float = DEFAULT_TIMEOUT) -> None:
+    async def wait_idle(self, *, quiet: float | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Waits until the bot is idle: every queued update was confirmed by a later getUpdates, a
-        getUpdates long poll is pending (if the bot polls at all), no other call is in flight, and no
-        call started or ended for ``quiet`` seconds.
+        getUpdates long poll is pending (if the bot polls at all), no other call is in flight, the bot's
+        ``bot_activity`` (if set) reports nothing at work, and no call started or ended for ``quiet`` seconds
+        (default: 0.1, or 0.02 when ``bot_activity`` tells what the bot is doing).
 
-        Heuristic: a handler that awaits something other than the Bot API for longer than ``quiet``
-        looks idle. To wait for an expected effect use ``wait_for_call``; use this to check that
-        nothing more happens.
+        Heuristic without ``bot_activity``: a handler that awaits something other than the Bot API for
+        longer than ``quiet`` looks idle. To wait for an expected effect use ``wait_for_call``; use this to
+        check that nothing more happens.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             busy = self._busy_reason()
+            probe_busy = False
+            if busy is None and self.bot_activity is not None:
+                busy = self.bot_activity()
+                probe_busy = busy is not None
             now = time.monotonic()
             wait = deadline - loop.time()
             if busy is None:
-                left = self._last_activity + quiet - now
+                settle = quiet if quiet is not None else _SETTLE if self.bot_activity is not None else _QUIET
+                left = self._last_activity + settle - now
                 if left <= 0:
                     return
                 wait = min(wait, left)
@@ -1114,6 +1127,8 @@ class FakeTelegramServer:
                 raise TimeoutError(f"bot not idle after {timeout}s: {busy}; last calls: {self.calls[-8:]!r}")
             if wait <= 0:
                 raise TimeoutError(f"bot not idle after {timeout}s: calls keep coming: {self.calls[-8:]!r}")
+            if probe_busy:  # the bot's own work ends without a call to this server: look again soon
+                wait = min(wait, _PROBE_POLL)
             await self._wait_change(wait)
 
     def _busy_reason(self) -> str | None:

@@ -6,8 +6,10 @@ No test lives here; the module is named test_bot_* only so it sits with the bot'
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +75,41 @@ async def bot_running(
 ) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
     app = make_app(tg, db, clock, **kwargs)
     async with running(app, poll_timeout=POLL_TIMEOUT):
-        yield app
+        tg.bot_activity = activity(app)
+        try:
+            yield app
+        finally:
+            tg.bot_activity = None
+
+
+def activity(app: Application[Any, Any, Any, Any, Any, Any]) -> Callable[[], str | None]:
+    """What an in-process bot is doing, for ``tg.wait_idle`` (None: nothing): updates received and not yet
+    through their handlers, messages in its outbox, a timer job due or running. All the bot does starts
+    from one of those, so ``wait_idle`` needs no long quiet period to tell that it has stopped."""
+    outbox = app.bot_data["outbox"]
+    queue = app.update_queue
+
+    def busy() -> str | None:
+        # PTB marks an update done only after its handlers ran (Application.__process_update_wrapper)
+        unfinished: int = queue._unfinished_tasks  # type: ignore[attr-defined]
+        if unfinished:
+            return f"{unfinished} update(s) being handled"
+        if not outbox.idle:
+            return "the outbox is sending"
+        if app.job_queue is not None:
+            soon = datetime.now(UTC) + timedelta(seconds=0.05)
+            if any(job.next_t is not None and job.next_t <= soon for job in app.job_queue.jobs()):
+                return "a timer job is due"
+        if any(_runs_a_job(task) for task in asyncio.all_tasks()):
+            return "a timer job is running"
+        return None
+
+    return busy
+
+
+def _runs_a_job(task: asyncio.Task[Any]) -> bool:
+    coro = task.get_coro()
+    return getattr(coro, "__qualname__", "") == "run_coroutine_job"  # APScheduler's asyncio executor
 
 
 def service(app: Application[Any, Any, Any, Any, Any, Any]) -> TableService:
