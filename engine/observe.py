@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .actions import Action
 from .game import legal_actions, to_act
 from .melds import Meld, MeldKind
-from .state import ClaimKind, HandResult, Phase, Settlement, State
+from .state import ClaimKind, HandResult, Phase, Seat, Settlement, State, copier
 from .tiles import from_counts
 from .variant import Options
 
@@ -55,9 +55,59 @@ class Observation:
     winners: tuple[int, ...] = ()
 
 
+# enum members as module constants (on Python 3.11 ``Phase.TURN`` goes through EnumType.__getattr__)
+_CHOOSE, _CLAIM, _TURN, _HAIDI, _ENDED = Phase.CHOOSE, Phase.CLAIM, Phase.TURN, Phase.HAIDI, Phase.ENDED
+_KONG_CONCEALED = MeldKind.KONG_CONCEALED
+
+# Observations are made on every press for every chat, and the playout tests observe every seat and the table
+# after every step: built positionally (state.copier with every field given, so its first argument is never
+# read) — plain slot stores instead of the frozen __init__'s object.__setattr__ per keyword.
+_new_public_seat = copier(PublicSeat, *(f.name for f in fields(PublicSeat)))
+_new_observation = copier(Observation, *(f.name for f in fields(Observation)))
+_HAND = "hand"  # the key of the sorted hand in Seat.observe_memo (the public parts are keyed by tuples)
+
+
+def _memo(s: Seat) -> dict[object, object]:
+    memo = s.observe_memo
+    if memo is None:
+        memo = {}
+        object.__setattr__(s, "observe_memo", memo)  # a memo of the frozen Seat's own fields
+    return memo  # type: ignore[no-any-return]
+
+
+def _sorted_hand(s: Seat) -> tuple[int, ...]:
+    """The seat's concealed tiles, sorted: made once per Seat."""
+    memo = _memo(s)
+    hand = memo.get(_HAND)
+    if hand is None:
+        hand = memo[_HAND] = tuple(from_counts(s.counts))
+    return hand  # type: ignore[return-value]
+
+
+def _public_seat(s: Seat, i: int, shown: bool, hide_kongs: bool, choice_shown: bool, wins: int) -> PublicSeat:
+    """Seat ``i``'s public part; everything it shows besides ``s``'s own fields is in the arguments, which
+    key the memo (so a part is never reused for a viewer who may see less)."""
+    melds = tuple(m for m in s.melds if m.kind != _KONG_CONCEALED) if hide_kongs else s.melds
+    return _new_public_seat(
+        None,
+        i,  # seat
+        sum(s.counts),  # hand_size
+        melds,
+        len(s.melds) - len(melds),  # concealed_kongs
+        s.discards,
+        s.locked,
+        s.declared,
+        s.revealed,
+        _sorted_hand(s) if shown else None,  # hand
+        s.choice if choice_shown else None,  # choice
+        s.won,
+        wins,
+    )
+
+
 def _to_act_visible(state: State, seat: int) -> tuple[int, ...]:
     seats = to_act(state)
-    if state.phase == Phase.CLAIM:
+    if state.phase == _CLAIM:
         return (seat,) if seat in seats else ()
     return seats
 
@@ -72,56 +122,54 @@ def observe_public(state: State) -> Observation:
 
 
 def observe(state: State, seat: int) -> Observation:
-    """What ``seat`` may see; ``PUBLIC`` (-1) for a viewer who holds no seat."""
-    ended = state.phase == Phase.ENDED
-    seats = []
-    choosing = state.phase == Phase.CHOOSE
+    """What ``seat`` may see; ``PUBLIC`` (-1) for a viewer who holds no seat.
+
+    A seat's public part is memoised on its Seat (``Seat.observe_memo``), keyed by what decides it: the
+    seat's index, whether its hand is shown, whether its concealed kongs are hidden from this viewer, whether
+    its choice is, and its wins."""
+    phase = state.phase
+    ended = phase == _ENDED
+    choosing = phase == _CHOOSE
     rs = state.ruleset
+    winners = state.winners
+    hide_kongs = not (ended or rs.concealed_kong_shown)
+    seats = []
     for i, s in enumerate(state.seats):
         own = i == seat
+        # the hand shown: at the end, after a 血战 win, or during 扳牌's 三巡; 飘 / 加锤 / 定缺 public once
+        # every seat has chosen
         shown = ended or rs.hand_shown(state, i)
-        hide = not (own or ended or rs.concealed_kong_shown)
-        melds = tuple(m for m in s.melds if m.kind != MeldKind.KONG_CONCEALED) if hide else s.melds
-        seats.append(
-            PublicSeat(
-                seat=i,
-                hand_size=sum(s.counts),
-                melds=melds,
-                concealed_kongs=len(s.melds) - len(melds),
-                discards=s.discards,
-                locked=s.locked,
-                declared=s.declared,
-                revealed=s.revealed,
-                hand=tuple(from_counts(s.counts)) if shown else None,
-                choice=s.choice if own or not choosing else None,
-                won=s.won,
-                wins=state.winners.count(i),
-            )
-        )
+        key = (i, shown, hide_kongs and not own, own or not choosing, winners.count(i))
+        memo = s.observe_memo
+        part = None if memo is None else memo.get(key)
+        if part is None:
+            part = _memo(s)[key] = _public_seat(s, *key)
+        seats.append(part)
     me = state.seats[seat] if seat != PUBLIC else None
-    claim = state.claim if state.phase == Phase.CLAIM else None
-    return Observation(
-        seat=seat,
-        variant=state.ruleset.id,
-        options=state.options,
-        dealer=state.dealer,
-        phase=state.phase,
-        current=state.current,
-        version=state.version,
-        wall_remaining=state.wall.remaining,
-        # 飘 / 加锤 are chosen before looking at the tiles
-        hand=() if me is None or (choosing and rs.choose_blind(state)) else tuple(from_counts(me.counts)),
-        drawn=state.drawn if state.current == seat and state.phase in (Phase.TURN, Phase.HAIDI) else None,
-        furiten=me is not None and bool(me.furiten),
-        seats=tuple(seats),
-        claim_tile=claim.tile if claim else None,
-        claim_from=claim.from_seat if claim else None,
-        claim_kind=claim.kind if claim else None,
-        to_act=_to_act_visible(state, seat),
-        legal=legal_actions(state, seat),
-        settlements=state.settlements,
-        result=state.result,
-        last_discard=state.last_discard,
-        kong_tiles=state.kong_tiles,
-        winners=state.winners,
+    claim = state.claim if phase == _CLAIM else None
+    return _new_observation(
+        None,
+        seat,
+        rs.id,  # variant
+        state.options,
+        state.dealer,
+        phase,
+        state.current,
+        state.version,
+        state.wall.remaining,
+        # hand: 飘 / 加锤 are chosen before looking at the tiles
+        () if me is None or (choosing and rs.choose_blind(state)) else _sorted_hand(me),
+        state.drawn if state.current == seat and phase in (_TURN, _HAIDI) else None,  # drawn
+        me is not None and bool(me.furiten),  # furiten
+        tuple(seats),
+        claim.tile if claim is not None else None,  # claim_tile
+        claim.from_seat if claim is not None else None,  # claim_from
+        claim.kind if claim is not None else None,  # claim_kind
+        _to_act_visible(state, seat),  # to_act
+        legal_actions(state, seat),  # legal
+        state.settlements,
+        state.result,
+        state.last_discard,
+        state.kong_tiles,
+        winners,
     )

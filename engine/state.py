@@ -61,6 +61,10 @@ class Seat:
     # the other seats' turns). A pure function of the fields above: never compared, hashed or shown, and
     # every copy starts without it.
     waits_memo: Any = field(default=None, init=False, repr=False, compare=False)
+    # A memo too (engine/observe.py): this seat's sorted hand and the public parts of it observations have
+    # built, by what decides them (a Seat lives unchanged through the other seats' turns, and each state is
+    # observed once per seat and once for the table). Same terms as waits_memo.
+    observe_memo: Any = field(default=None, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -251,8 +251,9 @@ def test_memos_never_change_what_is_legal_or_what_happens(variant: str) -> None:
 
 
 def test_a_seat_memo_is_never_compared_copied_or_shown() -> None:
-    """Seat.waits_memo: equal seats stay equal (and hash alike) whatever their memos; every copy (evolve,
-    the positional copiers, dataclasses.replace) starts without one; repr leaves it out."""
+    """Seat.waits_memo and Seat.observe_memo: equal seats stay equal (and hash alike) whatever their memos;
+    every copy (evolve, the positional copiers, dataclasses.replace) starts without them; repr leaves them
+    out."""
     import dataclasses
 
     from engine.state import Seat, copier, evolve_seat
@@ -260,10 +261,15 @@ def test_a_seat_memo_is_never_compared_copied_or_shown() -> None:
     counts = to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6])
     seat = Seat(counts)
     object.__setattr__(seat, "waits_memo", (get_ruleset("changsha"), [6]))
+    object.__setattr__(seat, "observe_memo", {"hand": (0, 0, 1)})
     plain = Seat(counts)
     assert seat == plain and hash(seat) == hash(plain) and repr(seat) == repr(plain)
-    assert evolve_seat(seat, locked=True).waits_memo is None
-    assert copier(Seat, "discards")(seat, (5,)).waits_memo is None
-    assert dataclasses.replace(seat).waits_memo is None
-    with pytest.raises(TypeError):
-        copier(Seat, "waits_memo")
+    for copy in (
+        evolve_seat(seat, locked=True),
+        copier(Seat, "discards")(seat, (5,)),
+        dataclasses.replace(seat),
+    ):
+        assert copy.waits_memo is None and copy.observe_memo is None
+    for memo in ("waits_memo", "observe_memo"):
+        with pytest.raises(TypeError):
+            copier(Seat, memo)
