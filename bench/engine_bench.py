@@ -2,8 +2,10 @@
 
 Targets (issue 14): waits ≥ 200,000/s (Changsha, 13 tiles), shape win check ≥ 2.5 M/s, shanten ≥ 150,000/s
 with a cold cache (every cache the engine fills as it goes emptied, then 20,000 hands it has not seen),
-whole random hands ≥ 700/s. Also printed: the import time of the engine and the memory its tables and
-caches hold.
+whole random hands ≥ 700/s. Also printed: observations per second (``observe`` for every seat and
+``observe_public``, at every position of random hands of every variant, as the bot's chats and the playout
+tests' invariants make them; each position met once, its seats' memos as play leaves them), the import time
+of the engine and the memory its tables and caches hold.
 
 ``--against REV`` runs the very same measurements on git revision REV (e.g. ``main``) in the same run,
 alternating the two trees (the machine is shared: each figure is the best of ``--rounds`` runs), and prints
@@ -37,6 +39,7 @@ TARGETS = {
     "shanten (13 tiles, warm)": None,
     "Changsha shanten (cold cache)": 150_000,
     "whole random hands (Changsha)": 700,
+    "observations (every seat + table)": None,
 }
 
 
@@ -61,7 +64,18 @@ def measure_import() -> dict[str, float]:
 
 
 def measure(quick: bool) -> dict[str, float]:
-    from engine import Phase, WinContext, apply, get_ruleset, legal_actions, new_hand, to_act
+    from engine import (
+        RULESETS,
+        Phase,
+        WinContext,
+        apply,
+        get_ruleset,
+        legal_actions,
+        new_hand,
+        observe,
+        observe_public,
+        to_act,
+    )
     from engine import shanten as shanten_module
     from engine.game import waits
     from engine.shape import is_standard, shanten
@@ -118,6 +132,28 @@ def measure(quick: bool) -> dict[str, float]:
                 state, _ = apply(state, r.choice(legal_actions(state, seat)))
         return n / (time.process_time() - t0)
 
+    def observations(hands: int) -> float:
+        """Every seat's observation and the table's, at every position of random hands of every variant."""
+        positions = []
+        for variant in sorted(RULESETS):
+            rs = get_ruleset(variant)
+            for seed in range(hands):
+                r = random.Random(seed)
+                state = new_hand(rs, seed)
+                positions.append(state)
+                while state.phase != Phase.ENDED:
+                    seat = r.choice(to_act(state))
+                    state, _ = apply(state, r.choice(legal_actions(state, seat)))
+                    positions.append(state)
+        made = 0
+        t0 = time.process_time()
+        for state in positions:
+            observe_public(state)
+            for seat in range(len(state.seats)):
+                observe(state, seat)
+            made += 1 + len(state.seats)
+        return made / (time.process_time() - t0)
+
     h14 = random_hands(40_000 * k, 14)
     h13 = random_hands(4_000 * k, 13)
     cold = random_hands(20_000, 13)
@@ -134,6 +170,7 @@ def measure(quick: bool) -> dict[str, float]:
     clear_caches()
     out["Changsha shanten (cold cache)"] = rate(changsha_shape.shanten, cold2)
     out["whole random hands (Changsha)"] = whole_hands(100 * k)
+    out["observations (every seat + table)"] = observations(6 * k)
     return out
 
 
