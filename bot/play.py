@@ -40,6 +40,7 @@ from collections.abc import Collection, Mapping, Sequence
 import engine
 from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
 from storage import Facts, SeatPlay, Storage, StorageError
+from storage.store import ActionLog
 
 from . import ai, render, views
 from .people import People
@@ -142,14 +143,17 @@ def open_decisions(
     *,
     closed: int | None = None,
     paused: bool = False,
+    current: Mapping[int, Pending] | None = None,
 ) -> dict[int, Pending]:
     """The human decisions open in ``state``: one that goes on (same seat, same decision) keeps its start and
     deadline, a new one gets the table's full timer; the decision of seat ``closed`` was just answered and
     does not go on. Seats the bot plays (AI, auto-play) and seats with a single legal action (played at
-    once) have none, and during a claim pause (``paused``) only claim decisions open."""
+    once) have none, and during a claim pause (``paused``) only claim decisions open. ``current``: the
+    decisions open before ``state`` (``rt.pending`` unless a run of actions is worked out ahead)."""
     if state.phase == Phase.ENDED or (paused and state.phase != Phase.CLAIM):
         return {}
     seats = rt.hand_seats()
+    before = rt.pending if current is None else current
     out: dict[int, Pending] = {}
     for s in engine.to_act(state):
         if seats[s] is None or s in auto:
@@ -158,7 +162,7 @@ def open_decisions(
         if len(legal) < 2:
             continue
         key = decision_key(state, s)
-        p = rt.pending.get(s) if s != closed else None
+        p = before.get(s) if s != closed else None
         if p is not None and p.key == key:
             out[s] = p
             continue
@@ -178,6 +182,24 @@ def seat_rows(
         since, deadline = (p.since, p.deadline) if p is not None else (None, None)
         rows[s] = SeatPlay(s, s in auto, timeouts.get(s, 0), since, deadline)
     return rows
+
+
+@dataclasses.dataclass(slots=True)
+class _Step:
+    """One action worked out ahead of being stored (``Play._prepare``): what memory becomes once it is."""
+
+    action: Action
+    state: State
+    events: tuple[Event, ...]
+    final: State | None  # the state, when the action ended the hand
+    pause: Pause | None
+    pending: dict[int, Pending]
+    auto: frozenset[int]
+    timeouts: dict[int, int]
+    stored: dict[int, SeatPlay]  # every seat's play state as stored with it
+    changed: list[SeatPlay]  # the seats' rows it writes
+    facts: Facts
+    recent: tuple[Event, ...]  # the public events it adds to the group's "recent" line
 
 
 class Play:
@@ -465,44 +487,73 @@ class Play:
     ) -> None:
         """Apply one action and log it (one transaction, with its version and the seats' play state it
         changes: decisions, ``timeouts``, ``auto``); memory changes only after."""
-        assert rt.state is not None and rt.hand is not None
-        before = rt.state
+        assert rt.hand is not None
+        step = self._prepare(rt, rt, action, timeouts=timeouts, auto=auto)
+        await self.storage.log_action(
+            rt.hand.id, action, step.state.version, final=step.final, table_id=rt.id, seats=step.changed,
+            facts=step.facts,
+        )  # fmt: skip
+        self._adopt(rt, step)
+
+    def _prepare(
+        self,
+        rt: TableRuntime,
+        base: TableRuntime | _Step,
+        action: Action,
+        *,
+        timeouts: Mapping[int, int] | None = None,
+        auto: frozenset[int] | None = None,
+        recent: Sequence[Event] = (),
+    ) -> _Step:
+        """Work out ``action`` played after ``base`` (the table as in memory, or the step before it in a run
+        not stored yet, whose public events ``recent`` are not in ``rt.recent`` yet): the state, the
+        decisions, pause and play state it leads to, and the seats' rows to store with it. Changes nothing."""
+        before = base.state
+        assert before is not None
         state, events = engine.apply(before, action)
         final = state if state.phase == Phase.ENDED else None
-        new_auto = rt.auto if auto is None else auto
-        new_timeouts = {**rt.timeouts, **(timeouts or {})}
+        new_auto = base.auto if auto is None else auto
+        new_timeouts = {**base.timeouts, **timeouts} if timeouts else base.timeouts
         now = self.clock()
-        pause = None if final is not None else rt.pause
+        pause = None if final is not None else base.pause
         moment = claim_moment(before, action, events)
         if moment is not None and final is None and rt.settings.pause_s > 0:
-            pause = Pause(now + rt.settings.pause_s, before, moment, self._recent_with(rt, moment))
+            pause = Pause(now + rt.settings.pause_s, before, moment, self._recent_with(rt, moment, recent))
         paused = pause is not None and pause.until > now + PAUSE_SLACK
-        pending = open_decisions(rt, state, new_auto, now, closed=action.seat, paused=paused)
-        rows = seat_rows(state.num_seats, new_auto, new_timeouts, pending)
-        changed = [r for s, r in rows.items() if rt.stored.get(s, SeatPlay(s)) != r] if final is None else []
-        facts = rt.facts.after(before, action, events)
-        await self.storage.log_action(
-            rt.hand.id, action, state.version, final=final, table_id=rt.id, seats=changed, facts=facts
+        pending = open_decisions(
+            rt, state, new_auto, now, closed=action.seat, paused=paused, current=base.pending
         )
-        rt.state = state
-        rt.facts = facts
-        rt.pause = pause
-        rt.pending, rt.auto, rt.timeouts = pending, new_auto, new_timeouts
-        rt.stored = rows if final is None else seat_rows(state.num_seats, (), {}, {})
+        rows = seat_rows(state.num_seats, new_auto, new_timeouts, pending)
+        stored = base.stored
+        changed = [r for s, r in rows.items() if stored.get(s, SeatPlay(s)) != r] if final is None else []
+        return _Step(
+            action, state, events, final, pause, pending, new_auto, new_timeouts,
+            rows if final is None else seat_rows(state.num_seats, (), {}, {}), changed,
+            base.facts.after(before, action, events),
+            tuple(ev.public() for ev in events if ev.kind not in views.QUIET_EVENTS),
+        )  # fmt: skip
+
+    def _adopt(self, rt: TableRuntime, step: _Step) -> None:
+        """Memory follows a stored action (``_prepare``'s step)."""
+        rt.state = step.state
+        rt.facts = step.facts
+        rt.pause = step.pause
+        rt.pending, rt.auto, rt.timeouts = step.pending, step.auto, step.timeouts
+        rt.stored = step.stored
         self.actions += 1
-        rt.news.pop(action.seat, None)
-        for ev in events:
+        rt.news.pop(step.action.seat, None)
+        for ev in step.events:
             if ev.private and ev.tiles and ev.seat is not None and ev.kind == EventKind.VARIANT:
                 rt.news[ev.seat] = ev  # his own part of a variant's step (换三张: what he received)
             if ev.kind == EventKind.WIN and ev.seat is not None and ev.tile is not None:
                 rt.win_tiles.append((ev.seat, ev.tile))
-            if ev.kind not in views.QUIET_EVENTS:
-                rt.recent.append(ev.public())
+        rt.recent.extend(step.recent)
 
     @staticmethod
-    def _recent_with(rt: TableRuntime, moment: Moment) -> tuple[Event, ...]:
-        """The group's "recent" line as the claim window of ``moment`` shows it."""
-        return (*rt.recent, *moment_events(moment))[-(rt.recent.maxlen or 8) :]
+    def _recent_with(rt: TableRuntime, moment: Moment, recent: Sequence[Event] = ()) -> tuple[Event, ...]:
+        """The group's "recent" line as the claim window of ``moment`` shows it (``recent``: public events
+        of a run not stored yet, after ``rt.recent``)."""
+        return (*rt.recent, *recent, *moment_events(moment))[-(rt.recent.maxlen or 8) :]
 
     async def set_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
         """Put a seat on auto-play (the bot plays for it at once) or take it off; the group is told."""
@@ -532,32 +583,74 @@ class Play:
 
     # ------------------------------------------------------------------ the engine loop
 
-    def _is_bot_seat(self, rt: TableRuntime, seat: int) -> bool:
-        return rt.hand_seats()[seat] is None or seat in rt.auto
-
     async def _advance(self, rt: TableRuntime) -> None:
-        """Let AI seats, auto-play seats and single-option decisions move until a human must decide."""
-        for _ in range(MAX_AUTO_STEPS):
-            state = rt.state
-            if state is None or state.phase == Phase.ENDED or await self._held(rt):
+        """Let AI seats, auto-play seats and single-option decisions move until a human must decide.
+
+        The moves up to the next human decision, claim pause or the hand's end are worked out ahead and
+        stored in one trip to the database (``Storage.log_actions``: still one transaction each); memory
+        then takes exactly the ones committed, so a failure part-way leaves it as the database is."""
+        left = MAX_AUTO_STEPS
+        while left > 0:
+            if rt.state is None or rt.state.phase == Phase.ENDED or await self._held(rt):
                 return
-            mover = None
-            for s in engine.to_act(state):
-                if self._is_bot_seat(rt, s) or len(engine.legal_actions(state, s)) == 1:
-                    mover = s
+            run: list[_Step] = []
+            recent: list[Event] = []
+            base: TableRuntime | _Step = rt
+            more = False  # the run stopped at a pause or the end, not at a human decision
+            while left > 0:
+                action = self._auto_action(rt, base)
+                if action is None:
                     break
-            if mover is None:
-                return
-            obs = engine.observe(state, mover)
-            if rt.hand_seats()[mover] is None:
-                assert rt.hand is not None
-                action = ai.choose(obs, random.Random(f"{rt.id}/{rt.hand.id}/{mover}/{state.version}"))
-            elif len(obs.legal) == 1:
-                action = obs.legal[0]
-            else:
-                action = timeout_action(obs)
-            await self.commit(rt, action)
+                step = self._prepare(rt, base, action, recent=recent)
+                run.append(step)
+                left -= 1
+                if step.final is not None or step.pause is not None:
+                    more = True
+                    break
+                recent.extend(step.recent)
+                base = step
+            if run:
+                await self._store_run(rt, run)
+            if not more:
+                if left > 0:
+                    return
+                break
         log.error("table %s: no human decision after %d automatic moves", rt.id, MAX_AUTO_STEPS)
+
+    def _auto_action(self, rt: TableRuntime, base: TableRuntime | _Step) -> Action | None:
+        """The move the bot makes next in ``base``'s state (an AI or auto-play seat, or a single-option
+        decision), or None when a human must decide (or the hand is over)."""
+        state = base.state
+        if state is None or state.phase == Phase.ENDED:
+            return None
+        seats = rt.hand_seats()
+        mover = None
+        for s in engine.to_act(state):
+            if seats[s] is None or s in base.auto or len(engine.legal_actions(state, s)) == 1:
+                mover = s
+                break
+        if mover is None:
+            return None
+        obs = engine.observe(state, mover)
+        if seats[mover] is None:
+            assert rt.hand is not None
+            return ai.choose(obs, random.Random(f"{rt.id}/{rt.hand.id}/{mover}/{state.version}"))
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        return timeout_action(obs)
+
+    async def _store_run(self, rt: TableRuntime, run: Sequence[_Step]) -> None:
+        """Log a run of automatic moves in one trip (one transaction each); memory takes the ones committed,
+        in order, and the error that stopped the rest is raised."""
+        assert rt.hand is not None
+        hand_id = rt.hand.id
+        seqs, error = await self.storage.log_actions(
+            [ActionLog(hand_id, s.action, s.state.version, s.final, rt.id, s.changed, s.facts) for s in run]
+        )
+        for step in run[: len(seqs)]:
+            self._adopt(rt, step)
+        if error is not None:
+            raise error
 
     def _paused(self, rt: TableRuntime) -> bool:
         return rt.pause is not None and rt.pause.until > self.clock() + PAUSE_SLACK

@@ -425,6 +425,34 @@ def _in_transaction(fn: Callable[[Any], Awaitable[T]], conn: sqlite3.Connection)
         raise
 
 
+def _each_in_transaction(
+    works: Sequence[tuple[Callable[[Any], Awaitable[T]], bool]], conn: sqlite3.Connection
+) -> tuple[list[T], BaseException | None]:
+    """Each of ``works`` in order, each its own transaction (a single statement on its own, else ``BEGIN
+    IMMEDIATE`` ... ``COMMIT``), stopping at the first that fails (rolled back): the results of those
+    committed, and the error (None when all were)."""
+    out: list[T] = []
+    for fn, single in works:
+        try:
+            out.append(_run_now(fn, conn) if single else _in_transaction(fn, conn))
+        except Exception as e:
+            return out, e
+    return out, None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLog:
+    """One action to log (``Storage.log_action``'s arguments), for ``Storage.log_actions``."""
+
+    hand_id: int
+    action: str | engine.Action
+    version: int
+    final: engine.State | None = None
+    table_id: int | None = None
+    seats: Sequence[SeatPlay] = ()
+    facts: Facts | None = None
+
+
 class Storage:
     """The bot's persistence: tables, players, hands, the action log and scores, in one SQLite file.
 
@@ -1053,6 +1081,39 @@ class Storage:
         timeouts, auto-play) the action changed, written in the same transaction. ``facts``: the hand's
         facts gathered as it was played, this action included (else finishing replays the hand once).
         """
+        fn, single = self._action_work(
+            ActionLog(hand_id, action, version, final=final, table_id=table_id, seats=seats, facts=facts)
+        )
+        return await (self._single(fn) if single else self._write(fn))
+
+    async def log_actions(self, entries: Sequence[ActionLog]) -> tuple[list[int], StorageError | None]:
+        """Persist a run of actions (the AI seats' moves after a press), each in its own transaction exactly
+        as ``log_action`` would, in order, in one trip to the database thread; the first that fails stops
+        the run. Returns the sequence numbers of those committed (a prefix of ``entries``) and the error
+        that stopped the rest (None if all were logged): the caller keeps in memory exactly that prefix."""
+        works = [self._action_work(e) for e in entries]  # bad input raises here, before anything is written
+        if self.dialect != "sqlite":  # PostgreSQL: one transaction after another on the pool
+            seqs: list[int] = []
+            for fn, single in works:
+                try:
+                    seqs.append(await (self._single(fn) if single else self._write(fn)))
+                except StorageError as e:
+                    return seqs, e
+            return seqs, None
+        seqs, error = await self._on_thread(partial(_each_in_transaction, works))
+        if error is None or isinstance(error, StorageError):
+            return seqs, error
+        if isinstance(error, sqlite3.Error):
+            return seqs, StorageError(f"database error: {error}")
+        if isinstance(error, ValueError):  # aiosqlite: closed meanwhile
+            return seqs, StorageError("the storage is closed")
+        raise error
+
+    def _action_work(self, entry: ActionLog) -> tuple[Callable[[aiosqlite.Connection], Awaitable[int]], bool]:
+        """The store function that logs ``entry`` (see ``log_action``), and whether it is a single statement
+        (atomic by itself) rather than a transaction."""
+        hand_id, action, version, final = entry.hand_id, entry.action, entry.version, entry.final
+        table_id, seats, facts = entry.table_id, entry.seats, entry.facts
         try:
             parsed = engine.Action.parse(action) if isinstance(action, str) else action
         except engine.EngineError as e:
@@ -1077,7 +1138,7 @@ class Storage:
             return int(list(rows)[0][0])
 
         if result is None and not seat_rows:
-            return await self._single(insert)
+            return insert, True
 
         async def insert_and_finish(db: aiosqlite.Connection) -> int:
             seq = await insert(db)
@@ -1087,7 +1148,7 @@ class Storage:
                 await _finish(db, hand_id, final, result, now, facts)
             return seq
 
-        return await self._write(insert_and_finish)
+        return insert_and_finish, False
 
     async def finish_hand(self, hand_id: int, state: engine.State, facts: Facts | None = None) -> Hand:
         """Record an ended hand's result and per-player score rows, from its final state.
