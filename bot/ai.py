@@ -83,12 +83,25 @@ class Evaluator:
     def value(self, counts: Counts) -> tuple[int, int]:
         """(shanten, unseen useful tiles) of a 3k+1 hand: the variant's shanten (a 'ready' shape without
         real waits is 1-shanten, as ``Variant.shanten`` says)."""
-        s = self.shape.shanten(counts)
+        return self.finish(counts, self.level(counts))
+
+    def level(self, counts: Counts, s: int | None = None) -> tuple[int, int | None]:
+        """The first half of ``value``: (the variant's shanten, the unseen winning tiles when ready, else
+        None). ``s``: the shape's shanten of ``counts`` if known."""
+        if s is None:
+            s = self.shape.shanten(counts)
         if s == 0:
             w = self.waits(counts)
             if w:
                 return 0, sum(self.unseen[t] for t in w)
             s = 1
+        return s, None
+
+    def finish(self, counts: Counts, level: tuple[int, int | None]) -> tuple[int, int]:
+        """The second half of ``value``: the useful tiles (ukeire) counted for a hand not ready."""
+        s, ready = level
+        if ready is not None:
+            return s, ready
         extra = self.ruleset.wait_candidates(counts, self.melds)
         return s, self.shape.useful(counts, s, self.unseen, extra)
 
@@ -122,24 +135,31 @@ def _best_discard(
     ev: Evaluator, counts: Counts, tiles: Iterable[int], rng: random.Random
 ) -> tuple[int, int, int]:
     """(tile, shanten, useful) of the most efficient discard among ``tiles``."""
-    cand = sorted(set(tiles))
-    shan = {}
-    for t in cand:
+    cand = []
+    for t in sorted(set(tiles)):
         c = list(counts)
         c[t] -= 1
-        shan[t] = ev.shanten(tuple(c))
-    low = min(shan.values())
-    scored = []
+        after = tuple(c)
+        cand.append((ev.shanten(after), t, after))
+    low = min(x[0] for x in cand)
     # Only discards keeping the lowest shanten are worth an ukeire count; with a lowest of 0 the
     # 1-shanten ones too, as a 'ready' hand may turn out to have no real wait.
     limit = 1 if low == 0 else low
-    for t in cand:
-        if shan[t] > limit:
+    ranked = []
+    for shape_s, t, after in cand:
+        if shape_s > limit:
             continue
-        c = list(counts)
-        c[t] -= 1
-        s, useful = ev.value(tuple(c))
-        scored.append((s, -useful, _discard_order(counts, t, ev.ruleset.shapes.pair_258), rng.random(), t))
+        # the variant's shanten first (a 'ready' shape without real waits is 1-shanten): the tie-break
+        # draws are taken in the same order as ever, whichever candidates are then counted
+        ranked.append((ev.level(after, shape_s), t, after, rng.random()))
+    best = min(r[0][0] for r in ranked)
+    pair_258 = ev.ruleset.shapes.pair_258
+    scored = []
+    for level, t, after, tie in ranked:
+        if level[0] > best:
+            continue  # a higher shanten never wins, whatever it counts: not counted
+        s, useful = ev.finish(after, level)
+        scored.append((s, -useful, _discard_order(counts, t, pair_258), tie, t))
     scored.sort()
     s, neg_useful, _, _, t = scored[0]
     return t, s, -neg_useful
