@@ -31,6 +31,7 @@ from engine.melds import Meld, MeldKind
 from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import (
     HONOR_ZH,
+    NUM_KINDS,
     SUITED_KINDS,
     parse_tile,
     parse_tiles,
@@ -49,29 +50,45 @@ HONOR_ZH_FULL = ("东风", "南风", "西风", "北风", "白板", "发财", "�
 
 def tile_label(t: int, lang: str = "zh") -> str:
     """A tile in full: ``5m 五万`` / ``红中`` in Chinese; ``5m`` / ``Red 中`` in English (never ``7z``)."""
-    if t >= SUITED_KINDS:
-        i = t - SUITED_KINDS
-        return HONOR_ZH_FULL[i] if lang == "zh" else f"{HONOR_EN[i]} {HONOR_ZH[i]}"
-    return f"{tile_str(t)} {tile_zh(t)}" if lang == "zh" else tile_str(t)
+    return _TILE_LABEL[lang == "zh"][t]
 
 
 def tile_short(t: int, lang: str = "zh") -> str:
     """A tile in a list (rivers, buttons' neighbours): ``5m``; an honour as ``中`` / ``Red``."""
+    return _TILE_SHORT[lang == "zh"][t]
+
+
+def _tile_label(t: int, zh: bool) -> str:
     if t >= SUITED_KINDS:
         i = t - SUITED_KINDS
-        return HONOR_ZH[i] if lang == "zh" else HONOR_EN[i]
+        return HONOR_ZH_FULL[i] if zh else f"{HONOR_EN[i]} {HONOR_ZH[i]}"
+    return f"{tile_str(t)} {tile_zh(t)}" if zh else tile_str(t)
+
+
+def _tile_short(t: int, zh: bool) -> str:
+    if t >= SUITED_KINDS:
+        i = t - SUITED_KINDS
+        return HONOR_ZH[i] if zh else HONOR_EN[i]
     return tile_str(t)
+
+
+# every tile's labels, worked out once (indexed by ``lang == "zh"``, then the tile): drawn on every panel
+_TILE_LABEL = tuple(tuple(_tile_label(t, zh) for t in range(NUM_KINDS)) for zh in (False, True))
+_TILE_SHORT = tuple(tuple(_tile_short(t, zh) for t in range(NUM_KINDS)) for zh in (False, True))
+_RANK = tuple(str(t % 9 + 1) for t in range(SUITED_KINDS))
 
 
 def tiles_text(tiles: Sequence[int], lang: str = "zh") -> str:
     """Tiles in compact notation, suits grouped (``123m 456s``), honours by name (``中中`` / ``Red Red``)."""
-    ordered = sorted(tiles)
-    groups: list[str] = []
-    for suit, letter in enumerate("msp"):
-        ranks = "".join(str(t % 9 + 1) for t in ordered if t // 9 == suit and t < SUITED_KINDS)
-        if ranks:
-            groups.append(ranks + letter)
-    honours = [tile_short(t, lang) for t in ordered if t >= SUITED_KINDS]
+    suits: tuple[list[str], list[str], list[str]] = ([], [], [])
+    honours: list[str] = []
+    short = _TILE_SHORT[lang == "zh"]
+    for t in sorted(tiles):
+        if t < SUITED_KINDS:
+            suits[t // 9].append(_RANK[t])
+        else:
+            honours.append(short[t])
+    groups = [f"{''.join(r)}{letter}" for r, letter in zip(suits, "msp", strict=True) if r]
     if honours:
         groups.append(("" if lang == "zh" else " ").join(honours))
     return " ".join(groups)
