@@ -132,9 +132,11 @@ def _discard_order(counts: Counts, t: int, pair_258: bool) -> float:
 
 
 def _best_discard(
-    ev: Evaluator, counts: Counts, tiles: Iterable[int], rng: random.Random
+    ev: Evaluator, counts: Counts, tiles: Iterable[int], rng: random.Random, worst: int | None = None
 ) -> tuple[int, int, int]:
-    """(tile, shanten, useful) of the most efficient discard among ``tiles``."""
+    """(tile, shanten, useful) of the most efficient discard among ``tiles``. When even the best
+    discard's shanten is above ``worst`` (a claim that would make the hand worse) the answer is only
+    that: (-1, its shanten, 0), with no useful tiles counted."""
     cand = []
     for t in sorted(set(tiles)):
         c = list(counts)
@@ -153,6 +155,8 @@ def _best_discard(
         # draws are taken in the same order as ever, whichever candidates are then counted
         ranked.append((ev.level(after, shape_s), t, after, rng.random()))
     best = min(r[0][0] for r in ranked)
+    if worst is not None and best > worst:
+        return -1, best, 0
     pair_258 = ev.ruleset.shapes.pair_258
     scored = []
     for level, t, after, tie in ranked:
@@ -218,7 +222,9 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Act
         return pass_action
     ev = Evaluator(obs)
     counts = to_counts(obs.hand)
-    s0, u0 = ev.value(counts)
+    level0 = ev.level(counts)
+    s0 = level0[0]
+    u0: int | None = None  # the useful tiles of the hand as it is: counted once a claim keeps its shanten
     src = obs.claim_from
     best: tuple[tuple[int, int, int], Action] | None = None
     for a in claims:
@@ -247,8 +253,10 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Act
         held = [t for t in range(NUM_KINDS) if after[t]]
         if not held:
             continue
-        _, s, u = _best_discard(mev, after, held, rng)
-        if s < s0 or (s == s0 and u >= u0 and s0 > -1):
+        _, s, u = _best_discard(mev, after, held, rng, worst=s0)
+        if s == s0 and u0 is None:
+            u0 = ev.finish(counts, level0)[1]
+        if s < s0 or (s == s0 and u >= (u0 or 0) and s0 > -1):
             key = (s, -u, -_CLAIM_RANK[a.act])
             if best is None or key < best[0]:
                 best = (key, a)
