@@ -425,6 +425,19 @@ def _in_transaction(fn: Callable[[Any], Awaitable[T]], conn: sqlite3.Connection)
         raise
 
 
+def _storage_error(e: BaseException) -> BaseException:
+    """What the storage raises for an error on the database thread: the store's own as it is, SQLite's as a
+    ``StorageError``, a ValueError (aiosqlite: the connection closed meanwhile) as "closed"; anything else
+    unchanged."""
+    if isinstance(e, StorageError):
+        return e
+    if isinstance(e, sqlite3.Error):
+        return StorageError(f"database error: {e}")
+    if isinstance(e, ValueError):
+        return StorageError("the storage is closed")
+    return e
+
+
 def _each_in_transaction(
     works: Sequence[tuple[Callable[[Any], Awaitable[T]], bool]], conn: sqlite3.Connection
 ) -> tuple[list[T], BaseException | None]:
@@ -598,12 +611,11 @@ class Storage:
         db = self._conn()
         try:
             return await db._execute(work, db._conn)  # type: ignore[no-untyped-call,no-any-return]
-        except sqlite3.Error as e:
-            raise StorageError(f"database error: {e}") from e
-        except ValueError as e:
-            if isinstance(e, StorageError):  # the store's own (InvalidInput)
+        except (sqlite3.Error, ValueError) as e:
+            error = _storage_error(e)
+            if error is e:  # the store's own (InvalidInput)
                 raise
-            raise StorageError("the storage is closed") from e  # aiosqlite: closed meanwhile
+            raise error from e
 
     async def _single(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """Run ``fn``, which issues one statement (plus, on failure, reads that explain it): atomic by itself
@@ -1101,12 +1113,11 @@ class Storage:
                     return seqs, e
             return seqs, None
         seqs, error = await self._on_thread(partial(_each_in_transaction, works))
-        if error is None or isinstance(error, StorageError):
-            return seqs, error
-        if isinstance(error, sqlite3.Error):
-            return seqs, StorageError(f"database error: {error}")
-        if isinstance(error, ValueError):  # aiosqlite: closed meanwhile
-            return seqs, StorageError("the storage is closed")
+        if error is None:
+            return seqs, None
+        stopped = _storage_error(error)
+        if isinstance(stopped, StorageError):
+            return seqs, stopped
         raise error
 
     def _action_work(self, entry: ActionLog) -> tuple[Callable[[aiosqlite.Connection], Awaitable[int]], bool]:
