@@ -7,16 +7,16 @@ starts and stops an application exactly as ``run_polling`` does, inside an ``asy
 
 The token only ever comes from the environment or ``.env`` (``load_token``) and is never logged.
 
-One bot process per database: building the application takes an exclusive OS lock on ``<db>.lock`` (held
-until shutdown, released by the OS if the process dies), so a second process stops with ``AlreadyRunning``
-before it sends anything to Telegram. Shutdown is bounded: every step has a time limit.
+One bot process per database: building the application takes an exclusive OS lock on ``<db>.lock``
+(storage/lock.py; held until shutdown, released by the OS if the process dies), so a second process stops
+with ``AlreadyRunning`` before it sends anything to Telegram. Shutdown is bounded: every step has a time
+limit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import gc
 import logging
 import os
@@ -26,13 +26,14 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from telegram import BotCommand, Update
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from storage import MAX_PAUSE_S, Storage
+from storage.lock import AlreadyRunning, DatabaseLock
 from storage.postgres import PgStorage
 from storage.store import is_postgres_url
 
@@ -61,48 +62,6 @@ READ_TIMEOUT = 60.0
 CONNECT_TIMEOUT = 10.0
 SHUTDOWN_STEP = 10.0  # seconds each shutdown step may take (outbox, storage)
 GC_THRESHOLDS = (2_000, 10, 100)  # the cyclic collector after start-up (Python's default: 700, 10, 10)
-
-
-class AlreadyRunning(RuntimeError):
-    """Another bot process holds this database."""
-
-
-class DatabaseLock:
-    """An exclusive ``flock`` on ``<db>.lock``: held while the bot runs, released by the OS when the process
-    ends in any way (so a crashed bot never blocks the next start)."""
-
-    def __init__(self, db_path: str | os.PathLike[str]) -> None:
-        db = Path(db_path)
-        self.path = db.with_name(db.name + ".lock")
-        self._file: IO[str] | None = None
-
-    def acquire(self) -> None:
-        f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the lock's lifetime
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0)
-            holder = f.read().strip() or "?"
-            f.close()
-            raise AlreadyRunning(
-                f"another bot process (pid {holder}) is running on {self.path.with_suffix('')}: "
-                "one bot per database; stop it first"
-            ) from None
-        f.seek(0)
-        f.truncate()
-        f.write(str(os.getpid()))
-        f.flush()
-        self._file = f
-
-    def release(self) -> None:
-        if self._file is not None:
-            fcntl.flock(self._file, fcntl.LOCK_UN)
-            self._file.close()
-            self._file = None
-
-    @property
-    def held(self) -> bool:
-        return self._file is not None
 
 
 ENV_FILE_KEYS = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_")

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import fcntl
 import graphlib
 import os
 import sqlite3
@@ -37,6 +36,7 @@ import asyncpg
 
 from . import pg_schema, schema
 from .errors import StorageError
+from .lock import AlreadyRunning, DatabaseLock
 from .postgres import migrate, redact, schema_version
 from .store import Storage, is_postgres_url
 
@@ -80,27 +80,20 @@ def _q(name: str) -> str:
 
 @contextmanager
 def bot_stopped(db: Path) -> Iterator[None]:
-    """Hold the bot's lock on ``<db>.lock`` (bot/app.py) for the copy: refused while a bot runs on the file;
-    a bot that starts meanwhile stops at once. Released by the OS if the copy dies."""
-    path = db.with_name(db.name + ".lock")
-    with open(path, "a+", encoding="utf-8") as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0)
-            holder = f.read().strip() or "?"
-            raise CopyError(
-                f"a bot is running on {db} (process {holder} holds {path.name}): stop it first, the copy "
-                "needs the database at rest"
-            ) from None
-        try:
-            f.seek(0)
-            f.truncate()
-            f.write(str(os.getpid()))
-            f.flush()
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+    """Hold the bot's lock on ``<db>.lock`` (storage/lock.py) for the copy: refused while a bot runs on the
+    file; a bot that starts meanwhile stops at once. Released by the OS if the copy dies."""
+    lock = DatabaseLock(db)
+    try:
+        lock.acquire()
+    except AlreadyRunning as e:
+        raise CopyError(
+            f"a bot is running on {db} (process {e.holder} holds {lock.path.name}): stop it first, the copy "
+            "needs the database at rest"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _sqlite_tables(db: sqlite3.Connection) -> dict[str, list[str]]:

@@ -15,9 +15,9 @@ import asyncpg
 import pytest
 
 import engine
-from bot.app import DatabaseLock
 from storage import SeatPlay, Storage
 from storage.copy import BOT_APPLICATION_NAME, CopyError, copy_database, main
+from storage.lock import DatabaseLock
 
 from .pgcluster import RAW_REFUSED, Cluster, raw_sql
 from .test_storage import FakeClock
@@ -185,7 +185,7 @@ async def test_the_copy_refuses_while_a_bot_runs_on_the_file(tmp_path: Path) -> 
     src = tmp_path / "mahjong.db"
     async with await Storage.open(src):
         pass
-    bot = DatabaseLock(src)  # what a running bot holds (bot/app.py)
+    bot = DatabaseLock(src)  # what a running bot holds (storage/lock.py)
     bot.acquire()
     try:
         with pytest.raises(CopyError, match=r"a bot is running on .*mahjong.db .*stop it first"):
