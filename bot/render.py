@@ -660,6 +660,13 @@ def settlement_view(
     return "\n".join(lines)
 
 
+def winner_names(winners: Sequence[int], names: Sequence[str]) -> list[str]:
+    """Each winner once, in the order of his first win, with how often he won where that is more than once
+    (血流成河: ``AI 3 ×4``)."""
+    counts = Counter(winners)
+    return [names[w] + (f" ×{counts[w]}" if counts[w] > 1 else "") for w in dict.fromkeys(winners)]
+
+
 def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
     """The end of a hand: every settlement, the hands shown, the hand's deltas and the next dealer."""
     nm = _names(names, obs, lang)
@@ -668,7 +675,7 @@ def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None 
     if res is None:
         return "\n".join(lines)
     if res.reason == "win":  # engine.Outcome.WIN
-        lines.append(tr("result.win", lang, names=", ".join(nm[w] for w in res.winners)))
+        lines.append(tr("result.win", lang, names=", ".join(winner_names(res.winners, nm))))
     else:
         lines.append(tr("result.draw", lang))
     if any(ps.hand is not None for ps in obs.seats):

@@ -254,9 +254,10 @@ def end_caption(obs: Observation, lang: str, names: Sequence[str], title: str, l
         if res.reason == "win":
             hands = {w: keys for st in obs.settlements if st.kind == SettleKind.WIN for w, keys in st.hands}
             rs = get_ruleset(obs.variant)
-            for w in res.winners:
+            once = dict.fromkeys(res.winners)  # 血流成河: a seat may win several times
+            for w, name in zip(once, render.winner_names(res.winners, names), strict=True):
                 won = render.hand_names(rs, hands.get(w, ()), lang)
-                lines.append((t("end.win", lang, name=names[w], hands=won), REQUIRED))
+                lines.append((t("end.win", lang, name=name, hands=won), REQUIRED))
         else:
             lines.append((t("result.draw", lang), REQUIRED))
         deltas = ", ".join(f"{names[i]} {d:+d}" for i, d in enumerate(res.deltas))

@@ -86,6 +86,10 @@ async def test_each_mode_is_played_to_the_end(tg: FakeTelegramServer, tmp_path: 
         table = next(m for m in tg.bot_messages(group) if m.text and "tiles left in the wall" in m.text)
         if preset == "xueliu":  # the wall always runs out; the group's table counts each seat's wins
             assert "0 tiles left in the wall" in (table.text or "") and "won " in (table.text or "")
+            [line] = [x for x in (result.text or "").splitlines() if x.startswith("Result: ")]
+            named = line.removeprefix("Result: ").removesuffix(" won").split(", ")
+            winners = [w.split(" ×")[0] for w in named]
+            assert len(winners) == len(set(winners))  # each winner once ("AI 2 ×4"), not once a win
         if preset == "sanren":
             assert len(rt.seats) == 3 and (table.text or "").count(" tiles") == 4  # 3 seats + the wall
 
