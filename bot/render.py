@@ -260,7 +260,7 @@ def turn_line(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
             return tr("turn.claim.kong", lang, name=who)
         return tr("turn.claim", lang, name=who, tile=tile)
     if phase == Phase.CHOOSE:  # pre-hand choices (飘 / 加锤 / 定缺 …)
-        return tr("turn.choose", lang, what=_ruleset(obs).choice_title(lang))
+        return tr("turn.choose", lang, what=_ruleset(obs).choice_title(lang, obs.choice_stage))
     if phase == Phase.HAIDI:
         if obs.wall_remaining == 0:  # the last tile has been taken: its taker may win on it
             return tr("turn.haidi.taken", lang, name=nm[obs.current])

@@ -53,6 +53,7 @@ class Observation:
     last_discard: tuple[int, int] | None
     kong_tiles: tuple[int, ...] = ()  # tiles a two-tile 开杠 turned up (public)
     winners: tuple[int, ...] = ()
+    choice_stage: str | None = None  # which pre-hand choice is being made (Variant.choice_stage): 换三张
 
 
 # enum members as module constants (on Python 3.11 ``Phase.TURN`` goes through EnumType.__getattr__)
@@ -172,4 +173,5 @@ def observe(state: State, seat: int) -> Observation:
         state.last_discard,
         state.kong_tiles,
         winners,
+        rs.choice_stage(state) if choosing else None,  # choice_stage
     )

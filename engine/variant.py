@@ -578,8 +578,13 @@ class Variant:
         q = self.opening_question
         return None if q is None else (q[0] if lang == "zh" else q[1]).format(hands=hands)
 
-    def choice_title(self, lang: str = "zh") -> str:
-        """What the pre-hand choice is called (定缺 / void suit)."""
+    def choice_stage(self, state: State) -> str | None:
+        """Which of several pre-hand choices is being made, if the variant has more than one (a public
+        fact, shown to everyone: 四川's 换三张 before 定缺); None: the only one."""
+        return None
+
+    def choice_title(self, lang: str = "zh", stage: str | None = None) -> str:
+        """What the pre-hand choice (of ``stage``, from ``choice_stage``) is called (定缺 / void suit)."""
         return self.choice_name[0] if lang == "zh" else self.choice_name[1]
 
     def choice_label(self, value: str, lang: str = "zh") -> str:

@@ -88,6 +88,7 @@ def reference_observe(state: State, seat: int) -> Observation:
         last_discard=state.last_discard,
         kong_tiles=state.kong_tiles,
         winners=state.winners,
+        choice_stage=rs.choice_stage(state) if choosing else None,
     )
 
 

@@ -12,6 +12,7 @@ from itertools import combinations_with_replacement
 
 import pytest
 
+from bot.render import turn_line
 from engine import (
     Act,
     Event,
@@ -22,6 +23,7 @@ from engine import (
     TilePick,
     legal_actions,
     observe,
+    observe_public,
     parse_tiles,
 )
 from engine.tiles import format_tiles
@@ -148,6 +150,21 @@ def test_void_is_chosen_after_the_swap() -> None:
     assert state.phase == Phase.TURN and state.current == 0
     (shown,) = [e for e in events if e.kind == EventKind.CHOICES]
     assert all(c in ("m", "s", "p") for c in shown.choices)
+
+
+def test_everyone_sees_which_choice_is_being_made() -> None:
+    """RULES §6b: 换三张 comes before 定缺. The group's turn line names the stage the table is in: the tiles
+    to swap first, then the void suit (it said "定缺" during the swap)."""
+    state = dealt()
+    public = observe_public(state)
+    assert public.choice_stage == "swap" and observe(state, 1).choice_stage == "swap"
+    names = ["A", "B", "C", "D"]
+    assert "换三张" in turn_line(public, "zh", names) and "定缺" not in turn_line(public, "zh", names)
+    assert "swap" in turn_line(public, "en", names)
+    state, _ = swap_all(state, PASS)
+    public = observe_public(state)
+    assert public.phase == Phase.CHOOSE and public.choice_stage is None
+    assert "定缺" in turn_line(public, "zh", names) and "void" in turn_line(public, "en", names)
 
 
 def test_the_dealer_has_no_drawn_tile_after_the_swap() -> None:

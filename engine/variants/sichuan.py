@@ -377,6 +377,7 @@ class Swapped:
 
 
 SWAP_COUNT = 3
+SWAP_STAGE = "swap"  # Observation.choice_stage while the seats pick their three tiles (换三张)
 _SWAP_NOTE = {1: "swap_next", -1: "swap_prev", 2: "swap_across"}
 
 
@@ -700,6 +701,7 @@ class Sichuan(Variant):
     names = NAMES
     choice_labels = VOID_LABELS
     choice_name = ("定缺", "the void suit (定缺)")
+    swap_name = ("换三张的牌", "three tiles to swap (换三张)")
     choice_question = (
         "定缺：选一门这局不要的花色。这门的牌要先打完，胡牌时手里不能有它；第一个按钮是你张数最少的一门。",
         "Void suit (定缺): pick the suit you will do without this hand. Its tiles must be discarded first, "
@@ -724,6 +726,14 @@ class Sichuan(Variant):
         if state.num_seats == 3:
             return ()
         return void_choices(state, seat)
+
+    def choice_stage(self, state: State) -> str | None:
+        """换三张 comes before 定缺: everyone knows which of the two the table is making."""
+        return SWAP_STAGE if swapping(state) else None
+
+    def choice_title(self, lang: str = "zh", stage: str | None = None) -> str:
+        name = self.swap_name if stage == SWAP_STAGE else self.choice_name
+        return name[0] if lang == "zh" else name[1]
 
     def choices_public(self, state: State) -> bool:
         """The 定缺 suits are shown once all have chosen; the three tiles of 换三张 never are."""
