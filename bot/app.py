@@ -264,6 +264,13 @@ def build_application(
         # prints the collections and pauses; BOT_BENCH_GC compares other thresholds).
         gc.set_threshold(*GC_THRESHOLDS)
 
+    async def post_stop(app: AnyApp) -> None:
+        """Sending stops before the HTTP clients close: a one-off message cut off keeps its outbox row and
+        is sent after the restart, rather than failing as "maybe sent" (bot/outbox.py)."""
+        outbox = app.bot_data.get("outbox")
+        if isinstance(outbox, Outbox):
+            await _bounded("closing the outbox", outbox.close())
+
     async def post_shutdown(app: AnyApp) -> None:
         """Each step bounded in time and independent of the others: shutdown always ends."""
         try:
@@ -288,7 +295,7 @@ def build_application(
                 await request.shutdown()
 
     try:
-        app: AnyApp = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+        app: AnyApp = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
         handlers.install(app)
         lifecycle.install(app)
     except BaseException:

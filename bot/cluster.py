@@ -23,6 +23,13 @@ holds across processes:
   alive. The tables of a worker that died are taken over at once by another (the server drops a dead
   process's sessions, and with them its name): they are rebuilt and carried on, unseen by the players
   except for what the dead worker had not sent yet, which is sent now.
+* One-off messages (a player's result of a hand, notes, the 大结算) are rows of the database's outbox,
+  written in the transaction of what caused them and deleted once sent; a worker gives a table's lease back
+  only once they are sent and deleted (the flush rule above: a post's row is deleted before its chat is
+  idle). The worker that takes over a dead worker's table - a closed one too, while it has rows left -
+  sends them first, in the order they were written, then shows the table again. A chat's messages keep
+  their order; a post is sent twice only if its worker died after Telegram took it and before its row
+  was deleted (at most one per kill: Telegram has no idempotency key).
 """
 
 from __future__ import annotations
@@ -435,6 +442,8 @@ class Cluster:
         caught = await self._caught_up(rt) if rt is not None and not resend else None
         found = [caught] if caught is not None else await self.storage.restore(table_id)
         if not found:
+            if not known or resend:  # a closed table's last messages (大结算) a dead worker had not sent
+                await svc.present.queue_posts(table_id)
             if rt is not None:
                 rt.closed = True
                 svc.registry.remove(rt)

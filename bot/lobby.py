@@ -165,7 +165,7 @@ class Lobby:
                 url = self.present.deep_link(self.links.payload(rt.id))
                 if user_id not in rt.waiting_dm:
                     rt.waiting_dm.add(user_id)
-                    self.present.note_no_dm(rt, user_id, url)
+                    await self.present.note_no_dm(rt, user_id, url)
                     self.present.show_lobby(rt)
                 return Reply(t("ans.no_dm", lang), url=url)
             seats = list(rt.seats)

@@ -15,14 +15,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from storage import Storage, StorageError
+from storage import Post, Storage, StorageError
 
 from . import keyboards as kb
 from . import nightview
 from .access import MEMBER, Access
 from .lobby import Lobby, room_part
 from .people import People
-from .present import Presenter
+from .present import Presenter, post_of
 from .runtime import Clock, FinishedHand, Reply, TableRuntime, Tables, TimerPort
 from .texts import t
 
@@ -118,11 +118,9 @@ class Night:
 
         lang = self.people.table_lang(rt)
         body = text(lang) + "\n\n" + t("final.reopen", lang)
-        self.present.out.post(rt.chat_id, body, kb.reopen_keyboard(rt.id, lang))
-        for user in sorted(users):
-            if user in rt.dm_lost:
-                continue
-            self.present.out.post(user, text(self.people.dm_lang(user)))
+        posts = [post_of(rt.chat_id, body, kb.reopen_keyboard(rt.id, lang))]
+        posts += [Post(u, text(self.people.dm_lang(u))) for u in sorted(users) if u not in rt.dm_lost]
+        await self.present.send_posts(rt, posts)  # through the outbox: a stop does not lose them
 
     # ================================================================== entry points (take the table lock)
 

@@ -12,7 +12,11 @@ The service says *what* a chat should show; the outbox decides *when* it is sent
   goes on answering buttons - which is once per merged burst, not once per move. A new picture is an
   ``editMessageMedia``; a new caption or keyboard alone an ``editMessageCaption``. A message that changes
   between photo and text is sent anew.
-* ``post(chat, text)`` sends a new message.
+* ``post(chat, text)`` sends a new message. A post that stands for a row of the database's outbox (a
+  hand's result, a note: written in the transaction of what caused it) carries ``on_sent``, awaited once
+  its sending is over - sent, or given up as below - and never when the outbox is closed first: the row is
+  then deleted, and a row still there after a restart or a worker's death is sent by the next one
+  (bot/restore.py, bot/cluster.py).
 * A text over Telegram's 4,096 characters is split at line ends into several messages, never cut: a
   posted one is sent in parts; a live one keeps its keyboard on its last part and its earlier parts are
   edited (or, if their number changes, the whole message is sent anew). A caption over 1,024 characters
@@ -31,6 +35,10 @@ Telegram (no connection, or an error answer such as a 5xx) - or when it is an ed
 however often it lands. A new message whose fate is unknown (a timeout after it was sent, a dropped
 connection) is not sent again. The id of every live message sent anew goes to ``on_message`` before the
 chat's next request, so that it can be stored at once. Message texts are never logged: a hand is private.
+
+Across a stop or a worker's death a post of the database's outbox is sent at least once: the one window
+where it is sent twice is a kill after Telegram took it and before its row was deleted (Telegram has no
+idempotency key to tell a resent message from a new one).
 """
 
 from __future__ import annotations
@@ -85,6 +93,7 @@ class _Op:
     requests: int = 0  # made so far (the first to a group is paced by the queue, the others one by one)
     done: list[tuple[int, str]] = field(default_factory=list)  # parts of a long text already sent: no
     # retry sends them twice
+    on_sent: Callable[[], Awaitable[None]] | None = None  # a post's sending is over (its outbox row goes)
 
 
 @dataclass(slots=True)
@@ -144,6 +153,19 @@ def may_have_arrived(e: NetworkError) -> bool:
     if cause is None:
         return False
     return not isinstance(cause, NOT_SENT)
+
+
+async def _over(op: _Op) -> None:
+    """A post's sending is over: its ``on_sent`` (which must not fail the chat's queue)."""
+    if op.on_sent is None:
+        return
+    done, op.on_sent = op.on_sent, None
+    try:
+        await done()
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("a sent message was not recorded as sent")
 
 
 class Outbox:
@@ -218,9 +240,17 @@ class Outbox:
         q.append(_Op(True, key, content, fresh))
         self._kick(chat_id)
 
-    def post(self, chat_id: int, text: str, kb: Keyboard | None = None) -> None:
-        """A new message (a long text: several, the keyboard on the last)."""
-        self._queues.setdefault(chat_id, deque()).append(_Op(False, "", Content(text, kb)))
+    def post(
+        self,
+        chat_id: int,
+        text: str,
+        kb: Keyboard | None = None,
+        *,
+        on_sent: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """A new message (a long text: several, the keyboard on the last); ``on_sent`` is awaited once its
+        sending is over (sent or given up), never if the outbox closes first."""
+        self._queues.setdefault(chat_id, deque()).append(_Op(False, "", Content(text, kb), on_sent=on_sent))
         self._kick(chat_id)
 
     def adopt(self, chat_id: int, key: str, message_id: int) -> None:
@@ -312,6 +342,7 @@ class Outbox:
                     raise
                 except Exception:
                     log.exception("dropping a message to chat %s after an unexpected error", chat_id)
+                await _over(op)
         finally:
             self._workers.pop(chat_id, None)
             if not q:
@@ -337,7 +368,11 @@ class Outbox:
                 return
             except Forbidden as e:
                 log.info("chat %s refuses messages: %s", chat_id, e.message)
-                self._queues.get(chat_id, deque()).clear()
+                dropped = self._queues.get(chat_id, deque())
+                ops = list(dropped)
+                dropped.clear()
+                for other in ops:
+                    await _over(other)
                 if chat_id > 0 and self.on_forbidden is not None:
                     await self.on_forbidden(chat_id)
                 return

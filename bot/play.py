@@ -14,6 +14,9 @@ for the seat (take a win, else pass a claim or discard the drawn tile); after tw
 seat is on auto-play until the player presses "I'm back". AI seats (``bot.ai``) and auto-play seats act at
 once, and so does a seat with a single legal action. When the hand ends, the table's totals are updated,
 each player gets the result in private, and the hand-end hook (``HandEndHook``) decides what comes next.
+Those results (and the notes on auto-play) are one-off messages: rendered before the action that causes them
+and written to the database's outbox in its transaction, so that a stop or a dead worker cannot lose them
+(``Presenter.queue_posts`` sends them, bot/restore.py those left over).
 
 The clock: a decision's deadline is on its panel (and the group sees who is on the clock, never during a
 claim window); ten seconds before it the panel is edited once with a warning (``Pending.warned``; a
@@ -39,7 +42,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 import engine
 from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
-from storage import Facts, SeatPlay, Storage, StorageError
+from storage import Facts, Post, SeatPlay, Storage, StorageError
 from storage.store import ActionLog
 
 from . import ai, render, views
@@ -200,6 +203,7 @@ class _Step:
     changed: list[SeatPlay]  # the seats' rows it writes
     facts: Facts
     recent: tuple[Event, ...]  # the public events it adds to the group's "recent" line
+    posts: list[Post]  # the one-off messages stored with it (the players' results of a hand it ends)
 
 
 class Play:
@@ -329,16 +333,18 @@ class Play:
                 label = self.present.action_label(obs, action, lang)
                 count = rt.timeouts.get(seat, 0) + 1
                 goes_auto = count >= TIMEOUTS_BEFORE_AUTO and seat not in rt.auto
+                note = [self.present.auto_post(rt, seat, True)] if goes_auto else []
                 try:
                     await self.commit(
-                        rt, action, timeouts={seat: count}, auto=rt.auto | {seat} if goes_auto else None
-                    )
+                        rt, action, timeouts={seat: count}, auto=rt.auto | {seat} if goes_auto else None,
+                        posts=note,
+                    )  # fmt: skip
                 except StorageError as e:
                     log.warning("table %s: timeout action not stored (%s)", rt.id, type(e).__name__)
                     break
                 self.present.note_timeout(rt, seat, label)
-                if goes_auto:
-                    self.present.note_auto(rt, seat, True)
+                if note:
+                    await self.present.queue_posts(rt.id)
             await self.resume(rt)
 
     async def im_back(self, table_id: int, user_id: int) -> Reply:
@@ -385,12 +391,15 @@ class Play:
                 if seat is None or not rt.playing or user_id in rt.dm_lost:
                     continue
                 rt.dm_lost.add(user_id)
-                self.present.note_dm_lost(rt, user_id, self.present.deep_link(f"b{rt.id}"))
+                note = [self.present.dm_lost_post(rt, user_id, self.present.deep_link(f"b{rt.id}"))]
                 if seat not in rt.auto:
-                    try:
-                        await self._save_play(rt, auto=rt.auto | {seat})
+                    try:  # the note in the transaction that puts him on auto-play
+                        await self._save_play(rt, auto=rt.auto | {seat}, posts=note)
+                        note = []
                     except StorageError as e:
                         log.warning("table %s: auto-play not switched on: %s", rt.id, e)
+                await self.present.send_posts(rt, note)
+                await self.present.queue_posts(rt.id)
                 await self.resume(rt)
 
     async def come_back(self, user_id: int) -> int:
@@ -484,14 +493,17 @@ class Play:
         *,
         timeouts: Mapping[int, int] | None = None,
         auto: frozenset[int] | None = None,
+        posts: Sequence[Post] = (),
     ) -> None:
-        """Apply one action and log it (one transaction, with its version and the seats' play state it
-        changes: decisions, ``timeouts``, ``auto``); memory changes only after."""
+        """Apply one action and log it (one transaction, with its version, the seats' play state it
+        changes: decisions, ``timeouts``, ``auto``, and the one-off messages it causes: ``posts``, and the
+        players' results if it ends the hand); memory changes only after. The caller queues the posts
+        (``Presenter.queue_posts``; the results: ``_finish_hand``)."""
         assert rt.hand is not None
         step = self._prepare(rt, rt, action, timeouts=timeouts, auto=auto)
         await self.storage.log_action(
             rt.hand.id, action, step.state.version, final=step.final, table_id=rt.id, seats=step.changed,
-            facts=step.facts,
+            facts=step.facts, posts=[*posts, *step.posts],
         )  # fmt: skip
         self._adopt(rt, step)
 
@@ -507,7 +519,8 @@ class Play:
     ) -> _Step:
         """Work out ``action`` played after ``base`` (the table as in memory, or the step before it in a run
         not stored yet, whose public events ``recent`` are not in ``rt.recent`` yet): the state, the
-        decisions, pause and play state it leads to, and the seats' rows to store with it. Changes nothing."""
+        decisions, pause and play state it leads to, and the seats' rows to store with it; when it ends the
+        hand, the players' results (rendered here, only for that final step). Changes nothing."""
         before = base.state
         assert before is not None
         state, events = engine.apply(before, action)
@@ -531,6 +544,7 @@ class Play:
             rows if final is None else seat_rows(state.num_seats, (), {}, {}), changed,
             base.facts.after(before, action, events),
             tuple(ev.public() for ev in events if ev.kind not in views.QUIET_EVENTS),
+            self.present.result_posts(rt, final) if final is not None else [],
         )  # fmt: skip
 
     def _adopt(self, rt: TableRuntime, step: _Step) -> None:
@@ -556,25 +570,33 @@ class Play:
         return (*rt.recent, *recent, *moment_events(moment))[-(rt.recent.maxlen or 8) :]
 
     async def set_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
-        """Put a seat on auto-play (the bot plays for it at once) or take it off; the group is told."""
+        """Put a seat on auto-play (the bot plays for it at once) or take it off; the group is told (the note
+        stored with the change)."""
         await self._save_play(
-            rt, auto=rt.auto | {seat} if on else rt.auto - {seat}, timeouts=None if on else {seat: 0}
-        )
-        self.present.note_auto(rt, seat, on)
+            rt, auto=rt.auto | {seat} if on else rt.auto - {seat}, timeouts=None if on else {seat: 0},
+            posts=[self.present.auto_post(rt, seat, on)],
+        )  # fmt: skip
+        await self.present.queue_posts(rt.id)
 
     async def _save_play(
-        self, rt: TableRuntime, *, auto: frozenset[int], timeouts: Mapping[int, int] | None = None
+        self,
+        rt: TableRuntime,
+        *,
+        auto: frozenset[int],
+        timeouts: Mapping[int, int] | None = None,
+        posts: Sequence[Post] = (),
     ) -> None:
         """Change seats' auto-play (and timeouts) without an action: the decisions that opens or closes
-        are stored with it, then memory follows."""
+        are stored with it (and ``posts``, the notes that say so: the caller queues them), then memory
+        follows."""
         if rt.state is None:
             return
         new_timeouts = {**rt.timeouts, **(timeouts or {})}
         pending = open_decisions(rt, rt.state, auto, self.clock(), paused=self._paused(rt))
         rows = seat_rows(rt.state.num_seats, auto, new_timeouts, pending)
         changed = [r for s, r in rows.items() if rt.stored.get(s, SeatPlay(s)) != r]
-        if changed:
-            await self.storage.save_seats(rt.id, changed)
+        if changed or posts:
+            await self.storage.save_seats(rt.id, changed, posts)
         rt.pending, rt.auto, rt.timeouts, rt.stored = pending, auto, new_timeouts, rows
 
     def stop_clock(self, rt: TableRuntime) -> None:
@@ -644,9 +666,10 @@ class Play:
         in order, and the error that stopped the rest is raised."""
         assert rt.hand is not None
         hand_id = rt.hand.id
-        seqs, error = await self.storage.log_actions(
-            [ActionLog(hand_id, s.action, s.state.version, s.final, rt.id, s.changed, s.facts) for s in run]
-        )
+        seqs, error = await self.storage.log_actions([
+            ActionLog(hand_id, s.action, s.state.version, s.final, rt.id, s.changed, s.facts, s.posts)
+            for s in run
+        ])
         for step in run[: len(seqs)]:
             self._adopt(rt, step)
         if error is not None:
@@ -685,7 +708,7 @@ class Play:
             key = rt.score_key(seat)
             rt.totals[key] = rt.totals.get(key, 0) + d
         summary = self.present.hand_summary(rt)
-        self.present.post_results(rt)
+        await self.present.queue_posts(rt.id)  # the players' results, stored with the final action
         rt.next_dealer = state.result.next_dealer
         rt.hands_played = hand.number
         rt.hand, rt.state = None, None

@@ -19,12 +19,14 @@ sees cannot depend on whether someone may claim. Only open claim decisions show 
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
-from engine import Action, ClaimKind, Observation, Phase, observe, observe_public
-from storage import Storage, StorageError, TableSettings
+from engine import Action, ClaimKind, Observation, Phase, State, observe, observe_public
+from storage import Post, Storage, StorageError, TableSettings
 
 from . import keyboards as kb
 from . import nightview, pictures, render, views
@@ -116,6 +118,7 @@ class Presenter:
         self.storage = storage
         self.clock = clock
         self.bot_username = bot_username
+        self._queued: set[int] = set()  # outbox rows queued in this process and not deleted yet
 
     # ------------------------------------------------------------------ names, labels, links
 
@@ -379,26 +382,27 @@ class Presenter:
             lines.append(reveal)
         return "\n".join(lines)
 
-    def post_results(self, rt: TableRuntime) -> None:
-        """Each player gets the hand's result in private, as a new message that stays (the panel above it
-        shows the end of the hand): the settlement explained, his points and his total at the table."""
-        state, hand = rt.state, rt.hand
-        assert state is not None and hand is not None and state.result is not None
+    def result_posts(self, rt: TableRuntime, final: State) -> list[Post]:
+        """Each player's result of the hand ``final`` ends (``rt`` still before it: its totals without it),
+        for his private chat, as a new message that stays (the panel above it shows the end of the hand): the
+        settlement explained, his points and his total at the table. Written to the outbox with the final
+        action (bot/play.py), sent once that is committed."""
+        hand, result = rt.hand, final.result
+        assert hand is not None and result is not None
+        public = views.public_observation(final)
+        posts = []
         for seat, user in enumerate(rt.hand_seats()):
             if user is None or user in rt.dm_lost:
                 continue
             lang = self.people.dm_lang(user)
+            total = rt.totals.get(rt.score_key(seat), 0) + result.deltas[seat]
             lines = [
                 t("dm.result_title", lang, tid=rt.id, n=hand.number),
-                self.result_text(rt, lang, viewer=seat),
-                t(
-                    "dm.your_total",
-                    lang,
-                    delta=state.result.deltas[seat],
-                    total=rt.totals.get(rt.score_key(seat), 0),
-                ),
+                render.result_view(public, lang, self.seat_names(rt, lang, seat)),
+                t("dm.your_total", lang, delta=result.deltas[seat], total=total),
             ]
-            self.out.post(user, "\n".join(lines))
+            posts.append(Post(user, "\n".join(lines)))
+        return posts
 
     def show_closed(self, rt: TableRuntime) -> None:
         """A stopped table: its messages stay, with their buttons gone and a line saying it is closed."""
@@ -422,32 +426,80 @@ class Presenter:
         self.out.live(user, panel_key(rt.id), view.text, None, photo=view.photo)
 
     # ------------------------------------------------------------------ notes (new messages)
+    #
+    # One-off messages go through the database's outbox (schema v9): a ``Post`` is rendered, written in the
+    # transaction of what it reports (``*_post``: the caller stores it) or in one of its own (``send_posts``,
+    # ``note_*``), and only then queued (``queue_posts``); its row is deleted once it is sent. A restart or
+    # a worker taking the table over sends the rows left (bot/restore.py).
 
-    def note_no_dm(self, rt: TableRuntime, user: int, url: str) -> None:
+    def no_dm_post(self, rt: TableRuntime, user: int, url: str) -> Post:
         """Someone pressed Join but never started the bot in private: a link for him in the group."""
         lang = self.people.table_lang(rt)
         name = self.people.name(user)
-        self.out.post(rt.chat_id, t("note.no_dm", lang, name=name), kb.deep_link_keyboard(url, lang))
+        return post_of(rt.chat_id, t("note.no_dm", lang, name=name), kb.deep_link_keyboard(url, lang))
 
-    def note_dm_lost(self, rt: TableRuntime, user: int, url: str) -> None:
+    def dm_lost_post(self, rt: TableRuntime, user: int, url: str) -> Post:
         lang = self.people.table_lang(rt)
         name = self.people.name(user)
-        self.out.post(rt.chat_id, t("note.dm_lost", lang, name=name), kb.deep_link_keyboard(url, lang))
+        return post_of(rt.chat_id, t("note.dm_lost", lang, name=name), kb.deep_link_keyboard(url, lang))
 
-    def note_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
+    def auto_post(self, rt: TableRuntime, seat: int, on: bool) -> Post:
         user = rt.hand_seats()[seat]
         name = self.people.name(user) if user is not None else ""
         key = "note.auto_on" if on else "note.auto_off"
-        self.out.post(rt.chat_id, t(key, self.people.table_lang(rt), name=name))
+        return Post(rt.chat_id, t(key, self.people.table_lang(rt), name=name))
+
+    async def note_no_dm(self, rt: TableRuntime, user: int, url: str) -> None:
+        await self.send_posts(rt, [self.no_dm_post(rt, user, url)])
+
+    async def send_posts(self, rt: TableRuntime, posts: Sequence[Post]) -> None:
+        """One-off messages that no other write causes: written to the outbox in a transaction of their
+        own, then queued. If the database refuses them they are still sent, once, from memory."""
+        if not posts:
+            return
+        try:
+            await self.storage.add_posts(rt.id, posts)
+        except StorageError as e:
+            log.warning("table %s: messages not written to the outbox (%s): sent from memory", rt.id, e)
+            for p in posts:
+                self.out.post(p.chat_id, p.text, _keyboard(p.keyboard))
+            return
+        await self.queue_posts(rt.id)
+
+    async def queue_posts(self, table_id: int) -> None:
+        """Queue the table's one-off messages not sent yet, in the order they were written (those this
+        process has queued already are not queued twice)."""
+        try:
+            rows = await self.storage.unsent_posts(table_id)
+        except StorageError as e:
+            log.warning("table %s: unsent messages not read: %s", table_id, e)
+            return
+        self.queue_rows(rows)
+
+    def queue_rows(self, rows: Sequence[Post]) -> None:
+        """Queue outbox rows (in the order given); each row is deleted once it is sent."""
+        for row in rows:
+            if row.id in self._queued:
+                continue
+            self._queued.add(row.id)
+            self.out.post(row.chat_id, row.text, _keyboard(row.keyboard), on_sent=partial(self._sent, row.id))
+
+    async def _sent(self, row_id: int) -> None:
+        try:
+            await self.storage.post_sent(row_id)
+        except StorageError as e:  # kept out of this process's queue; a restart sends it again
+            log.warning("a sent message stays in the outbox: %s", e)
+            return
+        self._queued.discard(row_id)
 
     def note_timeout(self, rt: TableRuntime, seat: int, label: str) -> None:
         """Tell a player what the bot played for him when his time ran out: on his panel (edited, not a new
         message), until he next presses a button."""
         rt.notes[seat] = label
 
-    def note_group(self, rt: TableRuntime, key: str) -> None:
+    async def note_group(self, rt: TableRuntime, key: str) -> None:
         """A one-line note to the group (``note.restored``, ``note.restore_failed``)."""
-        self.out.post(rt.chat_id, t(key, self.people.table_lang(rt)))
+        await self.send_posts(rt, [Post(rt.chat_id, t(key, self.people.table_lang(rt)))])
 
     # ------------------------------------------------------------------ live message ids
 
@@ -476,6 +528,22 @@ class Presenter:
                 await self.storage.set_panel(rt.id, chat_id, message_id)
         except StorageError as e:
             log.warning("table %s: message id not stored: %s", rt.id, e)
+
+
+def post_of(chat_id: int, text: str, keyboard: Keyboard | None = None) -> Post:
+    """A one-off message as the outbox stores it (its keyboard as the Bot API's JSON)."""
+    markup = kb.markup_json(keyboard)
+    return Post(chat_id, text, json.dumps(markup, ensure_ascii=False) if markup else None)
+
+
+def _keyboard(stored: str | None) -> Keyboard | None:
+    """A stored post's keyboard (``_post``) back as buttons."""
+    if not stored:
+        return None
+    rows = json.loads(stored)["inline_keyboard"]
+    return tuple(
+        tuple(kb.Button(b["text"], b.get("callback_data"), b.get("url")) for b in row) for row in rows
+    )
 
 
 def _with_lang(settings: TableSettings, lang: str) -> TableSettings:

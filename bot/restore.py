@@ -6,6 +6,10 @@ place (their ids are stored); a new message is sent only where the old one is go
 its start and deadline; only a decision whose deadline passed while the bot was down gets a fresh timer, and
 then (only then) the group is told the bot restarted. A hand result the group had not been shown yet is
 shown now, once. AI seats make any moves they had not made yet.
+
+One-off messages the stop cut off (a player's result of a hand, a note: rows of the database's outbox,
+written with what caused them) are sent first, in the order they were written, before a table's live
+messages are shown again - also those of a table closed since (the 大结算 of a game night).
 """
 
 from __future__ import annotations
@@ -61,6 +65,10 @@ async def restore_tables(
         tables.add(rt)
         async with rt.lock:
             await rebuild(storage, rt, r, present, play)
+    try:  # what closed tables still owe (each open table's were queued with it)
+        present.queue_rows(await storage.unsent_posts())
+    except StorageError as e:
+        log.warning("unsent messages not read: %s", e)
 
 
 async def rebuild(
@@ -79,8 +87,11 @@ async def rebuild(
     a hand in progress in new messages rather than edit the stored ones (a dead worker may have sent newer
     ones, whose buttons are for a decision already taken).
     ``quiet``: a hand in progress is only rebuilt in memory, its deadlines as stored, nothing shown or
-    moved on (a worker alive handed the table over with every message sent and every timer armed)."""
+    moved on (a worker alive handed the table over with every message sent and every timer armed).
+    Otherwise the table's one-off messages not sent yet (the outbox) are queued first."""
     present.adopt(rt, dict(r.panels or {}))
+    if not quiet:
+        await present.queue_posts(rt.id)
     done = await load_totals(storage, rt)
     if r.error is not None and r.hand is not None:
         # the reason quotes the logged action, which may be a hidden tile: not in logs or chats
@@ -89,7 +100,7 @@ async def rebuild(
             await storage.abandon_hand(r.hand.id, "does not replay")
         except StorageError as e:
             log.warning("table %s: %s", rt.id, e)
-        present.note_group(rt, "note.restore_failed")
+        await present.note_group(rt, "note.restore_failed")
         present.show_lobby(rt, fresh=True)
     elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
         await _lobby(storage, rt, present, done)  # its buttons work in any of its messages: edited in place
@@ -108,7 +119,7 @@ async def rebuild(
         if r.facts is not None:
             rt.facts = r.facts
         if _reopen(rt, r, play.clock()):
-            present.note_group(rt, "note.restored")
+            await present.note_group(rt, "note.restored")
         try:
             await _store_play(storage, rt)
         except StorageError as e:

@@ -355,12 +355,14 @@ class ClusterStore:
         await self._pool.execute("DELETE FROM workers WHERE worker = $1", self.worker)
 
     async def orphans(self) -> set[int]:
-        """Open tables last held by a worker that is gone (none of its connections is left): someone must
-        carry them on, since no update may come for them (a player waits for a message never sent)."""
+        """Tables last held by a worker that is gone (none of its connections is left), open or with
+        messages in the outbox (v9) still to send: someone must carry them on, since no update may come for
+        them (a player waits for a message never sent)."""
         rows = await self._pool.fetch(
             """
             SELECT l.table_id FROM table_leases AS l JOIN tables AS t ON t.id = l.table_id
-            WHERE t.status = 'open' AND l.owner <> $1 AND left(l.owner, 63) NOT IN (
+            WHERE (t.status = 'open' OR EXISTS (SELECT 1 FROM outbox AS o WHERE o.table_id = t.id))
+            AND l.owner <> $1 AND left(l.owner, 63) NOT IN (
                 SELECT application_name FROM pg_stat_activity WHERE application_name <> ''
             )
             """,
@@ -369,4 +371,9 @@ class ClusterStore:
         return {int(r[0]) for r in rows}
 
     async def open_tables(self) -> set[int]:
-        return {int(r[0]) for r in await self._pool.fetch("SELECT id FROM tables WHERE status = 'open'")}
+        """The tables a starting worker brings in: the open ones, and closed ones with messages still in the
+        outbox."""
+        rows = await self._pool.fetch(
+            "SELECT id FROM tables WHERE status = 'open' UNION SELECT DISTINCT table_id FROM outbox"
+        )
+        return {int(r[0]) for r in rows}

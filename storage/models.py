@@ -150,6 +150,19 @@ class SeatPlay:
 
 
 @dataclass(frozen=True, slots=True)
+class Post:
+    """A one-off message of a table (a hand's result in a player's private chat, a note to the group) in the
+    outbox (schema v9): written in the transaction of what caused it, deleted once sent. ``keyboard`` is the
+    Bot API's reply_markup as JSON; ``id`` (0 until stored) orders a chat's messages."""
+
+    chat_id: int
+    text: str
+    keyboard: str | None = None
+    id: int = 0
+    table_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Restored:
     """One open table after a restart. ``hand``/``state`` are None when no hand is in progress (a lobby,
     or between hands); ``error`` says why a hand could not be rebuilt (``state`` is then None).

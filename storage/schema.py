@@ -408,6 +408,24 @@ V8_SHARED_SENDING: tuple[str, ...] = (
     """,
 )
 
+V9_OUTBOX: tuple[str, ...] = (
+    # The transactional outbox (issue 15): a one-off message (a hand's result in a player's private chat, a
+    # note to the group) is written in the transaction of what caused it, and deleted once the bot has sent
+    # it; a restart, or the worker that takes a table over, sends the table's rows left, in id order.
+    # ``keyboard``: the Bot API's reply_markup JSON. PostgreSQL has its own step (an identity column).
+    """
+    CREATE TABLE outbox (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: the order of a chat's messages
+        table_id   INTEGER NOT NULL REFERENCES tables (id),
+        chat_id    INTEGER NOT NULL,
+        text       TEXT NOT NULL,
+        keyboard   TEXT CHECK (keyboard IS NULL OR json_valid(keyboard)),
+        created_at REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX outbox_table ON outbox (table_id, id)",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
@@ -417,6 +435,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V6_GAME_NIGHT,  # v6: rounds and ready, hand codes, shuffle salts, seat stats, ratings, remembered rooms
     V7_WORKERS,  # v7: table leases, timers and workers of a multi-process bot (PostgreSQL)
     V8_SHARED_SENDING,  # v8: a group's last send per table lease, the workers' shared send budget
+    V9_OUTBOX,  # v9: one-off messages not sent yet, written with what caused them
 )
 LATEST = len(MIGRATIONS)
 

@@ -66,6 +66,7 @@ from .models import (
     LoggedAction,
     Period,
     Player,
+    Post,
     Rating,
     Restored,
     RoomSettings,
@@ -464,6 +465,7 @@ class ActionLog:
     table_id: int | None = None
     seats: Sequence[SeatPlay] = ()
     facts: Facts | None = None
+    posts: Sequence[Post] = ()  # one-off messages of ``table_id`` it causes (the outbox, v9)
 
 
 class Storage:
@@ -1035,15 +1037,63 @@ class Storage:
 
         return await self._write(run)
 
-    async def save_seats(self, table_id: int, seats: Iterable[SeatPlay]) -> None:
+    async def save_seats(self, table_id: int, seats: Iterable[SeatPlay], posts: Sequence[Post] = ()) -> None:
         """Seats' play state (auto-play, timeouts, open decisions) changed without an action, e.g. a player
-        came back from auto-play: one transaction."""
+        came back from auto-play: one transaction, with the ``posts`` that say so (the outbox)."""
         rows = _seat_rows(table_id, seats)
+        post_rows = self._post_rows(table_id, posts)
 
         async def run(db: aiosqlite.Connection) -> None:
             await db.executemany(_UPDATE_SEAT, rows)
+            await db.executemany(_INSERT_POST, post_rows)
 
         await self._write(run)
+
+    # ------------------------------------------------------------------ the outbox (v9)
+
+    def _post_rows(self, table_id: int | None, posts: Sequence[Post]) -> list[tuple[Any, ...]]:
+        if not posts:
+            return []
+        if table_id is None:
+            raise InvalidInput("posts need the table they belong to")
+        now = self._now()
+        for p in posts:
+            _check_int64("chat_id", p.chat_id)
+            if not isinstance(p.text, str) or not p.text:
+                raise InvalidInput("a post needs a text")
+        return [(table_id, p.chat_id, p.text, p.keyboard, now) for p in posts]
+
+    async def add_posts(self, table_id: int, posts: Sequence[Post]) -> None:
+        """One-off messages of a table that no other write causes (a note to the group): one transaction,
+        before they are sent."""
+        rows = self._post_rows(table_id, posts)
+        if not rows:
+            return
+
+        async def run(db: aiosqlite.Connection) -> None:
+            await db.executemany(_INSERT_POST, rows)
+
+        await self._write(run)
+
+    async def unsent_posts(self, table_id: int | None = None) -> list[Post]:
+        """The one-off messages not sent yet (of one table, or of all), in the order they were written."""
+        where, params = ("WHERE table_id = ? ", (table_id,)) if table_id is not None else ("", ())
+
+        async def run(db: aiosqlite.Connection) -> list[Post]:
+            rows = await db.execute_fetchall(
+                f"SELECT id, table_id, chat_id, text, keyboard FROM outbox {where}ORDER BY id", params
+            )
+            return [Post(int(r[2]), r[3], r[4], int(r[0]), int(r[1])) for r in rows]
+
+        return await self._read(run)
+
+    async def post_sent(self, post_id: int) -> None:
+        """A one-off message was sent (or given up on): out of the outbox."""
+
+        async def run(db: aiosqlite.Connection) -> None:
+            await db.execute("DELETE FROM outbox WHERE id = ?", (post_id,))
+
+        await self._single(run)
 
     async def set_panel(self, table_id: int, user_id: int, message_id: int) -> None:
         """The message a player's private panel of a table is shown in (edited in place after a restart)."""
@@ -1082,6 +1132,7 @@ class Storage:
         table_id: int | None = None,
         seats: Sequence[SeatPlay] = (),
         facts: Facts | None = None,
+        posts: Sequence[Post] = (),
     ) -> int:
         """Persist one accepted action with the state version it produced; returns its sequence number.
 
@@ -1092,9 +1143,11 @@ class Storage:
         seat's play state is cleared). ``seats``: the seats of ``table_id`` whose play state (decisions,
         timeouts, auto-play) the action changed, written in the same transaction. ``facts``: the hand's
         facts gathered as it was played, this action included (else finishing replays the hand once).
+        ``posts``: one-off messages of ``table_id`` the action causes (the players' results of a hand it
+        ends), written to the outbox in the same transaction.
         """
         fn, single = self._action_work(
-            ActionLog(hand_id, action, version, final=final, table_id=table_id, seats=seats, facts=facts)
+            ActionLog(hand_id, action, version, final, table_id, seats, facts, posts)
         )
         return await (self._single(fn) if single else self._write(fn))
 
@@ -1140,6 +1193,7 @@ class Storage:
         now = self._now()
         params = (hand_id, hand_id, parsed.seat, text, version, now)
         seat_rows = _seat_rows(table_id, seats) if seats and table_id is not None else []
+        post_rows = self._post_rows(table_id, entry.posts)
 
         async def insert(db: aiosqlite.Connection) -> int:
             try:
@@ -1148,13 +1202,15 @@ class Storage:
                 raise await _action_refused(db, e, hand_id, text, version) from None
             return int(list(rows)[0][0])
 
-        if result is None and not seat_rows:
+        if result is None and not seat_rows and not post_rows:
             return insert, True
 
         async def insert_and_finish(db: aiosqlite.Connection) -> int:
             seq = await insert(db)
             if seat_rows:
                 await db.executemany(_UPDATE_SEAT, seat_rows)
+            if post_rows:
+                await db.executemany(_INSERT_POST, post_rows)
             if final is not None and result is not None:
                 await _finish(db, hand_id, final, result, now, facts)
             return seq
@@ -1655,6 +1711,7 @@ def clean_code(text: str) -> str | None:
         return None
     return code
 
+_INSERT_POST = "INSERT INTO outbox (table_id, chat_id, text, keyboard, created_at) VALUES (?, ?, ?, ?, ?)"
 _INSERT_ACTION = """
     INSERT INTO actions (hand_id, seq, seat, action, version, at)
     VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?), ?, ?, ?, ?)

@@ -269,6 +269,7 @@ class Call:
     error: str | None = None
     finished: float | None = None
     injected_fault: bool = False
+    held: bool = False  # held unanswered by ``hold`` (then answered 502, without effect)
 
     @property
     def done(self) -> bool:
@@ -576,6 +577,7 @@ class FakeTelegramServer:
         self._deliverer: asyncio.Task[None] | None = None
         self._commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._slow: list[list[Any]] = []  # [method, times, seconds] (``slow_next``)
+        self._holds: dict[tuple[str, int], asyncio.Event] = {}  # (method, chat id) -> released (``hold``)
         # Machinery.
         self._user_ids = itertools.count(10_001)
         self._group_ids = itertools.count(1)
@@ -635,6 +637,7 @@ class FakeTelegramServer:
         if self._server is None:
             return
         self._closing = True
+        self.release()
         self._notify()
         if self._deliverer is not None:
             self._deliverer.cancel()
@@ -1035,6 +1038,22 @@ class FakeTelegramServer:
     def clear_faults(self) -> None:
         self.faults.clear()
 
+    def hold(self, method: str, chat: FakeChat | FakeUser | int) -> None:
+        """Calls of ``method`` to ``chat`` are held unanswered until ``release`` (or the server stops), then
+        answered 502 without effect: a request that never got through (a network partition, Telegram down).
+        A bot stopped meanwhile never sent them; what it sends after the release goes through."""
+        chat_id = chat if isinstance(chat, int) else chat.id
+        self._holds[(method.lower(), chat_id)] = asyncio.Event()
+
+    def release(self) -> None:
+        holds, self._holds = self._holds, {}
+        for event in holds.values():
+            event.set()
+
+    def held_calls(self) -> list[Call]:
+        """The calls held right now (``hold``)."""
+        return [c for c in self._inflight if c.held]
+
     # ---------------------------------------------------------------- waiting
 
     async def wait_for(
@@ -1242,6 +1261,12 @@ class FakeTelegramServer:
                 raise ApiError(fault.status, fault.description, params_out)
             if handler is None:
                 raise ApiError(404, "Not Found")
+            hold = self._holds.get((canonical.lower(), params.get("chat_id")))  # type: ignore[arg-type]
+            if hold is not None:
+                call.held = True
+                self._notify()
+                await hold.wait()
+                raise ApiError(502, "Bad Gateway")
             if canonical == _GET_UPDATES:
                 result = await self._get_updates(call, conn)
             else:

@@ -196,3 +196,52 @@ async def test_a_panel_sent_just_before_a_crash_loses_its_buttons_when_pressed(
         assert (query.text or "").startswith("✔")  # the same decision: the press counts
         assert not game_buttons(tg.message(alice.id, unknown.message_id), tid)
         assert [m for m in tg.bot_messages(alice) if game_buttons(m, tid)] in ([], [stored])
+
+
+async def test_a_result_cut_off_by_a_stop_reaches_each_player_once_after_the_restart(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Issue 15 (the transactional outbox): the hand's final action is committed, but its players' results
+    have not reached their private chats when the bot stops (those chats unreachable for the moment, the
+    requests never got through). After the restart each player gets his result - the one written with the
+    final action, his total included - exactly once, and the outbox is empty."""
+    db = tmp_path / "bot.db"
+    clock = Clock()
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True, language_code="zh")
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, db, clock) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        lobby = await lobby_message(tg, group, tid, "j")
+        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: bob.id in svc.tables[tid].seats)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        players = [Player(tg, alice, tid), Player(tg, bob, tid)]
+        await tg.wait_for(lambda _: any(p.decision() for p in players))
+        await tg.wait_idle()  # both panels are out: from here on they are edited, nothing new is sent
+        for p in players:
+            tg.hold("sendMessage", p.user)
+
+        def cut_off() -> bool:
+            return {c.params["chat_id"] for c in tg.held_calls()} == {alice.id, bob.id}
+
+        await play_hand(players, cut_off)
+        held = {c.params["chat_id"]: c.params["text"] for c in tg.held_calls()}
+        assert t("dm.result_title", "en", tid=tid, n=1) in held[alice.id]
+        assert t("dm.result_title", "zh", tid=tid, n=1) in held[bob.id]
+        [hand] = await svc.storage.table_hands(tid)
+        assert hand.finished  # committed: only the sending is cut off
+    tg.release()
+    assert all(not c.ok for c in tg.calls_to("sendMessage", chat_id=alice.id) if c.held)
+
+    async with bot_running(tg, db, clock) as app2:
+        await tg.wait_idle()
+        for p in players:
+            results = [m.text for m in tg.bot_messages(p.user) if "hand 1 settled" in (m.text or "")
+                       or "第 1 局结算" in (m.text or "")]  # fmt: skip
+            assert results == [held[p.user.id]], p.user.first_name
+        assert await service(app2).storage.unsent_posts() == []
+    async with bot_running(tg, db, clock):  # and a second restart sends nothing again
+        mark = tg.mark()
+        await tg.wait_idle()
+        assert [c for c in tg.calls_to("sendMessage") if c.seq >= mark] == []

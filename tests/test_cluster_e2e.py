@@ -1,8 +1,9 @@
 """End to end: two bot worker processes behind one webhook endpoint of the fake Bot API, on one PostgreSQL
 database, 20 tables played at once, and one worker killed (SIGKILL) mid-hand. The other carries every table
-on: nothing is lost (every hand ends, every update is answered), nothing doubled (one result per table, the
-action log has no repeats; a message is repeated only where a worker died between sending it and recording
-it) and nothing reordered (each player's panel only moves forward).
+on: nothing is lost (every hand ends, every update is answered, each player gets his result in private: a
+row of the transactional outbox, written with the hand's final action), nothing doubled (one result per
+table and per player, the action log has no repeats; a message is repeated only where a worker died between
+sending it and recording it) and nothing reordered (each player's panel only moves forward).
 
 ``make soak`` runs a longer version (more tables, a worker killed and started again several times)."""
 
@@ -181,7 +182,8 @@ async def play_with_a_kill(
                 [hand] = await storage.table_hands(tid)
                 assert hand.finished and hand.result is not None and "deltas" in hand.result
                 await storage.rebuild(hand.id)
-        repeated = 0
+            assert await storage.unsent_posts() == []  # every one-off message sent, and recorded as sent
+        repeated = dm_repeated = 0
         for (user, group), tid in zip(players, tids, strict=True):
             # nothing doubled: one result per table. Except at a kill: a message the dying worker had sent
             # but not yet recorded as sent is sent once more by the worker that carries the table on
@@ -191,13 +193,56 @@ async def play_with_a_kill(
             heads = {"\n".join((text or "").splitlines()[:6]) for text in results}
             assert len(heads) == 1 and len(results) <= 2, (group.title, results)
             repeated += len(results) - 1
+            # his own result in private: there once (twice only where a kill cut in, as above)
+            mine = t("dm.result_title", "en", tid=tid, n=1)
+            dm = [m.text for m in tg.bot_messages(user) if mine in (m.text or "")]
+            assert len(set(dm)) == 1 and len(dm) <= 2, (user.first_name, dm)
+            dm_repeated += len(dm) - 1
             # nothing reordered: the player's panel never went back to an earlier decision
             shown = decisions_in_order(tg, user, tid)
             assert shown == sorted(shown), (user.first_name, shown)
-        assert repeated <= kills
+        assert repeated <= kills and dm_repeated <= kills, (repeated, dm_repeated)
     assert os.path.getsize(tmp_path / "workers.log") == 0 or "Traceback" not in (
         tmp_path / "workers.log"
     ).read_text(errors="replace"), (tmp_path / "workers.log").read_text(errors="replace")[-3000:]
+
+
+async def test_a_result_a_killed_worker_had_not_sent_is_sent_by_the_next_once(
+    tg: FakeTelegramServer, pg_cluster: PgCluster, tmp_path: Path
+) -> None:
+    """The transactional outbox across a worker's death: the hand's final action is committed with the
+    player's result, whose sending has not got through (his private chat unreachable for the moment) when
+    the worker is killed. The worker that carries the table on sends it - once."""
+    url = await pg_cluster.database()
+    async with await Storage.open(url):
+        pass
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    group = tg.add_group("Table", members=[alice])
+    async with workers(url, tg, tmp_path / "workers.log", 1) as w:
+        [tid] = await open_tables(tg, [(alice, group)])
+        player = Player(tg, alice, tid)
+        await tg.wait_for(lambda _: player.decision() is not None, timeout=30, what="her first decision")
+        await tg.wait_idle(timeout=30)  # her panel is out: from here on it is edited
+        tg.hold("sendMessage", alice)
+        title = t("dm.result_title", "en", tid=tid, n=1)
+
+        def cut_off() -> bool:
+            return any(title in c.params.get("text", "") for c in tg.held_calls())
+
+        await play_one(player, cut_off)
+        [proc] = w.procs
+        proc.kill()
+        await proc.wait()
+        tg.release()  # the request held for the dead worker never got through
+        await w.start()
+        await tg.wait_for(lambda _: any(title in (m.text or "") for m in tg.bot_messages(alice)), timeout=30,
+                          what="her result, from the second worker")  # fmt: skip
+        await tg.wait_idle(timeout=30)
+        assert [m.text for m in tg.bot_messages(alice) if title in (m.text or "")] == [
+            c.params["text"] for c in tg.calls_to("sendMessage", chat_id=alice.id) if c.held
+        ]
+        async with await Storage.open(url) as storage:
+            assert await storage.unsent_posts() == []
 
 
 async def test_two_workers_twenty_tables_one_killed_mid_hand(

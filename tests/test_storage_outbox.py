@@ -1,0 +1,132 @@
+"""Schema v9, the transactional outbox (issue 15: "messages for one chat keep their order", nothing lost
+across a worker's death): a one-off message is a row written in the very transaction of what causes it - a
+hand's final action and its players' results, a seat put on auto-play and the group's note - so a refused or
+failed transaction writes none, and a committed one always leaves its messages to be sent. Rows come back in
+the order they were written and go once sent. Runs on SQLite and PostgreSQL (the ``database`` fixture)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+import engine
+from storage import InvalidInput, Post, SeatPlay, Storage, VersionConflict
+from storage.store import ActionLog
+
+
+@pytest.fixture
+async def store(database: str) -> AsyncIterator[Storage]:
+    async with await Storage.open(database) as s:
+        yield s
+
+
+def play_out(state: engine.State, seed: int) -> list[tuple[engine.Action, engine.State]]:
+    rng = random.Random(seed)
+    out = []
+    while state.phase != engine.Phase.ENDED:
+        seat = rng.choice(engine.to_act(state))
+        action = rng.choice(engine.legal_actions(state, seat))
+        state, _ = engine.apply(state, action)
+        out.append((action, state))
+    return out
+
+
+def texts(posts: list[Post]) -> list[tuple[int, str]]:
+    return [(p.chat_id, p.text) for p in posts]
+
+
+async def test_a_hands_results_are_written_with_its_final_action_and_go_once_sent(store: Storage) -> None:
+    table = await store.create_table(-100, "changsha", seats=[7, 8, None, None])
+    hand, state = await store.start_hand(table.id, 5, 0)
+    moves = play_out(state, 1)
+    for action, st in moves[:-1]:
+        await store.log_action(hand.id, action, st.version, table_id=table.id)
+    assert await store.unsent_posts(table.id) == []
+    action, final = moves[-1]
+    results = [Post(7, "你的结果 +12"), Post(8, "your result -12")]
+    await store.log_action(hand.id, action, final.version, final=final, table_id=table.id, posts=results)
+    rows = await store.unsent_posts(table.id)
+    assert texts(rows) == [(7, "你的结果 +12"), (8, "your result -12")]
+    assert [r.table_id for r in rows] == [table.id] * 2 and rows[0].id < rows[1].id
+    [done] = await store.table_hands(table.id)
+    assert done.finished  # the result and its messages: one transaction
+    await store.post_sent(rows[0].id)
+    assert await store.unsent_posts(table.id) == rows[1:]
+    await store.post_sent(rows[0].id)  # told twice: nothing more
+    await store.post_sent(rows[1].id)
+    assert await store.unsent_posts() == []
+
+
+async def test_a_refused_action_writes_no_message(store: Storage) -> None:
+    """The same final action logged twice (a version conflict): its second set of results is not written."""
+    table = await store.create_table(-100, "changsha", seats=[7, None, None, None])
+    hand, state = await store.start_hand(table.id, 5, 0)
+    moves = play_out(state, 2)
+    for action, st in moves[:-1]:
+        await store.log_action(hand.id, action, st.version)
+    action, final = moves[-1]
+    with pytest.raises(VersionConflict):  # a gap: refused, with its message
+        await store.log_action(hand.id, action, final.version + 1, table_id=table.id, posts=[Post(7, "x")])
+    assert await store.unsent_posts(table.id) == []
+
+    async def end(text: str) -> int:
+        return await store.log_action(
+            hand.id, action, final.version, final=final, table_id=table.id, posts=[Post(7, text)]
+        )
+
+    await end("a")
+    with pytest.raises(Exception, match="ended|version"):  # the same final action again
+        await end("b")
+    assert texts(await store.unsent_posts(table.id)) == [(7, "a")]
+
+
+async def test_a_run_of_actions_writes_the_messages_of_those_committed_only(store: Storage) -> None:
+    table = await store.create_table(-100, "changsha", seats=[7, None, None, None])
+    hand, state = await store.start_hand(table.id, 5, 0)
+    (a1, s1), (a2, s2), (a3, s3) = play_out(state, 3)[:3]
+    run = [
+        ActionLog(hand.id, a1, s1.version, table_id=table.id, posts=[Post(-100, "one")]),
+        ActionLog(hand.id, a2, s2.version, table_id=table.id, posts=[Post(-100, "two")]),
+        ActionLog(hand.id, a3, s3.version + 5, table_id=table.id, posts=[Post(-100, "never")]),  # refused
+    ]
+    seqs, error = await store.log_actions(run)
+    assert seqs == [1, 2] and isinstance(error, VersionConflict)
+    assert texts(await store.unsent_posts(table.id)) == [(-100, "one"), (-100, "two")]
+
+
+async def test_a_note_goes_with_the_seat_change_it_reports(store: Storage) -> None:
+    """Auto-play switched on and the group's note on it: one transaction (``save_seats``); a note no other
+    write causes has its own (``add_posts``). A keyboard comes back as it was written."""
+    table = await store.create_table(-100, "changsha", seats=[7, None, None, None])
+    other = await store.create_table(-200, "changsha", seats=[8, None, None, None])
+    await store.start_hand(table.id, 5, 0)
+    await store.save_seats(table.id, [SeatPlay(0, auto=True)], [Post(-100, "Ann is on auto-play")])
+    [r] = [x for x in await store.restore() if x.table.id == table.id]
+    assert r.seats[0].auto
+    markup = json.dumps({"inline_keyboard": [[{"text": "私聊 ▶", "url": "https://t.me/b?start=x"}]]})
+    await store.add_posts(other.id, [Post(-200, "Bo: open the bot", markup)])
+    await store.add_posts(table.id, [Post(7, "大结算"), Post(-100, "大结算 (group)")])
+    everything = await store.unsent_posts()
+    assert texts(everything) == [(-100, "Ann is on auto-play"), (-200, "Bo: open the bot"), (7, "大结算"),
+                                 (-100, "大结算 (group)")]  # fmt: skip
+    assert [p.id for p in everything] == sorted(p.id for p in everything)
+    assert everything[1].keyboard == markup and everything[1].table_id == other.id
+    assert texts(await store.unsent_posts(other.id)) == [(-200, "Bo: open the bot")]
+
+
+async def test_bad_messages_are_refused_before_anything_is_written(store: Storage) -> None:
+    table = await store.create_table(-100, "changsha", seats=[7, None, None, None])
+    hand, state = await store.start_hand(table.id, 5, 0)
+    (a1, s1) = play_out(state, 4)[0]
+    with pytest.raises(InvalidInput):  # a message without its table
+        await store.log_action(hand.id, a1, s1.version, posts=[Post(7, "x")])
+    with pytest.raises(InvalidInput):
+        await store.add_posts(table.id, [Post(7, "")])
+    with pytest.raises(InvalidInput):
+        await store.save_seats(table.id, [SeatPlay(0, auto=True)], [Post(2**70, "x")])
+    assert await store.unsent_posts() == []
+    assert not any(p.auto for r in await store.restore() for p in r.seats)
+    assert await store.log_action(hand.id, a1, s1.version) == 1  # nothing of the above was logged
