@@ -1045,7 +1045,8 @@ class Storage:
 
         async def run(db: aiosqlite.Connection) -> None:
             await db.executemany(_UPDATE_SEAT, rows)
-            await db.executemany(_INSERT_POST, post_rows)
+            if post_rows:
+                await db.executemany(_INSERT_POST, post_rows)
 
         await self._write(run)
 
