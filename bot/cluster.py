@@ -442,8 +442,7 @@ class Cluster:
         caught = await self._caught_up(rt) if rt is not None and not resend else None
         found = [caught] if caught is not None else await self.storage.restore(table_id)
         if not found:
-            if not known or resend:  # a closed table's last messages (大结算) a dead worker had not sent
-                await svc.present.queue_posts(table_id)
+            await svc.present.queue_posts(table_id)  # a closed table's last messages a dead worker left
             if rt is not None:
                 rt.closed = True
                 svc.registry.remove(rt)

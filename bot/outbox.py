@@ -369,7 +369,7 @@ class Outbox:
             except Forbidden as e:
                 log.info("chat %s refuses messages: %s", chat_id, e.message)
                 dropped = self._queues.get(chat_id, deque())
-                ops = list(dropped)
+                ops = [op, *dropped]  # its posts are over, in the chat's order
                 dropped.clear()
                 for other in ops:
                     await _over(other)

@@ -88,10 +88,10 @@ async def rebuild(
     ones, whose buttons are for a decision already taken).
     ``quiet``: a hand in progress is only rebuilt in memory, its deadlines as stored, nothing shown or
     moved on (a worker alive handed the table over with every message sent and every timer armed).
-    Otherwise the table's one-off messages not sent yet (the outbox) are queued first."""
+    First of all, the table's one-off messages not sent yet (rows of the outbox: cut off by a stop or a
+    dead worker) are queued, in the order they were written."""
     present.adopt(rt, dict(r.panels or {}))
-    if not quiet:
-        await present.queue_posts(rt.id)
+    await present.queue_posts(rt.id)
     done = await load_totals(storage, rt)
     if r.error is not None and r.hand is not None:
         # the reason quotes the logged action, which may be a hidden tile: not in logs or chats

@@ -778,6 +778,7 @@ class Storage:
             )
             await db.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat))
             await db.execute("UPDATE score_deltas SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat))
+            await db.execute("UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat))
             await db.execute(
                 """
                 INSERT INTO chat_totals (chat_id, user_id, points, hands, wins, best)

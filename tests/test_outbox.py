@@ -7,7 +7,7 @@ outbox sent the group's last request."""
 from __future__ import annotations
 
 import struct
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import pytest
@@ -190,3 +190,37 @@ async def test_a_groups_pace_goes_on_with_its_table(tg: FakeTelegramServer, bot:
     assert [m.text for m in tg.bot_messages(group)] == ["from the first worker", "from the second worker"]
     await first.close()
     await second.close()
+
+
+async def test_a_posts_on_sent_runs_once_its_sending_is_over_never_when_closed_first(
+    tg: FakeTelegramServer, bot: Bot
+) -> None:
+    """The transactional outbox (issue 15) deletes a post's row in ``on_sent``: after the message went, or
+    after Telegram refused it for good (a blocked bot: every post queued for that chat is over), and in the
+    chat's order; never for a post the outbox was closed before sending (its row stays, for the restart)."""
+    alice = tg.add_user("Alice", started=True)
+    bob = tg.add_user("Bob", started=True)
+    over: list[str] = []
+
+    def note(name: str) -> Callable[[], Awaitable[None]]:
+        async def done() -> None:
+            over.append(name)
+
+        return done
+
+    out = Outbox(bot, group_interval=0)
+    out.post(alice.id, "one", on_sent=note("one"))
+    out.post(alice.id, "two", KB, on_sent=note("two"))
+    await out.drain(5)
+    assert over == ["one", "two"] and [m.text for m in tg.bot_messages(alice)] == ["one", "two"]
+    tg.block(bob)
+    out.post(bob.id, "refused", on_sent=note("refused"))
+    out.post(bob.id, "dropped with it", on_sent=note("dropped"))
+    await out.drain(5)
+    assert over[2:] == ["refused", "dropped"]
+    tg.hold("sendMessage", alice)
+    out.post(alice.id, "cut off", on_sent=note("cut off"))
+    await tg.wait_for(lambda _: tg.held_calls(), what="the post in flight")
+    await out.close()
+    tg.release()
+    assert "cut off" not in over and [m.text for m in tg.bot_messages(alice)] == ["one", "two"]

@@ -130,3 +130,11 @@ async def test_bad_messages_are_refused_before_anything_is_written(store: Storag
     assert await store.unsent_posts() == []
     assert not any(p.auto for r in await store.restore() for p in r.seats)
     assert await store.log_action(hand.id, a1, s1.version) == 1  # nothing of the above was logged
+
+
+async def test_a_migrated_group_takes_its_unsent_messages(store: Storage) -> None:
+    """A group that became a supergroup: what was not sent to it yet goes to its new id."""
+    table = await store.create_table(-100, "changsha", seats=[7, None, None, None])
+    await store.add_posts(table.id, [Post(-100, "a note"), Post(7, "in private")])
+    await store.migrate_chat(-100, -1_000_000_000_100)
+    assert texts(await store.unsent_posts()) == [(-1_000_000_000_100, "a note"), (7, "in private")]
