@@ -98,6 +98,7 @@ LONG_TESTS = {
     "tests/test_playouts_changsha.py::test_300_random_hands_keep_every_invariant": 5.4,
     "tests/test_hengyang_playouts.py::test_300_random_hands_keep_every_invariant": 4.8,
     "tests/test_bot_fuzz.py::test_forged_and_random_updates_change_nothing": 4.5,
+    "tests/test_cluster_e2e.py::test_a_result_a_killed_worker_had_not_sent_is_sent_by_the_next_once": 4.0,
     "tests/test_xiangyin_playouts.py::test_300_random_hands_keep_every_invariant": 3.9,
     "tests/test_hongzhong_playouts.py::test_300_random_hands_keep_every_invariant": 3.6,
     "tests/test_zhuanzhuan_playouts.py::test_300_random_hands_keep_every_invariant": 3.5,
