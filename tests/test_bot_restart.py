@@ -38,6 +38,18 @@ async def alone_at_a_hand(tg: FakeTelegramServer, svc: TableService, alice: Fake
     return tid
 
 
+async def two_at_a_table(
+    tg: FakeTelegramServer, svc: TableService, alice: FakeUser, bob: FakeUser, group: FakeChat, variant: str
+) -> tuple[int, list[Player]]:
+    """Alice opens a table, Bob joins, Alice starts the hand (two AI seats): its id and the two players."""
+    tid, _ = await open_table(tg, alice, group, variant)
+    lobby = await lobby_message(tg, group, tid, "j")
+    tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+    await tg.wait_for(lambda _: bob.id in svc.tables[tid].seats)
+    tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+    return tid, [Player(tg, alice, tid), Player(tg, bob, tid)]
+
+
 async def test_restart_mid_hand_goes_on_where_it_was(tg: FakeTelegramServer, tmp_path: Path) -> None:
     db = tmp_path / "bot.db"
     clock = Clock()
@@ -46,12 +58,7 @@ async def test_restart_mid_hand_goes_on_where_it_was(tg: FakeTelegramServer, tmp
     lobby_group = tg.add_group("Lobby only", members=[bob])
     async with bot_running(tg, db, clock) as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "hengyang")
-        lobby = await lobby_message(tg, group, tid, "j")
-        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
-        await tg.wait_for(lambda _: bob.id in svc.tables[tid].seats)
-        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
-        players = [Player(tg, alice, tid), Player(tg, bob, tid)]
+        tid, players = await two_at_a_table(tg, svc, alice, bob, group, "hengyang")
         for _ in range(6):  # a few decisions into the hand
             await tg.wait_for(lambda _: any(p.decision() for p in players))
             for p in players:
@@ -211,12 +218,7 @@ async def test_a_result_cut_off_by_a_stop_reaches_each_player_once_after_the_res
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, db, clock) as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        lobby = await lobby_message(tg, group, tid, "j")
-        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
-        await tg.wait_for(lambda _: bob.id in svc.tables[tid].seats)
-        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
-        players = [Player(tg, alice, tid), Player(tg, bob, tid)]
+        tid, players = await two_at_a_table(tg, svc, alice, bob, group, "changsha")
         await tg.wait_for(lambda _: any(p.decision() for p in players))
         await tg.wait_idle()  # both panels are out: from here on they are edited, nothing new is sent
         for p in players:

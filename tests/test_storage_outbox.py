@@ -7,31 +7,16 @@ the order they were written and go once sent. Runs on SQLite and PostgreSQL (the
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import AsyncIterator
 
 import pytest
 
-import engine
 from storage import InvalidInput, Post, SeatPlay, Storage, VersionConflict
 from storage.store import ActionLog
 
+from . import test_storage_bot_state
+from .test_storage_bot_state import play_out
 
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Storage]:
-    async with await Storage.open(database) as s:
-        yield s
-
-
-def play_out(state: engine.State, seed: int) -> list[tuple[engine.Action, engine.State]]:
-    rng = random.Random(seed)
-    out = []
-    while state.phase != engine.Phase.ENDED:
-        seat = rng.choice(engine.to_act(state))
-        action = rng.choice(engine.legal_actions(state, seat))
-        state, _ = engine.apply(state, action)
-        out.append((action, state))
-    return out
+store = test_storage_bot_state.store  # the fixture: a Storage on each backend
 
 
 def texts(posts: list[Post]) -> list[tuple[int, str]]:
