@@ -34,16 +34,20 @@ def visible_counts(obs: Observation) -> list[int]:
     vis = [0] * NUM_KINDS
     for t in obs.hand:
         vis[t] += 1
+    me = obs.seat
     for ps in obs.seats:
-        seen = [0] * NUM_KINDS
         for t in ps.discards:
-            seen[t] += 1
+            vis[t] += 1
         for m in ps.melds:
             for t in m.tiles:
+                vis[t] += 1
+        if ps.seat != me and ps.revealed:
+            seen = [0] * NUM_KINDS  # what of this seat's is already counted
+            for t in ps.discards:
                 seen[t] += 1
-        for t in range(NUM_KINDS):
-            vis[t] += seen[t]
-        if ps.seat != obs.seat and ps.revealed:
+            for m in ps.melds:
+                for t in m.tiles:
+                    seen[t] += 1
             shown = [0] * NUM_KINDS
             for t in ps.revealed:
                 shown[t] += 1
@@ -137,12 +141,13 @@ def _best_discard(
     """(tile, shanten, useful) of the most efficient discard among ``tiles``. When even the best
     discard's shanten is above ``worst`` (a claim that would make the hand worse) the answer is only
     that: (-1, its shanten, 0), with no useful tiles counted."""
+    view = ev.shape.discards(counts)  # the hand's per-suit work shared by its discards
     cand = []
     for t in sorted(set(tiles)):
         c = list(counts)
         c[t] -= 1
         after = tuple(c)
-        cand.append((ev.shanten(after), t, after))
+        cand.append((view.shanten(t, after), t, after))
     low = min(x[0] for x in cand)
     # Only discards keeping the lowest shanten are worth an ukeire count; with a lowest of 0 the
     # 1-shanten ones too, as a 'ready' hand may turn out to have no real wait.
@@ -157,16 +162,26 @@ def _best_discard(
     best = min(r[0][0] for r in ranked)
     if worst is not None and best > worst:
         return -1, best, 0
-    pair_258 = ev.ruleset.shapes.pair_258
+    # every discard left has the best shanten: the most useful tiles win, then (ties only) the discard order
+    # and the tie-break draw, as in sorting (shanten, -useful, order, draw, tile)
     scored = []
+    most = -1
     for level, t, after, tie in ranked:
         if level[0] > best:
             continue  # a higher shanten never wins, whatever it counts: not counted
-        s, useful = ev.finish(after, level)
-        scored.append((s, -useful, _discard_order(counts, t, pair_258), tie, t))
-    scored.sort()
-    s, neg_useful, _, _, t = scored[0]
-    return t, s, -neg_useful
+        s, useful = level
+        if useful is None:
+            useful = view.useful(t, after, s, ev.unseen, ev.ruleset.wait_candidates(after, ev.melds))
+        if useful > most:
+            most = useful
+        scored.append((useful, tie, t))
+    top = [(tie, t) for useful, tie, t in scored if useful == most]
+    if len(top) > 1:
+        pair_258 = ev.ruleset.shapes.pair_258
+        _, _, t = min((_discard_order(counts, t, pair_258), tie, t) for tie, t in top)
+    else:
+        t = top[0][1]
+    return t, best, most
 
 
 def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:

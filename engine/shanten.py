@@ -67,8 +67,8 @@ _MEMO_LIMIT = 1_000_000
 def clear_caches() -> None:
     """Forget everything memoised (patterns, option ids, merges, finals): the engine as just imported. For
     benchmarks of a cold start; the caches also bound themselves."""
-    caches: list[dict[Any, Any]] = [*_CACHES.values(), *_PLUS.values(), _MERGED, _FINALS, _UNIONS]
-    caches += [_IDS, _SINGLES]
+    caches: list[dict[Any, Any]] = [*_CACHES.values(), *_PLUS.values(), *_MINUS.values(), _MERGED, _FINALS]
+    caches += [_UNIONS, _IDS, _SINGLES, _MAY, _SPLITS, _OTHERS, _RANKS]
     for cache in caches:
         cache.clear()
     del _OPTS[1:]
@@ -423,6 +423,7 @@ class HandShape:
         "pair_258",
         "seven_pairs",
         "one_suit",
+        "may_key",
     )
 
     def __init__(self, shapes: Shapes, melds: Sequence[Meld] = (), n_melds: int | None = None) -> None:
@@ -438,6 +439,17 @@ class HandShape:
         self.pair_258 = shapes.pair_258
         self.seven_pairs = shapes.seven_pairs and self.concealed
         self.one_suit = shapes.one_suit and shapes.pair_258 and self.suit != -2
+        # what _side_may_lower reads of the shape, as bits (its memo's key)
+        self.may_key = (
+            self.concealed
+            | shapes.seven_pairs << 1
+            | shapes.thirteen_orphans << 2
+            | self.all_258_melds << 3
+            | shapes.pair_258 << 4
+            | self.pungs_ok << 5
+            | shapes.one_suit << 6
+            | self.n_melds << 7
+        )
 
     def shanten(self, counts: Counts) -> int:
         """Shanten of concealed ``counts`` (3k+1 or 3k+2 tiles) with these melds: a lower bound."""
@@ -490,11 +502,11 @@ class HandShape:
         return best
 
     def _side_may_lower(
-        self, st: Stats, off: int, used: int, held: int, t: int, x: int, n: int, s: int
+        self, st: Stats, off: int, used: int, held: int, is258: bool, x: int, n: int, s: int
     ) -> bool:
-        """Could ``side`` bring a 3k+2 hand (a 3k+1 hand with ``held`` copies of ``t`` plus one more) below
-        ``s``? Each of its shapes tested from the stats alone; False means ``side`` surely would not (the
-        few shapes too rare to test cheaply say True)."""
+        """Could ``side`` bring a 3k+2 hand (a 3k+1 hand with ``held`` copies of a tile of suit ``x`` plus one
+        more of it; ``is258``: that tile is a 2/5/8) below ``s``? Each of its shapes tested from the stats
+        alone; False means ``side`` surely would not (the few shapes too rare to test cheaply say True)."""
         shapes = self.shapes
         pairs7, trips, pairs = st
         if self.concealed and n >= 13:
@@ -502,7 +514,7 @@ class HandShape:
                 return True
             if shapes.thirteen_orphans:
                 return True
-        if self.all_258_melds and off + (0 if _IS_258[t] else 1) - 1 < s:
+        if self.all_258_melds and off + (0 if is258 else 1) - 1 < s:
             return True
         if not shapes.pair_258:
             return False
@@ -517,68 +529,280 @@ class HandShape:
                 return True
         return shapes.one_suit and (used | 1 << x) in _ONE_SUIT
 
+    def _may_table(self, st: Stats, off: int, used: int, n: int, s: int) -> tuple[bool, ...] | None:
+        """``_side_may_lower`` of one hand for every tile it could draw, indexed ``held << 3 | 4·is258 |
+        suit`` (``_MAY_INDEX``): what it reads of a tile is only that. Memoised by everything it reads (few
+        combinations occur); None where it is False for every tile, as it mostly is."""
+        pairs7, trips, pairs = st
+        key = (
+            (((((self.may_key << 4 | pairs7) << 4 | trips) << 4 | pairs) << 5 | off) << 4 | used) << 10
+            | n << 5
+            | (s + 1)
+        )
+        hit = _MAY.get(key, _MISSING)
+        if hit is not _MISSING:
+            return hit  # type: ignore[return-value]
+        table = tuple(
+            self._side_may_lower(st, off, used, held, bool(is258), x, n, s)
+            for held in range(4)
+            for is258 in range(2)
+            for x in range(4)
+        )
+        out = table if any(table) else None
+        if len(_MAY) >= _MEMO_LIMIT:
+            _MAY.clear()
+        _MAY[key] = out
+        return out
+
     def useful(self, counts: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
         """How many unseen tiles would lower the shanten ``s`` of this 3k+1 hand (有效牌 / ukeire): held
         tiles, their suit neighbours within two, and ``extra`` (with all-2/5/8 melds, every 2/5/8).
 
         Adding a tile changes one suit only: the other suits are merged once, and each suit's pattern knows
         (cached) which ranks are near and the options with one more tile of each rank."""
-        pair_258 = self.shapes.pair_258
-        keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+        pair_258 = self.pair_258
         infos = (
-            _plus_info(keys[0], pair_258, False),
-            _plus_info(keys[1], pair_258, False),
-            _plus_info(keys[2], pair_258, False),
-            _plus_info(keys[3], pair_258, True),
+            _plus_info(counts[0:9], pair_258, False),
+            _plus_info(counts[9:18], pair_258, False),
+            _plus_info(counts[18:27], pair_258, False),
+            _plus_info(counts[27:34], pair_258, True),
         )
-        i0, i1, i2, i3 = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
-        others = (
+        n = sum(counts)
+        found = 0
+        for t in self._lowering(counts, s, unseen, extra, infos, stats(counts), n, off_258(counts, n)):
+            found += unseen[t]
+        return found
+
+    def _lowering(
+        self,
+        counts: Counts,
+        s: int,
+        live: Sequence[int],
+        extra: Iterable[int],
+        infos: Sequence[_PlusInfo],
+        st: Stats,
+        n: int,
+        off: int,
+    ) -> list[int]:
+        """The tiles ``t`` with ``live[t]`` whose draw brings this 3k+1 hand (``n`` tiles, its stats ``st``,
+        ``off`` of them not 2/5/8, ``infos`` the ``_plus_info`` of its suits) below shanten ``s``. Each suit's
+        tiles that lower the standard shape are memoised (``_split``); the side shapes are tried only where
+        ``_may_table`` says they could lower it."""
+        others = _others(infos[0][0], infos[1][0], infos[2][0], infos[3][0])
+        n += 1
+        may = self._may_table(st, off, suits_used(counts), n, s)
+        nm = self.n_melds
+        tail = nm << 5 | (s + 1)
+        splits = _SPLITS
+        found: list[int] = []
+        for x in range(4):
+            _, near, plus, serial, _ = info = infos[x]
+            other = others[x]
+            key = (serial << _ID_BITS | other) << 8 | tail
+            lower = splits.get(key)
+            if lower is None:
+                lower = _split(info, other, nm, s, key)
+            lo = 9 * x
+            for r in lower:
+                if live[lo + r]:
+                    found.append(lo + r)
+            if may is not None:  # the side shapes may lower what the standard shape does not
+                for r in near:
+                    t = lo + r
+                    p = plus[r]
+                    if (
+                        p >= 0
+                        and live[t]
+                        and may[counts[t] << 3 | _MAY_INDEX[t]]
+                        and r not in lower
+                        and self.side(_plus(counts, t), add_stats(st, counts, t), n, final_id(p, other, nm))
+                        < s
+                    ):
+                        found.append(t)
+        more = (*TILES_258, *extra) if self.all_258_melds else tuple(extra)
+        if more:
+            for t in set(more):
+                x = t // 9
+                info = infos[x]
+                if info[4] >> (t - 9 * x) & 1 or not live[t] or counts[t] >= 4:
+                    continue  # a near tile: counted above, or not at all
+                new = final_id(info[2][t - 9 * x], others[x], nm)
+                if new >= s:
+                    new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
+                if new < s:
+                    found.append(t)
+        return found
+
+    def discards(self, counts: Counts) -> PlainDiscards:
+        """The discards of the 3k+2 hand ``counts`` at once (see ``Discards``). A subclass with a shanten of
+        its own (wild tiles) gets each discard computed in full by its own methods."""
+        if type(self) is HandShape:
+            return Discards(self, counts)
+        return PlainDiscards(self, counts)
+
+
+_MISSING = object()
+# _may_table's memo: (the shape's may_key, stats, off, suits used, tiles, shanten) packed in an int -> table
+_MAY: dict[int, tuple[bool, ...] | None] = {}
+# a tile's part of a _may_table index: 4 for a 2/5/8, plus its suit
+_MAY_INDEX = tuple((4 if _IS_258[t] else 0) | t // 9 for t in range(NUM_KINDS))
+
+
+def _minus(counts: Counts, t: int) -> Counts:
+    c = list(counts)
+    c[t] -= 1
+    return tuple(c)
+
+
+def sub_stats(st: Stats, counts: Counts, t: int) -> Stats:
+    """The stats after one ``t`` fewer (``counts`` holds it)."""
+    pairs7, trips, pairs = st
+    n = counts[t]
+    if n == 4:
+        pairs7 -= 1
+    elif n == 3:
+        trips -= 1
+        pairs += 1
+    elif n == 2:
+        pairs7 -= 1
+        pairs -= 1
+    return pairs7, trips, pairs
+
+
+class PlainDiscards:
+    """The discards of one 3k+2 hand, each computed in full by its shape (``HandShape.discards`` of a shape
+    with its own shanten); the same interface as ``Discards``."""
+
+    __slots__ = ("shape", "counts")
+
+    def __init__(self, shape: HandShape, counts: Counts) -> None:
+        self.shape = shape
+        self.counts = counts
+
+    def shanten(self, t: int, after: Counts) -> int:
+        """The shanten of ``after``: the hand less one ``t``."""
+        return self.shape.shanten(after)
+
+    def useful(self, t: int, after: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
+        """The useful tiles of ``after`` (the hand less one ``t``) at shanten ``s``."""
+        return self.shape.useful(after, s, unseen, extra)
+
+
+class Discards(PlainDiscards):
+    """The discards of one 3k+2 hand with a plain HandShape, for a player choosing one: the shanten left by
+    each, and the useful tiles of what is left, exactly as ``HandShape.shanten`` and ``useful`` count them of
+    the hand less that tile, but with the hand's per-suit work done once: a discard changes one suit only,
+    so the other suits' option ids, merges, stats and 'one more tile' tables are the hand's."""
+
+    __slots__ = ("keys", "ids", "ab", "cd", "st", "n", "off", "infos")
+
+    def __init__(self, shape: HandShape, counts: Counts) -> None:
+        super().__init__(shape, counts)
+        p = shape.pair_258
+        self.keys = keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+        self.ids = ids = (
+            suit_id(keys[0], p, False),
+            suit_id(keys[1], p, False),
+            suit_id(keys[2], p, False),
+            suit_id(keys[3], p, True),
+        )
+        self.ab = merge_id(ids[0], ids[1])
+        self.cd = merge_id(ids[2], ids[3])
+        self.st = stats(counts)
+        self.n = n = sum(counts)
+        self.off = off_258(counts, n)
+        self.infos: tuple[_PlusInfo, ...] | None = None
+
+    def shanten(self, t: int, after: Counts) -> int:
+        """``shape.shanten(after)``, ``after`` being the hand less one ``t``: the standard shape by the same
+        merges as ``shanten_shape`` (with ``t``'s suit read one tile shorter), then the side shapes."""
+        x = t // 9
+        m = _minus_info(self.keys[x], self.shape.pair_258, x == 3)[t - 9 * x]
+        ids = self.ids
+        if x == 0:
+            s = final_id(merge_id(m, ids[1]), self.cd, self.shape.n_melds)
+        elif x == 1:
+            s = final_id(merge_id(ids[0], m), self.cd, self.shape.n_melds)
+        elif x == 2:
+            s = final_id(self.ab, merge_id(m, ids[3]), self.shape.n_melds)
+        else:
+            s = final_id(self.ab, merge_id(ids[2], m), self.shape.n_melds)
+        if s <= -1:
+            return s
+        return self.shape.side(after, sub_stats(self.st, self.counts, t), self.n - 1, s)
+
+    def useful(self, t: int, after: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
+        """``shape.useful(after, s, unseen, extra)``, ``after`` being the hand less one ``t``: only ``t``'s
+        suit is read anew."""
+        shape = self.shape
+        infos = self.infos
+        p = shape.pair_258
+        if infos is None:
+            keys = self.keys
+            infos = self.infos = (
+                _plus_info(keys[0], p, False),
+                _plus_info(keys[1], p, False),
+                _plus_info(keys[2], p, False),
+                _plus_info(keys[3], p, True),
+            )
+        x = t // 9
+        lo = 9 * x
+        mine = list(infos)
+        mine[x] = _plus_info(after[lo : lo + 9] if x < 3 else after[27:34], p, x == 3)
+        st = sub_stats(self.st, self.counts, t)
+        off = self.off - (0 if _IS_258[t] else 1)
+        found = 0
+        for u in shape._lowering(after, s, unseen, extra, mine, st, self.n - 1, off):
+            found += unseen[u]
+        return found
+
+
+# per (head rule, honors): suit pattern -> the option id with one tile fewer of each rank (-1 where none)
+_MINUS: dict[tuple[bool, bool], dict[tuple[int, ...], tuple[int, ...]]] = {
+    (h, z): {} for h in (False, True) for z in (False, True)
+}
+
+
+def _minus_info(key: tuple[int, ...], pair_258: bool, honors: bool) -> tuple[int, ...]:
+    cache = _MINUS[pair_258, honors]
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    out = []
+    c = list(key)
+    for r in range(len(key)):
+        if not c[r]:
+            out.append(-1)
+            continue
+        c[r] -= 1
+        out.append(suit_id(tuple(c), pair_258, honors))
+        c[r] += 1
+    info = tuple(out)
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = info
+    return info
+
+
+# the four suits' option ids packed in an int -> for each suit, the id of the other three merged
+_OTHERS: dict[int, tuple[int, int, int, int]] = {}
+
+
+def _others(i0: int, i1: int, i2: int, i3: int) -> tuple[int, int, int, int]:
+    """For each suit of a hand (option ids ``i0``..``i3``), the merge of the other three, memoised."""
+    key = ((i0 << _ID_BITS | i1) << _ID_BITS | i2) << _ID_BITS | i3
+    hit = _OTHERS.get(key)
+    if hit is None:
+        hit = (
             merge_id(merge_id(i1, i2), i3),
             merge_id(merge_id(i0, i2), i3),
             merge_id(merge_id(i0, i1), i3),
             merge_id(merge_id(i0, i1), i2),
         )
-        n = sum(counts)
-        st = stats(counts)
-        off = off_258(counts, n)
-        used = suits_used(counts)
-        n += 1
-        nm = self.n_melds
-        finals = _FINALS
-        found = 0
-        more = (*TILES_258, *extra) if self.all_258_melds else tuple(extra)
-        extra_set = set(more)
-        for x in range(4):
-            sid, near, plus = infos[x]
-            lo = 9 * x
-            other = others[x]
-            for r in near:
-                t = lo + r
-                left = unseen[t]
-                p = plus[r]
-                if not left or p < 0:
-                    continue
-                if more:
-                    extra_set.discard(t)
-                new = finals.get((p << _ID_BITS | other if p < other else other << _ID_BITS | p) << 3 | nm)
-                if new is None:
-                    new = final_id(p, other, nm)
-                if new >= s and self._side_may_lower(st, off, used, counts[t], t, x, n, s):
-                    new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
-                if new < s:
-                    found += left
-        for t in extra_set:
-            left = unseen[t]
-            if not left or counts[t] >= 4:
-                continue
-            x = t // 9
-            p = infos[x][2][t - 9 * x]
-            new = final_id(p, others[x], nm)
-            if new >= s:
-                new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
-            if new < s:
-                found += left
-        return found
+        if len(_OTHERS) >= _MEMO_LIMIT:
+            _OTHERS.clear()
+        _OTHERS[key] = hit
+    return hit
 
 
 def _plus(counts: Counts, t: int) -> Counts:
@@ -587,12 +811,14 @@ def _plus(counts: Counts, t: int) -> Counts:
     return tuple(c)
 
 
-_PlusInfo = tuple[int, tuple[int, ...], tuple[int, ...]]
-# per (head rule, honors): suit pattern -> (its option id, the ranks near its tiles, the option id with one
-# more tile of each rank or -1 where the rank is full)
+# A suit pattern's 'one more tile' view: (its option id, the ranks near its tiles, the option id with one
+# more tile of each rank or -1 where the rank is full, a serial number of the pattern, the near ranks as bits)
+_PlusInfo = tuple[int, tuple[int, ...], tuple[int, ...], int, int]
+# per (head rule, honors): suit pattern -> its _PlusInfo
 _PLUS: dict[tuple[bool, bool], dict[tuple[int, ...], _PlusInfo]] = {
     (h, z): {} for h in (False, True) for z in (False, True)
 }
+_SERIAL = [0]  # the last pattern serial given out: never reused, so _SPLITS keys stay unique
 
 
 def _plus_info(key: tuple[int, ...], pair_258: bool, honors: bool) -> _PlusInfo:
@@ -614,11 +840,32 @@ def _plus_info(key: tuple[int, ...], pair_258: bool, honors: bool) -> _PlusInfo:
         c[r] += 1
         plus.append(suit_id(tuple(c), pair_258, honors))
         c[r] -= 1
-    info = (suit_id(key, pair_258, honors), near, tuple(plus))
+    _SERIAL[0] += 1
+    info = (suit_id(key, pair_258, honors), near, tuple(plus), _SERIAL[0], sum(1 << r for r in near))
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[key] = info
     return info
+
+
+# (pattern serial, the other suits' option id, melds, shanten) packed in an int -> _split's answer. Bounded
+# lower than the other memos: it holds one entry per suit pattern and company it meets (~75 bytes each).
+_SPLITS: dict[int, tuple[int, ...]] = {}
+_SPLITS_LIMIT = 200_000
+_RANKS: dict[tuple[int, ...], tuple[int, ...]] = {}  # every answer interned: at most 2**9 of them
+
+
+def _split(info: _PlusInfo, other: int, melds: int, s: int, key: int) -> tuple[int, ...]:
+    """The near ranks of one suit pattern (``info``) whose extra tile brings the standard shape below ``s``
+    beside the other suits' options ``other`` (with ``melds`` melds). Memoised under ``key``: across the
+    discards of a decision and across decisions the same suit meets the same others."""
+    plus = info[2]
+    lower = tuple(r for r in info[1] if plus[r] >= 0 and final_id(plus[r], other, melds) < s)
+    lower = _RANKS.setdefault(lower, lower)
+    if len(_SPLITS) >= _SPLITS_LIMIT:
+        _SPLITS.clear()
+    _SPLITS[key] = lower
+    return lower
 
 
 def neighbours(counts: Counts, extra: Iterable[int] = ()) -> list[int]:
@@ -640,7 +887,9 @@ def shanten_lower_bound(shapes: Shapes, counts: Counts, melds: Sequence[Meld] = 
 
 
 __all__ = [
+    "Discards",
     "HandShape",
+    "PlainDiscards",
     "clear_caches",
     "Shapes",
     "TILES_258",
