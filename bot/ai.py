@@ -68,7 +68,7 @@ class Evaluator:
         self.melds: tuple[Meld, ...] = tuple(me.melds if melds is None else melds)
         self.shape = self.ruleset.hand_shape(self.melds)
         vis = visible_counts(obs)
-        self.unseen = [max(0, 4 - v) for v in vis]
+        self.unseen = [4 - v if v < 4 else 0 for v in vis]
 
     def with_melds(self, melds: Sequence[Meld]) -> Evaluator:
         ev = object.__new__(Evaluator)
