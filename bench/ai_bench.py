@@ -13,7 +13,15 @@ Before and after (``--selfplay N``): four AI seats play N hands and the seats' w
 digest of every decision made. Run it on two trees (e.g. a checkout of ``main`` and this one): the same digest
 means the AI made exactly the same decisions on every hand — the engine change left it no weaker.
 
-Run: ``.venv/bin/python bench/ai_bench.py [--hands N] [--against main] [--variant changsha] [--selfplay N]``.
+Per decision, replayed (``--replay N``): N AI-only hands are played once (each decision timed: the first
+pass, the engine's memos filling as they would in a fresh process), then every recorded decision is made
+again from its observation and generator state, three times (the best is printed: warm memos, as in a bot
+that has run a while). Only ``choose`` is timed, never the engine's steps. ``--variant all`` runs every
+variant, here and with ``--selfplay``. For a same-run baseline run it on another tree too, alternating
+(e.g. ``git archive main | tar -x -C /tmp/ai-base``, with this tree's .venv linked there).
+
+Run: ``.venv/bin/python bench/ai_bench.py [--hands N] [--against main] [--variant changsha|all] [--selfplay N]
+[--replay N]``.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot import ai  # noqa: E402
-from engine import Action, Observation, Phase, apply, get_ruleset, new_hand, observe, to_act  # noqa: E402
+from engine import RULESETS, Action, Observation, Phase, apply, get_ruleset, new_hand, observe, to_act  # noqa: E402
 
 Choose = Callable[[Observation, random.Random], Action]
 
@@ -105,6 +113,35 @@ def selfplay(variant: str, hands: int) -> None:
     print(f"  decisions digest {digest.hexdigest()[:16]}")
 
 
+def replay(variant: str, hands: int) -> tuple[int, float, float]:
+    """(decisions, µs per decision on the first pass, µs per decision warm: the best of three replays)."""
+    rs = get_ruleset(variant)
+    recorded: list[tuple[Observation, Any]] = []
+    first = 0.0
+    for seed in range(hands):
+        state = new_hand(rs, seed)
+        rngs = [random.Random(f"{seed}/{i}") for i in range(4)]
+        while state.phase != Phase.ENDED:
+            seat = to_act(state)[0]
+            obs = observe(state, seat)
+            before = rngs[seat].getstate()
+            t0 = time.thread_time()
+            action = ai.choose(obs, rngs[seat])
+            first += time.thread_time() - t0
+            recorded.append((obs, before))
+            state, _ = apply(state, action)
+    rng = random.Random()
+    warm = float("inf")
+    for _ in range(3):
+        t0 = time.thread_time()
+        for obs, before in recorded:
+            rng.setstate(before)
+            ai.choose(obs, rng)
+        warm = min(warm, time.thread_time() - t0)
+    n = len(recorded)
+    return n, first / n * 1e6, warm / n * 1e6
+
+
 def match(variant: str, hands: int, ours: Choose, theirs: Choose) -> dict[str, float]:
     """``hands`` seeds with ours in seats 0/2, then the same seeds with ours in 1/3."""
     won = {"ours": 0, "theirs": 0}
@@ -139,9 +176,21 @@ def main() -> None:
     ap.add_argument("--against", metavar="REV", help="play this tree's AI against bot/ai.py at REV")
     ap.add_argument("--quick", action="store_true", help="20 timed hands, no match")
     ap.add_argument("--selfplay", type=int, metavar="N", help="only: N AI-only hands, win rates and digest")
+    ap.add_argument(
+        "--replay", type=int, metavar="N", help="only: µs per decision over N hands, first and warm"
+    )
     args = ap.parse_args()
+    variants = list(RULESETS) if args.variant == "all" else [args.variant]
     if args.selfplay:
-        selfplay(args.variant, args.selfplay)
+        for v in variants:
+            t0 = time.process_time()
+            selfplay(v, args.selfplay)
+            print(f"  {time.process_time() - t0:.1f} s CPU (engine and AI)")
+        return
+    if args.replay:
+        for v in variants:
+            n, first, warm = replay(v, args.replay)
+            print(f"{v:10s} {n} decisions: first pass {first:.0f} µs/decision, warm {warm:.0f} µs/decision")
         return
     hands = 20 if args.quick else args.speed_hands
     ts = sorted(speed(args.variant, hands))
