@@ -220,7 +220,16 @@ def merge(a: Table, b: Table) -> Table:
         return a
     if a is _ZERO:
         return b
-    return _merge(a, b)
+    k = (a, b)
+    hit = _MERGES.get(k)
+    if hit is None:  # memoised: a hand's suits meet again across its discards and decisions
+        if len(_MERGES) >= _FITS_LIMIT:
+            _MERGES.clear()
+        hit = _MERGES[k] = _merge(a, b)
+    return hit
+
+
+_MERGES: dict[tuple[Table, Table], Table] = {}
 
 
 def fit(a: Table, b: Table, sets: int) -> int:
@@ -300,26 +309,55 @@ class WildShape(HandShape):
         pairs, odd = _pairs(counts)
         w = counts[RED]
         n = sum(counts) + 1
-        c = list(counts)
+        sets = self.sets
+        fits = (
+            _fits(counts[0:9], others[0], sets),
+            _fits(counts[9:18], others[1], sets),
+            _fits(counts[18:27], others[2], sets),
+        )
         found = 0
         for t in self.kinds:
             left = unseen[t]
-            if not left or c[t] >= 4:
+            if not left or counts[t] >= 4:
                 continue
             if t == RED:
                 new = self._value(whole, w + 1, n, pairs, odd)
             else:
-                x = t // 9
-                lo = 9 * x
-                c[t] += 1
-                key = tuple(c[lo : lo + 9])
-                c[t] -= 1
-                used = fit(suit_table(key), others[x], self.sets)
                 had = counts[t]
+                used = fits[t // 9][t % 9]
                 new = self._value(used, w, n, pairs + (had & 1), odd + (-1 if had & 1 else 1))
             if new < s:
                 found += left
         return found
+
+
+# (suit pattern, the other suits' merged table, sets) -> _fits
+_FITS: dict[tuple[tuple[int, ...], Table, int], tuple[int, ...]] = {}
+_FITS_LIMIT = 100_000
+
+
+def _fits(key: tuple[int, ...], other: Table, sets: int) -> tuple[int, ...]:
+    """For each rank of a suited pattern, the real tiles that fit (``fit``) with one more tile of that rank
+    beside the other suits' table ``other`` (−1 where the rank is full). Memoised: a seat's hand meets the
+    same suit and company across its discards and its decisions."""
+    k = (key, other, sets)
+    hit = _FITS.get(k)
+    if hit is not None:
+        return hit
+    c = list(key)
+    out = []
+    for r in range(9):
+        if c[r] >= 4:
+            out.append(-1)
+            continue
+        c[r] += 1
+        out.append(fit(suit_table(tuple(c)), other, sets))
+        c[r] -= 1
+    hit = tuple(out)
+    if len(_FITS) >= _FITS_LIMIT:
+        _FITS.clear()
+    _FITS[k] = hit
+    return hit
 
 
 def _pairs(counts: Counts) -> tuple[int, int]:
