@@ -502,18 +502,29 @@ class HandShape:
         return best
 
     def _side_may_lower(
-        self, st: Stats, off: int, used: int, held: int, is258: bool, x: int, n: int, s: int
+        self,
+        st: Stats,
+        off: int,
+        used: int,
+        held: int,
+        orphan: bool,
+        is258: bool,
+        x: int,
+        n: int,
+        s: int,
+        os: int,
     ) -> bool:
         """Could ``side`` bring a 3k+2 hand (a 3k+1 hand with ``held`` copies of a tile of suit ``x`` plus one
-        more of it; ``is258``: that tile is a 2/5/8) below ``s``? Each of its shapes tested from the stats
-        alone; False means ``side`` surely would not (the few shapes too rare to test cheaply say True)."""
+        more of it; ``orphan``, ``is258``: that tile is a terminal or honor, a 2/5/8; ``os``: the 3k+1 hand's
+        十三幺 shanten where that shape counts) below ``s``? Each of its shapes tested from the stats alone;
+        False means ``side`` surely would not (the rare shapes too costly to test say True)."""
         shapes = self.shapes
         pairs7, trips, pairs = st
         if self.concealed and n >= 13:
             if shapes.seven_pairs and 6 - pairs7 - (held & 1) < s:
                 return True
-            if shapes.thirteen_orphans:
-                return True
+            if shapes.thirteen_orphans and os - orphan < s:
+                return True  # one more tile lowers the 十三幺 shanten by one at most, and only an orphan
         if self.all_258_melds and off + (0 if is258 else 1) - 1 < s:
             return True
         if not shapes.pair_258:
@@ -529,13 +540,19 @@ class HandShape:
                 return True
         return shapes.one_suit and (used | 1 << x) in _ONE_SUIT
 
-    def _may_table(self, st: Stats, off: int, used: int, n: int, s: int) -> tuple[bool, ...] | None:
-        """``_side_may_lower`` of one hand for every tile it could draw, indexed ``held << 3 | 4·is258 |
-        suit`` (``_MAY_INDEX``): what it reads of a tile is only that. Memoised by everything it reads (few
-        combinations occur); None where it is False for every tile, as it mostly is."""
+    def _may_table(self, counts: Counts, st: Stats, off: int, n: int, s: int) -> tuple[bool, ...] | None:
+        """``_side_may_lower`` of one 3k+1 hand (``n``: its tiles plus the one drawn) for every tile it could
+        draw, indexed ``held << 4 | _MAY_INDEX[tile]`` (an orphan, a 2/5/8, its suit): what it reads of a tile
+        is only that. Memoised by everything it reads (few combinations occur); None where it is False for
+        every tile, as it mostly is."""
         pairs7, trips, pairs = st
+        used = suits_used(counts)
+        os = 15  # 十三幺 not counted
+        if self.shapes.thirteen_orphans and self.concealed and n >= 13:
+            os = _orphans_shanten(counts)
         key = (
-            (((((self.may_key << 4 | pairs7) << 4 | trips) << 4 | pairs) << 5 | off) << 4 | used) << 10
+            ((((((self.may_key << 4 | pairs7) << 4 | trips) << 4 | pairs) << 5 | off) << 4 | used) << 4 | os)
+            << 10
             | n << 5
             | (s + 1)
         )
@@ -543,8 +560,9 @@ class HandShape:
         if hit is not _MISSING:
             return hit  # type: ignore[return-value]
         table = tuple(
-            self._side_may_lower(st, off, used, held, bool(is258), x, n, s)
+            self._side_may_lower(st, off, used, held, bool(orphan), bool(is258), x, n, s, os)
             for held in range(4)
+            for orphan in range(2)
             for is258 in range(2)
             for x in range(4)
         )
@@ -590,7 +608,7 @@ class HandShape:
         ``_may_table`` says they could lower it."""
         others = _others(infos[0][0], infos[1][0], infos[2][0], infos[3][0])
         n += 1
-        may = self._may_table(st, off, suits_used(counts), n, s)
+        may = self._may_table(counts, st, off, n, s)
         nm = self.n_melds
         tail = nm << 5 | (s + 1)
         splits = _SPLITS
@@ -613,7 +631,7 @@ class HandShape:
                     if (
                         p >= 0
                         and live[t]
-                        and may[counts[t] << 3 | _MAY_INDEX[t]]
+                        and may[counts[t] << 4 | _MAY_INDEX[t]]
                         and r not in lower
                         and self.side(_plus(counts, t), add_stats(st, counts, t), n, final_id(p, other, nm))
                         < s
@@ -644,8 +662,8 @@ class HandShape:
 _MISSING = object()
 # _may_table's memo: (the shape's may_key, stats, off, suits used, tiles, shanten) packed in an int -> table
 _MAY: dict[int, tuple[bool, ...] | None] = {}
-# a tile's part of a _may_table index: 4 for a 2/5/8, plus its suit
-_MAY_INDEX = tuple((4 if _IS_258[t] else 0) | t // 9 for t in range(NUM_KINDS))
+# a tile's part of a _may_table index: 8 for a terminal or honor (十三幺), 4 for a 2/5/8, plus its suit
+_MAY_INDEX = tuple((8 if t in _ORPHANS else 0) | (4 if _IS_258[t] else 0) | t // 9 for t in range(NUM_KINDS))
 
 
 def _minus(counts: Counts, t: int) -> Counts:
