@@ -439,7 +439,7 @@ class HandShape:
         self.pair_258 = shapes.pair_258
         self.seven_pairs = shapes.seven_pairs and self.concealed
         self.one_suit = shapes.one_suit and shapes.pair_258 and self.suit != -2
-        # what _side_may_lower reads of the shape, as bits (its memo's key)
+        # what _may_table reads of the shape, as bits (its memo's key)
         self.may_key = (
             self.concealed
             | shapes.seven_pairs << 1
@@ -501,54 +501,17 @@ class HandShape:
                 best = min(best, shanten_shape(counts, self.n_melds, False))  # 清一色: any pair
         return best
 
-    def _side_may_lower(
-        self,
-        st: Stats,
-        off: int,
-        used: int,
-        held: int,
-        orphan: bool,
-        is258: bool,
-        x: int,
-        n: int,
-        s: int,
-        os: int,
-    ) -> bool:
-        """Could ``side`` bring a 3k+2 hand (a 3k+1 hand with ``held`` copies of a tile of suit ``x`` plus one
-        more of it; ``orphan``, ``is258``: that tile is a terminal or honor, a 2/5/8; ``os``: the 3k+1 hand's
-        十三幺 shanten where that shape counts) below ``s``? Each of its shapes tested from the stats alone;
-        False means ``side`` surely would not (the rare shapes too costly to test say True)."""
-        shapes = self.shapes
-        pairs7, trips, pairs = st
-        if self.concealed and n >= 13:
-            if shapes.seven_pairs and 6 - pairs7 - (held & 1) < s:
-                return True
-            if shapes.thirteen_orphans and os - orphan < s:
-                return True  # one more tile lowers the 十三幺 shanten by one at most, and only an orphan
-        if self.all_258_melds and off + (0 if is258 else 1) - 1 < s:
-            return True
-        if not shapes.pair_258:
-            return False
-        if self.pungs_ok:
-            if held == 2:
-                trips += 1
-                pairs -= 1
-            elif held == 1:
-                pairs += 1
-            m = self.n_melds + trips
-            if 8 - 2 * m - min(max(0, pairs - 1), max(0, 4 - m)) - (1 if pairs else 0) < s:
-                return True
-        return shapes.one_suit and (used | 1 << x) in _ONE_SUIT
-
     def _may_table(self, counts: Counts, st: Stats, off: int, n: int, s: int) -> tuple[bool, ...] | None:
-        """``_side_may_lower`` of one 3k+1 hand (``n``: its tiles plus the one drawn) for every tile it could
-        draw, indexed ``held << 4 | _MAY_INDEX[tile]`` (an orphan, a 2/5/8, its suit): what it reads of a tile
-        is only that. Memoised by everything it reads (few combinations occur); None where it is False for
-        every tile, as it mostly is."""
+        """Could ``side`` bring this 3k+1 hand plus one tile (``n`` tiles then) below ``s``? For every tile it
+        could draw, indexed ``held << 4 | _MAY_INDEX[tile]``: what the answer reads of a tile is only how many
+        the hand holds, whether it is a terminal or honor, a 2/5/8, and its suit. Each side shape is tested
+        from the stats alone; False means ``side`` surely would not. Memoised by everything it reads (few
+        combinations occur); None where it is False for every tile, as it mostly is."""
         pairs7, trips, pairs = st
         used = suits_used(counts)
+        shapes = self.shapes
         os = 15  # 十三幺 not counted
-        if self.shapes.thirteen_orphans and self.concealed and n >= 13:
+        if shapes.thirteen_orphans and self.concealed and n >= 13:
             os = _orphans_shanten(counts)
         key = (
             ((((((self.may_key << 4 | pairs7) << 4 | trips) << 4 | pairs) << 5 | off) << 4 | used) << 4 | os)
@@ -559,8 +522,28 @@ class HandShape:
         hit = _MAY.get(key, _MISSING)
         if hit is not _MISSING:
             return hit  # type: ignore[return-value]
+        closed = self.concealed and n >= 13
+        # 七小对 by the parity of the copies held; 十三幺: one more tile lowers it by one at most (an orphan)
+        by_parity = [closed and shapes.seven_pairs and 6 - pairs7 - odd < s for odd in (0, 1)]
+        by_orphan = [closed and shapes.thirteen_orphans and os - orphan < s for orphan in (0, 1)]
+        by_258 = [self.all_258_melds and off + (0 if is258 else 1) - 1 < s for is258 in (0, 1)]
+        by_held = [False] * 4  # 碰碰胡 by the copies held
+        by_suit = [False] * 4  # 清一色 by the suit
+        if shapes.pair_258:
+            if self.pungs_ok:
+                for held in range(4):
+                    t, p = trips, pairs
+                    if held == 2:
+                        t += 1
+                        p -= 1
+                    elif held == 1:
+                        p += 1
+                    m = self.n_melds + t
+                    by_held[held] = 8 - 2 * m - min(max(0, p - 1), max(0, 4 - m)) - (1 if p else 0) < s
+            if shapes.one_suit:
+                by_suit = [(used | 1 << x) in _ONE_SUIT for x in range(4)]
         table = tuple(
-            self._side_may_lower(st, off, used, held, bool(orphan), bool(is258), x, n, s, os)
+            by_parity[held & 1] or by_orphan[orphan] or by_258[is258] or by_held[held] or by_suit[x]
             for held in range(4)
             for orphan in range(2)
             for is258 in range(2)
@@ -817,7 +800,7 @@ def _others(i0: int, i1: int, i2: int, i3: int) -> tuple[int, int, int, int]:
             merge_id(merge_id(i0, i1), i3),
             merge_id(merge_id(i0, i1), i2),
         )
-        if len(_OTHERS) >= _MEMO_LIMIT:
+        if len(_OTHERS) >= _SPLITS_LIMIT:
             _OTHERS.clear()
         _OTHERS[key] = hit
     return hit
@@ -878,7 +861,18 @@ def _split(info: _PlusInfo, other: int, melds: int, s: int, key: int) -> tuple[i
     beside the other suits' options ``other`` (with ``melds`` melds). Memoised under ``key``: across the
     discards of a decision and across decisions the same suit meets the same others."""
     plus = info[2]
-    lower = tuple(r for r in info[1] if plus[r] >= 0 and final_id(plus[r], other, melds) < s)
+    finals = _FINALS
+    found = []
+    for r in info[1]:
+        p = plus[r]
+        if p < 0:
+            continue
+        new = finals.get((p << _ID_BITS | other if p < other else other << _ID_BITS | p) << 3 | melds)
+        if new is None:
+            new = final_id(p, other, melds)
+        if new < s:
+            found.append(r)
+    lower = tuple(found)
     lower = _RANKS.setdefault(lower, lower)
     if len(_SPLITS) >= _SPLITS_LIMIT:
         _SPLITS.clear()
