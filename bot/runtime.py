@@ -6,7 +6,7 @@ the other against the current state version. Functions in ``bot/`` that take a `
 caller to hold its lock; those that take a table id take it themselves.
 
 The ports (``Out``, ``TimerPort``, ``DmProbe``, ``Clock``, ``SeedFn``) are what the service needs from the
-outside; ``bot/app.py`` passes the real ones (outbox, JobQueue timers, a probe over the Bot API).
+outside; ``bot/app.py`` passes the real ones (outbox, event-loop timers, a probe over the Bot API).
 """
 
 from __future__ import annotations
