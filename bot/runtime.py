@@ -23,7 +23,7 @@ from engine.ruleset import Ruleset
 from storage import Facts, Hand, SeatPlay, Table, TableSettings
 
 from .keyboards import Keyboard
-from .outbox import Photo
+from .outbox import Content, Photo
 
 Clock = Callable[[], float]
 SeedFn = Callable[[int, int], int]  # (table id, hand number) -> the hand's seed
@@ -42,6 +42,9 @@ class Out(Protocol):
         *,
         fresh: bool = False,
         photo: Photo | None = None,
+    ) -> None: ...
+    def live_lazy(
+        self, chat_id: int, key: str, render: Callable[[], Content], *, fresh: bool = False
     ) -> None: ...
     def post(
         self,
