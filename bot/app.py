@@ -393,7 +393,6 @@ QUIET_LOGGERS = {
     "aiohttp": logging.WARNING,  # bot/http.py: request URLs hold the token
     "telegram": logging.INFO,
     "aiosqlite": logging.INFO,
-    "apscheduler": logging.WARNING,
 }
 
 
