@@ -1,9 +1,10 @@
 """Building and running the Telegram Application.
 
 ``build_application(token, db_path, base_url=None, ...)`` wires python-telegram-bot 22 (concurrent updates,
-AIORateLimiter, JobQueue, post_init / post_shutdown, an error handler) to the table service. Tests and the
-benchmark pass ``base_url`` (a local fake Bot API server), a clock and a seed function; ``running(app)``
-starts and stops an application exactly as ``run_polling`` does, inside an ``async with``.
+AIORateLimiter, post_init / post_stop / post_shutdown, an error handler; the turn timers of bot/timers.py)
+to the table service. Tests and the benchmark pass ``base_url`` (a local fake Bot API server), a clock and a
+seed function; ``running(app)`` starts and stops an application exactly as ``run_polling`` does, inside an
+``async with``.
 
 The token only ever comes from the environment or ``.env`` (``load_token``) and is never logged.
 
@@ -178,7 +179,8 @@ def build_application(
             get_updates_request=requests[1],
             rate_limiter=limiter,
         )
-    builder = ApplicationBuilder().bot(bot).concurrent_updates(concurrent_updates)
+    # no JobQueue: the turn timers are the event loop's own (bot/timers.py)
+    builder = ApplicationBuilder().bot(bot).concurrent_updates(concurrent_updates).job_queue(None)
 
     async def post_init(app: AnyApp) -> None:
         # Every accepted action waits for the database thread (aiosqlite). While the event loop is busy that
@@ -223,9 +225,9 @@ def build_application(
             app.bot_data["cluster"] = cluster
             registry = ClusterTables()
             registry.cluster = cluster
-            timers: Timers = ClusterTimers(app.job_queue, on_due, clock, store=cluster.store)
+            timers: Timers = ClusterTimers(on_due, clock, store=cluster.store)
         else:
-            timers = Timers(app.job_queue, on_due, clock)
+            timers = Timers(on_due, clock)
         service = TableService(
             storage,
             outbox,
@@ -265,8 +267,12 @@ def build_application(
         gc.set_threshold(*GC_THRESHOLDS)
 
     async def post_stop(app: AnyApp) -> None:
-        """Sending stops before the HTTP clients close: a one-off message cut off keeps its outbox row and
-        is sent after the restart, rather than failing as "maybe sent" (bot/outbox.py)."""
+        """No timer fires once the bot has stopped taking updates (as PTB stops its JobQueue here); then
+        sending stops before the HTTP clients close: a one-off message cut off keeps its outbox row and is
+        sent after the restart, rather than failing as "maybe sent" (bot/outbox.py)."""
+        timers = app.bot_data.get("timers")
+        if isinstance(timers, Timers):
+            await _bounded("stopping the turn timers", timers.close())
         outbox = app.bot_data.get("outbox")
         if isinstance(outbox, Outbox):
             await _bounded("closing the outbox", outbox.close())
@@ -387,7 +393,6 @@ QUIET_LOGGERS = {
     "aiohttp": logging.WARNING,  # bot/http.py: request URLs hold the token
     "telegram": logging.INFO,
     "aiosqlite": logging.INFO,
-    "apscheduler": logging.WARNING,
 }
 
 

@@ -236,7 +236,7 @@ class ClusterTables(Tables):
 
 
 class ClusterTimers(Timers):
-    """This worker's JobQueue timers, with every deadline also written to the database (in order)."""
+    """This worker's timers (bot/timers.py), with every deadline also written to the database (in order)."""
 
     def __init__(self, *args: Any, store: ClusterStore, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,6 +7,10 @@ The service says *what* a chat should show; the outbox decides *when* it is sent
   turn, a new one replaces its content: a burst of moves is one edit, so a busy table stays within
   Telegram's flood limits (AIORateLimiter paces what is sent). ``fresh=True`` sends a new message instead
   (a new hand) and strips the keyboard off the old one.
+* ``live_lazy(chat, key, render)`` is ``live`` with its content made by ``render()`` only when the request
+  is made: a group's table published on every move but sent at most once per ``group_interval`` is
+  rendered once per merged burst, not once per move. ``render`` renders a snapshot taken by the caller
+  (never the live table), so what is sent is what ``live`` would have sent for the latest call.
 * With a ``photo`` (anything with ``png()``: a picture of the table) the message is a photo and ``text``
   its caption. The picture is drawn only when the request is made - in a worker thread, so the event loop
   goes on answering buttons - which is once per merged burst, not once per move. A new picture is an
@@ -84,12 +88,16 @@ class Content:
     photo: Photo | None = None
 
 
+Render = Callable[[], Content]
+
+
 @dataclass(slots=True)
 class _Op:
     live: bool
     key: str
-    content: Content
+    content: Content | None  # None: not rendered yet (``render``)
     fresh: bool = False
+    render: Render | None = None  # a live_lazy content, rendered when the op is sent
     requests: int = 0  # made so far (the first to a group is paced by the queue, the others one by one)
     done: list[tuple[int, str]] = field(default_factory=list)  # parts of a long text already sent: no
     # retry sends them twice
@@ -221,24 +229,43 @@ class Outbox:
         fresh: bool = False,
         photo: Photo | None = None,
     ) -> None:
-        content = Content(text, kb, photo)
+        self._live(chat_id, key, Content(text, kb, photo), None, fresh)
+
+    def live_lazy(self, chat_id: int, key: str, render: Render, *, fresh: bool = False) -> None:
+        """``live`` with the content rendered by ``render()`` when it is sent: a later call for the same
+        message before then replaces it unrendered (``render`` must render a snapshot, not live state)."""
+        self._live(chat_id, key, None, render, fresh)
+
+    def _live(
+        self, chat_id: int, key: str, content: Content | None, render: Render | None, fresh: bool
+    ) -> None:
         q = self._queues.setdefault(chat_id, deque())
         for op in q:
             if op.live and op.key == key:
-                op.content = content
+                op.content, op.render = content, render
                 op.fresh = op.fresh or fresh
                 return
+        if render is not None and not q and chat_id not in self._workers and not self._paced(chat_id):
+            content, render = render(), None  # it goes at once: rendered now (and not sent if shown already)
         slot = self._slots.get((chat_id, key))
         if (
-            not fresh
+            content is not None
+            and not fresh
             and not q
             and slot is not None
             and slot.content == content
             and chat_id not in self._workers
         ):
             return  # already shown
-        q.append(_Op(True, key, content, fresh))
+        q.append(_Op(True, key, content, fresh, render))
         self._kick(chat_id)
+
+    def _paced(self, chat_id: int) -> bool:
+        """Whether a request to ``chat_id`` made now would wait for the group's pace."""
+        if chat_id >= 0 or self.group_interval <= 0:
+            return False
+        last = self._last_group_send.get(chat_id)
+        return last is not None and last + self.group_interval > asyncio.get_running_loop().time()
 
     def post(
         self,
@@ -334,6 +361,10 @@ class Outbox:
                     if wait > 0:
                         await asyncio.sleep(wait)  # requests queued meanwhile are merged
                         continue
+                if q[0].render is not None and not self._rendered(chat_id, q[0]):
+                    q.popleft()  # nothing new to show: no request, and the group's pace is not spent
+                    continue
+                if chat_id < 0 and self.group_interval > 0:
                     self._last_group_send[chat_id] = loop.time()
                 op = q.popleft()
                 try:
@@ -349,6 +380,19 @@ class Outbox:
                 self._queues.pop(chat_id, None)
             if not self._workers:
                 self._idle.set()
+
+    def _rendered(self, chat_id: int, op: _Op) -> bool:
+        """Render a lazy op's content now that it is sent; False if there is nothing to send: the message
+        shows it already (or it could not be rendered, which is logged)."""
+        assert op.render is not None
+        try:
+            op.content, op.render = op.render(), None
+        except Exception:
+            log.exception("dropping a message to chat %s: it could not be rendered", chat_id)
+            return False
+        slot = self._slots.get((chat_id, op.key))
+        shown = slot is not None and slot.message_id is not None and slot.content == op.content
+        return op.fresh or not shown
 
     async def _deliver(self, chat_id: int, op: _Op) -> None:
         delay = self.backoff
@@ -433,6 +477,7 @@ class Outbox:
 
     async def _send(self, chat_id: int, op: _Op) -> None:
         content = op.content
+        assert content is not None  # rendered (``_rendered``) before it is sent
         markup = markup_json(content.kb)
         if not op.live:
             parts = split_text(content.text)
@@ -460,7 +505,7 @@ class Outbox:
     async def _edit(self, chat_id: int, op: _Op, slot: _Slot, parts: list[str]) -> None:
         """Edit a live message in place: its earlier parts that changed, then the one with the keyboard."""
         content, shown = op.content, slot.content
-        assert slot.message_id is not None
+        assert slot.message_id is not None and content is not None
         if shown == content:
             return
         markup = markup_json(content.kb)
@@ -492,6 +537,7 @@ class Outbox:
         """Send a live message anew (its earlier parts first), strip the keyboard off the one it replaces,
         and report its id."""
         content = op.content
+        assert content is not None
         if slot is not None and slot.message_id is not None and (slot.content is None or slot.content.kb):
             old = slot.message_id
             slot.content = Content(

@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from engine import Action, ClaimKind, Observation, Phase, State, observe, observe_public
+from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
 from storage import Post, Storage, StorageError, TableSettings
 
 from . import keyboards as kb
 from . import nightview, pictures, render, views
 from .keyboards import Keyboard
-from .outbox import MAX_CAPTION
+from .outbox import MAX_CAPTION, Content
 from .people import People
 from .pictures import Display, Mode, Picture
 from .runtime import Clock, Moment, Out, Pause, TableRuntime
@@ -47,6 +47,31 @@ class View:
     text: str
     kb: Keyboard | None = None
     photo: Picture | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSnap:
+    """What the group's table message shows, taken when it is published: the immutable State (or the claim
+    pause, whose parts are immutable), copies of what changes in place (the recent moves, the wins' tiles,
+    the pending decisions' deadlines), and the names, language and display mode as they are then. It is
+    rendered (``Presenter.render_group``) only when the outbox sends it (``Out.live_lazy``): a burst of
+    moves merged by the group's pace is rendered once, exactly as its last publish would have been."""
+
+    table_id: int
+    hand_no: int
+    variant: Variant
+    state: State
+    pause: Pause | None
+    recent: tuple[Event, ...]
+    auto: frozenset[int]
+    deadlines: tuple[tuple[int, float], ...]  # (seat, deadline) of each pending decision
+    discard_s: int
+    lang: str
+    names: tuple[str, ...]
+    labels: tuple[str, ...]  # the pictures' seat labels: the players' names, "" for an AI
+    win_tiles: tuple[tuple[int, int], ...]
+    pictures: bool
+    closed: str = ""
 
 
 def lobby_key(table_id: int) -> str:
@@ -212,12 +237,6 @@ class Presenter:
         labels = tuple(self.people.name(u) if u is not None else "" for u in rt.hand_seats())
         return Display(lang=lang, labels=labels, win_tiles=tuple(rt.win_tiles))
 
-    def _title(self, rt: TableRuntime, lang: str) -> str:
-        assert rt.hand is not None
-        return t(
-            "group.title", lang, variant=views.variant_name(rt.ruleset, lang), tid=rt.id, n=rt.hand.number
-        )
-
     def _clock(self, rt: TableRuntime, seat: int, lang: str) -> str | None:
         """A seat's clock for its panel: the deadline and the decision's limit (after the warning: 10 s)."""
         p = rt.pending.get(seat)
@@ -226,57 +245,89 @@ class Presenter:
         limit = rt.settings.claim_s if rt.state.phase == Phase.CLAIM else rt.settings.discard_s
         return views.clock_text(p.deadline, limit, p.warned, lang)
 
-    def group_clock(self, rt: TableRuntime, obs: Observation, names: Sequence[str], lang: str) -> str:
+    @staticmethod
+    def group_clock(snap: GroupSnap, obs: Observation) -> str:
         """Who the group sees on the clock: the seat to play (or the seats still choosing before the hand),
         with the deadline. Never during a claim window or a claim pause: who may claim stays hidden."""
-        if rt.state is None or rt.pause is not None or obs.phase in (Phase.CLAIM, Phase.ENDED, Phase.HAIDI):
+        if snap.pause is not None or obs.phase in (Phase.CLAIM, Phase.ENDED, Phase.HAIDI):
             return ""
         if obs.kong_tiles:  # the konger's answer to 开杠's tiles: like a claim, never shown
             return ""
+        lang, names, pending = snap.lang, snap.names, dict(snap.deadlines)
         if obs.phase == Phase.CHOOSE:
-            seats = sorted(rt.pending)
+            seats = sorted(pending)
             who = t("clock.deciding", lang, names="、".join(names[s] for s in seats)) if seats else ""
         else:
-            seats = [obs.current] if obs.current in rt.pending else []
+            seats = [obs.current] if obs.current in pending else []
             who = t("clock.turn", lang, name=names[obs.current]) if seats else ""
         if not seats:
             return ""
-        deadline = min(rt.pending[s].deadline for s in seats)
-        limit = rt.settings.discard_s  # (never a claim: those are not shown)
+        deadline = min(pending[s] for s in seats)
+        limit = snap.discard_s  # (never a claim: those are not shown)
         return t("clock.group", lang, who=who, n=limit, until=views.until_text(deadline, lang))
 
+    def group_snap(self, rt: TableRuntime, closed: str = "") -> GroupSnap:
+        """What the group's table message depends on, as it is now (a few copies: cheap beside rendering)."""
+        assert rt.state is not None and rt.hand is not None
+        lang = self.people.table_lang(rt)
+        return GroupSnap(
+            table_id=rt.id,
+            hand_no=rt.hand.number,
+            variant=rt.ruleset,
+            state=rt.state,
+            pause=rt.pause,
+            recent=tuple(rt.recent),
+            auto=rt.auto,
+            deadlines=tuple((s, p.deadline) for s, p in rt.pending.items()),
+            discard_s=rt.settings.discard_s,
+            lang=lang,
+            names=tuple(self.seat_names(rt, lang)),
+            labels=tuple(self.people.name(u) if u is not None else "" for u in rt.hand_seats()),
+            win_tiles=tuple(rt.win_tiles),
+            pictures=self.people.pictures(rt.chat_id),
+            closed=closed,
+        )
+
     def group_view(self, rt: TableRuntime, closed: str = "") -> View:
+        """The group's table message as it is now (``render_group`` of its snapshot)."""
+        return self.render_group(self.group_snap(rt, closed))
+
+    def render_group(self, snap: GroupSnap) -> View:
         """The group's table message: the public table (during a claim pause, as it was right after the
         moment), who is on the clock, recent moves; at the end of the hand the end picture. A picture with
         a caption where the group sees pictures, else the whole table as text."""
-        assert rt.state is not None and rt.hand is not None
-        lang = self.people.table_lang(rt)
-        names = self.seat_names(rt, lang)
-        if rt.pause is not None:
-            obs, recent = paused_public(rt.pause), list(rt.pause.recent)
+        lang, names, closed = snap.lang, snap.names, snap.closed
+        if snap.pause is not None:
+            obs, recent = paused_public(snap.pause), list(snap.pause.recent)
         else:
-            obs, recent = views.public_observation(rt.state), list(rt.recent)
-        auto = [names[s] for s in sorted(rt.auto) if s < len(names)]
-        clock = self.group_clock(rt, obs, names, lang)
+            obs, recent = views.public_observation(snap.state), list(snap.recent)
+        auto = [names[s] for s in sorted(snap.auto) if s < len(names)]
+        clock = self.group_clock(snap, obs)
         ended = obs.phase == Phase.ENDED
-        keyboard = kb.table_keyboard(rt.id, lang) if not ended and not closed else None
-        if not self.people.pictures(rt.chat_id):
-            text = views.group_table_text(obs, lang, names, rt.id, rt.hand.number, recent, auto, clock)
+        keyboard = kb.table_keyboard(snap.table_id, lang) if not ended and not closed else None
+        if not snap.pictures:
+            text = views.group_table_text(obs, lang, names, snap.table_id, snap.hand_no, recent, auto, clock)
             return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
-        display = self._display(rt, lang)
+        display = Display(lang=lang, labels=snap.labels, win_tiles=snap.win_tiles)
         legend = pictures.legend(obs, names, lang)
         if ended:
-            title = t("note.result_title", lang, n=rt.hand.number)
+            title = t("note.result_title", lang, n=snap.hand_no)
             caption = views.end_caption(obs, lang, names, title, legend)
             picture = Picture(obs, Mode.END, display)
         else:
-            caption = views.group_caption(
-                obs, lang, names, self._title(rt, lang), legend, recent, auto, clock
-            )
+            title = t(
+                "group.title", lang, variant=views.variant_name(snap.variant, lang), tid=snap.table_id,
+                n=snap.hand_no,
+            )  # fmt: skip
+            caption = views.group_caption(obs, lang, names, title, legend, recent, auto, clock)
             picture = Picture(obs, Mode.TABLE, display)
         if closed:
             caption = views.fit([(closed, views.REQUIRED), (caption, views.REQUIRED)], MAX_CAPTION)
         return View(caption, keyboard, picture)
+
+    def _render_group_content(self, snap: GroupSnap) -> Content:
+        view = self.render_group(snap)
+        return Content(view.text, view.kb, view.photo)
 
     def group_content(self, rt: TableRuntime) -> tuple[str, Keyboard | None]:
         view = self.group_view(rt)
@@ -347,8 +398,15 @@ class Presenter:
         """The group's table and every player's panel; ``fresh`` ones are sent as new messages."""
         if rt.state is None:
             return
-        view = self.group_view(rt)
-        self.out.live(rt.chat_id, group_key(rt.id), view.text, view.kb, fresh=fresh_group, photo=view.photo)
+        # rendered when the outbox sends it: a group is sent one request per 3 s, and a burst merged by that
+        # pace is rendered once
+        snap = self.group_snap(rt)
+        self.out.live_lazy(
+            rt.chat_id,
+            group_key(rt.id),
+            partial(self._render_group_content, snap),
+            fresh=fresh_group,
+        )
         for seat, user in enumerate(rt.hand_seats()):
             if user is not None:
                 self.publish_seat(rt, seat, fresh=seat in fresh_seats)

@@ -6,7 +6,7 @@ the other against the current state version. Functions in ``bot/`` that take a `
 caller to hold its lock; those that take a table id take it themselves.
 
 The ports (``Out``, ``TimerPort``, ``DmProbe``, ``Clock``, ``SeedFn``) are what the service needs from the
-outside; ``bot/app.py`` passes the real ones (outbox, JobQueue timers, a probe over the Bot API).
+outside; ``bot/app.py`` passes the real ones (outbox, event-loop timers, a probe over the Bot API).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from engine.ruleset import Ruleset
 from storage import Facts, Hand, SeatPlay, Table, TableSettings
 
 from .keyboards import Keyboard
-from .outbox import Photo
+from .outbox import Content, Photo
 
 Clock = Callable[[], float]
 SeedFn = Callable[[int, int], int]  # (table id, hand number) -> the hand's seed
@@ -42,6 +42,9 @@ class Out(Protocol):
         *,
         fresh: bool = False,
         photo: Photo | None = None,
+    ) -> None: ...
+    def live_lazy(
+        self, chat_id: int, key: str, render: Callable[[], Content], *, fresh: bool = False
     ) -> None: ...
     def post(
         self,

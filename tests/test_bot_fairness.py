@@ -7,7 +7,7 @@ for the same time - the room's pause - whether or not anyone may claim.
   does open a claim window it is exactly what the engine's own view of that window shows (so a claim that
   outlasts the pause changes nothing anyone sees): checked over AI playouts of every variant.
 * End to end: after every discard the group shows the pause line, the table's timer is the pause's end,
-  nothing moves before it (the injected clock; the JobQueue job is run by hand, nothing sleeps), and a
+  nothing moves before it (the injected clock; the timer is run by hand, nothing sleeps), and a
   claim decision of a human opens at once while everyone else waits.
 """
 
@@ -24,7 +24,6 @@ import engine
 from bot import ai, views
 from bot.play import claim_moment, moment_event
 from bot.present import paused_observation
-from bot.timers import job_name
 from engine import Phase
 
 from .fake_telegram import FakeTelegramServer
@@ -163,9 +162,9 @@ async def _press_and_wait(tg: FakeTelegramServer, user: Any, message: Any, data:
 
 
 async def _run_timer(app: Any, tid: int) -> None:
-    jobs = app.job_queue.get_jobs_by_name(job_name(tid))
-    if jobs:
-        await jobs[0].run(app)
+    timers = app.bot_data["timers"]
+    if timers.deadline(tid) is not None:
+        await timers.run_now(tid)
 
 
 async def test_every_discard_pauses_the_same_whether_or_not_anyone_may_claim(

@@ -6,10 +6,8 @@ No test lives here; the module is named test_bot_* only so it sits with the bot'
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,6 @@ from telegram.ext import AIORateLimiter, Application
 from bot.app import build_application, running
 from bot.keyboards import GamePress, decode
 from bot.service import TableService
-from bot.timers import job_name
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 
@@ -84,7 +81,7 @@ async def bot_running(
 
 def activity(app: Application[Any, Any, Any, Any, Any, Any]) -> Callable[[], str | None]:
     """What an in-process bot is doing, for ``tg.wait_idle`` (None: nothing): updates received and not yet
-    through their handlers, messages in its outbox, a timer job due or running. All the bot does starts
+    through their handlers, messages in its outbox, a timer due or running. All the bot does starts
     from one of those, so ``wait_idle`` needs no long quiet period to tell that it has stopped."""
     outbox = app.bot_data["outbox"]
     queue = app.update_queue
@@ -96,20 +93,14 @@ def activity(app: Application[Any, Any, Any, Any, Any, Any]) -> Callable[[], str
             return f"{unfinished} update(s) being handled"
         if not outbox.idle:
             return "the outbox is sending"
-        if app.job_queue is not None:
-            soon = datetime.now(UTC) + timedelta(seconds=0.05)
-            if any(job.next_t is not None and job.next_t <= soon for job in app.job_queue.jobs()):
-                return "a timer job is due"
-        if any(_runs_a_job(task) for task in asyncio.all_tasks()):
-            return "a timer job is running"
+        timers = app.bot_data.get("timers")
+        if timers is not None and timers.due_within(0.05):
+            return "a timer is due"
+        if timers is not None and timers.running:
+            return "a timer is running"
         return None
 
     return busy
-
-
-def _runs_a_job(task: asyncio.Task[Any]) -> bool:
-    coro = task.get_coro()
-    return getattr(coro, "__qualname__", "") == "run_coroutine_job"  # APScheduler's asyncio executor
 
 
 def service(app: Application[Any, Any, Any, Any, Any, Any]) -> TableService:
@@ -269,9 +260,8 @@ async def play_hand(
 
 async def run_timer(app: Any, svc: TableService, clock: Clock, tid: int) -> None:
     """Move the clock past the table's next wake-up (a warning, a deadline or the end of a ready phase) and
-    run its timer job now."""
+    run its timer now."""
     deadline = svc.timers.deadline(tid)  # type: ignore[attr-defined]
     assert deadline is not None, "the table has no timer armed"
     clock.now = max(clock.now, deadline + 0.5)
-    [job] = app.job_queue.get_jobs_by_name(job_name(tid))
-    await job.run(app)
+    await svc.timers.run_now(tid)  # type: ignore[attr-defined]

@@ -1,6 +1,6 @@
 """Turn timers: ten seconds before a deadline the player's panel warns him (one edit); on a timeout the bot
 plays for him and his panel says what it played; after two in a row the seat is on auto-play until "I'm
-back". The clock is injected and the JobQueue job is run by hand: no test waits 30 seconds."""
+back". The clock is injected and the timer is run by hand: no test waits 30 seconds."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from telegram import Bot
 from telegram.request import HTTPXRequest
 
 from bot.keyboards import Button
-from bot.outbox import MAX_CAPTION, MAX_TEXT, Outbox, caption_of, split_text
+from bot.outbox import MAX_CAPTION, MAX_TEXT, Content, Outbox, caption_of, split_text
 
 from .fake_telegram import FakeTelegramServer
 
@@ -168,6 +168,49 @@ async def test_requests_to_a_group_are_spaced(tg: FakeTelegramServer, bot: Bot) 
     assert all(g >= interval * 0.9 for g in gaps), gaps
     [table, note] = tg.bot_messages(group)
     assert table.caption == "table 39" and note.text == "a note"
+    await out.close()
+
+
+async def test_a_lazy_burst_to_a_paced_group_is_rendered_once(tg: FakeTelegramServer, bot: Bot) -> None:
+    """``live_lazy``: a group's table, published on every move while the group waits for its pace, is
+    rendered only when its request is made - once for the whole burst, the latest content. Content that
+    the message shows already is not sent and does not spend the group's pace; a switch between picture
+    and text still sends the message anew."""
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("G", members=[alice])
+    out = Outbox(bot, group_interval=0.3)
+    rendered: list[int] = []
+
+    def table(i: int, photo: bool = False) -> Callable[[], Content]:
+        def render() -> Content:
+            rendered.append(i)
+            return Content(f"table {i}", KB, Pic(i) if photo else None)
+
+        return render
+
+    out.live_lazy(group.id, "g1", table(0))  # nothing waits: rendered at once (and sent)
+    assert rendered == [0]
+    await out.drain(5)
+    for i in range(1, 30):  # a burst of moves within the group's pace
+        out.live_lazy(group.id, "g1", table(i))
+    assert rendered == [0]  # nothing rendered while it waits
+    await out.drain(5)
+    assert rendered == [0, 29]
+    [msg] = tg.bot_messages(group)
+    assert [v.text for v in msg.versions] == ["table 0", "table 29"]
+    calls = len(tg.calls)
+    out.live_lazy(group.id, "g1", table(29))  # what it shows already: rendered, compared, not sent
+    await out.drain(5)
+    assert rendered == [0, 29, 29] and len(tg.calls) == calls
+    # the pace was not spent: the next goes at once, so it is rendered at once (a picture: sent anew) ...
+    out.live_lazy(group.id, "g1", table(30, photo=True))
+    assert rendered == [0, 29, 29, 30]
+    out.live(group.id, "g1", "table 31", KB, photo=Pic(31))  # ... unless replaced before it goes
+    out.live_lazy(group.id, "g1", table(32, photo=True))
+    await out.drain(5)
+    assert rendered == [0, 29, 29, 30, 32]
+    old, new = tg.bot_messages(group)
+    assert old.text == "table 29" and old.reply_markup is None and new.caption == "table 32"
     await out.close()
 
 

@@ -103,19 +103,6 @@ async def test_a_due_deadline_is_taken_by_one_worker(url: str) -> None:
         await b.close()
 
 
-class Jobs:
-    """What the timers use of PTB's JobQueue: jobs scheduled, none run (the deadlines are far)."""
-
-    class Job:
-        removed = False
-
-        def schedule_removal(self) -> None:
-            self.removed = True
-
-    def run_once(self, *args: object, **kwargs: object) -> Job:
-        return self.Job()
-
-
 async def test_a_worker_writes_its_tables_deadlines_as_they_move(url: str) -> None:
     store = await ClusterStore.connect(url, "worker-a")
 
@@ -123,7 +110,7 @@ async def test_a_worker_writes_its_tables_deadlines_as_they_move(url: str) -> No
         raise AssertionError("no deadline is run here")
 
     try:
-        timers = ClusterTimers(Jobs(), on_due, lambda: 0.0, store=store)  # type: ignore[arg-type]
+        timers = ClusterTimers(on_due, lambda: 0.0, store=store)  # the deadlines are far: none fires
         timers.arm(1, 100.0)
         timers.arm(1, 200.0)  # moved on (the next decision): the database has the new deadline
         timers.arm(2, 100.0)
