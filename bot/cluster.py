@@ -16,9 +16,9 @@ holds across processes:
   handled it; if that worker is gone, it handles the update itself. So a busy table stays on one worker.
 * Before an update is handled, the tables it concerns are brought in (``sync``): a table another worker
   opened is loaded, one it closed is dropped.
-* Deadlines go to the database as well as to this worker's event-loop timers (``ClusterTimers``): the worker that
-  armed one normally runs it; if it died, any free worker takes the deadline when it is overdue
-  (``FOR UPDATE SKIP LOCKED``) and runs it, after rebuilding the table.
+* Deadlines go to the database as well as to this worker's event-loop timers (``ClusterTimers``): the
+  worker that armed one normally runs it; if it died, any free worker takes the deadline when it is
+  overdue (``FOR UPDATE SKIP LOCKED``) and runs it, after rebuilding the table.
 * Workers beat a heartbeat; the bot's global send budget (~30 messages a second) is split among the workers
   alive. The tables of a worker that died are taken over at once by another (the server drops a dead
   process's sessions, and with them its name): they are rebuilt and carried on, unseen by the players

@@ -151,7 +151,8 @@ async def open_table(
     tg: FakeTelegramServer, user: FakeUser, group: FakeChat, variant: str = ""
 ) -> tuple[int, FakeMessage]:
     """``/newtable variant`` by ``user``; returns the table id and its lobby message (a message sent after
-    the command: a stopped table's lobby may keep its buttons a while, its edit waiting for the group's pace)."""
+    the command: a stopped table's lobby may keep its buttons a while, its edit waiting for the group's
+    pace)."""
     before = max((m.message_id for m in tg.bot_messages(group)), default=0)
     tg.send_text(user, group, f"/newtable {variant}".strip())
 
