@@ -12,6 +12,9 @@ claim pause (``MAHJONG_CLAIM_PAUSE=0`` unless the environment sets it: with the 
   logged decision that no press explains is *doubled* (applied twice, or made up)
 * hands that do not replay through the engine to their stored state and result
 * results not delivered: a finished hand whose "Hand N is over" never reached its group
+* private results not delivered: a player of a finished hand who never got its result in private (a row of
+  the database's outbox, written with the hand's final action); private results sent twice are counted too:
+  at most one per kill may be (a kill after Telegram took one and before its row was deleted: docs/deploy.md)
 * duplicate group messages: a hand's table message, or the lobby after a hand, sent more than once
 * live stale keyboards: a message whose buttons are live although a newer one of the same kind replaced it
 * restart notes: "the bot restarted" posted although no decision waited longer than its timer
@@ -243,6 +246,8 @@ async def check(tg: FakeTelegramServer, soak: Soak, db: Path) -> dict[str, Any]:
         "doubled actions": 0,
         "hands that do not replay": 0,
         "results not delivered": 0,
+        "private results not delivered": 0,
+        "private results sent twice": 0,
         "duplicate group messages": 0,
         "live stale keyboards": 0,
         "restart notes": 0,
@@ -305,6 +310,11 @@ async def check(tg: FakeTelegramServer, soak: Soak, db: Path) -> dict[str, Any]:
                 if not shown or not hand.result_delivered:
                     out["results not delivered"] += 1
                 out["duplicate group messages"] += max(0, len(shown) - 1)
+                private = t("dm.result_title", LANG, tid=g.table, n=hand.number)
+                for user in {u for u in hand.seats if u is not None}:
+                    got = sum(private in (m.text or "") for m in tg.bot_messages(user))
+                    out["private results not delivered"] += got == 0
+                    out["private results sent twice"] += max(0, got - 1)
                 header = t("group.header", LANG, tid=g.table, n=hand.number)
                 tables = [m for m in tg.bot_messages(g.chat) if (m.versions[0].text or "").startswith(header)]
                 out["duplicate group messages"] += max(0, len(tables) - 1)
@@ -328,6 +338,7 @@ MUST_BE_ZERO = (
     "doubled actions",
     "hands that do not replay",
     "results not delivered",
+    "private results not delivered",
     "duplicate group messages",
     "live stale keyboards",
     "restart notes",
@@ -349,6 +360,8 @@ def main() -> int:
     for key, value in figures.items():
         print(f"{key:>{width}}  {value}")
     bad = [k for k in MUST_BE_ZERO if figures[k]]
+    if figures["private results sent twice"] > figures["kills"]:
+        bad.append("private results sent twice (more than the kills)")
     print("every figure 0" if not bad else f"NOT ZERO: {', '.join(bad)}")
     return 1 if bad else 0
 

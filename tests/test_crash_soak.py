@@ -26,3 +26,4 @@ async def test_ten_kills_lose_double_or_duplicate_nothing(tmp_path: Path) -> Non
     figures = await figures
     assert figures["confirmed"] > 0 and figures["finished hands"] > 0, figures
     assert {k: figures[k] for k in soak.MUST_BE_ZERO} == dict.fromkeys(soak.MUST_BE_ZERO, 0), figures
+    assert figures["private results sent twice"] <= figures["kills"], figures
