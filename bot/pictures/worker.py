@@ -56,13 +56,14 @@ def _serve(sock: socket.socket, parent: int) -> None:
     sock.sendall(_HEAD.pack(0, 0, 0))  # job 0: ready
     stream = sock.makefile("rb")
     while True:
-        head = stream.read(_ASK.size)
-        if len(head) < _ASK.size:
-            os._exit(0)  # the bot is gone or closed the socket
-        size, job = _ASK.unpack(head)
-        body = stream.read(size)
-        if len(body) < size:
+        try:
+            head = stream.read(_ASK.size)
+            size, job = _ASK.unpack(head) if len(head) == _ASK.size else (-1, 0)
+            body = stream.read(size) if size >= 0 else b""
+        except OSError:  # the bot died (kill -9: its end was reset), not worth a traceback
             os._exit(0)
+        if size < 0 or len(body) < size:
+            os._exit(0)  # the bot is gone or closed the socket
         try:
             out, status = pickle.loads(body).png(), 0
         except Exception as e:  # noqa: BLE001 - a picture that cannot be drawn is reported, not fatal
