@@ -245,7 +245,7 @@ class Outbox:
                 op.content, op.render = content, render
                 op.fresh = op.fresh or fresh
                 return
-        if render is not None and not q and chat_id not in self._workers and not self._paced(chat_id):
+        if render is not None and not q and chat_id not in self._workers and self._pace_wait(chat_id) <= 0:
             content, render = render(), None  # it goes at once: rendered now (and not sent if shown already)
         slot = self._slots.get((chat_id, key))
         if (
@@ -260,12 +260,12 @@ class Outbox:
         q.append(_Op(True, key, content, fresh, render))
         self._kick(chat_id)
 
-    def _paced(self, chat_id: int) -> bool:
-        """Whether a request to ``chat_id`` made now would wait for the group's pace."""
+    def _pace_wait(self, chat_id: int) -> float:
+        """How long a request to ``chat_id`` made now must wait for the group's pace (> 0: it must)."""
         if chat_id >= 0 or self.group_interval <= 0:
-            return False
-        last = self._last_group_send.get(chat_id)
-        return last is not None and last + self.group_interval > asyncio.get_running_loop().time()
+            return 0.0
+        last = self._last_group_send.get(chat_id, -1e18)
+        return last + self.group_interval - asyncio.get_running_loop().time()
 
     def post(
         self,
@@ -356,11 +356,10 @@ class Outbox:
         loop = asyncio.get_running_loop()
         try:
             while q:
-                if chat_id < 0 and self.group_interval > 0:
-                    wait = self._last_group_send.get(chat_id, -1e18) + self.group_interval - loop.time()
-                    if wait > 0:
-                        await asyncio.sleep(wait)  # requests queued meanwhile are merged
-                        continue
+                wait = self._pace_wait(chat_id)
+                if wait > 0:
+                    await asyncio.sleep(wait)  # requests queued meanwhile are merged
+                    continue
                 if q[0].render is not None and not self._rendered(chat_id, q[0]):
                     q.popleft()  # nothing new to show: no request, and the group's pace is not spent
                     continue
@@ -463,7 +462,7 @@ class Outbox:
         loop = asyncio.get_running_loop()
         group = chat_id < 0 and self.group_interval > 0
         if group and op.requests:
-            wait = self._last_group_send.get(chat_id, -1e18) + self.group_interval - loop.time()
+            wait = self._pace_wait(chat_id)
             if wait > 0:
                 await asyncio.sleep(wait)
         if self.budget is not None:
