@@ -21,6 +21,7 @@ handler answers it as an unknown button and changes nothing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -74,6 +75,20 @@ def _button_json(b: Button) -> dict[str, str]:
     if b.url is not None:
         return {"text": b.label, "url": b.url}
     return {"text": b.label} if b.data is None else {"text": b.label, "callback_data": b.data}
+
+
+def stored_markup(kb: Keyboard | None) -> str | None:
+    """A keyboard as stored with a message of the database's outbox: ``markup_json`` as text."""
+    markup = markup_json(kb)
+    return json.dumps(markup, ensure_ascii=False) if markup else None
+
+
+def from_stored_markup(stored: str | None) -> Keyboard | None:
+    """``stored_markup`` back as buttons."""
+    if not stored:
+        return None
+    rows = json.loads(stored)["inline_keyboard"]
+    return tuple(tuple(Button(b["text"], b.get("callback_data"), b.get("url")) for b in row) for row in rows)
 
 
 # ------------------------------------------------------------------ callback data: the button kinds

@@ -19,7 +19,6 @@ sees cannot depend on whether someone may claim. Only open claim decisions show 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -520,7 +519,7 @@ class Presenter:
         except StorageError as e:
             log.warning("table %s: messages not written to the outbox (%s): sent from memory", rt.id, e)
             for p in posts:
-                self.out.post(p.chat_id, p.text, _keyboard(p.keyboard))
+                self.out.post(p.chat_id, p.text, kb.from_stored_markup(p.keyboard))
             return
         await self.queue_posts(rt.id)
 
@@ -540,7 +539,8 @@ class Presenter:
             if row.id in self._queued:
                 continue
             self._queued.add(row.id)
-            self.out.post(row.chat_id, row.text, _keyboard(row.keyboard), on_sent=partial(self._sent, row.id))
+            keyboard = kb.from_stored_markup(row.keyboard)
+            self.out.post(row.chat_id, row.text, keyboard, on_sent=partial(self._sent, row.id))
 
     async def _sent(self, row_id: int) -> None:
         try:
@@ -590,18 +590,7 @@ class Presenter:
 
 def post_of(chat_id: int, text: str, keyboard: Keyboard | None = None) -> Post:
     """A one-off message as the outbox stores it (its keyboard as the Bot API's JSON)."""
-    markup = kb.markup_json(keyboard)
-    return Post(chat_id, text, json.dumps(markup, ensure_ascii=False) if markup else None)
-
-
-def _keyboard(stored: str | None) -> Keyboard | None:
-    """A stored post's keyboard (``_post``) back as buttons."""
-    if not stored:
-        return None
-    rows = json.loads(stored)["inline_keyboard"]
-    return tuple(
-        tuple(kb.Button(b["text"], b.get("callback_data"), b.get("url")) for b in row) for row in rows
-    )
+    return Post(chat_id, text, kb.stored_markup(keyboard))
 
 
 def _with_lang(settings: TableSettings, lang: str) -> TableSettings:
