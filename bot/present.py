@@ -67,8 +67,7 @@ class GroupSnap:
     discard_s: int
     lang: str
     names: tuple[str, ...]
-    labels: tuple[str, ...]  # the pictures' seat labels: the players' names, "" for an AI
-    win_tiles: tuple[tuple[int, int], ...]
+    display: Display  # the pictures' display data (language, seat labels, the hand's winning tiles)
     pictures: bool
     closed: str = ""
 
@@ -281,8 +280,7 @@ class Presenter:
             discard_s=rt.settings.discard_s,
             lang=lang,
             names=tuple(self.seat_names(rt, lang)),
-            labels=tuple(self.people.name(u) if u is not None else "" for u in rt.hand_seats()),
-            win_tiles=tuple(rt.win_tiles),
+            display=self._display(rt, lang),
             pictures=self.people.pictures(rt.chat_id),
             closed=closed,
         )
@@ -307,19 +305,18 @@ class Presenter:
         if not snap.pictures:
             text = views.group_table_text(obs, lang, names, snap.table_id, snap.hand_no, recent, auto, clock)
             return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
-        display = Display(lang=lang, labels=snap.labels, win_tiles=snap.win_tiles)
         legend = pictures.legend(obs, names, lang)
         if ended:
             title = t("note.result_title", lang, n=snap.hand_no)
             caption = views.end_caption(obs, lang, names, title, legend)
-            picture = Picture(obs, Mode.END, display)
+            picture = Picture(obs, Mode.END, snap.display)
         else:
             title = t(
                 "group.title", lang, variant=views.variant_name(snap.variant, lang), tid=snap.table_id,
                 n=snap.hand_no,
             )  # fmt: skip
             caption = views.group_caption(obs, lang, names, title, legend, recent, auto, clock)
-            picture = Picture(obs, Mode.TABLE, display)
+            picture = Picture(obs, Mode.TABLE, snap.display)
         if closed:
             caption = views.fit([(closed, views.REQUIRED), (caption, views.REQUIRED)], MAX_CAPTION)
         return View(caption, keyboard, picture)
