@@ -398,8 +398,10 @@ class Play:
                         note = []
                     except StorageError as e:
                         log.warning("table %s: auto-play not switched on: %s", rt.id, e)
-                await self.present.send_posts(rt, note)
-                await self.present.queue_posts(rt.id)
+                if note:  # not stored with auto-play: in a transaction of its own (then queued)
+                    await self.present.send_posts(rt, note)
+                else:
+                    await self.present.queue_posts(rt.id)
                 await self.resume(rt)
 
     async def come_back(self, user_id: int) -> int:
