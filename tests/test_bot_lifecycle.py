@@ -30,6 +30,7 @@ from .test_bot_support import (
     lobby_message,
     open_table,
     play_hand,
+    quiet,
     service,
 )
 
@@ -125,6 +126,11 @@ async def test_a_player_who_blocks_the_bot_goes_on_auto_play(tg: FakeTelegramSer
         await tg.wait_for(lambda _: done(), what="the hand, played for the blocked player", timeout=15)
         [hand] = await svc.storage.table_hands(tid)
         assert hand.finished and hand.result is not None and "deltas" in hand.result
+        # the group is told once, by a row of the outbox stored with the switch to auto-play, then deleted
+        await quiet(app, tg)
+        told = t("note.dm_lost", "en", name="Alice").split("(")[0]
+        assert sum(told in (m.text or "") for m in tg.bot_messages(group)) == 1
+        assert await svc.storage.unsent_posts(tid) == []
 
 
 async def test_a_result_cut_off_by_a_stop_is_delivered_once_after_restart(
