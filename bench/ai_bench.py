@@ -4,7 +4,7 @@ Speed: four AI seats play Changsha hands; every ``choose`` call is timed (thread
 median and 99th percentile per decision are printed (target: ≤ 1 ms mean).
 
 Strength (``--against REV``): the AI of this tree in seats 0 and 2 against the AI of git revision REV
-(bot/ai.py as it was there, loaded under another name; both run on this tree's engine, whose answers are
+(bot/ai/ as it was there, loaded under another name; both run on this tree's engine, whose answers are
 exact, so only the decisions differ) in seats 1 and 3 — and then the same seeds with the seats swapped, so
 neither side keeps the luck of a seat. Printed: each side's win rate (hands won / hands), points per hand
 and the drawn hands; "without getting weaker" means this tree's side wins at least as often.
@@ -50,10 +50,13 @@ Choose = Callable[[Observation, random.Random], Action]
 
 
 def load_ai(rev: str) -> ModuleType:
-    """bot/ai.py as it is at git revision ``rev``, as a module of its own."""
-    src = subprocess.run(
-        ["git", "show", f"{rev}:bot/ai.py"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
+    """bot/ai/ as it is at git revision ``rev``, as a module of its own."""
+    for name in ("bot/ai/__init__.py", "bot/ai.py"):  # the AI's file before and after bot/ became rooms
+        shown = subprocess.run(["git", "show", f"{rev}:{name}"], cwd=ROOT, capture_output=True, text=True)
+        if shown.returncode == 0:
+            break
+    shown.check_returncode()
+    src = shown.stdout
     path = Path(tempfile.mkdtemp(prefix="ai_bench_")) / "ai_at_rev.py"
     path.write_text(src)
     spec = importlib.util.spec_from_file_location(f"ai_at_{rev.replace('/', '_')}", path)
@@ -173,7 +176,7 @@ def main() -> None:
     ap.add_argument("--variant", default="changsha")
     ap.add_argument("--hands", type=int, default=2000, help="hands per seating in the match (default 2000)")
     ap.add_argument("--speed-hands", type=int, default=100, help="AI-only hands timed for speed")
-    ap.add_argument("--against", metavar="REV", help="play this tree's AI against bot/ai.py at REV")
+    ap.add_argument("--against", metavar="REV", help="play this tree's AI against bot/ai/ at REV")
     ap.add_argument("--quick", action="store_true", help="20 timed hands, no match")
     ap.add_argument("--selfplay", type=int, metavar="N", help="only: N AI-only hands, win rates and digest")
     ap.add_argument(

@@ -129,7 +129,7 @@ async def _bot_main(
 ) -> None:
     from telegram.ext import AIORateLimiter
 
-    from bot.app import build_application, configure_logging, running
+    from bot.telegram.app import build_application, configure_logging, running
 
     configure_logging()
     app = build_application(

@@ -42,8 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from bot.present import Presenter  # noqa: E402
-from bot.texts import t  # noqa: E402
+from bot.table.present import Presenter  # noqa: E402
+from bot.text.texts import t  # noqa: E402
 from storage import Storage, result_to_json  # noqa: E402
 from tests.fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser  # noqa: E402
 from tests.test_bot_support import since_of  # noqa: E402

@@ -3,7 +3,8 @@
 Target (issue 12): rendering a picture ≤ 30 ms. For each variant, a seeded mid-hand state (30 discards in)
 and an ended one (bot/pictures/samples.py); each picture is drawn from scratch every time (layout, paint,
 PNG — the render cache bypassed), and the cache hit is timed too. Same-run baselines: the text view of the
-same Observation (bot/render.py), and encoding the same picture as JPEG (4:4:4, q90), the format not chosen.
+same Observation (bot/text/render.py), and encoding the same picture as JPEG (4:4:4, q90), the format not
+chosen.
 
 Run: ``make bench`` or ``.venv/bin/python bench/picture_bench.py [--quick]``.
 """
@@ -23,7 +24,10 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import pictures, render  # noqa: E402
+from bot import (
+    pictures,
+    render,  # noqa: E402
+)
 from bot.pictures import Display, Mode, layout, win_tiles_from_events  # noqa: E402
 from bot.pictures.paint import encode, paint  # noqa: E402
 from bot.pictures.samples import sample_states  # noqa: E402

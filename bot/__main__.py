@@ -7,15 +7,15 @@ import sys
 
 
 def main() -> int:
-    from .app import load_env_file, load_token
+    from bot.telegram.app import load_env_file, load_token
 
     load_env_file()  # .env's settings (MAHJONG_DB, WEBHOOK_URL, ...) as if exported; the environment wins
     if not load_token():
         print("No TELEGRAM_BOT_TOKEN set: starting the console game (you vs three AI seats).")
-        from .console import main as console_main
+        from bot.console import main as console_main
 
         return console_main()
-    from .app import main as bot_main
+    from bot.telegram.app import main as bot_main
 
     return bot_main()
 

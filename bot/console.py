@@ -14,13 +14,12 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TextIO
 
+from bot.ai import choose
+from bot.text import render
+from bot.text.i18n import LANGS, default_names, tr
 from engine import Act, Action, Observation, Phase, State, apply, get_ruleset, new_hand, observe, to_act
 from engine.tiles import parse_tile, tile_str
 from engine.variants import DEFAULT_VARIANT
-
-from . import render
-from .ai import choose
-from .i18n import LANGS, default_names, tr
 
 HUMAN = 0
 QUIT_WORDS = {"q", "quit", "exit", "退出"}

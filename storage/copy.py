@@ -3,8 +3,8 @@ group's tables, scores, history, ratings or settings (docs/deploy.md, "Moving fr
 
     python -m storage.copy mahjong.db postgresql://mahjong:PASSWORD@localhost/mahjong [--replace]
 
-* The bot must be stopped: the copy holds the bot's own lock (``<db>.lock``, bot/app.py) while it runs, so
-  it refuses while a bot runs on the file, and a bot started meanwhile refuses to start.
+* The bot must be stopped: the copy holds the bot's own lock (``<db>.lock``, bot/telegram/app.py) while it
+runs, so it refuses while a bot runs on the file, and a bot started meanwhile refuses to start.
 * Both databases are brought to the current schema first, by the normal migrations; the source is then read
   in one read transaction (one consistent snapshot) and never written.
 * Every table of the schema is copied with every column, as the databases list them (nothing here names a

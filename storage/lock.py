@@ -1,6 +1,7 @@
 """The lock that makes one process at a time the owner of a SQLite database: ``<db>.lock`` next to it, an
 exclusive ``flock`` released by the OS when the holder ends in any way. The bot holds it while it runs
-(bot/app.py); ``storage.copy`` holds it while it reads the file, so neither starts while the other runs."""
+(bot/telegram/app.py); ``storage.copy`` holds it while it reads the file, so neither starts while the other
+runs."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ plumbing differs:
   ``user_version``; several processes opening one database migrate it once (an advisory lock).
 
 Several bot processes may share one database (docs/deploy.md); what keeps them from moving one table at once
-is the bot's table lease (``bot/cluster.py``), not this module.
+is the bot's table lease (``bot/telegram/cluster.py``), not this module.
 """
 
 from __future__ import annotations
@@ -259,7 +259,8 @@ class PgStorage(Storage):
             raise StorageError(f"database error: {e}") from e
 
     async def transaction(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-        """Run ``fn`` on a raw connection in one transaction (the bot's cluster tables: bot/cluster.py)."""
+        """Run ``fn`` on a raw connection in one transaction (the bot's cluster tables:
+        bot/telegram/cluster.py)."""
         return await self._write(lambda db: fn(db._c))
 
     async def fetch(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:

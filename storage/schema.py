@@ -362,8 +362,8 @@ V6_GAME_NIGHT: tuple[str, ...] = (
 )
 
 V7_WORKERS: tuple[str, ...] = (
-    # Several bot worker processes on one PostgreSQL database (issue 15, bot/cluster.py); SQLite has them
-    # too (one process never uses them). Written once, in SQL both databases read alike
+    # Several bot worker processes on one PostgreSQL database (issue 15, bot/telegram/cluster.py); SQLite has
+    # them too (one process never uses them). Written once, in SQL both databases read alike
     # (storage/pg_schema.py).
     #
     # The worker that last held each table (its lease is an advisory lock): another worker that takes the
@@ -392,8 +392,8 @@ V7_WORKERS: tuple[str, ...] = (
 )
 
 V8_SHARED_SENDING: tuple[str, ...] = (
-    # The bot's sending, shared by its workers (issue 15, bot/cluster.py): Telegram's limits are the bot's,
-    # not a worker's. Portable SQL, as v7.
+    # The bot's sending, shared by its workers (issue 15, bot/telegram/cluster.py): Telegram's limits are the
+    # bot's, not a worker's. Portable SQL, as v7.
     #
     # When a table's group was last sent a request (wall-clock seconds): the worker that takes the table
     # next keeps the group's pace (~20 requests a minute) from there.

@@ -15,8 +15,8 @@ import sys
 
 from telegram.ext import AIORateLimiter
 
-from bot.app import build_application, pictures_from_env, running
-from bot.webhook import WebhookConfig
+from bot.telegram.app import build_application, pictures_from_env, running
+from bot.telegram.webhook import WebhookConfig
 
 from .fake_telegram import DEFAULT_TOKEN
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.lobby import PAUSE_CHOICES
+from bot.table.lobby import PAUSE_CHOICES
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .test_bot_support import Clock, bot_running, lobby_message, open_table, service

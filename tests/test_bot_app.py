@@ -10,9 +10,10 @@ import pytest
 
 import bot.__main__ as bot_main
 import engine
-from bot import ai, render, views
-from bot.app import claim_pause_from_env, load_env_file, load_token
-from bot.keyboards import GamePress, decode, game_keyboard
+from bot import ai
+from bot.messages.keyboards import GamePress, decode, game_keyboard
+from bot.telegram.app import claim_pause_from_env, load_env_file, load_token
+from bot.text import render, views
 from engine import Act, Phase
 
 

@@ -1,4 +1,4 @@
-"""The one typed decoder of callback data (bot/keyboards.py, issue 10): every button the bot makes decodes
+"""The one typed decoder of callback data (bot/messages/keyboards.py): every button the bot makes decodes
 to the press it was made for, and nothing else decodes at all - no sign, no leading zero, no digit that is
 not ASCII (``int("²")`` raises, ``int("٣")`` is 3), no number longer than its cap, no unknown op."""
 
@@ -9,8 +9,8 @@ import random
 import pytest
 
 import engine
-from bot import keyboards as kb
-from bot.keyboards import BackPress, GamePress, HandPress, LobbyPress, PickPress, ScorePress, decode
+from bot.messages import keyboards as kb
+from bot.messages.keyboards import BackPress, GamePress, HandPress, LobbyPress, PickPress, ScorePress, decode
 from storage import TableSettings
 
 

@@ -1,6 +1,6 @@
-"""Two bot workers in one process, on one PostgreSQL database, behind one webhook port (bot/cluster.py):
-every table moves under a lease, a worker rebuilds a table the other moved, and the players see one
-consistent game. Quick to debug (one process); ``make soak`` runs it."""
+"""Two bot workers in one process, on one PostgreSQL database, behind one webhook port
+(bot/telegram/cluster.py): every table moves under a lease, a worker rebuilds a table the other moved, and the
+players see one consistent game. Quick to debug (one process); ``make soak`` runs it."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from contextlib import AsyncExitStack
 
 import pytest
 
-from bot.app import running
-from bot.texts import t
-from bot.webhook import WebhookConfig
+from bot.telegram.app import running
+from bot.telegram.webhook import WebhookConfig
+from bot.text.texts import t
 from storage import Storage
 
 from .fake_telegram import FakeTelegramServer

@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 
 import engine
-from bot import ai, views
-from bot.play import claim_moment, moment_event
-from bot.present import paused_observation
+from bot import ai
+from bot.table.play import claim_moment, moment_event
+from bot.table.present import paused_observation
+from bot.text import views
 from engine import Phase
 
 from .fake_telegram import FakeTelegramServer

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.texts import t
+from bot.text.texts import t
 
 from .fake_telegram import FakeTelegramServer
 from .test_bot_support import (

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.service import TableRuntime, TableService
+from bot.table.service import TableRuntime, TableService
 from engine import Phase
 
 from .fake_telegram import FakeCallbackQuery, FakeMessage, FakeTelegramServer, FakeUser

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.export import hand_jsonl, parse
+from bot.records.export import hand_jsonl, parse
 from engine import Act, Phase
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser

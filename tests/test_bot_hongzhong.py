@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot import render
-from bot.handlers import find_variant
-from bot.texts import t
+from bot.telegram.handlers import find_variant
+from bot.text import render
+from bot.text.texts import t
 from engine import Act, observe
 
 from .dealing import act, last_settlement

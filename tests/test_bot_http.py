@@ -1,5 +1,6 @@
-"""bot/http.py, PTB's requests over aiohttp: what a failure says about whether the request reached Telegram
-(the outbox resends only what cannot have arrived), JSON bodies and uploads as the Bot API takes them."""
+"""bot/telegram/http.py, PTB's requests over aiohttp: what a failure says about whether the request reached
+Telegram (the outbox resends only what cannot have arrived), JSON bodies and uploads as the Bot API takes
+them."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import pytest
 from telegram import Bot, InputFile
 from telegram.error import NetworkError, TimedOut
 
-from bot.http import AiohttpRequest, call, slim_update
-from bot.outbox import may_have_arrived
+from bot.telegram.http import AiohttpRequest, call, slim_update
+from bot.telegram.outbox import may_have_arrived
 
 from .fake_telegram import FakeTelegramServer
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import AlreadyRunning, build_application
-from bot.service import TableService
-from bot.texts import t
+from bot.table.service import TableService
+from bot.telegram.app import AlreadyRunning, build_application
+from bot.text.texts import t
 from engine import Phase
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser

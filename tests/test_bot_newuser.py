@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot import ai, render, views
+from bot import ai
+from bot.text import render, views
 from engine import Phase, observe, parse_tile
 
 from .dealing import last_settlement

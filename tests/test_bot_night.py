@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.service import TableService
+from bot.table.service import TableService
 from engine.verify import deal
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser

@@ -1,5 +1,5 @@
 """A group is sent one request per ``group_interval`` (Telegram's ~20 a minute), while its table is published
-on every move: the table is rendered when the outbox sends it (bot/present.py ``GroupSnap``,
+on every move: the table is rendered when the outbox sends it (bot/table/present.py ``GroupSnap``,
 ``Outbox.live_lazy``), so the moves merged by the pace are rendered once, and the group sees exactly what
 rendering the table at the end of the burst shows."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.present import GroupSnap, Presenter, View, group_key
+from bot.table.present import GroupSnap, Presenter, View, group_key
 
 from .fake_telegram import FakeTelegramServer
 from .test_bot_support import Player, bot_running, open_table, press_button, quiet, service

@@ -15,9 +15,9 @@ from typing import Any
 import engine
 from bot import ai
 from bot.pictures.worker import Painter
-from bot.restore import win_tiles
-from bot.runtime import TableRuntime
-from bot.texts import t
+from bot.table.restore import win_tiles
+from bot.table.runtime import TableRuntime
+from bot.text.texts import t
 from engine import Phase
 from storage import Storage
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.texts import t
+from bot.text.texts import t
 from storage import Storage
 
 from .fake_telegram import FakeTelegramServer

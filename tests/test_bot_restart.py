@@ -7,9 +7,9 @@ import re
 import sqlite3
 from pathlib import Path
 
-from bot.service import TableService
-from bot.texts import t
-from bot.views import WARN_AT
+from bot.table.service import TableService
+from bot.text.texts import t
+from bot.text.views import WARN_AT
 from engine import Phase
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser

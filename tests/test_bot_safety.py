@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 import engine
-from bot import render, views
-from bot.app import QUIET_LOGGERS, configure_logging
-from bot.keyboards import game_keyboard
-from bot.texts import t
+from bot.messages.keyboards import game_keyboard
+from bot.telegram.app import QUIET_LOGGERS, configure_logging
+from bot.text import render, views
+from bot.text.texts import t
 from engine import Act, Action, Phase
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.texts import t
+from bot.text.texts import t
 
 from .fake_telegram import FakeTelegramServer
 from .test_bot_support import (

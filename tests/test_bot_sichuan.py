@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot import render
-from bot.keyboards import GamePress, PickPress, decode
-from bot.texts import t
+from bot.messages.keyboards import GamePress, PickPress, decode
+from bot.text import render
+from bot.text.texts import t
 from engine import Act
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
@@ -194,7 +194,7 @@ async def test_rules_and_settings_list_every_option_and_preset(
 def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     """血流成河 in the group's text: each seat's wins so far; a winner's hand locked after his win (not
     "opened a kong"); who has chosen, and 换三张's received tiles to their own seat only."""
-    from bot import render
+    from bot.text import render
 
     from .dealing import act, act_events, tsumogiri
     from .test_sichuan_helpers import J0, J1, J2
@@ -223,7 +223,7 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
 
 
 def test_the_ai_passes_the_three_the_variant_suggests() -> None:
-    """Issue 13: the AI picks sensibly by asking the variant (bot/ai.py names none): its 换三张 is the
+    """Issue 13: the AI picks sensibly by asking the variant (bot/ai/ names none): its 换三张 is the
     suggestion offered first — three tiles of its shortest suit — and its 定缺 the suit it holds fewest of."""
     import random
 

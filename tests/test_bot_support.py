@@ -13,9 +13,9 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter, Application
 
-from bot.app import build_application, running
-from bot.keyboards import GamePress, decode
-from bot.service import TableService
+from bot.messages.keyboards import GamePress, decode
+from bot.table.service import TableService
+from bot.telegram.app import build_application, running
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.play import timeout_action
-from bot.texts import t
-from bot.views import WARN_AT
+from bot.table.play import timeout_action
+from bot.text.texts import t
+from bot.text.views import WARN_AT
 from engine import Act, Phase, get_ruleset, new_hand, observe
 
 from .fake_telegram import FakeTelegramServer, FakeUser

@@ -1,5 +1,5 @@
-"""Webhook mode (bot/webhook.py): the fake Bot API POSTs updates to PTB's webhook server with the secret
-token; a request without it changes nothing; the environment names the URL, port and secret."""
+"""Webhook mode (bot/telegram/webhook.py): the fake Bot API POSTs updates to PTB's webhook server with the
+secret token; a request without it changes nothing; the environment names the URL, port and secret."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bot.app import running
-from bot.texts import t
-from bot.webhook import DEFAULT_PORT, WebhookConfig, derived_secret, webhook_from_env
+from bot.telegram.app import running
+from bot.telegram.webhook import DEFAULT_PORT, WebhookConfig, derived_secret, webhook_from_env
+from bot.text.texts import t
 
 from .fake_telegram import FakeTelegramServer
 from .pgcluster import free_port

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.keyboards import GamePress, decode
-from bot.texts import t
+from bot.messages.keyboards import GamePress, decode
+from bot.text.texts import t
 from storage import Storage
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser

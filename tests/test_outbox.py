@@ -14,8 +14,9 @@ import pytest
 from telegram import Bot
 from telegram.request import HTTPXRequest
 
-from bot.keyboards import Button
-from bot.outbox import MAX_CAPTION, MAX_TEXT, Content, Outbox, caption_of, split_text
+from bot.messages.content import Button, Content
+from bot.telegram.outbox import Outbox
+from bot.text.fit import MAX_CAPTION, MAX_TEXT, caption_of, split_text
 
 from .fake_telegram import FakeTelegramServer
 
@@ -215,8 +216,8 @@ async def test_a_lazy_burst_to_a_paced_group_is_rendered_once(tg: FakeTelegramSe
 
 
 async def test_a_groups_pace_goes_on_with_its_table(tg: FakeTelegramServer, bot: Bot) -> None:
-    """Two workers' outboxes (bot/cluster.py): the one that takes a table over learns when the other last sent
-    to its group (the lease carries it) and waits out the group's interval from there."""
+    """Two workers' outboxes (bot/telegram/cluster.py): the one that takes a table over learns when the other
+    last sent to its group (the lease carries it) and waits out the group's interval from there."""
     alice = tg.add_user("Alice", started=True)
     group = tg.add_group("G", members=[alice])
     interval = 0.3

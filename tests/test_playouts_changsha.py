@@ -39,8 +39,18 @@ def playouts(hands: int) -> Counter[str]:
 
 # the playouts must actually reach the rare rules, or they prove little
 # (杠上开花, 杠上炮 and 抢杠胡 are too rare for random players; the clause tests set them up)
-REACHED = ("xiaohu", "pengpenghu", "haidilaoyue", "haidipao", "quanqiuren", "qidui",
-           "sixi", "banbanhu", "queyise", "liuliushun")
+REACHED = (
+    "xiaohu",
+    "pengpenghu",
+    "haidilaoyue",
+    "haidipao",
+    "quanqiuren",
+    "qidui",
+    "sixi",
+    "banbanhu",
+    "queyise",
+    "liuliushun",
+)
 
 
 # 海底捞月 comes twice in the soak's 2,000 hands and not in the first 300, 七小对 three times (the eager

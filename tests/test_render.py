@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot import ai, render
+from bot import ai
+from bot.text import render
 from engine import (
     Act,
     Action,
@@ -353,7 +354,7 @@ def test_bot_names_no_variant() -> None:
 def test_option_values_read_as_the_variant_labels_them() -> None:
     """Option values are labelled by the variant (``chengbao`` → 承包制, ``jiadi`` → 自摸加底), booleans
     是/否."""
-    from bot import views
+    from bot.text import views
 
     sc = get_ruleset("sichuan")
     zh = views.options_line(sc, {"zhigang": "jiajiayou", "zimo": "jiadi"}, "zh")

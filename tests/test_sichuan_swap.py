@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from bot.render import turn_line
+from bot.text.render import turn_line
 from engine import (
     Act,
     Event,

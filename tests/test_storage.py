@@ -468,6 +468,7 @@ async def scored_chat(s: Storage) -> int:
         await s.upsert_player(uid, name)
     t = await s.create_table(77, "changsha", seats=[1, 2, 3, None])
     seats: list[int | None] = [1, 2, 3, None]
+
     def at(month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
         return datetime(2024, month, day, hour, minute, tzinfo=SHANGHAI)
 

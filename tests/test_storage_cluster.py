@@ -10,7 +10,7 @@ import asyncio
 import pytest
 from telegram.ext import AIORateLimiter
 
-from bot.cluster import SEND_BUDGET, Cluster, ClusterTimers, SendBudget
+from bot.telegram.cluster import SEND_BUDGET, Cluster, ClusterTimers, SendBudget
 from storage import Storage
 from storage.cluster import ClusterStore, Lease, channel_of
 

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot import ai, pictures, render, views
-from bot.texts import t
+from bot import ai, pictures
+from bot.text import render, views
+from bot.text.texts import t
 from engine import Observation, Phase, State, observe
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

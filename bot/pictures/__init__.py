@@ -19,13 +19,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
+from bot.pictures.layout import Item, Kind, Layout, Mark, position_of, wind_of
+from bot.pictures.paint import GROUNDS, bake, encode, index_of, paint, palette
+from bot.pictures.paint import clear_caches as clear_paint_caches
+from bot.pictures.scenes import Display, end_layout, hand_layout, sprite_grounds, table_layout
+from bot.pictures.tiles import clear_caches as clear_tile_caches
 from engine import Event, Observation
-
-from .layout import Item, Kind, Layout, Mark, position_of, wind_of
-from .paint import GROUNDS, bake, encode, index_of, paint, palette
-from .paint import clear_caches as clear_paint_caches
-from .scenes import Display, end_layout, hand_layout, sprite_grounds, table_layout
-from .tiles import clear_caches as clear_tile_caches
 
 MIME = "image/png"
 

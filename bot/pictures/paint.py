@@ -18,9 +18,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .glyphs import GLYPHS, draw_glyph
-from .layout import Item, Kind, Layout, Mark
-from .tiles import (
+from bot.pictures.glyphs import GLYPHS, draw_glyph
+from bot.pictures.layout import Item, Kind, Layout, Mark
+from bot.pictures.tiles import (
     BACK,
     BACK_DARK,
     BACK_LIGHT,

@@ -1,7 +1,7 @@
 """Sample pictures from seeded play, to look at: ``python -m bot.pictures.samples OUTDIR [variant ...]``;
 ``python -m bot.pictures.samples --docs docs/images`` writes the three pictures of docs/pictures.md.
 
-For each variant it plays a seeded hand with the bot's own AI in every seat (bot/ai.py) and saves the hand,
+For each variant it plays a seeded hand with the bot's own AI in every seat (bot/ai/) and saves the hand,
 the group's table and a seat's table mid-hand, and the end of the hand. The same states feed the benchmark
 (bench/picture_bench.py).
 """
@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from bot import ai
+from bot.pictures import Display, Mode, render, win_tiles_from_events
 from engine import (
     Act,
     Event,
@@ -25,9 +27,6 @@ from engine import (
     to_act,
 )
 from engine.variants import RULESETS
-
-from .. import ai
-from . import Display, Mode, render, win_tiles_from_events
 
 
 def steps(variant: str, seed: int, seats: int | None = None) -> Iterator[tuple[State, list[Event]]]:

@@ -16,11 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine import Act, Observation, Phase
-from engine.melds import Meld
-from engine.observe import PublicSeat
-
-from .layout import (
+from bot.pictures.layout import (
     Builder,
     Kind,
     Layout,
@@ -33,6 +29,9 @@ from .layout import (
     void_suit,
     wind_of,
 )
+from engine import Act, Observation, Phase
+from engine.melds import Meld
+from engine.observe import PublicSeat
 
 WIDTH = 1280
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from .glyphs import draw_glyph
+from bot.pictures.glyphs import draw_glyph
 
 SS = 4  # supersampling factor of the face art
 

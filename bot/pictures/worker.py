@@ -31,7 +31,7 @@ import time
 from multiprocessing.process import BaseProcess
 from typing import Protocol
 
-from . import warm
+from bot.pictures import warm
 
 log = logging.getLogger(__name__)
 

@@ -24,17 +24,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from bot import pictures
+from bot.members.access import Clock
+from bot.members.people import People
+from bot.messages import keyboards as kb
+from bot.messages.content import Content, Keyboard, from_stored_markup, stored_markup
+from bot.pictures import Display, Mode, Picture
+from bot.table.runtime import Moment, Out, Pause, TableRuntime
+from bot.text import nightview, render, views
+from bot.text.fit import MAX_CAPTION
+from bot.text.texts import t
 from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
 from storage import Post, Storage, StorageError, TableSettings
-
-from . import keyboards as kb
-from . import nightview, pictures, render, views
-from .keyboards import Keyboard
-from .outbox import MAX_CAPTION, Content
-from .people import People
-from .pictures import Display, Mode, Picture
-from .runtime import Clock, Moment, Out, Pause, TableRuntime
-from .texts import t
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +201,7 @@ class Presenter:
             waiting=[self.people.name(u) for u in sorted(rt.waiting_dm)],  # not seated yet: no number
         )
         lines = text.split("\n")  # the claim pause goes with the timers, just above the hint
-        room = nightview.room_lines(rt.settings, rt.hands_played, lang)  # 局数, ready (bot/night.py)
+        room = nightview.room_lines(rt.settings, rt.hands_played, lang)  # 局数, ready (bot/table/night.py)
         left = int((rt.settings.ready_until or 0) - self.clock() + 0.5)
         room += nightview.ready_line(rt.settings, rt.seats, self.people.name, left, lang)
         text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.settings.pause_s), *room, lines[-1]])
@@ -440,7 +441,7 @@ class Presenter:
         """Each player's result of the hand ``final`` ends (``rt`` still before it: its totals without it),
         for his private chat, as a new message that stays (the panel above it shows the end of the hand): the
         settlement explained, his points and his total at the table. Written to the outbox with the final
-        action (bot/play.py), sent once that is committed."""
+        action (bot/table/play.py), sent once that is committed."""
         hand, result = rt.hand, final.result
         assert hand is not None and result is not None
         public = views.public_observation(final)
@@ -484,7 +485,7 @@ class Presenter:
     # One-off messages go through the database's outbox (schema v9): a ``Post`` is rendered, written in the
     # transaction of what it reports (``*_post``: the caller stores it) or in one of its own (``send_posts``,
     # ``note_*``), and only then queued (``queue_posts``); its row is deleted once it is sent. A restart or
-    # a worker taking the table over sends the rows left (bot/restore.py).
+    # a worker taking the table over sends the rows left (bot/table/restore.py).
 
     def no_dm_post(self, rt: TableRuntime, user: int, url: str) -> Post:
         """Someone pressed Join but never started the bot in private: a link for him in the group."""
@@ -516,7 +517,7 @@ class Presenter:
         except StorageError as e:
             log.warning("table %s: messages not written to the outbox (%s): sent from memory", rt.id, e)
             for p in posts:
-                self.out.post(p.chat_id, p.text, kb.from_stored_markup(p.keyboard))
+                self.out.post(p.chat_id, p.text, from_stored_markup(p.keyboard))
             return
         await self.queue_posts(rt.id)
 
@@ -536,7 +537,7 @@ class Presenter:
             if row.id in self._queued:
                 continue
             self._queued.add(row.id)
-            keyboard = kb.from_stored_markup(row.keyboard)
+            keyboard = from_stored_markup(row.keyboard)
             self.out.post(row.chat_id, row.text, keyboard, on_sent=partial(self._sent, row.id))
 
     async def _sent(self, row_id: int) -> None:
@@ -587,7 +588,7 @@ class Presenter:
 
 def post_of(chat_id: int, text: str, keyboard: Keyboard | None = None) -> Post:
     """A one-off message as the outbox stores it (its keyboard as the Bot API's JSON)."""
-    return Post(chat_id, text, kb.stored_markup(keyboard))
+    return Post(chat_id, text, stored_markup(keyboard))
 
 
 def _with_lang(settings: TableSettings, lang: str) -> TableSettings:

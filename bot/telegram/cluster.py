@@ -6,7 +6,7 @@ holds across processes:
 * ``TableLease`` stands in for a table's ``asyncio.Lock``: taking it takes the table's lease in the database
   too (``storage/cluster.py``: an advisory lock), so every update for a table is applied by one worker at a
   time. A worker that finds the table was last moved by another one rebuilds it from the log first (the same
-  rebuild as after a restart: ``bot/restore.py``), so it always works on the current state.
+  rebuild as after a restart: ``bot/table/restore.py``), so it always works on the current state.
 * A worker keeps a table's lease as long as it works on it: a worker that keeps getting a table's updates
   pays nothing per update. It gives the lease back only when another worker asks for it (NOTIFY), and only
   once its outbox has sent what the table's chats are owed (and the ids of new messages are stored). So the
@@ -47,17 +47,16 @@ from typing import Any
 from telegram import Update
 from telegram.ext import AIORateLimiter, Application, ApplicationHandlerStop, ContextTypes, TypeHandler
 
+from bot.messages.keyboards import decode
+from bot.table.restore import rebuild
+from bot.table.runtime import TableRuntime, Tables
+from bot.table.service import TableService
+from bot.table.timers import Timers
+from bot.telegram.outbox import Outbox
 from storage import Restored, StorageError
 from storage.cluster import MAX_PAYLOAD, ClusterStore, Lease, channel_of
 from storage.postgres import PgStorage
 from storage.store import replay_from
-
-from .keyboards import decode
-from .outbox import Outbox
-from .restore import rebuild
-from .runtime import TableRuntime, Tables
-from .service import TableService
-from .timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +235,8 @@ class ClusterTables(Tables):
 
 
 class ClusterTimers(Timers):
-    """This worker's timers (bot/timers.py), with every deadline also written to the database (in order)."""
+    """This worker's timers (bot/table/timers.py), with every deadline also written to the database (in
+    order)."""
 
     def __init__(self, *args: Any, store: ClusterStore, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -16,9 +16,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from .outbox import MAX_TEXT, split_text
+from bot.text.fit import MAX_TEXT, split_text
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -40,7 +40,7 @@ def page(variant: str) -> str | None:
 
 
 def line_lang(line: str) -> str | None:
-    """"zh" or "en" for a line of prose; None for a line both readers get (a heading, a table row, a
+    """ "zh" or "en" for a line of prose; None for a line both readers get (a heading, a table row, a
     blank line, notation)."""
     stripped = line.strip()
     if not stripped or stripped.startswith(("#", "|")):

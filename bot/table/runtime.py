@@ -6,7 +6,7 @@ the other against the current state version. Functions in ``bot/`` that take a `
 caller to hold its lock; those that take a table id take it themselves.
 
 The ports (``Out``, ``TimerPort``, ``DmProbe``, ``Clock``, ``SeedFn``) are what the service needs from the
-outside; ``bot/app.py`` passes the real ones (outbox, event-loop timers, a probe over the Bot API).
+outside; ``bot/telegram/app.py`` passes the real ones (outbox, event-loop timers, a probe over the Bot API).
 """
 
 from __future__ import annotations
@@ -18,20 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
+from bot.messages.content import Content, Keyboard, Photo
 from engine import Action, ClaimKind, Event, KongMode, Phase, State
 from engine.ruleset import Ruleset
 from storage import Facts, Hand, SeatPlay, Table, TableSettings
 
-from .keyboards import Keyboard
-from .outbox import Content, Photo
-
-Clock = Callable[[], float]
 SeedFn = Callable[[int, int], int]  # (table id, hand number) -> the hand's seed
 DmProbe = Callable[[int, str], Awaitable[bool]]  # send a DM; False when the user never started the bot
 
 
 class Out(Protocol):
-    """What the service needs from the outbox (bot/outbox.py)."""
+    """What the service needs from the outbox (bot/telegram/outbox.py)."""
 
     def live(
         self,
@@ -61,7 +58,7 @@ class Out(Protocol):
 
 
 class TimerPort(Protocol):
-    """One wake-up per table (bot/timers.py): ``arm`` replaces the table's earlier deadline."""
+    """One wake-up per table (bot/table/timers.py): ``arm`` replaces the table's earlier deadline."""
 
     def arm(self, table_id: int, deadline: float) -> None: ...
     def cancel(self, table_id: int) -> None: ...

@@ -21,20 +21,16 @@ import logging
 import secrets
 import time
 
-from engine import Preset
-from storage import Storage, StorageError
-
-from . import scores
-from .access import Access, JoinLinks, MemberProbe, everyone_is_member
-from .history import History
-from .lobby import Lobby
-from .night import Night
-from .people import People
-from .play import Play
-from .present import Presenter, panel_key
-from .restore import restore_tables
-from .runtime import (
-    Clock,
+from bot.members.access import Access, Clock, JoinLinks, MemberProbe, everyone_is_member
+from bot.members.people import People
+from bot.records import scores
+from bot.records.history import History
+from bot.table.lobby import Lobby
+from bot.table.night import Night
+from bot.table.play import Play
+from bot.table.present import Presenter, panel_key
+from bot.table.restore import restore_tables
+from bot.table.runtime import (
     DmProbe,
     FinishedHand,
     Out,
@@ -45,7 +41,9 @@ from .runtime import (
     TimerPort,
     Who,
 )
-from .texts import t
+from bot.text.texts import t
+from engine import Preset
+from storage import Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +71,8 @@ class TableService:
         self.out = out
         self.timers = timers
         self.clock = clock
-        self.registry = registry if registry is not None else Tables()  # a worker of several: bot/cluster.py
+        # a worker of several: bot/telegram/cluster.py
+        self.registry = registry if registry is not None else Tables()
         self.tables = self.registry.by_id  # open tables by id (read-only for callers)
         self.people = People(storage, pictures)  # chats see pictures unless they chose text (/view)
         self.present = Presenter(out, self.people, storage, clock, bot_username)

@@ -18,13 +18,15 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
 import engine
-
-from . import keyboards as kb
-from . import rulebook, views
-from .access import MemberProbe
-from .outbox import MAX_TEXT, retry_seconds, split_text
-from .service import Reply, TableService, Who
-from .texts import QUOTE_LIMIT, clean, lang_of, t
+from bot.members.access import MemberProbe
+from bot.messages import keyboards as kb
+from bot.messages.content import Keyboard
+from bot.table.service import Reply, TableService, Who
+from bot.telegram.markup import to_markup
+from bot.telegram.outbox import retry_seconds
+from bot.text import rulebook, views
+from bot.text.fit import MAX_TEXT, split_text
+from bot.text.texts import QUOTE_LIMIT, clean, lang_of, t
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +128,7 @@ def _lang(svc: TableService, user: User | None, chat: Chat | None) -> str:
     return svc.chat_lang(chat.id, fallback) if chat is not None else (fallback or "zh")
 
 
-async def _reply(update: Update, text: str, keyboard: kb.Keyboard | None = None) -> None:
+async def _reply(update: Update, text: str, keyboard: Keyboard | None = None) -> None:
     """Reply to a command (a text over 4,096 characters in several messages, the keyboard on the last); if
     Telegram refuses the quote (the message is gone), reply without it."""
     message = update.effective_message
@@ -134,7 +136,7 @@ async def _reply(update: Update, text: str, keyboard: kb.Keyboard | None = None)
         return
     parts = split_text(text)
     for i, part in enumerate(parts):
-        markup = kb.to_markup(keyboard) if i == len(parts) - 1 else None
+        markup = to_markup(keyboard) if i == len(parts) - 1 else None
         for quote in (None, False):
             try:
                 await message.reply_text(part, reply_markup=markup, do_quote=quote)
@@ -353,7 +355,7 @@ async def cmd_replay(update: Update, context: Context) -> None:
     dlang = svc.dm_lang(user.id)
     text, keyboard = await svc.history.replay_view(found, 0, dlang)
     try:
-        await context.bot.send_message(user.id, text[:MAX_TEXT], reply_markup=kb.to_markup(keyboard))
+        await context.bot.send_message(user.id, text[:MAX_TEXT], reply_markup=to_markup(keyboard))
     except Forbidden:
         await _reply(update, t("replay.no_dm", lang))
         return
@@ -457,7 +459,7 @@ async def on_button(update: Update, context: Context) -> None:
             text = await svc.leaderboard(chat_id, press.period, lang, press.variant)
             reply = Reply(t("ans.ok", svc.dm_lang(uid)))
             try:
-                board = kb.to_markup(kb.score_keyboard(lang, press.variant))
+                board = to_markup(kb.score_keyboard(lang, press.variant))
                 await query.edit_message_text(text, reply_markup=board)
             except TelegramError as e:
                 log.debug("score edit: %s", e.message)
@@ -468,7 +470,7 @@ async def on_button(update: Update, context: Context) -> None:
             text, keyboard = await svc.history.page(chat_id, press.page, lang)
             reply = Reply(t("ans.ok", svc.dm_lang(uid)))  # a toast: the presser's language
             try:
-                await query.edit_message_text(text[:MAX_TEXT], reply_markup=kb.to_markup(keyboard))
+                await query.edit_message_text(text[:MAX_TEXT], reply_markup=to_markup(keyboard))
             except TelegramError as e:
                 log.debug("history edit: %s", e.message)
         elif isinstance(press, kb.ReplayPress) and _has_button(query.message, kb.ReplayPress, press.code):
@@ -481,7 +483,7 @@ async def on_button(update: Update, context: Context) -> None:
                 text, keyboard = await svc.history.replay_view(found, press.step, lang)
                 reply = Reply(t("ans.ok", lang))
                 try:
-                    await query.edit_message_text(text[:MAX_TEXT], reply_markup=kb.to_markup(keyboard))
+                    await query.edit_message_text(text[:MAX_TEXT], reply_markup=to_markup(keyboard))
                 except TelegramError as e:
                     log.debug("replay edit: %s", e.message)
         elif isinstance(press, kb.ReopenPress) and _has_button(query.message, kb.ReopenPress, press.table):

@@ -7,11 +7,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import engine
+from bot.members.access import Clock
+from bot.members.people import People
+from bot.text.texts import t
 from storage import Period, Storage
-
-from .people import People
-from .runtime import Clock
-from .texts import t
 
 
 async def leaderboard(

@@ -15,16 +15,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 
+from bot.members.access import MEMBER, Access, Clock
+from bot.members.people import People
+from bot.messages import keyboards as kb
+from bot.table.lobby import Lobby, room_part
+from bot.table.present import Presenter, post_of
+from bot.table.runtime import FinishedHand, Reply, TableRuntime, Tables, TimerPort
+from bot.text import nightview
+from bot.text.texts import t
 from storage import Post, Storage, StorageError
-
-from . import keyboards as kb
-from . import nightview
-from .access import MEMBER, Access
-from .lobby import Lobby, room_part
-from .people import People
-from .present import Presenter, post_of
-from .runtime import Clock, FinishedHand, Reply, TableRuntime, Tables, TimerPort
-from .texts import t
 
 log = logging.getLogger(__name__)
 

@@ -11,16 +11,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import Protocol
 
-from storage import Storage, StorageError
-
-from .runtime import TableRuntime
-from .texts import lang_of
+from bot.text.texts import lang_of
+from storage import Storage, StorageError, TableSettings
 
 log = logging.getLogger(__name__)
 
 
 PICTURES, TEXT = "pictures", "text"
+
+
+class GroupTable(Protocol):
+    """A table as far as its group's language goes (bot/table/runtime.py's ``TableRuntime``)."""
+
+    @property
+    def chat_id(self) -> int: ...
+    @property
+    def settings(self) -> TableSettings: ...
 
 
 class People:
@@ -111,7 +119,7 @@ class People:
             return self.user_langs.get(chat_id) or fallback or "zh"
         return self.chat_langs.get(chat_id) or fallback or "zh"
 
-    def table_lang(self, rt: TableRuntime | None) -> str:
+    def table_lang(self, rt: GroupTable | None) -> str:
         """The language of a table's group messages."""
         if rt is None:
             return "zh"

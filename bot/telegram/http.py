@@ -28,7 +28,7 @@ from telegram.error import NetworkError, TimedOut
 from telegram.ext import ExtBot
 from telegram.request import BaseRequest, RequestData
 
-from . import keyboards as kb
+from bot.messages import keyboards as kb
 
 # Failures before the request went out: no connection could be made (refused, unreachable, timed out) or
 # none was free in time. httpx's are kept for PTB's own client (HTTPXRequest), should a caller pass one.
@@ -202,8 +202,8 @@ async def call(bot: Bot, endpoint: str, params: dict[str, Any]) -> Any:
     return await bot._post(endpoint, {k: v for k, v in params.items() if v is not None})
 
 
-# Presses whose handling reads nothing of the pressed message but its chat and id (bot/handlers.py): the
-# others (a score board, a history page, a replay, a final summary) check the message's own buttons.
+# Presses whose handling reads nothing of the pressed message but its chat and id (bot/telegram/handlers.py):
+# the others (a score board, a history page, a replay, a final summary) check the message's own buttons.
 _LEAN_PRESSES = (kb.GamePress, kb.PickPress, kb.LobbyPress, kb.HandPress, kb.BackPress)
 _MESSAGE_KEPT = ("message_id", "chat", "date")
 

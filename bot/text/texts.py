@@ -1,12 +1,12 @@
 """Strings of the Telegram front end (lobby, buttons, answers, notices) in Chinese and English.
 
-Game strings (hands, prompts, settlements) live in ``bot/i18n.py``; ``t`` falls back to them, so callers
+Game strings (hands, prompts, settlements) live in ``bot/text/i18n.py``; ``t`` falls back to them, so callers
 use one lookup for both.
 """
 
 from __future__ import annotations
 
-from .i18n import tr
+from bot.text.i18n import tr
 
 _S: dict[str, tuple[str, str]] = {
     # lobby
@@ -333,8 +333,10 @@ _S: dict[str, tuple[str, str]] = {
     "btn.prev": ("◀", "◀"),
     "btn.next_step": ("▶", "▶"),
     "btn.last": ("⏭", "⏭"),
-    "export.caption": ("牌局 #{code} 的完整记录（JSON Lines，见 docs/export.md）",
-                       "The full record of hand #{code} (JSON Lines, see docs/export.md)"),  # fmt: skip
+    "export.caption": (
+        "牌局 #{code} 的完整记录（JSON Lines，见 docs/export.md）",
+        "The full record of hand #{code} (JSON Lines, see docs/export.md)",
+    ),  # fmt: skip
     # /stats and ratings
     "stats.title": ("📊 {name} 的战绩{where}", "📊 {name}'s record{where}"),
     "stats.here": ("（本群）", " (this group)"),

@@ -20,14 +20,14 @@ The service says *what* a chat should show; the outbox decides *when* it is sent
   hand's result, a note: written in the transaction of what caused it) carries ``on_sent``, awaited once
   its sending is over - sent, or given up as below - and never when the outbox is closed first: the row is
   then deleted, and a row still there after a restart or a worker's death is sent by the next one
-  (bot/restore.py, bot/cluster.py).
+  (bot/table/restore.py, bot/telegram/cluster.py).
 * A text over Telegram's 4,096 characters is split at line ends into several messages, never cut: a
   posted one is sent in parts; a live one keeps its keyboard on its last part and its earlier parts are
   edited (or, if their number changes, the whole message is sent anew). A caption over 1,024 characters
   (the caller keeps them shorter) ends with "…".
 * Requests to one group are spaced by ``group_interval`` (Telegram's ~20 messages a minute per group,
   edits included; every request counts); at most ``max_in_flight`` requests are in flight at once over all
-  chats. A worker of several (bot/cluster.py) hands a group's pace on with its table (``group_sent``,
+  chats. A worker of several (bot/telegram/cluster.py) hands a group's pace on with its table (``group_sent``,
   ``paced_from``) and waits for the bot's shared budget before each request (``budget``).
 
 Errors never reach the caller: 429 RetryAfter waits and retries, "message is not modified" counts as done,
@@ -54,7 +54,6 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.error import (
@@ -66,29 +65,11 @@ from telegram.error import (
     TelegramError,
 )
 
-from .http import NOT_SENT, call
-from .keyboards import Keyboard, markup_json
+from bot.messages.content import Content, Keyboard, Photo, Render, markup_json
+from bot.telegram.http import NOT_SENT, call
+from bot.text.fit import caption_of, split_text
 
 log = logging.getLogger(__name__)
-
-MAX_TEXT = 4096
-MAX_CAPTION = 1024
-
-
-class Photo(Protocol):
-    """A picture to send: drawn (PNG bytes) only when the request is made; equal pictures are equal."""
-
-    def png(self) -> bytes: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Content:
-    text: str
-    kb: Keyboard | None = None
-    photo: Photo | None = None
-
-
-Render = Callable[[], Content]
 
 
 @dataclass(slots=True)
@@ -109,43 +90,6 @@ class _Slot:
     message_id: int | None = None  # the message that carries the keyboard (a long text's last part)
     content: Content | None = None
     heads: list[tuple[int, str]] = field(default_factory=list)  # a long text's earlier parts: (id, text)
-
-
-def split_text(text: str, limit: int = MAX_TEXT) -> list[str]:
-    """``text`` in parts of at most ``limit`` characters, cut at line ends (a longer line at a space, else
-    anywhere); nothing is lost but the line breaks at the cuts."""
-    if len(text) <= limit:
-        return [text]
-    parts: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            cut = line.rfind(" ", 0, limit)
-            cut = cut if cut > limit // 2 else limit
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(line[:cut])
-            line = line[cut:].lstrip(" ")
-        if current and len(current) + 1 + len(line) > limit:
-            parts.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current:
-        parts.append(current)
-    return [p for p in parts if p.strip()] or [text[:limit]]
-
-
-def caption_of(text: str) -> str:
-    """A photo's caption: at most 1,024 characters; a longer one (the caller keeps them short) is cut at a
-    line end and marked with "…" - never silently."""
-    if len(text) <= MAX_CAPTION:
-        return text
-    log.warning("a caption of %d characters was shortened", len(text))
-    head = text[: MAX_CAPTION - 1]
-    cut = head.rfind("\n")
-    return (head[:cut] if cut > MAX_CAPTION // 2 else head) + "…"
 
 
 def retry_seconds(e: RetryAfter) -> float:
@@ -214,7 +158,8 @@ class Outbox:
         self.sent = 0  # requests made (for the benchmark)
         self.group_sends: dict[int, list[float]] = {}  # per group, when each request went (benchmark)
         self.count_group_sends = False
-        # awaited before each request: the bot's send budget shared by several workers (bot/cluster.py)
+        # awaited before each request: the bot's send budget shared by several workers
+        # (bot/telegram/cluster.py)
         self.budget: Callable[[], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ what to show

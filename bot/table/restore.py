@@ -17,14 +17,13 @@ from __future__ import annotations
 import logging
 
 import engine
+from bot.members.people import People
+from bot.table.play import Play, open_decisions, seat_rows
+from bot.table.present import Presenter
+from bot.table.runtime import Pending, TableRuntime, Tables, decision_key, score_key
+from bot.text.views import WARN_AT
 from engine import Phase
 from storage import Hand, Restored, Storage, StorageError
-
-from .people import People
-from .play import Play, open_decisions, seat_rows
-from .present import Presenter
-from .runtime import Pending, TableRuntime, Tables, decision_key, score_key
-from .views import WARN_AT
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +82,9 @@ async def rebuild(
 ) -> None:
     """One table from its stored record ``r``, into ``rt`` (fresh, or emptied by the caller), and go on;
     the caller holds the table's lock. A restart does it for every table; a worker does it for a table
-    another worker moved (bot/cluster.py): both carry on from what the database says. ``resend``: show
-    a hand in progress in new messages rather than edit the stored ones (a dead worker may have sent newer
-    ones, whose buttons are for a decision already taken).
+    another worker moved (bot/telegram/cluster.py): both carry on from what the database says. ``resend``:
+    show a hand in progress in new messages rather than edit the stored ones (a dead worker may have sent
+    newer ones, whose buttons are for a decision already taken).
     ``quiet``: a hand in progress is only rebuilt in memory, its deadlines as stored, nothing shown or
     moved on (a worker alive handed the table over with every message sent and every timer armed).
     First of all, the table's one-off messages not sent yet (rows of the outbox: cut off by a stop or a

@@ -1,7 +1,7 @@
 """What the game night adds to the group's messages: the room (局数, ready), the shuffle commitment and its
-reveal, and the final summary (大结算). Pure text from values; ``bot/present.py`` and ``bot/night.py`` call
-in. Nothing here shows a hand's seed or salt before the hand has ended (``reveal_line`` asks for its final
-state).
+reveal, and the final summary (大结算). Pure text from values; ``bot/table/present.py`` and
+``bot/table/night.py`` call in. Nothing here shows a hand's seed or salt before the hand has ended
+(``reveal_line`` asks for its final state).
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import engine
+from bot.text import render
+from bot.text.texts import t
 from engine.verify import commitment
 from storage import Hand, SeatStats, TableSettings
-
-from . import render
-from .texts import t
 
 
 def room_lines(settings: TableSettings, hands_played: int, lang: str) -> list[str]:

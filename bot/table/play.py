@@ -1,7 +1,7 @@
 """A hand in play: presses, the engine loop, decisions with deadlines, timeouts, auto-play, the hand's end.
 
 An accepted action goes engine → storage (one logged action, one transaction, with the state version it
-produced) → memory; only then is it shown (``bot/present.py``). The seats' play state that the action
+produced) → memory; only then is it shown (``bot/table/present.py``). The seats' play state that the action
 changes (decisions opened or closed with their deadlines, timeouts in a row, auto-play) is written in the
 same transaction, so a restart finds each decision where it was, deadline included.
 
@@ -16,7 +16,7 @@ once, and so does a seat with a single legal action. When the hand ends, the tab
 each player gets the result in private, and the hand-end hook (``HandEndHook``) decides what comes next.
 Those results (and the notes on auto-play) are one-off messages: rendered before the action that causes them
 and written to the database's outbox in its transaction, so that a stop or a dead worker cannot lose them
-(``Presenter.queue_posts`` sends them, bot/restore.py those left over).
+(``Presenter.queue_posts`` sends them, bot/table/restore.py those left over).
 
 The clock: a decision's deadline is on its panel (and the group sees who is on the clock, never during a
 claim window); ten seconds before it the panel is edited once with a warning (``Pending.warned``; a
@@ -25,7 +25,7 @@ is dealt and edited in place from then on; what the bot played for him on a time
 
 The claim pause (docs/security.md): after every discard, and every kong that may be robbed, the table pauses
 for the room's ``pause_s`` whether or not anyone may claim, and every chat shows the same thing meanwhile
-(``Pause``; ``bot/present.py`` renders it). Only claim decisions open during a pause (stored like any
+(``Pause``; ``bot/table/present.py`` renders it). Only claim decisions open during a pause (stored like any
 other); everything else waits for its end (the table's timer), when the decisions it held back open and
 are stored. A human who may claim keeps his whole claim timer: if he takes longer than the pause, the wait
 is longer - that is the one signal left, and it says only that some human may claim. The pause itself is
@@ -41,15 +41,11 @@ import secrets
 from collections.abc import Collection, Mapping, Sequence
 
 import engine
-from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
-from storage import Facts, Post, SeatPlay, Storage, StorageError
-from storage.store import ActionLog
-
-from . import ai, render, views
-from .people import People
-from .present import Presenter
-from .runtime import (
-    Clock,
+from bot import ai
+from bot.members.access import Clock
+from bot.members.people import People
+from bot.table.present import Presenter
+from bot.table.runtime import (
     FinishedHand,
     HandEndHook,
     Moment,
@@ -62,8 +58,12 @@ from .runtime import (
     TimerPort,
     decision_key,
 )
-from .texts import t
-from .views import WARN_AT
+from bot.text import render, views
+from bot.text.texts import t
+from bot.text.views import WARN_AT
+from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
+from storage import Facts, Post, SeatPlay, Storage, StorageError
+from storage.store import ActionLog
 
 log = logging.getLogger(__name__)
 
@@ -668,10 +668,12 @@ class Play:
         in order, and the error that stopped the rest is raised."""
         assert rt.hand is not None
         hand_id = rt.hand.id
-        seqs, error = await self.storage.log_actions([
-            ActionLog(hand_id, s.action, s.state.version, s.final, rt.id, s.changed, s.facts, s.posts)
-            for s in run
-        ])
+        seqs, error = await self.storage.log_actions(
+            [
+                ActionLog(hand_id, s.action, s.state.version, s.final, rt.id, s.changed, s.facts, s.posts)
+                for s in run
+            ]
+        )
         for step in run[: len(seqs)]:
             self._adopt(rt, step)
         if error is not None:

@@ -13,15 +13,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import engine
+from bot.members.access import MEMBER, Access
+from bot.members.people import People
+from bot.messages.content import Keyboard
+from bot.messages.keyboards import history_keyboard, replay_keyboard
+from bot.records.export import HandRecord, hand_jsonl
+from bot.text import render
+from bot.text.texts import t
 from engine import Act, Phase
 from storage import Hand, Storage, StorageError, Table, clean_code
-
-from . import render
-from .access import MEMBER, Access
-from .export import HandRecord, hand_jsonl
-from .keyboards import Keyboard, history_keyboard, replay_keyboard
-from .people import People
-from .texts import t
 
 PAGE = 5  # hands per /history page
 
@@ -217,8 +217,17 @@ class History:
             rate = round(100 * r.wins / r.hands) if r.hands else 0
             avg = f"{r.points / r.hands:+.1f}" if r.hands else "0"
             lines.append(
-                t("stats.variant", lang, variant=variant, hands=r.hands, wins=r.wins, rate=rate,
-                  self_draws=r.self_draws, deal_ins=r.deal_ins, avg=avg)  # fmt: skip
+                t(
+                    "stats.variant",
+                    lang,
+                    variant=variant,
+                    hands=r.hands,
+                    wins=r.wins,
+                    rate=rate,
+                    self_draws=r.self_draws,
+                    deal_ins=r.deal_ins,
+                    avg=avg,
+                )  # fmt: skip
             )
             if r.best_value is not None and rs is not None:
                 lines.append(t("stats.best", lang, hand=render.hand_names(rs, r.best, lang) or "—",

@@ -17,16 +17,15 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import engine
+from bot.members.access import ADMIN, MEMBER, Access, JoinLinks
+from bot.members.people import People
+from bot.table.play import Play
+from bot.table.present import Presenter
+from bot.table.runtime import DmProbe, FinishedHand, Reply, TableRuntime, Tables, Who
+from bot.text import views
+from bot.text.texts import t
 from engine import Preset
 from storage import ROUNDS, RoomSettings, Storage, StorageError, TableSettings
-
-from . import views
-from .access import ADMIN, MEMBER, Access, JoinLinks
-from .people import People
-from .play import Play
-from .present import Presenter
-from .runtime import DmProbe, FinishedHand, Reply, TableRuntime, Tables, Who
-from .texts import t
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +72,7 @@ class Lobby:
         self.access = access
         self.links = links
         self.default_pause = default_pause  # the claim pause of new tables (None: the room default)
-        # called once a table has closed (bot/night.py: the 大结算); True when it was stopped early
+        # called once a table has closed (bot/table/night.py: the 大结算); True when it was stopped early
         self.finale: Callable[[TableRuntime, bool], Awaitable[None]] | None = None
 
     async def refusal(self, rt: TableRuntime, user_id: int, lang: str, *, manage: bool) -> Reply | None:
@@ -283,7 +282,7 @@ class Lobby:
             if not any(u is not None for u in rt.seats):
                 return Reply(t("ans.need_player", lang))
             # between hands the host may deal before everyone is ready: all play, on their usual timers
-            # (only a ready phase that runs out puts those not ready on auto-play, bot/night.py)
+            # (only a ready phase that runs out puts those not ready on auto-play, bot/table/night.py)
             if not await self.begin_hand(rt):
                 return Reply(t("ans.error", lang), alert=True)
             return Reply(t("ans.ok", lang), ok=True)

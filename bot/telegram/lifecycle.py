@@ -15,7 +15,7 @@ from typing import Any
 from telegram import ChatMember, Update
 from telegram.ext import Application, ChatMemberHandler, ContextTypes, MessageHandler, filters
 
-from .service import TableService
+from bot.table.service import TableService
 
 log = logging.getLogger(__name__)
 

@@ -21,74 +21,18 @@ handler answers it as an unknown button and changes nothing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
+from bot.messages.content import Button, Keyboard
+from bot.text import render
+from bot.text.texts import t
 from engine import RULESETS, Act, Action, Observation
 from engine.ruleset import Ruleset
 from storage import TableSettings
 
-from . import render
-from .texts import t
-
-
-@dataclass(frozen=True, slots=True)
-class Button:
-    label: str
-    data: str | None = None
-    url: str | None = None
-
-
-Keyboard = tuple[tuple[Button, ...], ...]
-
 MAX_DATA = 64
-
-
-def to_markup(kb: Keyboard | None) -> InlineKeyboardMarkup | None:
-    if not kb:
-        return None
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(b.label, url=b.url)
-                if b.url is not None
-                else InlineKeyboardButton(b.label, callback_data=b.data)
-                for b in row
-            ]
-            for row in kb
-        ]
-    )
-
-
-def markup_json(kb: Keyboard | None) -> dict[str, Any] | None:
-    """``to_markup`` as the Bot API's JSON, for a request whose parameters are sent as they are."""
-    if not kb:
-        return None
-    return {"inline_keyboard": [[_button_json(b) for b in row] for row in kb]}
-
-
-def _button_json(b: Button) -> dict[str, str]:
-    if b.url is not None:
-        return {"text": b.label, "url": b.url}
-    return {"text": b.label} if b.data is None else {"text": b.label, "callback_data": b.data}
-
-
-def stored_markup(kb: Keyboard | None) -> str | None:
-    """A keyboard as stored with a message of the database's outbox: ``markup_json`` as text."""
-    markup = markup_json(kb)
-    return json.dumps(markup, ensure_ascii=False) if markup else None
-
-
-def from_stored_markup(stored: str | None) -> Keyboard | None:
-    """``stored_markup`` back as buttons."""
-    if not stored:
-        return None
-    rows = json.loads(stored)["inline_keyboard"]
-    return tuple(tuple(Button(b["text"], b.get("callback_data"), b.get("url")) for b in row) for row in rows)
 
 
 # ------------------------------------------------------------------ callback data: the button kinds

@@ -7,7 +7,7 @@
   table id, so ids that count up cannot be turned into links to other groups' tables. The key is derived
   from the bot token (a new token invalidates old links, which are only needed for minutes).
 
-No Telegram types here: ``bot/handlers.py`` builds the probe.
+No Telegram types here: ``bot/telegram/handlers.py`` builds the probe.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import hashlib
 import hmac
 from collections.abc import Awaitable, Callable
 
-from .runtime import Clock
+Clock = Callable[[], float]  # seconds since the epoch (time.time; tests pass their own)
 
 # (chat id, user id) -> a ChatMember status: creator, administrator, member, restricted, left, kicked;
 # "" when Telegram could not be asked (network): never cached, treated as "not known to be a member".

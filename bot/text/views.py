@@ -1,4 +1,4 @@
-"""Texts the bot sends, composed from Observations and the renderer (bot/render.py).
+"""Texts the bot sends, composed from Observations and the renderer (bot/text/render.py).
 
 The group only ever gets ``public_observation(state)``: every seat's public part as the *other* seats see
 it (the engine's own filter), with no hand, no drawn tile and no legal actions. A player's private panel
@@ -10,6 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 
+from bot.text import render
+from bot.text.fit import MAX_CAPTION
+from bot.text.texts import t
 from engine import (
     Event,
     EventKind,
@@ -22,10 +25,6 @@ from engine import (
     observe_public,
 )
 from storage import TableSettings
-
-from . import render
-from .outbox import MAX_CAPTION
-from .texts import t
 
 # events not worth a line in the group's "recent" list
 QUIET_EVENTS = {

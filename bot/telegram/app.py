@@ -1,10 +1,10 @@
 """Building and running the Telegram Application.
 
 ``build_application(token, db_path, base_url=None, ...)`` wires python-telegram-bot 22 (concurrent updates,
-AIORateLimiter, post_init / post_stop / post_shutdown, an error handler; the turn timers of bot/timers.py)
-to the table service. Tests and the benchmark pass ``base_url`` (a local fake Bot API server), a clock and a
-seed function; ``running(app)`` starts and stops an application exactly as ``run_polling`` does, inside an
-``async with``.
+AIORateLimiter, post_init / post_stop / post_shutdown, an error handler; the turn timers of
+bot/table/timers.py) to the table service. Tests and the benchmark pass ``base_url`` (a local fake Bot API
+server), a clock and a seed function; ``running(app)`` starts and stops an application exactly as
+``run_polling`` does, inside an ``async with``.
 
 The token only ever comes from the environment or ``.env`` (``load_token``) and is never logged.
 
@@ -33,23 +33,22 @@ from telegram import BotCommand, Update
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
+from bot.members.access import link_key
+from bot.pictures.worker import Painter
+from bot.table.service import TableService
+from bot.table.sidefile import import_side_file, side_file
+from bot.table.timers import Timers
+from bot.telegram import handlers, lifecycle
+from bot.telegram.cluster import Cluster, ClusterTables, ClusterTimers
+from bot.telegram.cluster import install as install_cluster
+from bot.telegram.http import AiohttpRequest, LeanBot
+from bot.telegram.outbox import Outbox, may_have_arrived, retry_seconds
+from bot.telegram.webhook import WebhookConfig, start_webhook, webhook_from_env
+from bot.text.texts import t
 from storage import MAX_PAUSE_S, Storage
 from storage.lock import AlreadyRunning, DatabaseLock
 from storage.postgres import PgStorage
 from storage.store import is_postgres_url
-
-from . import handlers, lifecycle
-from .access import link_key
-from .cluster import Cluster, ClusterTables, ClusterTimers
-from .cluster import install as install_cluster
-from .http import AiohttpRequest, LeanBot
-from .outbox import Outbox, may_have_arrived, retry_seconds
-from .pictures.worker import Painter
-from .service import TableService
-from .sidefile import import_side_file, side_file
-from .texts import t
-from .timers import Timers
-from .webhook import WebhookConfig, start_webhook, webhook_from_env
 
 log = logging.getLogger(__name__)
 
@@ -151,14 +150,14 @@ def build_application(
 
     Raises ``AlreadyRunning`` if another process runs a bot on ``db_path`` (nothing is sent then)."""
     # SQLite: one bot process per file (the lock). PostgreSQL: several worker processes may share the
-    # database (bot/cluster.py keeps them apart per table), so there is no file and no lock.
+    # database (bot/telegram/cluster.py keeps them apart per table), so there is no file and no lock.
     pg = is_postgres_url(db_path)
     db: str | Path = str(db_path) if pg else Path(db_path)
     lock = DatabaseLock(db) if not pg else None
     if lock is not None:
         lock.acquire()
-    # HTTP over aiohttp (bot/http.py): a fraction of httpx's CPU per request. The pool is sized for the
-    # outbox's requests in flight plus button answers; the long poll has its own connection.
+    # HTTP over aiohttp (bot/telegram/http.py): a fraction of httpx's CPU per request. The pool is sized for
+    # the outbox's requests in flight plus button answers; the long poll has its own connection.
     timeouts: dict[str, float] = {
         "read_timeout": read_timeout,
         "write_timeout": read_timeout,
@@ -179,7 +178,7 @@ def build_application(
             get_updates_request=requests[1],
             rate_limiter=limiter,
         )
-    # no JobQueue: the turn timers are the event loop's own (bot/timers.py)
+    # no JobQueue: the turn timers are the event loop's own (bot/table/timers.py)
     builder = ApplicationBuilder().bot(bot).concurrent_updates(concurrent_updates).job_queue(None)
 
     async def post_init(app: AnyApp) -> None:
@@ -218,7 +217,7 @@ def build_application(
         async def on_due(table_id: int) -> None:
             await holder["service"].on_due(table_id)
 
-        # PostgreSQL: this process may be one worker of several (bot/cluster.py)
+        # PostgreSQL: this process may be one worker of several (bot/telegram/cluster.py)
         cluster = await Cluster.connect(storage, clock) if isinstance(storage, PgStorage) else None
         registry = None
         if cluster is not None:
@@ -269,7 +268,7 @@ def build_application(
     async def post_stop(app: AnyApp) -> None:
         """No timer fires once the bot has stopped taking updates (as PTB stops its JobQueue here); then
         sending stops before the HTTP clients close: a one-off message cut off keeps its outbox row and is
-        sent after the restart, rather than failing as "maybe sent" (bot/outbox.py)."""
+        sent after the restart, rather than failing as "maybe sent" (bot/telegram/outbox.py)."""
         timers = app.bot_data.get("timers")
         if isinstance(timers, Timers):
             await _bounded("stopping the turn timers", timers.close())
@@ -358,7 +357,7 @@ async def running(
     app: AnyApp, *, poll_timeout: float = 10, webhook: WebhookConfig | None = None
 ) -> AsyncIterator[AnyApp]:
     """Start and stop ``app`` as ``run_polling`` does (initialize, post_init, polling, start; and back);
-    with ``webhook``, as ``run_webhook`` does (bot/webhook.py)."""
+    with ``webhook``, as ``run_webhook`` does (bot/telegram/webhook.py)."""
     await app.initialize()
     try:
         if app.post_init is not None:
@@ -390,7 +389,7 @@ async def running(
 QUIET_LOGGERS = {
     "httpx": logging.WARNING,
     "httpcore": logging.WARNING,
-    "aiohttp": logging.WARNING,  # bot/http.py: request URLs hold the token
+    "aiohttp": logging.WARNING,  # bot/telegram/http.py: request URLs hold the token
     "telegram": logging.INFO,
     "aiosqlite": logging.INFO,
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from bot.text.i18n import default_names, tr
 from engine import (
     Act,
     Action,
@@ -39,8 +40,6 @@ from engine.tiles import (
     tile_zh,
     to_counts,
 )
-
-from .i18n import default_names, tr
 
 # ------------------------------------------------------------------ small pieces
 

@@ -1,0 +1,63 @@
+"""A message as plain data: its text, its inline keyboard (``Button`` rows) and an optional picture. The table
+service says what a chat shows in these terms; the Telegram layer turns them into requests
+(bot/telegram/markup.py, bot/telegram/outbox.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    data: str | None = None
+    url: str | None = None
+
+
+Keyboard = tuple[tuple[Button, ...], ...]
+
+
+def markup_json(kb: Keyboard | None) -> dict[str, Any] | None:
+    """``to_markup`` as the Bot API's JSON, for a request whose parameters are sent as they are."""
+    if not kb:
+        return None
+    return {"inline_keyboard": [[_button_json(b) for b in row] for row in kb]}
+
+
+def _button_json(b: Button) -> dict[str, str]:
+    if b.url is not None:
+        return {"text": b.label, "url": b.url}
+    return {"text": b.label} if b.data is None else {"text": b.label, "callback_data": b.data}
+
+
+def stored_markup(kb: Keyboard | None) -> str | None:
+    """A keyboard as stored with a message of the database's outbox: ``markup_json`` as text."""
+    markup = markup_json(kb)
+    return json.dumps(markup, ensure_ascii=False) if markup else None
+
+
+def from_stored_markup(stored: str | None) -> Keyboard | None:
+    """``stored_markup`` back as buttons."""
+    if not stored:
+        return None
+    rows = json.loads(stored)["inline_keyboard"]
+    return tuple(tuple(Button(b["text"], b.get("callback_data"), b.get("url")) for b in row) for row in rows)
+
+
+class Photo(Protocol):
+    """A picture to send: drawn (PNG bytes) only when the request is made; equal pictures are equal."""
+
+    def png(self) -> bytes: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    text: str
+    kb: Keyboard | None = None
+    photo: Photo | None = None
+
+
+Render = Callable[[], Content]
