@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot import ai  # noqa: E402
-from engine import RULESETS, Action, Observation, Phase, apply, get_ruleset, new_hand, observe, to_act  # noqa: E402
+from engine import VARIANTS, Action, Observation, Phase, apply, get_variant, new_hand, observe, to_act  # noqa: E402
 
 Choose = Callable[[Observation, random.Random], Action]
 
@@ -75,7 +75,7 @@ def play(
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """One hand; (winners, score deltas). ``times``: per seat, the CPU time of each decision; ``digest``
     takes every decision."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     state = new_hand(rs, seed)
     rngs = [random.Random(f"{seed}/{i}") for i in range(4)]
     for _ in range(3000):
@@ -118,7 +118,7 @@ def selfplay(variant: str, hands: int) -> None:
 
 def replay(variant: str, hands: int) -> tuple[int, float, float]:
     """(decisions, µs per decision on the first pass, µs per decision warm: the best of three replays)."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     recorded: list[tuple[Observation, Any]] = []
     first = 0.0
     for seed in range(hands):
@@ -183,7 +183,7 @@ def main() -> None:
         "--replay", type=int, metavar="N", help="only: µs per decision over N hands, first and warm"
     )
     args = ap.parse_args()
-    variants = list(RULESETS) if args.variant == "all" else [args.variant]
+    variants = list(VARIANTS) if args.variant == "all" else [args.variant]
     if args.selfplay:
         for v in variants:
             t0 = time.process_time()

@@ -271,7 +271,7 @@ async def check(tg: FakeTelegramServer, soak: Soak, db: Path) -> dict[str, Any]:
                 out["hands"] += 1
                 rec = await storage.hand_replay(hand.id)
                 state = engine.new_hand(
-                    engine.get_ruleset(rec.variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats)
+                    engine.get_variant(rec.variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats)
                 )
                 try:
                     for a in rec.actions:

@@ -65,11 +65,11 @@ def measure_import() -> dict[str, float]:
 
 def measure(quick: bool) -> dict[str, float]:
     from engine import (
-        RULESETS,
+        VARIANTS,
         Phase,
         WinContext,
         apply,
-        get_ruleset,
+        get_variant,
         legal_actions,
         new_hand,
         observe,
@@ -83,7 +83,7 @@ def measure(quick: bool) -> dict[str, float]:
 
     shan_mod = sys.modules["engine.shanten"]
     del shanten_module
-    rules = get_ruleset("changsha")
+    rules = get_variant("changsha")
     k = 1 if quick else 5
     rng = random.Random(1)
 
@@ -135,8 +135,8 @@ def measure(quick: bool) -> dict[str, float]:
     def observations(hands: int) -> float:
         """Every seat's observation and the table's, at every position of random hands of every variant."""
         positions = []
-        for variant in sorted(RULESETS):
-            rs = get_ruleset(variant)
+        for variant in sorted(VARIANTS):
+            rs = get_variant(variant)
             for seed in range(hands):
                 r = random.Random(seed)
                 state = new_hand(rs, seed)

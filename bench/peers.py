@@ -30,12 +30,12 @@ try:
 except ImportError:  # pragma: no cover - a bench extra
     sys.exit("bench/peers.py needs the `mahjong` package: .venv/bin/pip install -e '.[bench]'")
 
-from engine import get_ruleset  # noqa: E402
+from engine import get_variant  # noqa: E402
 from engine.shanten import shanten_shape  # noqa: E402
 from engine.shape import is_seven_pairs, is_standard  # noqa: E402
 from engine.tiles import NUM_KINDS, Counts, to_counts  # noqa: E402
 
-RS = get_ruleset("shaoyang")  # the riichi win shapes: standard, 七小对, 十三幺
+RS = get_variant("shaoyang")  # the riichi win shapes: standard, 七小对, 十三幺
 SHAPE = RS.hand_shape()
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 # ours: 万 0-8, 条 9-17, 筒 18-26; theirs: man 0-8, pin 9-17, sou 18-26; honors alike

@@ -32,7 +32,7 @@ from bot.pictures import Display, Mode, layout, win_tiles_from_events  # noqa: E
 from bot.pictures.paint import encode, paint  # noqa: E402
 from bot.pictures.samples import sample_states  # noqa: E402
 from engine import Observation, Phase, observe  # noqa: E402
-from engine.variants import RULESETS  # noqa: E402
+from engine.variants import VARIANTS  # noqa: E402
 
 TARGET_MS = 30.0
 
@@ -101,7 +101,7 @@ def main() -> None:
         f"{'PNG KB':>6}  {'| text':>7} {'JPEG ms':>7} {'JPEG KB':>7}"
     )
     worst: list[float] = []
-    for variant in RULESETS:
+    for variant in VARIANTS:
         for name, (state, events) in sample_states(variant).items():
             display = Display(win_tiles=win_tiles_from_events(events))
             seat = state.current

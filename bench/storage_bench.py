@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine  # noqa: E402
 from storage import ArchivedHand, Period, Storage, result_to_json  # noqa: E402
 
-CHANGSHA = engine.get_ruleset("changsha")
+CHANGSHA = engine.get_variant("changsha")
 NOW = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
 DAY = 86400.0
 

@@ -19,13 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import WinContext, get_ruleset  # noqa: E402
+from engine import WinContext, get_variant  # noqa: E402
 from engine.tiles import full_set, to_counts  # noqa: E402
 from engine.wild import RED, is_complete  # noqa: E402
 from tests.test_wild import near_complete  # noqa: E402  (the hands the win-check tests use)
 
-HZ = get_ruleset("hongzhong")
-CS = get_ruleset("changsha")
+HZ = get_variant("hongzhong")
+CS = get_variant("changsha")
 OPTS = HZ.make_options()
 
 

@@ -17,7 +17,7 @@ from typing import TextIO
 from bot.ai import choose
 from bot.text import render
 from bot.text.i18n import LANGS, default_names, tr
-from engine import Act, Action, Observation, Phase, State, apply, get_ruleset, new_hand, observe, to_act
+from engine import Act, Action, Observation, Phase, State, apply, get_variant, new_hand, observe, to_act
 from engine.tiles import parse_tile, tile_str
 from engine.variants import DEFAULT_VARIANT
 
@@ -50,7 +50,7 @@ class ConsoleGame:
         self.lang = lang
         self.hands = hands
         self.auto = auto
-        self.ruleset = get_ruleset(variant)
+        self.variant = get_variant(variant)
         self.names = default_names(lang, 4)
         self.totals = [0, 0, 0, 0]
         self.played = 0
@@ -83,7 +83,7 @@ class ConsoleGame:
         dealer: int | None = None
         try:
             while self.hands is None or self.played < self.hands:
-                state = new_hand(self.ruleset, self.seed + self.played, dealer=dealer)
+                state = new_hand(self.variant, self.seed + self.played, dealer=dealer)
                 self.say()
                 self.say(tr("console.hand_no", lang, n=self.played + 1, dealer=self.names[state.dealer]))
                 state = self.play_hand(state)
@@ -124,7 +124,7 @@ class ConsoleGame:
                 action = choose(obs, rngs[seat])
             state, events = apply(state, action)
             for ev in events:
-                line = render.event_line(ev, HUMAN, self.lang, self.names, self.ruleset.id)
+                line = render.event_line(ev, HUMAN, self.lang, self.names, self.variant.id)
                 if line:
                     self.say("  " + line)
         return state

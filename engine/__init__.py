@@ -1,7 +1,7 @@
-"""Pure mahjong engine: tiles, shapes, the hand state machine and the regional rulesets.
+"""Pure mahjong engine: tiles, shapes, the hand state machine and the regional variants.
 
 Standard library only; no clock, no global randomness: a hand is reproducible from
-(ruleset, options, seed, actions).
+(variant, options, seed, actions).
 """
 
 from .actions import Act, Action, KongMode
@@ -22,7 +22,6 @@ from .game import (
 )
 from .melds import Meld, MeldKind, format_hand, parse_hand
 from .observe import Observation, observe, observe_public
-from .ruleset import Ruleset
 from .state import (
     Claim,
     ClaimKind,
@@ -37,7 +36,7 @@ from .state import (
 )
 from .tiles import format_tiles, parse_tile, parse_tiles, tile_str, tile_zh
 from .variant import Options, OptionSpec, Preset, TilePick, Variant, WinContext, WinInfo
-from .variants import RULESETS, get_ruleset
+from .variants import VARIANTS, get_variant
 
 __all__ = [
     "Act",
@@ -61,8 +60,8 @@ __all__ = [
     "Payment",
     "Phase",
     "Preset",
-    "RULESETS",
-    "Ruleset",
+    "VARIANTS",
+    "Variant",
     "Seat",
     "Settlement",
     "SettleKind",
@@ -75,7 +74,7 @@ __all__ = [
     "arranged_hand",
     "format_hand",
     "format_tiles",
-    "get_ruleset",
+    "get_variant",
     "is_ready",
     "legal_actions",
     "new_hand",

@@ -18,4 +18,4 @@ class IllegalAction(EngineError):
 
 
 class InvalidOption(EngineError, ValueError):
-    """A room option that the ruleset does not have, or a value outside its choices."""
+    """A room option that the variant does not have, or a value outside its choices."""

@@ -36,7 +36,7 @@ class EventKind(StrEnum):
     OPENING = "opening"  # ``hands``: the opening hands declared
     OPENING_PASS = "opening_pass"  # an opening hand not declared
     ANSWER = "answer"  # ``answer``: PASS or a claim, to a claim window; private
-    FURITEN = "furiten"  # 漏胡: a win was passed; private
+    PASSED_WIN = "passed_win"  # 漏胡: a win was passed; private
     CHOSEN = "chosen"  # a pre-hand choice was made (its value hidden until every seat has chosen)
     CHOICES = "choices"  # ``choices``: every seat's pre-hand choice, public
     HAIDI_OFFER = "haidi_offer"

@@ -65,7 +65,7 @@ _EV_DRAW, _EV_DISCARD, _EV_ANSWER, _EV_FURITEN = (
     EventKind.DRAW,
     EventKind.DISCARD,
     EventKind.ANSWER,
-    EventKind.FURITEN,
+    EventKind.PASSED_WIN,
 )
 _M_PUNG = MeldKind.PUNG
 _C_DISCARD, _C_ROB, _C_HAIDI, _C_KONG = ClaimKind.DISCARD, ClaimKind.ROB, ClaimKind.HAIDI, ClaimKind.KONG
@@ -75,29 +75,29 @@ _C_DISCARD, _C_ROB, _C_HAIDI, _C_KONG = ClaimKind.DISCARD, ClaimKind.ROB, ClaimK
 
 
 def new_hand(
-    ruleset: Variant,
+    variant: Variant,
     seed: int,
     options: Mapping[str, Any] | None = None,
     dealer: int | None = None,
     seats: int | None = None,
 ) -> State:
     """Deal a hand. Everything random comes from ``seed``: the wall, the first dealer and every dice roll."""
-    n = seats if seats is not None else max(ruleset.seat_counts)
-    if n not in ruleset.seat_counts:
-        raise IllegalAction(f"{ruleset.id} is played by {ruleset.seat_counts} players, not {n}")
-    opts = options if isinstance(options, Options) else ruleset.make_options(options)
-    rng = random.Random(f"{ruleset.id}/{seed}")
+    n = seats if seats is not None else max(variant.seat_counts)
+    if n not in variant.seat_counts:
+        raise IllegalAction(f"{variant.id} is played by {variant.seat_counts} players, not {n}")
+    opts = options if isinstance(options, Options) else variant.make_options(options)
+    rng = random.Random(f"{variant.id}/{seed}")
     if dealer is None:
         # the first dealer is drawn from the same stream before the shuffle: storage replays such a
         # hand with dealer=None (a given dealer deals another wall from the same seed)
         dealer = rng.randrange(n)
     elif not 0 <= dealer < n:
         raise IllegalAction(f"dealer {dealer} is not a seat of a {n}-player table")
-    return _deal(ruleset, opts, seed, dealer, n, Wall.shuffled(rng, ruleset.tile_set(n, opts)))
+    return _deal(variant, opts, seed, dealer, n, Wall.shuffled(rng, variant.tile_set(n, opts)))
 
 
 def arranged_hand(
-    ruleset: Variant,
+    variant: Variant,
     hands: list[str],
     draws: str = "",
     back: str = "",
@@ -109,16 +109,16 @@ def arranged_hand(
     tiles), ``draws`` the next tiles from the front of the wall, ``back`` the next kong replacements.
     The rest of the set fills the middle of the wall in a fixed order."""
     n = len(hands)
-    if n not in ruleset.seat_counts:
-        raise IllegalAction(f"{ruleset.id} is played by {ruleset.seat_counts} players, not {n}")
-    opts = options if isinstance(options, Options) else ruleset.make_options(options)
+    if n not in variant.seat_counts:
+        raise IllegalAction(f"{variant.id} is played by {variant.seat_counts} players, not {n}")
+    opts = options if isinstance(options, Options) else variant.make_options(options)
     parsed = [parse_tiles(h) for h in hands]
     for i, h in enumerate(parsed):
         want = 14 if i == dealer else 13
         if len(h) != want:
             raise IllegalAction(f"seat {i} needs {want} tiles, got {len(h)}")
     front, rear = parse_tiles_ordered(draws), parse_tiles_ordered(back)
-    pool = list(ruleset.tile_set(n, opts))
+    pool = list(variant.tile_set(n, opts))
     for t in [x for h in parsed for x in h] + front + rear:
         try:
             pool.remove(t)
@@ -142,7 +142,7 @@ def arranged_hand(
         wall[p] = t
     it = iter(pool)
     tiles = order + [t if t is not None else next(it) for t in wall]
-    return _deal(ruleset, opts, seed, dealer, n, Wall(tuple(tiles)))
+    return _deal(variant, opts, seed, dealer, n, Wall(tuple(tiles)))
 
 
 def parse_tiles_ordered(text: str) -> list[int]:
@@ -162,7 +162,7 @@ def parse_tiles_ordered(text: str) -> list[int]:
     return out
 
 
-def _deal(ruleset: Variant, opts: Options, seed: int, dealer: int, n: int, wall: Wall) -> State:
+def _deal(variant: Variant, opts: Options, seed: int, dealer: int, n: int, wall: Wall) -> State:
     hands: list[list[int]] = [[] for _ in range(n)]
     dealt = 13 * n + 1
     if wall.taken == 0 and wall.remaining >= dealt:
@@ -181,7 +181,7 @@ def _deal(ruleset: Variant, opts: Options, seed: int, dealer: int, n: int, wall:
         last, wall = wall.draw_front()
     hands[dealer].append(last)
     state = State(
-        ruleset=ruleset,
+        variant=variant,
         options=opts,
         seed=seed,
         dealer=dealer,
@@ -190,16 +190,16 @@ def _deal(ruleset: Variant, opts: Options, seed: int, dealer: int, n: int, wall:
         phase=_TURN,
         current=dealer,
         drawn=last,
-        wall_reserve=ruleset.wall_reserve(opts),
+        wall_reserve=variant.wall_reserve(opts),
     )
-    if any(ruleset.pre_hand(state, s) for s in range(n)):
+    if any(variant.pre_hand(state, s) for s in range(n)):
         return evolve(state, phase=_CHOOSE)
     return _start_play(state)
 
 
 def _start_play(state: State) -> State:
     """After the deal (and the pre-hand choices): opening hands in play order, then the dealer's turn."""
-    rs = state.ruleset
+    rs = state.variant
     queue = tuple(
         s for s in state.play_order(state.dealer) if rs.opening_hands(state, s) or rs.wins_at_deal(state, s)
     )
@@ -238,47 +238,47 @@ def win_info(
             c = list(counts)
             c[tile] += 1
             counts = tuple(c)
-    if not state.ruleset.could_win(counts, s.melds):
+    if not state.variant.could_win(counts, s.melds):
         return None
-    return state.ruleset.evaluate_win(_ctx(state, seat, counts, tile, self_draw, **flags))
+    return state.variant.evaluate_win(_ctx(state, seat, counts, tile, self_draw, **flags))
 
 
 def waits(
-    ruleset: Variant,
+    variant: Variant,
     counts: Counts,
     melds: tuple[Meld, ...] = (),
     options: Options | None = None,
     choice: str | None = None,
 ) -> list[int]:
     """Tiles that would complete this 3k+1 hand in any context (self-draw or discard) — 听牌."""
-    return ruleset.waits(counts, melds, options, choice)
+    return variant.waits(counts, melds, options, choice)
 
 
 def shanten(
-    ruleset: Variant,
+    variant: Variant,
     counts: Counts,
     melds: tuple[Meld, ...] = (),
     options: Options | None = None,
     choice: str | None = None,
 ) -> int:
     """向听 by the variant's win shapes: 0 exactly when ``waits`` is not empty (a 3k+1 hand)."""
-    return ruleset.shanten(counts, melds, options, choice)
+    return variant.shanten(counts, melds, options, choice)
 
 
 def is_ready(
-    ruleset: Variant,
+    variant: Variant,
     counts: Counts,
     melds: tuple[Meld, ...],
     options: Options | None = None,
     choice: str | None = None,
 ) -> bool:
-    return bool(ruleset.waits(counts, melds, options, choice))
+    return bool(variant.waits(counts, melds, options, choice))
 
 
 def seat_waits(state: State, seat: int) -> list[int]:
     """听牌 of a seat holding 3k+1 tiles, with its own choice (定缺) taken into account."""
     s = state.seats[seat]
-    return state.ruleset.waits(s.counts, s.melds, state.options, s.choice)
+    return state.variant.waits(s.counts, s.melds, state.options, s.choice)
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -302,7 +302,7 @@ def to_act(state: State) -> tuple[int, ...]:
 def _choices(state: State, seat: int) -> tuple[str, ...]:
     if state.seats[seat].choice is not None:
         return ()
-    return state.ruleset.pre_hand(state, seat)
+    return state.variant.pre_hand(state, seat)
 
 
 # One-entry cache (state, seat, actions): apply() re-asks what the caller just asked. Read and replaced as
@@ -336,7 +336,7 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if seat != state.current:
         return ()
     if phase == _OPENING:
-        rs = state.ruleset
+        rs = state.variant
         kinds = rs.opening_hands(state, seat)
         acts = [
             Action(seat, Act.OPENING, detail="+".join(combo))
@@ -355,7 +355,7 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
 
 def _forced(acts: tuple[Action, ...], state: State, seat: int) -> tuple[Action, ...]:
     """Where the variant forces a win (Sichuan's last four tiles), a possible win is the only choice."""
-    rs = state.ruleset
+    rs = state.variant
     if rs._forces_wins and any(a.act == _WIN for a in acts) and rs.must_win(state, seat):
         return tuple(a for a in acts if a.act == _WIN)
     return acts
@@ -368,7 +368,7 @@ def _live(state: State) -> int:
 
 def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
     s = state.seats[seat]
-    rs = state.ruleset
+    rs = state.variant
     acts: list[Action] = []
     win = False
     if state.kong_tiles:
@@ -414,7 +414,7 @@ def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
 def _own_kongs(state: State, seat: int, only: int | None = None) -> list[Action]:
     """Concealed and added kongs ``seat`` may make now (``only``: of that tile)."""
     s = state.seats[seat]
-    rs = state.ruleset
+    rs = state.variant
     counts = s.counts
     out: list[Action] = []
     if only is not None or 4 in counts:
@@ -449,7 +449,7 @@ def _kong_tile_kongs(state: State, seat: int, t: int) -> list[Action]:
     has_pung = any(m.kind == _M_PUNG and m.tile == t for m in s.melds)
     if s.counts[t] != 3 and not has_pung:
         return []
-    if not state.ruleset.claim_allowed(state, seat, _KONG, t):
+    if not state.variant.claim_allowed(state, seat, _KONG, t):
         return []
     c = list(s.counts)
     c[t] += 1
@@ -490,7 +490,7 @@ def _kong_melds(melds: tuple[Meld, ...], t: int, kind: MeldKind, from_seat: int 
 
 def _kong_actions(state: State, seat: int, t: int, kind: MeldKind) -> list[Action]:
     """One action per way the variant lets ``seat`` kong ``t`` (补张 / 开杠, or a plain kong)."""
-    return [Action(seat, _KONG, t, m) for m in state.ruleset.kong_modes(state, seat, t, kind)]
+    return [Action(seat, _KONG, t, m) for m in state.variant.kong_modes(state, seat, t, kind)]
 
 
 # ------------------------------------------------------------------ apply
@@ -567,9 +567,9 @@ def _on_choose(state: State, action: Action, events: list[Event]) -> State:
     events.append(Event(EventKind.CHOSEN, action.seat))  # the value stays hidden until everyone has chosen
     if any(_choices(state, s) for s in range(state.num_seats)):
         return state
-    if state.ruleset.choices_public(state):
+    if state.variant.choices_public(state):
         events.append(Event(EventKind.CHOICES, choices=tuple(s.choice for s in state.seats)))
-    state = state.ruleset.after_choices(state, events)
+    state = state.variant.after_choices(state, events)
     if any(_choices(state, s) for s in range(state.num_seats)):
         return state  # a further stage of choices (e.g. 定缺 after 换三张)
     return _start_play(state)
@@ -577,7 +577,7 @@ def _on_choose(state: State, action: Action, events: list[Event]) -> State:
 
 def _on_opening(state: State, action: Action, events: list[Event]) -> State:
     seat = action.seat
-    rs = state.ruleset
+    rs = state.variant
     if action.act == _WIN:
         # a win on the dealt tiles (wins_at_deal): a self-draw on no tile, the hand ends
         counts = state.seats[seat].counts
@@ -643,7 +643,7 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
         s = state.seats[seat]
         kind = MeldKind.KONG_CONCEALED if s.counts[t] == 4 else MeldKind.KONG_ADDED
         mode = KongMode(action.detail)
-        if state.ruleset.robbable(state, kind):
+        if state.variant.robbable(state, kind):
             robbed = _rob_options(state, seat, t, kind == MeldKind.KONG_CONCEALED)
             if robbed:
                 c = list(s.counts)
@@ -719,14 +719,14 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
     )
     events.append(Event(EventKind.KONG_TILES_FALL, seat, tiles=tiles))
     options = []
-    rs = state.ruleset
+    rs = state.variant
     for i in range(1, state.num_seats):
         other = state.next_seat(seat, i)
         o = state.seats[other]
         if o.won:
             continue
         if any(
-            not rs.furiten_bars(o.furiten, t)
+            not rs.passed_win_bars(o.passed_wins, t)
             and win_info(
                 state,
                 other,
@@ -766,7 +766,7 @@ def _discard(state: State, seat: int, t: int, events: list[Event], auto: bool) -
     first_discard = seat == state.dealer and state.discards_made == 0
     after_kong = state.kong_draw
     kong_discard = after_kong == _KAI
-    rs = state.ruleset
+    rs = state.variant
     candidates = None
     if not rs._discard_hook:
         # who might claim depends on the other seats only: decided before the discard is made
@@ -804,7 +804,7 @@ def _discard_and_draw(
     c = list(d.counts)
     c[tile] += 1
     seats[nxt] = drew = _seat_drawn(d, tuple(c), ())
-    _note_draw(state.ruleset, d, drew, tile)
+    _note_draw(state.variant, d, drew, tile)
     events.append(_tuple_new(Event, (_EV_DISCARD, seat, t, False, *_EVENT_TAIL_AUTO[auto])))
     events.append(_tuple_new(Event, (_EV_DRAW, nxt, tile, True, *_EVENT_TAIL)))
     # what _drew sets, and the discard's count and place
@@ -831,7 +831,7 @@ def _drew(state: State, seat: int, tile: int, seats: tuple[Seat, ...], wall: Wal
 
 # The copies every step makes, as positional copiers (engine/state.py's ``copier``): the changed fields
 _seat_discarded = copier(Seat, "counts", "discards")
-_seat_drawn = copier(Seat, "counts", "furiten")
+_seat_drawn = copier(Seat, "counts", "passed_wins")
 _state_discarded = copier(
     State, "seats", "discards_made", "last_discard", "drawn", "kong_draw", "kong_from", "first_turn"
 )
@@ -861,7 +861,7 @@ def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, b
     discards concern nobody, and no Action is made for them). Reads only the other seats, the wall and who
     has won: the same before and after the discard is made."""
     out = []
-    rs = state.ruleset
+    rs = state.variant
     melds_left = state.wall.remaining > state.wall_reserve
     seats = state.seats
     others = _OTHERS[len(seats)][from_seat]
@@ -896,7 +896,7 @@ def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, b
             may_win = t in (memo[1] if memo is not None and memo[0] is rs else _waits_of(rs, s))
         else:
             may_win = True
-        if may_win and s.furiten and rs.furiten_bars(s.furiten, t):
+        if may_win and s.passed_wins and rs.passed_win_bars(s.passed_wins, t):
             may_win = False
         if may_meld or may_win:
             out.append((seat, may_win, bool(may_meld)))
@@ -917,7 +917,7 @@ def _claim_options(
     candidates: list[tuple[int, bool, bool]],
 ) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     out = []
-    rs = state.ruleset
+    rs = state.variant
     chow_seat = _next_active(state, (from_seat + 1) % len(state.seats))
     r = t % 9
     forces = rs._forces_wins
@@ -986,11 +986,11 @@ def _rob_options(
     state: State, konger: int, t: int, concealed: bool
 ) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     out = []
-    rs = state.ruleset
+    rs = state.variant
     for i in range(1, state.num_seats):
         seat = state.next_seat(konger, i)
         s = state.seats[seat]
-        if s.won or (s.furiten and rs.furiten_bars(s.furiten, t)):
+        if s.won or (s.passed_wins and rs.passed_win_bars(s.passed_wins, t)):
             continue
         if (
             win_info(state, seat, t, False, from_seat=konger, robbed=True, robbed_concealed=concealed)
@@ -1017,14 +1017,14 @@ def _complete_kong(
     melds = _kong_melds(s.melds, t, kind, from_seat)
     state = evolve(
         state,
-        seats=_set_seat(state, seat, counts=counts, melds=melds, furiten=()),
+        seats=_set_seat(state, seat, counts=counts, melds=melds, passed_wins=()),
         claims_made=state.claims_made + 1,
         first_turn=False,
         claim=None,
     )
     # a concealed kong's tile is hidden from the others (observe() hides the meld too), unless the
     # variant shows one tile of it (暗杠亮一张牌)
-    rs = state.ruleset
+    rs = state.variant
     hidden = kind == MeldKind.KONG_CONCEALED and not rs.concealed_kong_shown
     events.append(Event(EventKind.KONG, seat, t, private=hidden, meld=melds_made(melds, t), mode=mode))
     settlement = rs.settle_kong(state, seat, t, kind, from_seat)
@@ -1086,7 +1086,7 @@ def _draw_next(state: State, seat: int, events: list[Event]) -> State:
     if live <= 0:
         return _drawn_hand(evolve(state, claim=None) if state.claim is not None else state, events)
     if live == 1:
-        order = state.ruleset.haidi_seats(state, seat)
+        order = state.variant.haidi_seats(state, seat)
         if order is not None:
             state = evolve(state, claim=None, drawn=None)
             return _offer_haidi(state, order, events)
@@ -1096,7 +1096,7 @@ def _draw_next(state: State, seat: int, events: list[Event]) -> State:
     c = list(s.counts)
     c[tile] += 1
     seats[seat] = drew = _seat_drawn(s, tuple(c), ())
-    _note_draw(state.ruleset, s, drew, tile)
+    _note_draw(state.variant, s, drew, tile)
     events.append(_tuple_new(Event, (_EV_DRAW, seat, tile, True, *_EVENT_TAIL)))
     return _drew(state, seat, tile, tuple(seats), wall)
 
@@ -1129,7 +1129,7 @@ def _on_haidi(state: State, action: Action, events: list[Event]) -> State:
         state = evolve(
             state,
             wall=wall,
-            seats=_set_seat(state, seat, counts=tuple(c), furiten=()),
+            seats=_set_seat(state, seat, counts=tuple(c), passed_wins=()),
             haidi_taker=seat,
             haidi_queue=(),
             drawn=tile,
@@ -1159,11 +1159,11 @@ def _show_haidi(state: State, events: list[Event]) -> State:
     assert taker is not None and tile is not None
     events.append(Event(EventKind.HAIDI_SHOW, taker, tile))
     options = []
-    rs = state.ruleset
+    rs = state.variant
     for i in range(1, state.num_seats):
         seat = state.next_seat(taker, i)
         s = state.seats[seat]
-        if s.won or (s.furiten and rs.furiten_bars(s.furiten, tile)):
+        if s.won or (s.passed_wins and rs.passed_win_bars(s.passed_wins, tile)):
             continue
         if win_info(state, seat, tile, False, from_seat=taker, haidi=True) is not None:
             options.append((seat, _forced((_WINS[seat], _PASSES[seat]), state, seat)))
@@ -1179,9 +1179,9 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
     offered = claim.options_for(seat)
     # a win, when offered, is the first option (and where a win is forced, the only one)
     if offered[0].act == _WIN and action.act != _WIN:
-        passed = state.seats[seat].furiten
+        passed = state.seats[seat].passed_wins
         new = tuple(t for t in claim.tiles or (claim.tile,) if t not in passed)
-        state = evolve(state, seats=_set_seat(state, seat, furiten=(*passed, *dict.fromkeys(new))))
+        state = evolve(state, seats=_set_seat(state, seat, passed_wins=(*passed, *dict.fromkeys(new))))
         events.append(Event(_EV_FURITEN, seat, claim.tile, private=True))
     claim = _claim_answered(claim, (*claim.responses, (seat, action)))
     # private: that a seat could claim at all would tell the others what it holds
@@ -1287,14 +1287,14 @@ def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
     kind = EventKind.PUNG if action.act == _PUNG else EventKind.CHOW
     events.append(Event(kind, taker, t, meld=meld))
     # 漏胡 ends with the seat's own draw, pung or kong (docs/rules/common.md §3)
-    seats[taker] = _seat_melded(s, tuple(c), (*s.melds, meld), s.furiten if action.act == _CHOW else ())
+    seats[taker] = _seat_melded(s, tuple(c), (*s.melds, meld), s.passed_wins if action.act == _CHOW else ())
     return _state_melded(
         state, tuple(seats), None, state.claims_made + 1, False, _TURN, taker, None, None, None
     )
 
 
 _seat_claimed_from = copier(Seat, "discards")
-_seat_melded = copier(Seat, "counts", "melds", "furiten")
+_seat_melded = copier(Seat, "counts", "melds", "passed_wins")
 _state_melded = copier(
     State,
     "seats",
@@ -1310,17 +1310,17 @@ _state_melded = copier(
 
 
 def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Event]) -> State:
-    if not state.ruleset.multi_win:
+    if not state.variant.multi_win:
         winners = winners[:1]
     flags = _claim_win_flags(claim)
     tiles = claim.tiles or (claim.tile,)
     infos = []
     tile_of: dict[int, int] = {}
-    rs = state.ruleset
+    rs = state.variant
     for w in winners:
-        passed = state.seats[w].furiten
+        passed = state.seats[w].passed_wins
         for t in tiles:
-            if passed and rs.furiten_bars(passed, t):
+            if passed and rs.passed_win_bars(passed, t):
                 continue
             info = win_info(state, w, t, False, **flags)
             if info is not None:
@@ -1365,7 +1365,7 @@ def _wins(
     state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext, events: list[Event]
 ) -> State:
     """Settle the win(s); the hand ends, or plays on where the variant says so (血战)."""
-    rs = state.ruleset
+    rs = state.variant
     tile = ctx.tile if ctx.tile >= 0 else None
     for w, info in infos:
         names = tuple(n for n, _ in info.big) or info.small
@@ -1385,7 +1385,7 @@ def _wins(
 
 def _drawn_hand(state: State, events: list[Event]) -> State:
     """荒庄 (or, in 血战, the wall ran out after some wins): the variant may settle it (查叫)."""
-    rs = state.ruleset
+    rs = state.variant
     settlement = rs.settle_draw(state)
     if settlement is not None:
         state = evolve(state, settlements=(*state.settlements, settlement))
@@ -1405,15 +1405,15 @@ def _finish(state: State, reason: Outcome, nxt: int, events: list[Event]) -> Sta
 
 
 def replay(
-    ruleset: Variant,
+    variant: Variant,
     seed: int,
     actions: Iterable[Action],
     options: Mapping[str, Any] | None = None,
     dealer: int | None = None,
     seats: int | None = None,
 ) -> State:
-    """Rebuild a hand from (ruleset, options, seed, actions): the action log is the source of truth."""
-    state = new_hand(ruleset, seed, options, dealer, seats)
+    """Rebuild a hand from (variant, options, seed, actions): the action log is the source of truth."""
+    state = new_hand(variant, seed, options, dealer, seats)
     for a in actions:
         state, _ = apply(state, a)
     return state

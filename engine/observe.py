@@ -40,7 +40,7 @@ class Observation:
     wall_remaining: int
     hand: tuple[int, ...]  # own concealed tiles, sorted
     drawn: int | None  # own tile just drawn
-    furiten: bool
+    passed_win: bool  # 漏胡: this seat passed a win and may not win on a discard until it draws
     seats: tuple[PublicSeat, ...]
     claim_tile: int | None
     claim_from: int | None
@@ -131,7 +131,7 @@ def observe(state: State, seat: int) -> Observation:
     phase = state.phase
     ended = phase == _ENDED
     choosing = phase == _CHOOSE
-    rs = state.ruleset
+    rs = state.variant
     winners = state.winners
     hide_kongs = not (ended or rs.concealed_kong_shown)
     seats = []
@@ -161,7 +161,7 @@ def observe(state: State, seat: int) -> Observation:
         # hand: 飘 / 加锤 are chosen before looking at the tiles
         () if me is None or (choosing and rs.choose_blind(state)) else _sorted_hand(me),
         state.drawn if state.current == seat and phase in (_TURN, _HAIDI) else None,  # drawn
-        me is not None and bool(me.furiten),  # furiten
+        me is not None and bool(me.passed_wins),  # passed_win
         tuple(seats),
         claim.tile if claim is not None else None,  # claim_tile
         claim.from_seat if claim is not None else None,  # claim_from

@@ -49,8 +49,8 @@ class Seat:
     discards: tuple[int, ...] = ()  # tiles lying in this seat's river (claimed ones removed)
     locked: bool = False  # 开杠 made: every tile that does not win is discarded
     # 漏胡: the tiles this seat passed a win on since its own last draw, pung or kong (the variant's
-    # furiten_bars says which discard wins that bars)
-    furiten: tuple[int, ...] = ()
+    # passed_win_bars says which discard wins that bars)
+    passed_wins: tuple[int, ...] = ()
     declared: tuple[str, ...] = ()  # opening hands declared
     revealed: tuple[int, ...] = ()  # tiles shown to the table (opening hands)
     choice: str | None = None  # pre-hand choice (飘 "0".."4", 加锤 "0".."2", 定缺 "m"/"s"/"p")
@@ -191,7 +191,7 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    ruleset: Variant
+    variant: Variant
     options: Options
     seed: int
     dealer: int

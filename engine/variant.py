@@ -218,7 +218,7 @@ _FULL_108 = tuple(full_set(False))
 class Variant:
     """A regional rule set. Every method has the common rule as its default; a variant overrides the rest.
 
-    Instances are immutable singletons (``engine.variants.<id>.RULESET``); everything about a hand is in
+    Instances are immutable singletons (``engine.variants.<id>.VARIANT``); everything about a hand is in
     the State, its Options, and the variant's own slot ``State.extra``."""
 
     # ---------------------------------------------------------------- identity
@@ -365,7 +365,7 @@ class Variant:
         """Must ``seat`` take a win it can make (Sichuan's last four tiles)?"""
         return False
 
-    def furiten_bars(self, passed: tuple[int, ...], tile: int) -> bool:
+    def passed_win_bars(self, passed: tuple[int, ...], tile: int) -> bool:
         """漏胡: ``passed`` holds the tiles the seat passed a win on since its last draw, pung or kong; does
         that bar a win on ``tile`` from another seat? The common rule: every such win is barred."""
         return bool(passed)

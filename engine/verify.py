@@ -24,7 +24,7 @@ from typing import Any
 from .game import new_hand
 from .state import State
 from .tiles import format_tiles, tile_str
-from .variants import RULESETS, get_ruleset
+from .variants import VARIANTS, get_variant
 
 SCHEME = "mahjong-shuffle/1"
 
@@ -43,7 +43,7 @@ def deal(
     options: Mapping[str, Any] | None = None,
 ) -> State:
     """The hand as dealt from ``seed`` (``dealer=None``: the dealer drawn from the seed)."""
-    return new_hand(get_ruleset(variant), seed, options, dealer, seats)
+    return new_hand(get_variant(variant), seed, options, dealer, seats)
 
 
 def wall_order(state: State) -> tuple[int, ...]:
@@ -56,7 +56,7 @@ def report(state: State) -> list[str]:
     n = state.num_seats
     dealt = 13 * n + 1
     tiles = wall_order(state)
-    lines = [f"variant {state.ruleset.id}, {n} seats, dealer seat {state.dealer}, {len(tiles)} tiles"]
+    lines = [f"variant {state.variant.id}, {n} seats, dealer seat {state.dealer}, {len(tiles)} tiles"]
     for s in range(n):
         counts = state.seats[s].counts
         lines.append(f"seat {s}: {format_tiles([t for t in range(len(counts)) for _ in range(counts[t])])}")
@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m engine.verify", description="Check a hand's shuffle commitment and deal it again."
     )
     p.add_argument("seed", type=int, help="the seed the bot revealed at the end of the hand")
-    p.add_argument("--variant", required=True, choices=sorted(RULESETS))
+    p.add_argument("--variant", required=True, choices=sorted(VARIANTS))
     p.add_argument("--seats", type=int, default=None, help="players at the table (default: the most)")
     p.add_argument("--dealer", type=int, default=None, help="the given dealer (omit: drawn from the seed)")
     p.add_argument("--option", type=_option, action="append", default=[], help="a room option name=value")

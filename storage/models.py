@@ -108,7 +108,7 @@ class HandReplay:
         """The state after the first ``upto`` actions (all by default), rebuilt through the engine."""
         acts = self.actions if upto is None else self.actions[:upto]
         return engine.replay(
-            engine.get_ruleset(self.variant),
+            engine.get_variant(self.variant),
             self.hand.seed,
             [engine.Action.parse(a.action) for a in acts],
             self.hand.options,

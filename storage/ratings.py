@@ -34,9 +34,7 @@ def rate(
     whose entry in the answer stays None. A hand that rates nothing returns ``current`` unchanged."""
     if len(set(deltas)) < 2 or all(c is None for c in current):
         return list(current)
-    teams = [
-        [MODEL.rating(mu=c[0], sigma=c[1]) if c is not None else MODEL.rating()] for c in current
-    ]
+    teams = [[MODEL.rating(mu=c[0], sigma=c[1]) if c is not None else MODEL.rating()] for c in current]
     rated = MODEL.rate(teams, ranks=[float(r) for r in ranks(deltas)])
     return [
         (float(team[0].mu), float(team[0].sigma)) if c is not None else None

@@ -37,7 +37,7 @@ V1_GAME_RECORD: tuple[str, ...] = (
     CREATE TABLE tables (
         id         INTEGER PRIMARY KEY,
         chat_id    INTEGER NOT NULL,               -- Telegram group chat
-        variant    TEXT NOT NULL,                  -- engine ruleset id, e.g. 'changsha'
+        variant    TEXT NOT NULL,                  -- engine variant id, e.g. 'changsha'
         options    TEXT NOT NULL CHECK (json_valid(options)),
         seats      TEXT NOT NULL CHECK (json_valid(seats)),  -- JSON list: user id per seat, null = no player
         status     TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),

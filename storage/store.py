@@ -90,6 +90,8 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 def is_postgres_url(path: object) -> bool:
     """Whether ``MAHJONG_DB`` names a PostgreSQL server (``postgresql://...``) rather than an SQLite file."""
     return isinstance(path, str) and path.startswith(POSTGRES_SCHEMES)
+
+
 Clock = Callable[[], float]
 Row = Any  # sqlite3 rows are tuples of SQL values
 
@@ -176,28 +178,28 @@ def _check_int64(name: str, value: int) -> None:
         raise InvalidInput(f"{name} must be an integer that fits in 64 bits, not {value!r}")
 
 
-def _ruleset(variant: str) -> engine.Ruleset:
+def _variant(variant: str) -> engine.Variant:
     try:
-        return engine.get_ruleset(variant)
+        return engine.get_variant(variant)
     except engine.EngineError as e:
         raise InvalidInput(str(e)) from None
 
 
-def _resolve_options(ruleset: engine.Ruleset, options: Mapping[str, Any] | None) -> dict[str, Any]:
+def _resolve_options(variant: engine.Variant, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Store options with every default filled in, so a later change of default never changes a replay."""
     try:
-        return dict(ruleset.make_options(options))
+        return dict(variant.make_options(options))
     except engine.EngineError as e:
         raise InvalidInput(str(e)) from None
 
 
-def _check_seats(ruleset: engine.Ruleset, seats: Sequence[int | None]) -> tuple[int | None, ...]:
+def _check_seats(variant: engine.Variant, seats: Sequence[int | None]) -> tuple[int | None, ...]:
     out = tuple(seats)
     for s in out:
         if s is not None:
             _check_int64("a seat's user id", s)
-    if len(out) > max(ruleset.seat_counts):
-        raise InvalidInput(f"{ruleset.id} seats at most {max(ruleset.seat_counts)} players, not {len(out)}")
+    if len(out) > max(variant.seat_counts):
+        raise InvalidInput(f"{variant.id} seats at most {max(variant.seat_counts)} players, not {len(out)}")
     taken = [s for s in out if s is not None]
     if len(taken) != len(set(taken)):
         raise InvalidInput("a player cannot take two seats at one table")
@@ -346,7 +348,7 @@ def replay_with_facts(
 ) -> tuple[engine.State, Facts]:
     """``replay_actions``, gathering the hand's facts on the way (``storage/facts.py``)."""
     try:
-        state = engine.new_hand(_ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
+        state = engine.new_hand(_variant(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
     except (engine.EngineError, InvalidInput) as e:
         raise ReplayError(f"hand {hand.id} cannot be dealt again: {e}") from None
     return replay_from(hand, state, Facts(), actions)
@@ -832,9 +834,9 @@ class Storage:
         """A new open table in a chat, with its bot settings (defaults if None). The variant and options are
         checked against the engine now, so a typo fails at /new rather than when the first hand is dealt."""
         _check_int64("chat_id", chat_id)
-        ruleset = _ruleset(variant)
-        opts = _resolve_options(ruleset, options)
-        seat_ids = _check_seats(ruleset, seats)
+        rules = _variant(variant)
+        opts = _resolve_options(rules, options)
+        seat_ids = _check_seats(rules, seats)
         conf = settings or TableSettings()
         values = _check_settings({k: getattr(conf, k) for k in _SETTING_TYPES})
         ai = _check_settings({"ai": conf.ai})["ai"]
@@ -998,14 +1000,14 @@ class Storage:
             table = await _get_table(db, table_id)
             if table.status != TableStatus.OPEN:
                 raise TableClosed(f"table {table_id} is closed")
-            ruleset = _ruleset(table.variant)
-            opts = _resolve_options(ruleset, {**table.options, **(options or {})})
-            if len(table.seats) not in ruleset.seat_counts:
+            variant = _variant(table.variant)
+            opts = _resolve_options(variant, {**table.options, **(options or {})})
+            if len(table.seats) not in variant.seat_counts:
                 raise InvalidInput(
-                    f"table {table_id} has {len(table.seats)} seats; {ruleset.id} needs {ruleset.seat_counts}"
+                    f"table {table_id} has {len(table.seats)} seats; {variant.id} needs {variant.seat_counts}"
                 )
             try:
-                state = engine.new_hand(ruleset, seed, opts, dealer, len(table.seats))
+                state = engine.new_hand(variant, seed, opts, dealer, len(table.seats))
             except engine.EngineError as e:
                 raise InvalidInput(str(e)) from None
             try:
@@ -1369,12 +1371,12 @@ class Storage:
 
         async def run(db: aiosqlite.Connection) -> int:
             table = await _get_table(db, table_id)
-            ruleset = _ruleset(table.variant)
+            variant = _variant(table.variant)
             count = 0
             for h in hands:
                 _check_int64("seed", h.seed)
-                seats = _check_seats(ruleset, h.seats)
-                opts = _resolve_options(ruleset, h.options)
+                seats = _check_seats(variant, h.seats)
+                opts = _resolve_options(variant, h.options)
                 try:
                     acts = [engine.Action.parse(a) for a in h.actions]
                 except engine.EngineError as e:
@@ -1471,7 +1473,6 @@ class Storage:
 
         return await self._single(run)
 
-
     # ------------------------------------------------------------------ the game night: codes, stats, ratings
 
     async def derive_pending(self) -> int:
@@ -1499,9 +1500,7 @@ class Storage:
         """The hand with this public code and its table, or None (``code`` as ``clean_code`` gives it)."""
 
         async def run(db: aiosqlite.Connection) -> tuple[Hand, Table] | None:
-            rows = list(
-                await db.execute_fetchall(f"SELECT {_HAND_COLS} FROM hands WHERE code = ?", (code,))
-            )
+            rows = list(await db.execute_fetchall(f"SELECT {_HAND_COLS} FROM hands WHERE code = ?", (code,)))
             if not rows:
                 return None
             hand = _hand(rows[0])
@@ -1540,8 +1539,16 @@ class Storage:
             )
             return [
                 SeatStats(
-                    r[0], r[1], r[2], r[3], bool(r[4]), bool(r[5]), r[6], r[7],
-                    tuple(json.loads(r[8])) if r[8] else (), r[9],
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    bool(r[4]),
+                    bool(r[5]),
+                    r[6],
+                    r[7],
+                    tuple(json.loads(r[8])) if r[8] else (),
+                    r[9],
                 )  # fmt: skip
                 for r in rows
             ]
@@ -1581,9 +1588,7 @@ class Storage:
             for r in totals:
                 names, value = best.get(str(r[0]), ((), None))
                 out.append(
-                    VariantStats(
-                        str(r[0]), r[1], r[2], r[3], r[4], r[5], names, value, rated.get(str(r[0]))
-                    )
+                    VariantStats(str(r[0]), r[1], r[2], r[3], r[4], r[5], names, value, rated.get(str(r[0])))
                 )
             return out
 
@@ -1663,10 +1668,18 @@ async def _remember_room(db: aiosqlite.Connection, table: Table, settings: Table
             pause_s = excluded.pause_s
         """,
         (
-            table.chat_id, table.variant, _dumps(dict(table.options)), len(table.seats), settings.rounds,
-            settings.ready_s, settings.claim_s, settings.discard_s, settings.pause_s,
+            table.chat_id,
+            table.variant,
+            _dumps(dict(table.options)),
+            len(table.seats),
+            settings.rounds,
+            settings.ready_s,
+            settings.claim_s,
+            settings.discard_s,
+            settings.pause_s,
         ),  # fmt: skip
     )
+
 
 # All time: the running sums, one row per player of the chat.
 LEADERBOARD_ALL_SQL = """
@@ -1713,6 +1726,7 @@ def clean_code(text: str) -> str | None:
         return None
     return code
 
+
 _INSERT_POST = "INSERT INTO outbox (table_id, chat_id, text, keyboard, created_at) VALUES (?, ?, ?, ?, ?)"
 _INSERT_ACTION = """
     INSERT INTO actions (hand_id, seq, seat, action, version, at)
@@ -1755,9 +1769,9 @@ async def _update_table(
         raise TableClosed(f"table {table_id} is closed")
     if seats is None and not options:
         return table
-    ruleset = _ruleset(table.variant)
-    new_seats = _check_seats(ruleset, seats) if seats is not None else table.seats
-    new_opts = _resolve_options(ruleset, {**table.options, **options}) if options else table.options
+    variant = _variant(table.variant)
+    new_seats = _check_seats(variant, seats) if seats is not None else table.seats
+    new_opts = _resolve_options(variant, {**table.options, **options}) if options else table.options
     rows = await db.execute_fetchall(
         f"UPDATE tables SET seats = ?, options = ? WHERE id = ? RETURNING {_TABLE_COLS}",
         (_dumps(list(new_seats)), _dumps(dict(new_opts)), table_id),
@@ -1791,9 +1805,7 @@ async def _write_settings(db: aiosqlite.Connection, table_id: int, values: Mappi
         if key in values:
             seats = sorted({int(x) for x in values[key]})
             flag = f"CASE WHEN seat IN ({', '.join('?' * len(seats))}) THEN 1 ELSE 0 END" if seats else "0"
-            await db.execute(
-                f"UPDATE table_seats SET {key} = {flag} WHERE table_id = ?", (*seats, table_id)
-            )
+            await db.execute(f"UPDATE table_seats SET {key} = {flag} WHERE table_id = ?", (*seats, table_id))
 
 
 async def _get_hand(db: aiosqlite.Connection, hand_id: int) -> Hand:
@@ -1863,8 +1875,15 @@ async def _score_rows(db: aiosqlite.Connection, hand_id: int) -> None:
         "INSERT INTO score_deltas (hand_id, seat, user_id, chat_id, delta, win, ended_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            (hand_id, seat, seats[seat] if seat < len(seats) else None, chat_id, int(d), int(seat in won),
-             ended_at)  # fmt: skip
+            (
+                hand_id,
+                seat,
+                seats[seat] if seat < len(seats) else None,
+                chat_id,
+                int(d),
+                int(seat in won),
+                ended_at,
+            )  # fmt: skip
             for seat, d in enumerate(deltas)
         ],
     )
@@ -1889,7 +1908,7 @@ async def _derive(db: aiosqlite.Connection, hand_id: int, known: list[DerivedFac
         )
         try:
             start = engine.new_hand(
-                _ruleset(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats)
+                _variant(variant), hand.seed, hand.options, hand.dealer_arg, len(hand.seats)
             )
             _, facts = seat_facts(start, [engine.Action.parse(r[0]) for r in acts])
         except (engine.EngineError, InvalidInput):
@@ -1902,9 +1921,22 @@ async def _derive(db: aiosqlite.Connection, hand_id: int, known: list[DerivedFac
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
-            (hand_id, f.seat, hand.seats[f.seat], chat_id, hand.table_id, variant, int(deltas[f.seat]),
-             int(f.win), int(f.self_draw), f.deal_ins, f.kongs, _dumps(list(f.best)) if f.best else None,
-             f.best_value, ended)  # fmt: skip
+            (
+                hand_id,
+                f.seat,
+                hand.seats[f.seat],
+                chat_id,
+                hand.table_id,
+                variant,
+                int(deltas[f.seat]),
+                int(f.win),
+                int(f.self_draw),
+                f.deal_ins,
+                f.kongs,
+                _dumps(list(f.best)) if f.best else None,
+                f.best_value,
+                ended,
+            )  # fmt: skip
             for f in facts
         ],
     )
@@ -1947,8 +1979,10 @@ async def _action_refused(
     if "version out of order" in msg:
         # PostgreSQL's trigger says the logged version (its transaction is aborted: no more reads in it)
         detail = getattr(e, "detail", None)
-        logged = int(detail) if isinstance(detail, str) and detail.isdigit() else (
-            (await _get_hand(db, hand_id)).version
+        logged = (
+            int(detail)
+            if isinstance(detail, str) and detail.isdigit()
+            else ((await _get_hand(db, hand_id)).version)
         )
         why = "already logged: applied twice?" if version <= logged else "actions are missing in between"
         return VersionConflict(

@@ -1,6 +1,6 @@
-"""Helpers for the Changsha rule-clause tests: the Changsha ruleset, its junk hands and its arranged deal.
+"""Helpers for the Changsha rule-clause tests: the Changsha variant, its junk hands and its arranged deal.
 
-The helpers every ruleset shares (actions in tile notation, claims, settlement look-ups) live in dealing.py;
+The helpers every variant shares (actions in tile notation, claims, settlement look-ups) live in dealing.py;
 tests import those from there. Seats count in play order: seat + 1 is the 下家 (next seat); the dealer holds
 14 tiles."""
 
@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import State, get_ruleset
+from engine import State, get_variant
 
 from . import dealing
 from .dealing import pass_openings
 
-CS = get_ruleset("changsha")
+CS = get_variant("changsha")
 
 # Junk hands: every suit, a 2/5/8 tile, no pair, no run, no opening hand, not ready. They only pass.
 JUNK = ("679m25689s12489p", "2367m12468s1248p", "23679m279s14689p")

@@ -1,10 +1,10 @@
-"""Shared helpers for the rule-clause tests of every ruleset: arranged deals, actions written in tile
+"""Shared helpers for the rule-clause tests of every variant: arranged deals, actions written in tile
 notation, claims, settlement look-ups and hand verdicts.
 
-Every helper takes the ruleset (or a state that carries it) and tiles in the text notation (``5m``,
+Every helper takes the variant (or a state that carries it) and tiles in the text notation (``5m``,
 ``123m456s``), so a test reads like the rule it checks. Seats count in play order: seat + 1 is the 下家 (next
-seat); the dealer holds 14 tiles. The per-ruleset modules (``conftest.py`` for Changsha,
-``test_<variant>_helpers.py`` for the others) bind these to their ruleset, junk hands and defaults.
+seat); the dealer holds 14 tiles. The per-variant modules (``conftest.py`` for Changsha,
+``test_<variant>_helpers.py`` for the others) bind these to their variant, junk hands and defaults.
 
 The wall holds the whole set, dealt tiles included: positions 2k and 2k+1 are the top and bottom tile of
 stack k (see engine/wall.py).
@@ -23,9 +23,9 @@ from engine import (
     Event,
     EventKind,
     Phase,
-    Ruleset,
     Settlement,
     State,
+    Variant,
     WinContext,
     WinInfo,
     apply,
@@ -86,7 +86,7 @@ def place(wall: Wall, fixed: Mapping[int, int], free_from: int, keep: Collection
 
 
 def deal(
-    ruleset: Ruleset,
+    variant: Variant,
     hands: list[str],
     draws: str = "",
     back: str = "",
@@ -103,7 +103,7 @@ def deal(
     order. ``back``: the next kong replacements (补张), in order. ``tail``: the last tiles of the wall in
     drawing order (its last tile is the haidi). ``stacks``: {N: "ab"} puts a (top) and b (bottom, if given) on
     the N-th stack counted from the back (开杠 dice, see kai_dice). ``options``: room options by name."""
-    state = arranged_hand(ruleset, hands, draws, back, dealer, options, seed)
+    state = arranged_hand(variant, hands, draws, back, dealer, options, seed)
     n = len(state.wall.tiles)
     keep = set(back_positions(n)[: len(parse_tiles_ordered(back))])
     fixed: dict[int, int] = {}
@@ -146,17 +146,17 @@ def kong_deal(
 ) -> State:
     """Seat 0 deals (``junk[0]`` and a 3s) and throws the 3s, nobody claims; seat 1 holds ``hand`` (three 5m)
     and has just drawn the fourth 5m, the first of ``draws``. Seat 2 holds ``seat2``, seat 3 ``junk[2]``.
-    ``deal``: the ruleset's own deal helper, which also gets ``kw``."""
+    ``deal``: the variant's own deal helper, which also gets ``kw``."""
     state = deal([junk[0] + "3s", hand, seat2, junk[2]], draws=draws, **kw)
     state = discard(state, 0, "3s")
     assert state.current == 1 and state.drawn == parse_tile("5m")
     return state
 
 
-def kai_dice(ruleset: Ruleset, seed: int = 0, roll: int = 0) -> int:
+def kai_dice(variant: Variant, seed: int = 0, roll: int = 0) -> int:
     """The dice sum of the ``roll``-th 开杠 of an arranged hand with this seed (the engine rolls from its
     seeded RNG). Tests check it against the "dice" event, so a change in the engine shows up."""
-    rng = random.Random(f"{ruleset.id}/{seed}/dice/{roll}")
+    rng = random.Random(f"{variant.id}/{seed}/dice/{roll}")
     return rng.randint(1, 6) + rng.randint(1, 6)
 
 
@@ -210,7 +210,7 @@ def discard(state: State, seat: int, tile: str, keep: Callable[[int], bool] | Co
     return pass_claims(act(state, seat, Act.DISCARD, tile), keep)
 
 
-def tsumogiri(state: State) -> State:
+def discard_drawn(state: State) -> State:
     """The seat to play discards the tile it just drew; every claim on it is passed."""
     assert state.phase == Phase.TURN and state.drawn is not None
     return discard(state, state.current, tile_str(state.drawn))
@@ -221,14 +221,14 @@ def play_until_haidi(state: State, first_discard: str) -> State:
     the haidi (海底) is offered or the hand ends."""
     state = discard(state, state.current, first_discard)
     while state.phase == Phase.TURN:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     return state
 
 
 def play_to_end(state: State) -> State:
     """Everyone throws what they draw and passes every claim until the hand ends."""
     while state.phase != Phase.ENDED:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     return state
 
 
@@ -285,7 +285,7 @@ def check_zero_sum(state: State, ended: bool = True) -> None:
 
 
 def win_context(
-    ruleset: Ruleset,
+    variant: Variant,
     hand: str,
     tile: str,
     self_draw: bool = True,
@@ -308,7 +308,7 @@ def win_context(
         tile=t,
         self_draw=self_draw,
         from_seat=None if self_draw else (seat + 1) % 4,
-        options=ruleset.make_options(options or {}),
+        options=variant.make_options(options or {}),
         **flags,
     )
 
@@ -323,7 +323,7 @@ def sorted_names(info: WinInfo | None) -> list[str] | None:
     return sorted(info.small)
 
 
-def win_names(ruleset: Ruleset, hand: str, tile: str, **kw: Any) -> list[str] | None:
-    """The ruleset's verdict on a complete hand (see win_context for the arguments): sorted hand names, or
+def win_names(variant: Variant, hand: str, tile: str, **kw: Any) -> list[str] | None:
+    """The variant's verdict on a complete hand (see win_context for the arguments): sorted hand names, or
     None if it does not win."""
-    return sorted_names(ruleset.evaluate_win(win_context(ruleset, hand, tile, **kw)))
+    return sorted_names(variant.evaluate_win(win_context(variant, hand, tile, **kw)))

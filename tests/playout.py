@@ -70,7 +70,7 @@ def swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
     Another seat's observation must not change: that is what "hidden" means.
     """
     s = state.seats[seat]
-    if state.ruleset.hand_shown(state, seat):
+    if state.variant.hand_shown(state, seat):
         return None  # a won (血战) or shown (扳牌) hand is public
     shown = Counter(s.revealed)
     mine = [t for t, n in enumerate(s.counts) if n > shown[t] and t != state.drawn]
@@ -108,7 +108,7 @@ def check_invariants(state: State, total_tiles: int, rng: random.Random, check_h
         return
     public = observe_public(state)
     views = [observe(state, i) for i in range(state.num_seats)]
-    shown = [state.ruleset.hand_shown(state, i) for i in range(state.num_seats)]  # 血战 won, 扳牌 三巡
+    shown = [state.variant.hand_shown(state, i) for i in range(state.num_seats)]  # 血战 won, 扳牌 三巡
     for i, s in enumerate(state.seats):
         held = sum(s.counts) + 3 * len(s.melds)
         expect = {13, 14}

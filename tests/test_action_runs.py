@@ -28,7 +28,7 @@ async def store(database: str) -> AsyncIterator[Storage]:
 
 def played(seed: int, n: int) -> list[tuple[engine.Action, engine.State]]:
     """The first ``n`` actions of a seeded random Changsha hand, each with the state it produced."""
-    state = engine.new_hand(engine.get_ruleset("changsha"), seed)
+    state = engine.new_hand(engine.get_variant("changsha"), seed)
     rng = random.Random(seed)
     out = []
     while len(out) < n:

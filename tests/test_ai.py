@@ -19,14 +19,14 @@ from engine import (
     State,
     apply,
     arranged_hand,
-    get_ruleset,
+    get_variant,
     new_hand,
     observe,
     to_act,
 )
 from engine.tiles import parse_tile, to_counts
 
-RS = get_ruleset("changsha")
+RS = get_variant("changsha")
 Policy = Callable[[Observation, random.Random], Action]
 
 

@@ -23,13 +23,13 @@ import pytest
 
 import bot.ai as ai
 from engine import (
-    RULESETS,
+    VARIANTS,
     Act,
     Observation,
     Phase,
     apply,
     format_hand,
-    get_ruleset,
+    get_variant,
     new_hand,
     observe,
     to_act,
@@ -41,14 +41,14 @@ from engine.tiles import NUM_KINDS, Counts, to_counts
 from . import reference as ref
 from .test_shanten import _winning
 
-ALL_VARIANTS = tuple(RULESETS)
+ALL_VARIANTS = tuple(VARIANTS)
 HANDS = 120
 
 
 def _hands14(variant: str, n: int, seed: str) -> Iterator[tuple[Counts, tuple[Meld, ...]]]:
     """3k+2 hands: uniformly random ones with 0–3 random melds, and the variant's winning shapes (some with
     a tile swapped for another, so near-ready)."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     rng = random.Random(seed)
     kinds = sorted(set(rs.tile_set(4, rs.make_options())))
     for i in range(n):
@@ -78,7 +78,7 @@ def _hands14(variant: str, n: int, seed: str) -> Iterator[tuple[Counts, tuple[Me
 
 
 def _check_discards(variant: str, seed: str, cold: bool, full: bool) -> int:
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     rng = random.Random(seed)
     checked = 0
     for counts, melds in _hands14(variant, HANDS, seed):
@@ -145,7 +145,7 @@ def plain_best_discard(
     best = min(r[0][0] for r in ranked)
     if worst is not None and best > worst:
         return -1, best, 0
-    pair_258 = ev.ruleset.shapes.pair_258
+    pair_258 = ev.variant.shapes.pair_258
     scored = []
     for level, t, after, tie in ranked:
         if level[0] > best:
@@ -186,7 +186,7 @@ def _searches(obs: Observation) -> Iterator[tuple[ai.Evaluator, Counts, list[int
 def test_the_discard_search_decides_as_the_plain_one(variant: str) -> None:
     """In every position of AI self-play hands: the same (tile, shanten, useful) and the same draws taken
     from the tie-break generator."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     compared = 0
     for seed in range(12):
         state = new_hand(rs, seed)
@@ -221,7 +221,7 @@ DIGESTS = {
 
 
 def selfplay_digest(variant: str, hands: int) -> str:
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     digest = hashlib.sha256()
     for seed in range(hands):
         state = new_hand(rs, seed)

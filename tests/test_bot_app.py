@@ -78,7 +78,7 @@ KINDS = ("discard", "win", "pass", "pung", "chow", "opening", "take", "choose", 
 def _decisions() -> dict[str, list[tuple[engine.Observation, str]]]:
     """Observations of seats with a decision, by kind, from AI playouts of every variant."""
     found: dict[str, list[tuple[engine.Observation, str]]] = {}
-    for vid, rs in engine.RULESETS.items():
+    for vid, rs in engine.VARIANTS.items():
         opts = {"piao": True} if any(s.name == "piao" for s in rs.option_specs) else None
         for seed in range(30):  # changsha: kongs by seed 13, an opening hand at seed 22
             if seed >= 3 and all(found.get(k) for k in KINDS):
@@ -122,7 +122,7 @@ def test_every_kind_of_decision_gets_one_button_per_action() -> None:
 
 
 def test_discard_buttons_are_the_distinct_tiles_in_suit_order() -> None:
-    rs = engine.get_ruleset("changsha")
+    rs = engine.get_variant("changsha")
     hands = ["11m2345s678p1199s5p", "679m25689s12489p", "2367m12468s1248p", "23679m279s14689p"]
     state = engine.arranged_hand(rs, hands)
     while state.phase == Phase.OPENING:

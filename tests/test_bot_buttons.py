@@ -29,11 +29,11 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
     for press in presses:
         data = press.data()
         assert len(data.encode()) <= kb.MAX_DATA and decode(data) == press
-    rs = engine.get_ruleset("xiangyin")
+    rs = engine.get_variant("xiangyin")
     rows = [
         *kb.lobby_keyboard(12, "en", True),
         *kb.settings_keyboard(12, rs, {}, TableSettings(lang="zh"), 4),
-        *kb.settings_keyboard(12, engine.get_ruleset("sichuan"), {}, TableSettings(lang="en"), 4),
+        *kb.settings_keyboard(12, engine.get_variant("sichuan"), {}, TableSettings(lang="en"), 4),
         *kb.table_keyboard(12, "zh"),
         *kb.back_keyboard(12, "en"),
         *kb.score_keyboard("en"),
@@ -52,7 +52,7 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
                     34,
                     56,
                 )
-    swap = engine.new_hand(engine.get_ruleset("sichuan"), 3, {"swap": True})  # picking tiles: 换三张
+    swap = engine.new_hand(engine.get_variant("sichuan"), 3, {"swap": True})  # picking tiles: 换三张
     obs = engine.observe(swap, 0)
     pressed = [decode(b.data) for row in kb.game_keyboard(obs, obs.legal, 12, 34, 56, "zh", {0}) for b in row]
     assert all(

@@ -58,9 +58,9 @@ def _same_as_the_window(before: engine.State, action: engine.Action) -> engine.S
     return state
 
 
-@pytest.mark.parametrize("variant", sorted(engine.RULESETS))
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
 def test_the_pause_view_is_the_engines_claim_window(variant: str) -> None:
-    rs = engine.get_ruleset(variant)
+    rs = engine.get_variant(variant)
     seen = {"discard": [0, 0], "rob": [0, 0]}  # kind -> [moments with a claim window, without]
     for seed in range(4):
         state = engine.new_hand(rs, seed)
@@ -93,7 +93,7 @@ def test_the_rob_window_pause_view() -> None:
 
 def test_only_the_rules_decide_a_moment() -> None:
     """A discard is always a moment; a kong only where the variant lets others rob that kind of kong."""
-    cs, hy = engine.get_ruleset("changsha"), engine.get_ruleset("hengyang")
+    cs, hy = engine.get_variant("changsha"), engine.get_variant("hengyang")
     for rs in (cs, hy):
         state = engine.new_hand(rs, 5)
         added, concealed = engine.MeldKind.KONG_ADDED, engine.MeldKind.KONG_CONCEALED
@@ -123,7 +123,7 @@ def test_windows_opened_by_public_events_pause_the_same_whoever_can_decide(
     """Issue 10's uniform pause covers 开杠's turned-up tiles and the 海底 windows too: the moment comes from
     the public events alone; during it every chat shows the table as it was before, with those events as
     the latest moves - nothing that depends on whether someone (a human) may now decide."""
-    state = engine.new_hand(engine.get_ruleset(variant), seed)
+    state = engine.new_hand(engine.get_variant(variant), seed)
     rng = random.Random(seed)
     while state.phase != Phase.ENDED:
         action = ai.choose(engine.observe(state, engine.to_act(state)[0]), rng)

@@ -34,7 +34,7 @@ async def reply_in(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None
 def figures_from_log(rec: Any, seat: int) -> tuple[bool, bool, int]:
     """(won, self-drawn, deal-ins) of ``seat`` in a logged hand, read off its replay by the test itself."""
     h = rec.hand
-    state = engine.new_hand(engine.get_ruleset(rec.variant), h.seed, h.options, h.dealer_arg, len(h.seats))
+    state = engine.new_hand(engine.get_variant(rec.variant), h.seed, h.options, h.dealer_arg, len(h.seats))
     won = self_drawn = False
     fed: set[tuple[int, int]] = set()
     for a in rec.actions:
@@ -166,7 +166,7 @@ async def test_history_replay_export_stats_and_ratings(tg: FakeTelegramServer, t
         stats = await command(tg, alice, group, "/stats")
         rate = round(100 * won / len(hands))
         avg = f"{points / len(hands):+.1f}"
-        name = engine.get_ruleset("changsha").name_en
+        name = engine.get_variant("changsha").name_en
         assert (
             f"{name}: {len(hands)} hands · {won} won ({rate}%) · {self_drawn} self-drawn · "
             f"{deal_ins} dealt in · {avg} points a hand"

@@ -28,11 +28,11 @@ from .test_xiangyin_payments import small_self_draw
 # ------------------------------------------------------------------ texts
 
 
-@pytest.mark.parametrize("variant", sorted(engine.RULESETS))
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
 def test_the_recent_line_is_words_never_engine_notation(variant: str) -> None:
     """The group's "最近" line showed ``chosen seat=1 · choices p m s m``: every event of a hand now reads as
     words with the players' names (or is left out)."""
-    rs = engine.get_ruleset(variant)
+    rs = engine.get_variant(variant)
     options = {"swap": True} if any(s.name == "swap" for s in rs.option_specs) else None
     state = engine.new_hand(rs, 3, options=options)
     rng = random.Random(3)

@@ -90,7 +90,7 @@ def finals(tg: FakeTelegramServer, chat: FakeChat | FakeUser) -> list[str]:
     return [m.text or "" for m in tg.bot_messages(chat) if "Final summary" in (m.text or "")]
 
 
-@pytest.mark.parametrize("variant", sorted(engine.RULESETS))
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
 async def test_a_room_of_four_hands_ends_with_its_final_summary(
     tg: FakeTelegramServer, tmp_path: Path, variant: str
 ) -> None:

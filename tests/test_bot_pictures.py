@@ -139,7 +139,7 @@ async def test_after_a_restart_the_pictures_still_mark_each_winning_tile(tmp_pat
     """The Observation does not say which tile won; the pictures mark it from the hand's win events. After
     a restart those come from the hand's log (``bot.restore.win_tiles``): a 血流成河 hand keeps every win's
     tile, and the end picture its winning tile apart."""
-    rs = engine.get_ruleset("sichuan")
+    rs = engine.get_variant("sichuan")
     async with await Storage.open(tmp_path / "bot.db") as store:
         table = await store.create_table(-100, "sichuan", {"mode": "xueliu"}, [7, None, None, None])
         hand, state = await store.start_hand(table.id, 5, 0, ai=(1, 2, 3))

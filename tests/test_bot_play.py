@@ -24,7 +24,7 @@ from .test_bot_support import (
 )
 
 
-@pytest.mark.parametrize("variant", sorted(engine.RULESETS))
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
 async def test_whole_hand_of_each_variant(tg: FakeTelegramServer, tmp_path: Path, variant: str) -> None:
     clock = Clock()
     alice = tg.add_user("Alice", language_code="en", started=True)

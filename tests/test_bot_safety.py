@@ -186,7 +186,7 @@ def game_buttons_in(markup: object, tid: int) -> list[str]:
 
 
 def test_public_view_hides_concealed_kongs_and_hands() -> None:
-    rs = engine.get_ruleset("changsha")
+    rs = engine.get_variant("changsha")
     state = engine.arranged_hand(
         rs, ["5555m345s678p1199s", "679m25689s12489p", "2367m12468s1248p", "23679m279s14689p"], dealer=0
     )
@@ -205,7 +205,7 @@ def test_public_view_hides_concealed_kongs_and_hands() -> None:
 
 
 def test_game_buttons_carry_table_hand_and_decision_within_64_bytes() -> None:
-    for rs in engine.RULESETS.values():
+    for rs in engine.VARIANTS.values():
         state = engine.new_hand(rs, 11)
         for seat in engine.to_act(state):
             obs = engine.observe(state, seat)

@@ -30,7 +30,7 @@ from .test_bot_support import (
     since_of,
 )
 
-SC = engine.get_ruleset("sichuan")
+SC = engine.get_variant("sichuan")
 PRESETS = {p.id: i for i, p in enumerate(SC.presets)}
 
 
@@ -196,7 +196,7 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     "opened a kong"); who has chosen, and 换三张's received tiles to their own seat only."""
     from bot.text import render
 
-    from .dealing import act, act_events, tsumogiri
+    from .dealing import act, act_events, discard_drawn
     from .test_sichuan_helpers import J0, J1, J2
     from .test_sichuan_helpers import deal as sichuan_deal
 
@@ -205,7 +205,7 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     state = act(state, 1, Act.WIN)
     once = render.table_view(engine.observe_public(state), "en", ["A", "B", "C", "D"])
     assert "[won] [hand locked after the win] B · 13 tiles" in once and "kong" not in once  # not "won 1×"
-    state = tsumogiri(tsumogiri(tsumogiri(state)))
+    state = discard_drawn(discard_drawn(discard_drawn(state)))
     state = act(state, 1, Act.WIN)
     text = render.table_view(engine.observe_public(state), "en", ["A", "B", "C", "D"])
     assert "[won 2×] [hand locked after the win] B · 13 tiles" in text

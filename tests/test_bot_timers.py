@@ -12,7 +12,7 @@ import pytest
 from bot.table.play import timeout_action
 from bot.text.texts import t
 from bot.text.views import WARN_AT
-from engine import Act, Phase, get_ruleset, new_hand, observe
+from engine import Act, Phase, get_variant, new_hand, observe
 
 from .fake_telegram import FakeTelegramServer, FakeUser
 from .test_bot_support import (
@@ -112,7 +112,7 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
 
 
 def test_timeout_policy_takes_a_win_passes_claims_and_discards_the_drawn_tile() -> None:
-    state = new_hand(get_ruleset("changsha"), 1)
+    state = new_hand(get_variant("changsha"), 1)
     while state.phase == Phase.OPENING:
         from engine import Action, apply
 

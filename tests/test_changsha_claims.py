@@ -10,7 +10,7 @@ import pytest
 from engine import Act, MeldKind, Phase, observe, parse_tile, to_act
 
 from .conftest import JUNK, deal
-from .dealing import act, can, discard, hand_names, last_settlement, legal, paid, pass_claims, tsumogiri
+from .dealing import act, can, discard, discard_drawn, hand_names, last_settlement, legal, paid, pass_claims
 
 SMALL = "234m45556s23789p"  # waits 1p / 4p
 WAITS_3P = "234m45556s12789p"  # waits 3p
@@ -133,11 +133,11 @@ def test_missed_win_bars_only_the_passed_tile() -> None:
     (only the pung), the dealer's 8m is, and he wins on it before drawing again."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s5m5m8m")
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)  # seat 1: 7s
+    state = discard_drawn(state)  # seat 1: 7s
     state = act(state, 2, Act.DISCARD, "5m")
     assert can(state, 1, Act.WIN)
     state = pass_claims(act(state, 1, Act.PASS))
-    assert observe(state, 1).furiten
+    assert observe(state, 1).passed_win
     state = act(state, 3, Act.DISCARD, "5m")
     assert legal(state, 1) == {"1 pung", "1 pass"}  # the passed tile: the pung, but not the win
     state = pass_claims(state)
@@ -153,14 +153,14 @@ def test_the_passed_tile_wins_again_after_own_draw() -> None:
     on seat 2's 5m."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s9s5m")
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)  # seat 1: 7s
-    state = tsumogiri(state)  # seat 2: 7s
+    state = discard_drawn(state)  # seat 1: 7s
+    state = discard_drawn(state)  # seat 2: 7s
     state = act(state, 3, Act.DISCARD, "5m")
     state = pass_claims(act(state, 1, Act.PASS))
-    state = tsumogiri(state)  # the dealer: 7s
+    state = discard_drawn(state)  # the dealer: 7s
     assert state.phase == Phase.TURN and state.current == 1  # seat 1 has drawn
-    assert not observe(state, 1).furiten
-    state = tsumogiri(state)  # seat 1: 9s
+    assert not observe(state, 1).passed_win
+    state = discard_drawn(state)  # seat 1: 9s
     state = act(state, 2, Act.DISCARD, "5m")
     assert can(state, 1, Act.WIN)
     state = act(state, 1, Act.WIN)
@@ -171,11 +171,11 @@ def test_missed_win_does_not_block_self_draw() -> None:
     """RULES §1: Self-drawn wins are not blocked. Seat 1 passes seat 3's 5m, then draws 8m and wins."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s8m")
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)
-    state = tsumogiri(state)
+    state = discard_drawn(state)
+    state = discard_drawn(state)
     state = act(state, 3, Act.DISCARD, "5m")
     state = pass_claims(act(state, 1, Act.PASS))
-    state = tsumogiri(state)  # the dealer: 7s
+    state = discard_drawn(state)  # the dealer: 7s
     assert state.current == 1 and can(state, 1, Act.WIN)
     state = act(state, 1, Act.WIN)
     assert paid(last_settlement(state)) == {0: 20, 2: 10, 3: 10}
@@ -187,14 +187,14 @@ def test_pung_ends_the_missed_win() -> None:
     drawing again."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m8m5m")
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)
-    state = tsumogiri(state)
+    state = discard_drawn(state)
+    state = discard_drawn(state)
     state = act(state, 3, Act.DISCARD, "5m")
     state = pass_claims(act(state, 1, Act.PASS))
     state = act(state, 0, Act.DISCARD, "8m")
     assert can(state, 1, Act.PUNG)
     state = act(state, 1, Act.PUNG)
-    assert not observe(state, 1).furiten
+    assert not observe(state, 1).passed_win
     state = act(state, 1, Act.DISCARD, "5m")  # 5m 456s 123p 789p [888m]: waits 5m
     state = pass_claims(state)
     state = act(state, 2, Act.DISCARD, "5m")
@@ -206,8 +206,8 @@ def test_chow_does_not_end_the_missed_win() -> None:
     these. Seat 1 passes 5m, chows the dealer's 1p, and may not win seat 2's 5m (the tile he passed)."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s5m")
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)
-    state = tsumogiri(state)
+    state = discard_drawn(state)
+    state = discard_drawn(state)
     state = act(state, 3, Act.DISCARD, "5m")
     state = pass_claims(act(state, 1, Act.PASS))
     state = act(state, 0, Act.DISCARD, "1p")
@@ -223,8 +223,8 @@ def test_kong_ends_the_missed_win() -> None:
     konges the dealer's 5m (补张, replacement 9s thrown) and may win seat 2's 8m before drawing again."""
     state = deal([JUNK[0] + "3s", "5558m456s123789p", JUNK[1], JUNK[2]], draws="7s7s8m5m8m", back="9s")
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)  # seat 1: 7s
-    state = tsumogiri(state)  # seat 2: 7s
+    state = discard_drawn(state)  # seat 1: 7s
+    state = discard_drawn(state)  # seat 2: 7s
     state = act(state, 3, Act.DISCARD, "8m")
     assert can(state, 1, Act.WIN)
     state = pass_claims(act(state, 1, Act.PASS))
@@ -232,7 +232,7 @@ def test_kong_ends_the_missed_win() -> None:
     assert not can(state, 1, Act.WIN) and can(state, 1, Act.KONG, "5m", "bu")
     state = act(state, 1, Act.KONG, "5m", "bu")
     assert state.current == 1 and state.drawn == parse_tile("9s")
-    assert not observe(state, 1).furiten
+    assert not observe(state, 1).passed_win
     state = act(state, 1, Act.DISCARD, "9s")
     state = pass_claims(state)
     state = act(state, 2, Act.DISCARD, "8m")

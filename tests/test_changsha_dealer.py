@@ -4,7 +4,7 @@ test_changsha_claims.py. 底分 10, no birds unless told."""
 
 from __future__ import annotations
 
-from engine import Act, Phase, get_ruleset, new_hand
+from engine import Act, Phase, get_variant, new_hand
 
 from .conftest import JUNK, deal
 from .dealing import act, can, discard, hand_names, last_settlement, paid
@@ -84,7 +84,7 @@ def test_no_dihu_on_a_later_discard() -> None:
 def test_first_hand_dealer_is_random_from_the_seed() -> None:
     """Seed 四.A: 第一局由系统随机分配庄家。 RULES §1: First hand: random dealer; randomness only through a
     seed."""
-    cs = get_ruleset("changsha")
+    cs = get_variant("changsha")
     dealers = {new_hand(cs, seed=s).dealer for s in range(40)}
     assert dealers == {0, 1, 2, 3}
     assert new_hand(cs, seed=11).dealer == new_hand(cs, seed=11).dealer

@@ -13,13 +13,13 @@ from .conftest import JUNK, deal
 from .dealing import (
     act,
     can,
+    discard_drawn,
     hand_names,
     last_settlement,
     legal,
     paid,
     pass_claims,
     play_until_haidi,
-    tsumogiri,
 )
 
 WAITS_3P = "234m45556s12789p"
@@ -185,7 +185,7 @@ KONG_5M = "555m234789s5678p"  # 555m + 234s 789s 5678p: waits 5p/8p; draws the f
 def play_until_last_tile_drawn(state: State) -> State:
     state = pass_claims(state)
     while state.wall.remaining > 1:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     return state
 
 

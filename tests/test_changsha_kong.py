@@ -19,12 +19,12 @@ from .dealing import (
     can,
     dice_sum,
     discard,
+    discard_drawn,
     hand_names,
     last_settlement,
     legal,
     paid,
     pass_claims,
-    tsumogiri,
 )
 
 READY_KONG = "555m234s678p23p88s"  # after the kong: 234s 678p 23p 88s, waits 1p/4p
@@ -127,14 +127,14 @@ def test_after_kaigang_non_winning_tiles_are_discarded_automatically() -> None:
     assert discards == [(1, "9s", True)]
     assert 1 not in to_act(state)
     state = pass_claims(state)
-    state = tsumogiri(state)  # seat 2: 1s
-    state = tsumogiri(state)  # seat 3: 1s
-    state = tsumogiri(state)  # seat 0: 1s; seat 1 draws 7s and throws it by itself
+    state = discard_drawn(state)  # seat 2: 1s
+    state = discard_drawn(state)  # seat 3: 1s
+    state = discard_drawn(state)  # seat 0: 1s; seat 1 draws 7s and throws it by itself
     assert state.seats[1].discards[-1] == parse_tile("7s")
     assert 1 not in to_act(state)
     state = pass_claims(state)
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and state.drawn == parse_tile("4p")
     assert legal(state, 1) == {"1 win", "1 discard 4p"}  # a winning tile: the only decision left
 
@@ -150,8 +150,8 @@ def test_locked_hand_may_not_pung(mode: str, may_pung: bool) -> None:
     if mode == "bu":
         state = act(state, 1, Act.DISCARD, "9s")
     state = pass_claims(state)
-    state = tsumogiri(state)  # seat 2
-    state = tsumogiri(state)  # seat 3
+    state = discard_drawn(state)  # seat 2
+    state = discard_drawn(state)  # seat 3
     state = act(state, 0, Act.DISCARD, "8s")
     assert can(state, 1, Act.PUNG) is may_pung
 
@@ -163,8 +163,8 @@ def test_locked_hand_still_wins_on_a_discard() -> None:
     state = kong_deal(stacks={n: "9s"}, draws="5m1s1s1s")
     state = act(state, 1, Act.KONG, "5m", "kai")
     state = pass_claims(state)
-    state = tsumogiri(state)  # seat 2
-    state = tsumogiri(state)  # seat 3
+    state = discard_drawn(state)  # seat 2
+    state = discard_drawn(state)  # seat 3
     state = act(state, 0, Act.DISCARD, "4p")
     assert legal(state, 1) == {"1 win", "1 pass"}
     state = act(state, 1, Act.WIN)
@@ -222,8 +222,8 @@ def rob_deal(back: str = "") -> State:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "8m")
     state = discard(state, 2, "9m")
-    state = tsumogiri(state)  # seat 3
-    state = tsumogiri(state)  # seat 0
+    state = discard_drawn(state)  # seat 3
+    state = discard_drawn(state)  # seat 0
     assert state.current == 1 and state.drawn == parse_tile("1m")
     return state
 

@@ -11,7 +11,7 @@ import pytest
 from engine import Act
 
 from .conftest import CS, JUNK, deal
-from .dealing import act, check_zero_sum, discard, hand_names, last_settlement, paid, tsumogiri
+from .dealing import act, check_zero_sum, discard, discard_drawn, hand_names, last_settlement, paid
 
 SMALL = "234m45556s23789p"
 QIDUI = "11m33m4m55s77s22p99p"
@@ -39,7 +39,7 @@ def test_small_self_draw_by_dealer() -> None:
     state = deal([SMALL + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m4p")
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 0
     state = act(state, 0, Act.WIN)
     settlement = last_settlement(state)
@@ -70,7 +70,7 @@ def test_small_on_discard_dealer_deals_in() -> None:
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="5m5m5m5m")
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.DISCARD, "4p")  # not the first discard, so no 地胡
     state = act(state, 1, Act.WIN)
     settlement = last_settlement(state)
@@ -84,8 +84,8 @@ def test_small_on_discard_dealer_wins() -> None:
     """Seed 六.2: 如果捉炮方为庄家，点炮的闲家多输 10 分 — a non-dealer dealing into the dealer pays 20."""
     state = deal([SMALL + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m")
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)
-    state = tsumogiri(state)
+    state = discard_drawn(state)
+    state = discard_drawn(state)
     state = act(state, 3, Act.DISCARD, "4p")
     state = act(state, 0, Act.WIN)
     settlement = last_settlement(state)
@@ -117,7 +117,7 @@ def test_big_self_draw_by_dealer(hand: str, tile: str, n: int) -> None:
     state = deal([hand + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m" + tile)
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.WIN)
     settlement = last_settlement(state)
     assert len(hand_names(settlement, 0)) == n
@@ -148,7 +148,7 @@ def test_big_on_discard_dealer_deals_in(hand: str, tile: str, n: int) -> None:
     state = deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws="5m5m5m" + tile)
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.DISCARD, tile)
     state = act(state, 1, Act.WIN)
     settlement = last_settlement(state)
@@ -162,8 +162,8 @@ def test_big_on_discard_dealer_wins(hand: str, tile: str, n: int) -> None:
     """Seed 六.4: 如果捉炮方为庄家，点炮的闲家多输 10 分. RULES §2: dealer wins, the discarder pays 60n+10."""
     state = deal([hand + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m" + tile)
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)
-    state = tsumogiri(state)
+    state = discard_drawn(state)
+    state = discard_drawn(state)
     state = act(state, 3, Act.DISCARD, tile)
     state = act(state, 0, Act.WIN)
     settlement = last_settlement(state)

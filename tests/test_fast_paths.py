@@ -10,20 +10,20 @@ from typing import Any
 
 import pytest
 
-from engine import RULESETS, Meld, format_hand, get_ruleset
+from engine import VARIANTS, Meld, format_hand, get_variant
 from engine.shanten import Shapes, off_258, stats, suits_used
 from engine.shape import is_standard, seven_pairs_wait, standard_waits
 from engine.tiles import NUM_KINDS, Counts, to_counts
 
 from . import reference as ref
-from .test_shanten import VARIANTS, _near_ready, _winning
+from .test_shanten import SHANTEN_VARIANTS, _near_ready, _winning
 
 HANDS = 400
 
 
 def _random_hands(rs_id: str, size: int, n: int, seed: str) -> Iterator[tuple[Counts, tuple[Meld, ...]]]:
     """Random concealed hands of ``size`` tiles from the variant's set, and near-ready hands with melds."""
-    rs = get_ruleset(rs_id)
+    rs = get_variant(rs_id)
     rng = random.Random(seed)
     pool = list(rs.tile_set(4, rs.make_options()))
     for i in range(n):
@@ -39,7 +39,7 @@ def _random_hands(rs_id: str, size: int, n: int, seed: str) -> Iterator[tuple[Co
         yield to_counts(pool[:size]), ()
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", SHANTEN_VARIANTS)
 def test_win_check_matches_the_recursive_search(variant: str) -> None:
     """is_standard (one table look-up per suit) == a recursive split into melds and a pair."""
     wins = 0
@@ -50,11 +50,11 @@ def test_win_check_matches_the_recursive_search(variant: str) -> None:
     assert wins > HANDS // 4
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", SHANTEN_VARIANTS)
 def test_waits_match_trying_every_tile(variant: str) -> None:
     """shape_waits (suit by suit) == every tile kind tried with could_win; waits == the variant's evaluation
     of each; and the standard and seven-pairs parts on their own."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     ready = 0
     for counts, melds in _random_hands(variant, 13, HANDS, f"waits/{variant}"):
         want = ref.shape_waits(rs, counts, melds)
@@ -76,11 +76,11 @@ def test_waits_match_trying_every_tile(variant: str) -> None:
     assert ready > HANDS // 10
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", SHANTEN_VARIANTS)
 def test_shanten_matches_the_full_enumeration(variant: str) -> None:
     """The variant's HandShape (cached option ids, blocks, reduced option sets) == every split of every suit
     combined, with the variant's other shapes, for 13- and 14-tile hands with and without melds."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     for size in (13, 14):
         for counts, melds in _random_hands(variant, size, HANDS // 2, f"shanten/{variant}/{size}"):
             got = rs.hand_shape(melds).shanten(counts)
@@ -104,10 +104,10 @@ def test_standard_shanten_matches_with_honors_and_long_suits(pair_258: bool) -> 
         )
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", SHANTEN_VARIANTS)
 def test_useful_tiles_match_trying_every_tile(variant: str) -> None:
     """HandShape.useful (one suit re-read per tile, the others merged once) == each tile tried in full."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     rng = random.Random(f"useful/{variant}")
     for counts, melds in _random_hands(variant, 13, HANDS // 2, f"useful/{variant}"):
         unseen = [rng.randrange(5) for _ in range(NUM_KINDS)]
@@ -145,10 +145,10 @@ def test_a_shape_the_tables_do_not_know_falls_back_to_trying_each_tile() -> None
             return not melds and sum(counts) == 14 and all(n % 2 == 0 for n in counts)
 
     v = OnlySevenPairs()
-    assert not v._shape_defaults and get_ruleset("changsha")._shape_defaults
+    assert not v._shape_defaults and get_variant("changsha")._shape_defaults
     counts = to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6])
     assert v.shape_waits(counts) == [6]
-    cs = get_ruleset("changsha")
+    cs = get_variant("changsha")
     assert cs.shape_waits(counts) == ref.shape_waits(cs, counts) != [6]
 
 
@@ -164,7 +164,7 @@ def test_a_discard_nobody_claims_and_the_draw_are_one_state_as_two_steps_would_m
         def on_discard(self, state: State, seat: int, tile: int) -> State:
             return state
 
-    plain, hooked = get_ruleset("changsha"), WithHook()
+    plain, hooked = get_variant("changsha"), WithHook()
     assert hooked._discard_hook and not plain._discard_hook
     for seed in range(40):
         rng = random.Random(seed)
@@ -175,8 +175,8 @@ def test_a_discard_nobody_claims_and_the_draw_are_one_state_as_two_steps_would_m
             a, ev_a = apply(a, action)
             b, ev_b = apply(b, action)
             assert ev_a == ev_b
-            assert {f: getattr(a, f) for f in a.__slots__ if f != "ruleset"} == {
-                f: getattr(b, f) for f in b.__slots__ if f != "ruleset"
+            assert {f: getattr(a, f) for f in a.__slots__ if f != "variant"} == {
+                f: getattr(b, f) for f in b.__slots__ if f != "variant"
             }
 
 
@@ -186,13 +186,13 @@ def test_evolve_copies_like_replace_and_stays_frozen() -> None:
     from engine import new_hand
     from engine.state import evolve, evolve_seat
 
-    state = new_hand(get_ruleset("changsha"), 3)
+    state = new_hand(get_variant("changsha"), 3)
     moved = evolve(state, drawn=5, current=2)
     assert moved == dataclasses.replace(state, drawn=5, current=2) and type(moved) is type(state)
     with pytest.raises(dataclasses.FrozenInstanceError):
         moved.drawn = 4  # type: ignore[misc]
-    seat = evolve_seat(state.seats[0], furiten=(3,))
-    assert seat == dataclasses.replace(state.seats[0], furiten=(3,))
+    seat = evolve_seat(state.seats[0], passed_wins=(3,))
+    assert seat == dataclasses.replace(state.seats[0], passed_wins=(3,))
     with pytest.raises(TypeError):
         evolve(state, no_such_field=1)
 
@@ -214,7 +214,7 @@ def _greedy(state: Any, seat: int, acts: tuple[Any, ...], rng: random.Random) ->
     if not discards:
         return rng.choice(acts)
     counts = state.seats[seat].counts
-    shape = state.ruleset.hand_shape(state.seats[seat].melds)
+    shape = state.variant.hand_shape(state.seats[seat].melds)
 
     def after(a: Any) -> int:
         c = list(counts)
@@ -225,14 +225,14 @@ def _greedy(state: Any, seat: int, acts: tuple[Any, ...], rng: random.Random) ->
     return rng.choice([a for a in discards if after(a) == best])
 
 
-@pytest.mark.parametrize("variant", sorted(RULESETS))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_memos_never_change_what_is_legal_or_what_happens(variant: str) -> None:
     """What play memoises on the way (a seat's waits by shape, whether a drawn tile completes a shape) is a
     shortcut only: the legal actions, the events and the next state are those of the same state whose
     seats were never looked at, at every step of whole hands (random, and greedy ones that win)."""
     from engine import Act, Phase, apply, legal_actions, new_hand, to_act
 
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     self_drawn = 0
     for seed in range(20):
         rng = random.Random(seed)
@@ -260,7 +260,7 @@ def test_a_seat_memo_is_never_compared_copied_or_shown() -> None:
 
     counts = to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6])
     seat = Seat(counts)
-    object.__setattr__(seat, "waits_memo", (get_ruleset("changsha"), [6]))
+    object.__setattr__(seat, "waits_memo", (get_variant("changsha"), [6]))
     object.__setattr__(seat, "observe_memo", {"hand": (0, 0, 1)})
     plain = Seat(counts)
     assert seat == plain and hash(seat) == hash(plain) and repr(seat) == repr(plain)

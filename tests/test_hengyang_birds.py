@@ -11,7 +11,7 @@ import pytest
 
 from engine import Act, parse_tiles_ordered
 
-from .dealing import act, discard, last_settlement, paid, tsumogiri
+from .dealing import act, discard, discard_drawn, last_settlement, paid
 from .test_hengyang_helpers import HY, JUNK, deal
 
 SMALL = "234m45556s23789p"
@@ -25,7 +25,7 @@ def self_draw(birds: str, n_birds: int = 2, dealer: int = 0):  # type: ignore[no
     else:
         assert dealer == 3  # seat 0 draws first and throws its 5m, then seat 1 draws
         state = deal([JUNK[0], SMALL, JUNK[1], JUNK[2] + "3s"], draws="5m4p" + birds, birds=n_birds, dealer=3)
-        state = tsumogiri(discard(state, 3, "3s"))
+        state = discard_drawn(discard(state, 3, "3s"))
     return last_settlement(act(state, 1, Act.WIN))
 
 
@@ -33,7 +33,7 @@ def on_discard(birds: str, n_birds: int = 2):  # type: ignore[no-untyped-def]
     """Seat 3 throws 4p into seat 1 on the first go-round; ``birds`` follow at the front of the wall."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="5m5m5m" + birds, birds=n_birds)
     state = discard(state, 0, "3s")
-    state = tsumogiri(tsumogiri(state))
+    state = discard_drawn(discard_drawn(state))
     state = act(state, 3, Act.DISCARD, "4p")
     return last_settlement(act(state, 1, Act.WIN))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine import Act, Phase, State, parse_tile
 
-from .dealing import act, discard, hand_names, last_settlement, legal, paid, play_until_haidi, tsumogiri
+from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid, play_until_haidi
 from .test_hengyang_helpers import JUNK, deal
 
 SMALL = "234m45556s23789p"  # 平和 + 门前清 on 1p/4p
@@ -59,7 +59,7 @@ def test_dealer_who_deals_into_two_winners_stays() -> None:
     state = deal([JUNK[0] + "3s", SMALL, TWO_4P, JUNK[2]], draws="1s1s1s1s")
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.DISCARD, "4p")
     state = act(act(state, 1, Act.WIN), 2, Act.WIN)
     settlement = last_settlement(state)
@@ -73,7 +73,7 @@ def test_non_dealer_who_deals_into_two_winners_deals_next() -> None:
     "通炮, the discarder deals": a non-dealer who deals into two winners deals the next hand."""
     state = deal([JUNK[0] + "3s", SMALL, TWO_4P, JUNK[2]], draws="1s1s1s")
     state = discard(state, 0, "3s")
-    state = tsumogiri(tsumogiri(state))
+    state = discard_drawn(discard_drawn(state))
     state = act(state, 3, Act.DISCARD, "4p")
     state = act(act(state, 1, Act.WIN), 2, Act.WIN)
     assert state.result is not None and state.result.next_dealer == 3
@@ -84,7 +84,7 @@ def test_one_of_two_possible_winners_passes_the_winner_deals() -> None:
     state = deal([JUNK[0] + "3s", SMALL, TWO_4P, JUNK[2]], draws="1s1s1s1s")
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.DISCARD, "4p")
     state = act(act(state, 1, Act.PASS), 2, Act.WIN)
     assert state.result is not None and state.result.winners == (2,) and state.result.next_dealer == 2
@@ -188,7 +188,7 @@ def test_last_tile_as_kong_replacement_no_haidi_and_the_konger_deals() -> None:
     state = deal([JUNK[0] + "3s", JUNK[1], "555m234s678p13p89s", JUNK[2]], tail="5m9p")
     state = discard(state, 0, "3s")
     while state.wall.remaining > 1:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 2 and state.drawn == parse_tile("5m")
     state = act(state, 2, Act.KONG, "5m", "bu")
     assert state.wall.remaining == 0 and state.drawn == parse_tile("9p")

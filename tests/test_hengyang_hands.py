@@ -1,5 +1,5 @@
 """Which hands win in Hengyang and what they are called: 平和, 门前清 and the big hands (RULES.md §3; seed
-番种介绍). Verdicts come straight from the ruleset's evaluate_win on whole hands in notation; the
+番种介绍). Verdicts come straight from the variant's evaluate_win on whole hands in notation; the
 situational hands are also played through the engine in test_hengyang_play.py and test_hengyang_kong.py.
 """
 

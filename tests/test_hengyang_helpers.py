@@ -1,7 +1,7 @@
-"""Helpers for the Hengyang (衡阳麻将) clause tests: the Hengyang ruleset, its junk hands, its arranged deal,
+"""Helpers for the Hengyang (衡阳麻将) clause tests: the Hengyang variant, its junk hands, its arranged deal,
 开杠 dice and hand verdicts.
 
-Not tests themselves (pytest collects nothing here); the helpers every ruleset shares live in dealing.py.
+Not tests themselves (pytest collects nothing here); the helpers every variant shares live in dealing.py.
 Seats count in play order: seat + 1 is the 下家 (next seat); the dealer holds 14 tiles. Note:
 ``arranged_hand`` sorts each hand, so the dealer's 14th tile (the one ``state.drawn`` holds at the deal) is
 the highest tile of his hand in m < s < p order.
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import State, get_ruleset
+from engine import State, get_variant
 
 from . import dealing
 from .dealing import pass_openings, sorted_names, win_context
 
-HY = get_ruleset("hengyang")
+HY = get_variant("hengyang")
 
 # Junk hands: every suit, a 2/5/8 tile, no pair, no run, no 扳牌, not ready. They only pass.
 JUNK = ("679m25689s12489p", "2367m12468s1248p", "23679m279s14689p")

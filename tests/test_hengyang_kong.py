@@ -19,12 +19,12 @@ from .dealing import (
     back_positions,
     dice_sum,
     discard,
+    discard_drawn,
     hand_names,
     last_settlement,
     legal,
     paid,
     pass_claims,
-    tsumogiri,
 )
 from .test_hengyang_helpers import HY, JUNK, deal, kai_dice
 
@@ -58,7 +58,7 @@ def test_added_kong_each_pays_1_fan() -> None:
     state = pass_claims(act(state, 0, Act.DISCARD, "5m"), keep=lambda s: s == 1)
     state = discard(act(state, 1, Act.PUNG), 1, "1m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and "1 kong 5m bu" in legal(state, 1)
     state = act(state, 1, Act.KONG, "5m", "bu")
     settlement = last_settlement(state, "kong")
@@ -93,7 +93,7 @@ def test_kong_money_stays_on_a_drawn_hand() -> None:
     state = act(kong_deal(back="9p"), 1, Act.KONG, "5m", "bu")
     state = discard(state, 1, "9p")
     while state.phase == Phase.TURN:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     while state.phase == Phase.HAIDI:
         state = act(state, state.current, Act.PASS)
     assert state.phase == Phase.ENDED and state.result is not None
@@ -123,8 +123,8 @@ def test_no_robbing_the_added_kong() -> None:
     state = pass_claims(state, keep=lambda s: s == 1)
     state = discard(act(state, 1, Act.PUNG), 1, "1m")
     for _ in range(3):
-        state = tsumogiri(state)
-    assert not state.seats[2].furiten
+        state = discard_drawn(state)
+    assert not state.seats[2].passed_wins
     state = act(state, 1, Act.KONG, "5m", "bu")  # … but not when it is added to a pung
     assert state.phase == Phase.TURN and state.current == 1 and state.claim is None
     assert legal(state, 2) == set()
@@ -212,7 +212,7 @@ def test_kaigang_tiles_nobody_wins_are_discards_and_the_hand_locks() -> None:
     state = act(state, 1, Act.KONG, "5m", "kai")
     assert state.current == 2 and state.seats[1].locked
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = pass_claims(state)
     assert state.current == 2 and state.seats[1].discards[-1] == parse_tile("9s")
 

@@ -11,7 +11,7 @@ import pytest
 from engine import Act, Phase, observe, parse_tile, parse_tiles, to_act
 from engine.variants.hengyang import open_turns
 
-from .dealing import act, discard, hand_names, last_settlement, legal, paid, tsumogiri
+from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid
 from .test_hengyang_helpers import JUNK, deal
 
 QUEYIMEN_SUIT = "2345678m234567s"  # no 筒
@@ -135,9 +135,9 @@ def test_banpai_hand_is_shown_for_three_turns() -> None:
         held = tuple(t for t, n in enumerate(state.seats[1].counts) for _ in range(n))
         for seat in (0, 2, 3):
             assert observe(state, seat).seats[1].hand == held  # the tile just drawn is shown too
-        state = tsumogiri(state)
+        state = discard_drawn(state)
         while state.current != 1:
-            state = tsumogiri(state)
+            state = discard_drawn(state)
     assert open_turns(state, 1) == 0
     for seat in (0, 2, 3):
         assert observe(state, seat).seats[1].hand is None

@@ -12,7 +12,16 @@ import pytest
 
 from engine import Act, State
 
-from .dealing import act, check_zero_sum, discard, hand_names, last_settlement, paid, pass_claims, tsumogiri
+from .dealing import (
+    act,
+    check_zero_sum,
+    discard,
+    discard_drawn,
+    hand_names,
+    last_settlement,
+    paid,
+    pass_claims,
+)
 from .test_hengyang_helpers import HY, JUNK, deal
 
 OPEN = "99m234m45556s9s23p"  # [999m] 234m 456s 55s 23p after the pung
@@ -38,7 +47,7 @@ def test_small_self_draw_by_non_dealer() -> None:
     state = deal([JUNK[0] + "3s", OPEN, JUNK[1], JUNK[2]], draws="5m5m5m4p")
     state = pung_9m(act(state, 0, Act.DISCARD, "9m"), 1)
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.WIN)
     settlement = last_settlement(state)
     assert hand_names(settlement, 1) == ["pinghu"]
@@ -53,7 +62,7 @@ def test_small_self_draw_by_dealer() -> None:
     state = discard(state, 0, "7s")
     state = pung_9m(act(state, 1, Act.DISCARD, "9m"), 0)
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.WIN)
     settlement = last_settlement(state)
     assert hand_names(settlement, 0) == ["pinghu"]
@@ -82,7 +91,7 @@ def test_small_on_discard_dealer_deals_in() -> None:
     """Seed 计番方法: 庄家放铳-20分。 Seed 和牌: 庄家放铳给闲家计2番。"""
     state = deal([JUNK[0] + "3s", OPEN, JUNK[1], JUNK[2]], draws="5m5m5m")
     state = pung_9m(act(state, 0, Act.DISCARD, "9m"), 1)
-    state = tsumogiri(tsumogiri(state))
+    state = discard_drawn(discard_drawn(state))
     state = act(state, 0, Act.DISCARD, "4p")
     state = act(state, 1, Act.WIN)
     settlement = last_settlement(state)
@@ -125,7 +134,7 @@ def test_menqianqing_dealer_self_draw_each_pays_30() -> None:
     state = deal([SMALL + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m4p")
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.WIN)
     assert paid(last_settlement(state)) == {1: 30, 2: 30, 3: 30}
 
@@ -136,11 +145,11 @@ def test_menqianqing_on_a_discard(discarder: int, amount: int) -> None:
     dealer."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="5m5m5m")
     state = discard(state, 0, "3s")
-    state = tsumogiri(tsumogiri(state))
+    state = discard_drawn(discard_drawn(state))
     if discarder == 3:
         state = act(state, 3, Act.DISCARD, "4p")
     else:
-        state = act(tsumogiri(state), 0, Act.DISCARD, "4p")
+        state = act(discard_drawn(state), 0, Act.DISCARD, "4p")
     state = act(state, 1, Act.WIN)
     assert paid(last_settlement(state)) == {discarder: amount}
 
@@ -170,7 +179,7 @@ def test_big_self_draw_by_dealer(hand: str, tile: str, names: list[str]) -> None
     state = deal([hand + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m" + tile)
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.WIN)
     settlement = last_settlement(state)
     assert hand_names(settlement, 0) == names
@@ -205,7 +214,7 @@ def test_big_on_discard_dealer_deals_in(hand: str, tile: str, names: list[str]) 
     state = deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws="5m5m5m" + tile)
     state = discard(state, 0, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.DISCARD, tile)
     state = act(state, 1, Act.WIN)
     settlement = last_settlement(state)
@@ -221,7 +230,7 @@ def test_big_on_discard_dealer_wins(hand: str, tile: str, names: list[str]) -> N
     n = len(names)
     state = deal([hand + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m" + tile)
     state = discard(state, 0, "3s")
-    state = tsumogiri(tsumogiri(state))
+    state = discard_drawn(discard_drawn(state))
     state = act(state, 3, Act.DISCARD, tile)
     state = act(state, 0, Act.WIN)
     settlement = last_settlement(state)
@@ -248,11 +257,11 @@ def test_longqidui_on_a_discard_pays_one_fan_more(discarder: int, amount: int) -
     """Seed: 龙七对 … 计7番. RULES §3 D: 龙七对 = 七小对 + 1 番 to each payment: 60 + 10, or 70 + 10."""
     state = deal([JUNK[0] + "3s", LONG, JUNK[2], JUNK[1]], draws="5m5m5m")
     state = discard(state, 0, "3s")
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     if discarder == 2:
         state = act(state, 2, Act.DISCARD, "9p")
     else:
-        state = act(tsumogiri(tsumogiri(state)), 0, Act.DISCARD, "9p")
+        state = act(discard_drawn(discard_drawn(state)), 0, Act.DISCARD, "9p")
     state = act(state, 1, Act.WIN)
     assert paid(last_settlement(state)) == {discarder: amount}
 

@@ -11,7 +11,7 @@ import pytest
 from engine import Act, IllegalAction, Phase, arranged_hand, new_hand, parse_tile, to_act
 from engine.tiles import SUITED_KINDS
 
-from .dealing import act, can, discard, last_settlement, legal, paid, pass_claims, tsumogiri
+from .dealing import act, can, discard, discard_drawn, last_settlement, legal, paid, pass_claims
 from .test_hengyang_helpers import HY, JUNK, deal
 
 SMALL = "234m45556s23789p"  # waits 1p/4p
@@ -66,7 +66,7 @@ def test_play_goes_counter_clockwise_from_the_dealer() -> None:
     state = discard(state, 0, "3s")
     for _ in range(5):
         order.append(state.current)
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert order == [1, 2, 3, 0, 1]
 
 
@@ -172,7 +172,7 @@ def test_several_winners_on_one_discard() -> None:
     non-dealer: 20)."""
     state = deal([JUNK[0] + "3s", SMALL, TWO_4P, JUNK[2]], draws="1s1s1s")
     state = discard(state, 0, "3s")
-    state = tsumogiri(tsumogiri(state))
+    state = discard_drawn(discard_drawn(state))
     state = act(state, 3, Act.DISCARD, "4p")
     state = act(act(state, 1, Act.WIN), 2, Act.WIN)
     settlement = last_settlement(state)
@@ -188,9 +188,9 @@ def test_missed_win_blocks_discard_wins_until_own_draw() -> None:
     state = act(state, 0, Act.DISCARD, "4p")
     assert can(state, 2, Act.WIN)
     state = pass_claims(state)
-    assert state.seats[2].furiten
+    assert state.seats[2].passed_wins
     state = act(state, 1, Act.DISCARD, "1p")
     assert not can(state, 2, Act.WIN)
     state = pass_claims(state)
-    assert state.current == 2 and state.drawn == parse_tile("4p") and not state.seats[2].furiten
+    assert state.current == 2 and state.drawn == parse_tile("4p") and not state.seats[2].passed_wins
     assert can(state, 2, Act.WIN)

@@ -10,13 +10,13 @@ from collections import Counter
 
 import pytest
 
-from engine import Act, Phase, State, get_ruleset, new_hand, replay
+from engine import Act, Phase, State, get_variant, new_hand, replay
 
-from .dealing import act, discard, play_until_haidi, tsumogiri
+from .dealing import act, discard, discard_drawn, play_until_haidi
 from .playout import assert_reached, eager_policy, play_hand, random_policy
 from .test_hengyang_helpers import JUNK, deal
 
-RULES = get_ruleset("hengyang")
+RULES = get_variant("hengyang")
 KONG_FAN = {"angang": 2, "bugang": 1, "zhigang": 3}
 
 
@@ -132,7 +132,7 @@ def arranged_positions() -> dict[str, State]:
     qidui = deal([JUNK[0] + "3s", "11m33m66s77s99s33p5p", JUNK[1], JUNK[2]], draws="5p")
     haidi = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], WAITS_4P], tail="9m4p")
     two = deal([JUNK[0] + "3s", WAITS_4P, TWO_4P, JUNK[2]], draws="1s1s1s")
-    two = tsumogiri(tsumogiri(discard(two, 0, "3s")))
+    two = discard_drawn(discard_drawn(discard(two, 0, "3s")))
     return {
         "qingyise": discard(qingyise, 0, "3s"),  # seat 1 has drawn his 9s
         "qidui": discard(qidui, 0, "3s"),  # seat 1 has drawn his 5p
@@ -165,7 +165,7 @@ def test_hidden_tiles_never_reach_another_seat(hands: int) -> None:
 
 
 def test_replay_from_the_action_log_gives_the_same_state() -> None:
-    """A hand is fully determined by (ruleset, options, seed, actions)."""
+    """A hand is fully determined by (variant, options, seed, actions)."""
     for seed in range(50):
         rng = random.Random(seed)
         opts = {"birds": seed % 3, "base": 10}

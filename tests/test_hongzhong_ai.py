@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import bot.ai as ai
-from engine import Act, Observation, Phase, State, apply, get_ruleset, new_hand, observe, to_act
+from engine import Act, Observation, Phase, State, apply, get_variant, new_hand, observe, to_act
 from engine.shanten import HandShape
 from engine.tiles import parse_tile, parse_tiles, remove_tile, to_counts
 from engine.wild import WildShape
@@ -100,7 +100,7 @@ def test_the_ai_wins_far_more_than_random_players() -> None:
 
 def test_zhuanzhuan_ai_plays_too() -> None:
     """转转 (no wilds): the AI plays with the common shanten and finishes its hands."""
-    zz = get_ruleset("zhuanzhuan")
+    zz = get_variant("zhuanzhuan")
     assert not isinstance(zz.hand_shape(), WildShape)
     rng = random.Random(3)
     state = new_hand(zz, 3)

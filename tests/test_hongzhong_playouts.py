@@ -37,7 +37,7 @@ def test_2000_random_hands_keep_every_invariant() -> None:
 
 
 def test_replay_from_the_action_log_gives_the_same_state() -> None:
-    """A hand is fully determined by (ruleset, options, seed, actions) — a 四红中 win at the deal too."""
+    """A hand is fully determined by (variant, options, seed, actions) — a 四红中 win at the deal too."""
     for seed in range(30):
         opts = room_options(HZ, seed)
         state, log = play_hand(new_hand(HZ, seed, opts), random.Random(seed), [eager_policy] * 4)

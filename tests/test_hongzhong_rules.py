@@ -22,7 +22,7 @@ from engine import (
 )
 from engine.tiles import full_set
 
-from .dealing import act, can, check_zero_sum, discard, last_settlement, paid, tsumogiri
+from .dealing import act, can, check_zero_sum, discard, discard_drawn, last_settlement, paid
 from .test_zhuanzhuan_helpers import HZ, JUNK, NO_HIT, READY, deal, discard_win, self_draw, win_names
 
 RED = parse_tile("7z")
@@ -279,7 +279,7 @@ def test_the_red_dragon_stays_in_hand_all_hand_long() -> None:
     state = deal([JUNK[0] + "7z", READY, JUNK[1], JUNK[2]], HZ, draws="9p9p9p9p")
     state = discard(state, 0, "1m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 0 and state.drawn == parse_tile("9p")
     assert state.seats[0].counts[RED] == 1 and RED not in state.seats[0].discards
     with pytest.raises(IllegalAction):

@@ -17,7 +17,7 @@ from engine import (
     apply,
     format_hand,
     format_tiles,
-    get_ruleset,
+    get_variant,
     legal_actions,
     new_hand,
     parse_hand,
@@ -222,7 +222,7 @@ def test_every_action_of_seeded_playouts_round_trips_and_every_hand_replays(vari
     """issue 10: the notation round-trips for every action the engine can produce (every legal action of
     every step of seeded playouts, taken or not), and replaying a finished hand's log, parsed back from
     text, gives the very same final state (the action log is the source of truth)."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     kinds: set[tuple[Act, bool, bool]] = set()
     for seed in range(HANDS):
         opts = PLAYOUTS[variant][seed % len(PLAYOUTS[variant])]
@@ -247,7 +247,7 @@ def test_every_action_of_seeded_playouts_round_trips_and_every_hand_replays(vari
 def test_a_win_on_a_kong_tile_replays_from_its_text_log() -> None:
     """The rare notation in a whole log: Hengyang seat 1 makes 开杠, the turned-up 1p wins (``1 win 1p``);
     the log printed and parsed back replays to the same final state."""
-    hy = get_ruleset("hengyang")
+    hy = get_variant("hengyang")
     n = kai_dice(hy)
     start = dealing.kong_deal(
         lambda hands, **kw: pass_openings(dealing.deal(hy, hands, birds=0, base=10, **kw)),

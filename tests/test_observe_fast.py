@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from engine import (
-    RULESETS,
+    VARIANTS,
     Phase,
     State,
     apply,
-    get_ruleset,
+    get_variant,
     legal_actions,
     new_hand,
     observe,
@@ -41,7 +41,7 @@ def reference_observe(state: State, seat: int) -> Observation:
     ended = state.phase == Phase.ENDED
     seats = []
     choosing = state.phase == Phase.CHOOSE
-    rs = state.ruleset
+    rs = state.variant
     for i, s in enumerate(state.seats):
         own = i == seat
         shown = ended or rs.hand_shown(state, i)
@@ -67,7 +67,7 @@ def reference_observe(state: State, seat: int) -> Observation:
     claim = state.claim if state.phase == Phase.CLAIM else None
     return Observation(
         seat=seat,
-        variant=state.ruleset.id,
+        variant=state.variant.id,
         options=state.options,
         dealer=state.dealer,
         phase=state.phase,
@@ -76,7 +76,7 @@ def reference_observe(state: State, seat: int) -> Observation:
         wall_remaining=state.wall.remaining,
         hand=() if me is None or (choosing and rs.choose_blind(state)) else tuple(from_counts(me.counts)),
         drawn=state.drawn if state.current == seat and state.phase in (Phase.TURN, Phase.HAIDI) else None,
-        furiten=me is not None and bool(me.furiten),
+        passed_win=me is not None and bool(me.passed_wins),
         seats=tuple(seats),
         claim_tile=claim.tile if claim else None,
         claim_from=claim.from_seat if claim else None,
@@ -94,7 +94,7 @@ def reference_observe(state: State, seat: int) -> Observation:
 
 def _room(variant: str, rng: random.Random) -> tuple[dict[str, Any], int]:
     """A random room: every option at a random allowed value (or a preset), a random allowed table size."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     if rs.presets and rng.random() < 0.5:
         preset = rng.choice(rs.presets)
         return dict(preset.options), preset.seats or max(rs.seat_counts)
@@ -108,7 +108,7 @@ def _room(variant: str, rng: random.Random) -> tuple[dict[str, Any], int]:
 
 def _positions(variant: str) -> Iterator[State]:
     """Every position of whole hands, eager players (kongs, 开杠, wins) and random ones alternating."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     for seed in SEEDS:
         rng = random.Random(f"observe/{variant}/{seed}")
         opts, n = _room(variant, rng)
@@ -150,7 +150,7 @@ def _same(got: Observation, want: Observation) -> None:
     assert repr(got) == repr(want)  # the types inside too (a tuple, not a list)
 
 
-@pytest.mark.parametrize("variant", sorted(RULESETS))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_fast_observe_is_the_plain_construction(variant: str) -> None:
     """At every step each viewer, in a random order (so a part is built for one viewer, then read from the
     memo by others); the memo carries over to later positions the seats that did not change. The
@@ -171,7 +171,7 @@ def test_fast_observe_is_the_plain_construction(variant: str) -> None:
     assert {Phase.TURN, Phase.CLAIM, Phase.ENDED} <= phases
     if variant in ("shaoyang", "sichuan", "xiangyin"):
         assert Phase.CHOOSE in phases  # 加锤 / 定缺 / 飘
-    if not get_ruleset(variant).concealed_kong_shown:
+    if not get_variant(variant).concealed_kong_shown:
         assert concealed > 0  # another seat's concealed kong, left out and counted
     if variant in ("sichuan", "hengyang"):
         assert shown > 0  # a 血战 winner's hand, 扳牌's 三巡
@@ -181,7 +181,7 @@ def test_parts_are_shared_between_viewers_and_positions() -> None:
     """The memo is used (or the test above would prove nothing about it): a seat's public part is one object
     for every viewer who may see the same, and for the next position while the seat has not changed; an own
     view is not another viewer's."""
-    rs = get_ruleset("changsha")
+    rs = get_variant("changsha")
     state = new_hand(rs, 5)
     assert state.phase == Phase.TURN
     dealer = state.current
@@ -198,7 +198,7 @@ def test_parts_are_shared_between_viewers_and_positions() -> None:
 
 def test_an_observation_pickles_and_compares_like_a_plain_one() -> None:
     """The picture worker gets observations pickled; equality and hashing of the parts are the dataclass's."""
-    state = new_hand(get_ruleset("shaoyang"), 2)
+    state = new_hand(get_variant("shaoyang"), 2)
     for viewer in (PUBLIC, 0, 3):
         got = observe(state, viewer)
         back = pickle.loads(pickle.dumps(got))

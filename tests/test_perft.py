@@ -7,9 +7,9 @@ legal shows up here first.
 
 from __future__ import annotations
 
-from engine import Phase, State, apply, arranged_hand, get_ruleset, legal_actions, to_act
+from engine import Phase, State, apply, arranged_hand, get_variant, legal_actions, to_act
 
-CHANGSHA = get_ruleset("changsha")
+CHANGSHA = get_variant("changsha")
 
 # Dealer: 123m 456m 789s 22p 345p — already complete (天胡). The others hold no opening hand.
 HANDS = ["123m456m789s2234p5p", "1356m1347s1349p9m", "2679m26789s1679p", "3478m3568s3468p1s"]

@@ -27,7 +27,7 @@ from engine import Act, Observation, Phase, State, observe, observe_public, pars
 
 from .conftest import JUNK
 from .conftest import deal as changsha_deal
-from .dealing import act, act_events, discard, tsumogiri
+from .dealing import act, act_events, discard, discard_drawn
 from .playout import swap_hidden
 from .test_hengyang_helpers import deal as hengyang_deal
 from .test_shaoyang_helpers import JUNK as SY_JUNK
@@ -54,7 +54,7 @@ def pung_then_three_rounds(deal: Callable[..., State], **kw: Any) -> State:
     state = act(state, 3, Act.PUNG)
     state = discard(state, 3, "1m")
     while len(state.seats[2].discards) < 3:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 3 and state.drawn == T("2p")
     return state
 
@@ -70,7 +70,7 @@ def sichuan_win() -> tuple[State, Display]:
     state = sichuan_deal([J0 + "4s", DUIDUI, J1, J2], draws="7m1m")
     state = act(state, 0, Act.DISCARD, "4s")
     state, events = act_events(state, 1, Act.WIN)
-    state = tsumogiri(tsumogiri(state))
+    state = discard_drawn(discard_drawn(state))
     return state, Display(win_tiles=win_tiles_from_events(events))
 
 
@@ -203,7 +203,7 @@ def test_a_seat_that_won_twice_shows_its_count() -> None:
     state = sichuan_deal([J0 + "4s", DUIDUI, J1, J2], draws="6p6p6p4s", mode="xueliu")
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
-    state = tsumogiri(tsumogiri(tsumogiri(state)))
+    state = discard_drawn(discard_drawn(discard_drawn(state)))
     state = act(state, 1, Act.WIN)
     lay = layout(observe_public(state), Mode.TABLE, Display())
     assert [it.seat for it in lay.find(Kind.BADGE, "won")] == [1]

@@ -12,13 +12,13 @@ from collections import Counter
 
 import pytest
 
-from engine import Phase, get_ruleset, new_hand, replay
+from engine import Phase, get_variant, new_hand, replay
 
 from .conftest import JUNK, deal
 from .dealing import discard, play_until_haidi
 from .playout import assert_reached, eager_policy, play_hand, random_policy
 
-RULES = get_ruleset("changsha")
+RULES = get_variant("changsha")
 
 
 def playouts(hands: int) -> Counter[str]:
@@ -99,7 +99,7 @@ def test_hidden_tiles_never_reach_another_seat(hands: int) -> None:
 
 
 def test_replay_from_the_action_log_gives_the_same_state() -> None:
-    """A hand is fully determined by (ruleset, options, seed, actions)."""
+    """A hand is fully determined by (variant, options, seed, actions)."""
     for seed in range(50):
         rng = random.Random(seed)
         opts = {"birds": [0, 1, 2, 4, 6][seed % 5], "base": 10}

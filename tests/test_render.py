@@ -23,7 +23,7 @@ from engine import (
     State,
     apply,
     arranged_hand,
-    get_ruleset,
+    get_variant,
     new_hand,
     observe,
     to_act,
@@ -34,7 +34,7 @@ from engine.tiles import parse_tile, tile_str, to_counts
 
 from .dealing import last_settlement
 
-RS = get_ruleset("changsha")
+RS = get_variant("changsha")
 OTHERS = ["13579m4689s1357p", "2468m13579p4689s", "13579s246p1357m8m"]
 
 
@@ -139,8 +139,8 @@ def test_events_hide_other_seats_private_tiles() -> None:
     # who passed a claim (or a win) is nobody else's business
     answer = Event(EventKind.ANSWER, 2, private=True, answer=Act.PASS)
     assert render.event_line(answer, 0, "zh", names) is None
-    assert render.event_line(Event(EventKind.FURITEN, 2), 0, "zh", names) is None
-    assert render.event_line(Event(EventKind.FURITEN, 0), 0, "zh", names)
+    assert render.event_line(Event(EventKind.PASSED_WIN, 2), 0, "zh", names) is None
+    assert render.event_line(Event(EventKind.PASSED_WIN, 0), 0, "zh", names)
 
 
 def test_concealed_kong_shown_only_as_a_count_to_others() -> None:
@@ -356,17 +356,17 @@ def test_option_values_read_as_the_variant_labels_them() -> None:
     是/否."""
     from bot.text import views
 
-    sc = get_ruleset("sichuan")
+    sc = get_variant("sichuan")
     zh = views.options_line(sc, {"zhigang": "jiajiayou", "zimo": "jiadi"}, "zh")
     assert "家家有" in zh and "自摸加底" in zh and "jiajiayou" not in zh
     en = views.rules_text(sc, "en")
     assert "the discarder alone" in en and "+1 fan" in en and "chengbao" not in en
-    assert get_ruleset("xiangyin").option_spec("piao").value_label(True, "zh") == "是"
+    assert get_variant("xiangyin").option_spec("piao").value_label(True, "zh") == "是"
 
 
 def test_pre_hand_choices_are_labelled_and_asked_by_the_variant() -> None:
     """定缺 / 加锤 / 飘 buttons and prompts come from the variant, not from bot/."""
-    sc = get_ruleset("sichuan")
+    sc = get_variant("sichuan")
     state = new_hand(sc, 3)
     seat = to_act(state)[0]
     obs = observe(state, seat)
@@ -376,7 +376,7 @@ def test_pre_hand_choices_are_labelled_and_asked_by_the_variant() -> None:
     asked = render.prompt(obs, "zh")
     assert asked.startswith("定缺：选一门这局不要的花色")  # named and explained
     assert "你的手牌：万" in asked  # what he holds of each suit
-    sy = get_ruleset("shaoyang")
+    sy = get_variant("shaoyang")
     obs = observe(new_hand(sy, 3), 0)
     assert [label for _, label in render.choices(obs, "en")][:2] == ["no hammer", "one hammer"]
     asked = render.prompt(obs, "en")
@@ -388,7 +388,7 @@ def test_pre_hand_choices_are_labelled_and_asked_by_the_variant() -> None:
 def test_bird_targets_come_from_the_settlement() -> None:
     """A bird that points at nobody (Xiangyin with three players: 3/7) is shown without a seat; the others
     with the seat the variant counted."""
-    xy = get_ruleset("xiangyin")
+    xy = get_variant("xiangyin")
     obs = observe(new_hand(xy, 1, seats=3), 0)
     s = Settlement.from_payments(
         SettleKind.WIN,
@@ -415,7 +415,7 @@ def test_settlements_explain_hammers_piao_and_kongs() -> None:
     state = small_self_draw("9s", 1, piao=[1, 2, 0, 3])
     text = render.settlement_view(observe(state, 0), last_settlement(state), "zh")
     assert "你 付 下家 50（小胡 1 · 底分 ×10 · 中鸟1只 ×2 + 飘 30 = 50）" in text
-    sc = get_ruleset("sichuan")
+    sc = get_variant("sichuan")
     kong = Settlement.from_payments(
         SettleKind.KONG, 4, (1,), ((1, ("angang",)),), (), (Payment(0, 1, 2, 0, (Part("angang", 2), base)),)
     )

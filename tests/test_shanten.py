@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from engine import Meld, MeldKind, Variant, WinContext, format_hand, get_ruleset, parse_hand, waits
+from engine import Meld, MeldKind, Variant, WinContext, format_hand, get_variant, parse_hand, waits
 from engine.shape import shanten
 from engine.tiles import NUM_KINDS, Counts, to_counts
 
-VARIANTS = ("changsha", "hengyang", "xiangyin", "shaoyang", "sichuan")
+SHANTEN_VARIANTS = ("changsha", "hengyang", "xiangyin", "shaoyang", "sichuan")
 HANDS_PER_VARIANT = 1500
 
 
@@ -100,11 +100,11 @@ def _near_ready(rs: Variant, rng: random.Random) -> tuple[Counts, tuple[Meld, ..
     return to_counts(tiles), melds
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", SHANTEN_VARIANTS)
 def test_shanten_is_zero_exactly_when_the_hand_has_waits(variant: str) -> None:
     """issue 16: shanten == 0 iff waits non-empty, for the variant's win shapes (七小对 counting a four as
     two pairs, 将将胡 in any shape, 十三幺, 全求人 …), over many random near-ready hands."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     rng = random.Random(f"shanten/{variant}")
     ready = 0
     for _ in range(HANDS_PER_VARIANT):
@@ -119,10 +119,10 @@ def test_shanten_is_zero_exactly_when_the_hand_has_waits(variant: str) -> None:
     assert ready > HANDS_PER_VARIANT // 10  # the sample really is near ready
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", SHANTEN_VARIANTS)
 def test_a_complete_hand_has_shanten_minus_one(variant: str) -> None:
     """A hand that wins (self-drawn) is −1 (complete), by the lower bound the AI plays with."""
-    rs = get_ruleset(variant)
+    rs = get_variant(variant)
     rng = random.Random(f"complete/{variant}")
     wins = 0
     for _ in range(300):
@@ -138,24 +138,24 @@ def test_a_complete_hand_has_shanten_minus_one(variant: str) -> None:
 def test_a_four_counts_as_two_pairs_for_seven_pairs() -> None:
     """issue 16: ``5555699m223399p`` was shanten 2 with waits [6m]: 5555m is two pairs of 七小对."""
     counts, _ = parse_hand("5555699m223399p")
-    assert waits(get_ruleset("changsha"), counts) == [5]
+    assert waits(get_variant("changsha"), counts) == [5]
     assert shanten(counts) == 0
-    for variant in VARIANTS:
-        assert get_ruleset(variant).shanten(counts) == 0
+    for variant in SHANTEN_VARIANTS:
+        assert get_variant(variant).shanten(counts) == 0
 
 
 def test_a_situational_limit_makes_a_shape_ready_hand_one_away() -> None:
     """Sichuan: a hand of three suits can't win (必须缺门可胡) — its 'ready' shape is 1 from ready."""
     counts, _ = parse_hand("123m456s789p11p23m")
-    sc = get_ruleset("sichuan")
+    sc = get_variant("sichuan")
     assert sc.waits(counts) == []
     assert sc.shanten(counts) == 1
-    assert get_ruleset("shaoyang").shanten(counts) == 0
+    assert get_variant("shaoyang").shanten(counts) == 0
 
 
 def test_sample_covers_every_tile_kind() -> None:
     """The generator reaches every kind of the larger set (honors included)."""
-    rs = get_ruleset("shaoyang")
+    rs = get_variant("shaoyang")
     rng = random.Random(0)
     seen = [0] * NUM_KINDS
     for _ in range(400):

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from engine import Act, KongMode, MeldKind, Phase, parse_tile, tile_str, to_act
 
-from .dealing import act, can, discard, last_settlement, legal, paid, tsumogiri, win_context
+from .dealing import act, can, discard, discard_drawn, last_settlement, legal, paid, win_context
 from .test_shaoyang_helpers import JUNK, SY, deal, hand_names, win_name
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"  # 暗杠 1111m, then throws 3s
 
 
-def test_flags_of_the_ruleset() -> None:
+def test_flags_of_the_variant() -> None:
     """RULES §5: 136 tiles; chow and pung; … several winners allowed. No 补张/开杠 distinction, no haidi
     roaming, a 补杠 may be robbed and a concealed kong too (by 十三幺 only: see evaluate_win)."""
     state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], "123m456s789p1122z"])
@@ -85,7 +85,7 @@ def test_gangshangpao_after_an_added_kong() -> None:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "2z")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and tile_str(state.drawn or 0) == "6z"
     state = act(state, 1, Act.KONG, "6z")  # nobody can rob 6z: the kong goes ahead
     assert state.seats[1].melds[-1].kind == MeldKind.KONG_ADDED
@@ -100,7 +100,7 @@ def test_only_the_discard_straight_after_the_kong() -> None:
     state = act(state, 0, Act.KONG, "1m")
     state = discard(state, 0, "9p")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 0
     state = act(state, 0, Act.DISCARD, "3s")
     assert not can(state, 1, Act.WIN)
@@ -128,7 +128,7 @@ def rob_deal(robber: str = "23m456s789p234p55s"):  # type: ignore[no-untyped-def
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "5m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and tile_str(state.drawn or 0) == "1m"
     return state
 
@@ -226,7 +226,7 @@ def test_yipao_duoxiang_on_a_robbed_kong() -> None:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "5m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.KONG, "1m")
     state = act(state, 2, Act.WIN)
     state = act(state, 3, Act.WIN)
@@ -269,7 +269,7 @@ def test_no_haidi_roaming_the_last_tile_is_drawn_normally() -> None:
     state = deal([JUNK[0] + "7z", JUNK[1], JUNK[2], READY_3S], tail="3s")
     state = discard(state, 0, "7z")
     while state.wall.remaining > 0:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.phase == Phase.TURN and state.current == 3
     assert tile_str(state.drawn or 0) == "3s"
     assert can(state, 3, Act.WIN)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import Act, new_hand
 
-from .dealing import act, discard, tsumogiri
+from .dealing import act, discard, discard_drawn
 from .test_shaoyang_helpers import JUNK, SY, deal
 
 READY_3S = "234m789s789p234p3s"
@@ -35,7 +35,7 @@ def test_dealer_wins_and_stays() -> None:
     state = deal([READY_3S + "7z", JUNK[0], JUNK[1], JUNK[2]], draws="6m6m6m3s")
     state = discard(state, 0, "7z")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.WIN)
     assert state.result is not None and state.result.next_dealer == 0
 
@@ -45,9 +45,9 @@ def test_drawn_hand_the_seat_that_drew_the_last_tile_deals() -> None:
     state = deal([JUNK[0] + "7z", JUNK[1], JUNK[2], "258m369s147p1567z"])
     state = discard(state, 0, "7z")
     while state.wall.remaining > 0:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 3
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     assert state.result is not None and state.result.reason == "draw"
     assert state.result.winners == () and state.result.next_dealer == 3
 
@@ -58,11 +58,11 @@ def test_drawn_hand_a_kong_replacement_can_be_the_last_tile() -> None:
     state = deal([JUNK[0] + "6z", "258m369s147p1256z", "147m258s369p4777z", JUNK[2]], tail="7z5s")
     state = discard(state, 0, "6z")
     while state.wall.remaining > 1:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 2
     state = act(state, 2, Act.KONG, "7z")
     assert state.wall.remaining == 0 and state.current == 2
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     assert state.result is not None and state.result.reason == "draw"
     assert state.result.next_dealer == 2
 

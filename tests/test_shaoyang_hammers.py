@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine import Act, Phase, arranged_hand, observe, to_act
 
-from .dealing import act, discard, last_settlement, legal, paid, tsumogiri
+from .dealing import act, discard, discard_drawn, last_settlement, legal, paid
 from .test_shaoyang_helpers import JUNK, SY, choose_hammers, chow_then_self_draw, deal
 
 READY_3S = "234m789s789p234p3s"
@@ -94,7 +94,7 @@ def test_baosanjia_uses_the_paying_seats_hammers() -> None:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "5m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.KONG, "1m")
     state = act(state, 2, Act.WIN)
     assert paid(last_settlement(state)) == {1: 96}
@@ -121,6 +121,6 @@ def test_room_without_jiachui() -> None:
     state = act(state, 1, Act.CHOW, "3s")
     state = discard(state, 1, "9s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.WIN)
     assert paid(last_settlement(state)) == {0: 4, 2: 4, 3: 4}

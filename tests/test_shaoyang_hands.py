@@ -159,7 +159,7 @@ def test_honor_seven_pairs_is_fengyise_16() -> None:
 
 
 def test_could_win_accepts_every_winning_shape() -> None:
-    """Core contract (ruleset.py): could_win must be True for every hand evaluate_win accepts."""
+    """Core contract (variant.py): could_win must be True for every hand evaluate_win accepts."""
     for hand in ("123m456s789p234p33s", "1133m557799s2244p", "119m19s19p1234567z", "111z222z333z555z77z"):
         counts, melds = parse_hand(hand)
         assert SY.could_win(counts, melds)

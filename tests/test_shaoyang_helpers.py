@@ -1,7 +1,7 @@
-"""Helpers for the Shaoyang (邵阳麻将) clause tests: the Shaoyang ruleset, its junk hands, its arranged deal,
+"""Helpers for the Shaoyang (邵阳麻将) clause tests: the Shaoyang variant, its junk hands, its arranged deal,
 加锤 choices and hand verdicts.
 
-Not tests themselves (pytest collects nothing here); the helpers every ruleset shares live in dealing.py.
+Not tests themselves (pytest collects nothing here); the helpers every variant shares live in dealing.py.
 Seats count in play order: seat + 1 is the 下家 (next seat); the dealer holds 14 tiles. ``arranged_hand``
 sorts each hand, so the dealer's 14th tile is the highest of his hand (m < s < p < z). 底分 is 1 unless
 told, so an amount reads directly as 倍 (multiplier × way × shares × hammers).
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Act, Phase, Settlement, State, get_ruleset
+from engine import Act, Phase, Settlement, State, get_variant
 
 from . import dealing
-from .dealing import act, choose_in_seat_order, discard, tsumogiri, win_context
+from .dealing import act, choose_in_seat_order, discard, discard_drawn, win_context
 
-SY = get_ruleset("shaoyang")
+SY = get_variant("shaoyang")
 
 # Junk hands: 13 different isolated tiles, no pair, not ready for anything. They only pass and discard.
 JUNK = ("147m258s369p1234z", "258m369s147p1567z", "369m147s258p2345z")
@@ -51,7 +51,7 @@ def chow_then_self_draw(base: int = 1, hammers: str = "0000") -> State:
     state = act(state, 1, Act.CHOW, "3s")
     state = discard(state, 1, "9s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1
     return act(state, 1, Act.WIN)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import Act, MeldKind
 
-from .dealing import act, can, check_zero_sum, discard, last_settlement, paid, tsumogiri
+from .dealing import act, can, check_zero_sum, discard, discard_drawn, last_settlement, paid
 from .test_shaoyang_helpers import JUNK, chow_then_self_draw, deal, hand_names
 
 READY_3S = "234m789s789p234p3s"  # 门前清, waits on 3s only
@@ -53,7 +53,7 @@ def test_dealer_pays_and_earns_like_anyone() -> None:
     state = deal([READY_3S + "7z", JUNK[0], JUNK[1], JUNK[2]], draws="6m6m6m3s")
     state = discard(state, 0, "7z")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 0
     state = act(state, 0, Act.WIN)
     assert paid(last_settlement(state)) == {1: 8, 2: 8, 3: 8}
@@ -109,7 +109,7 @@ def test_qianggang_the_robbed_player_pays_for_all_three() -> None:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "5m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.KONG, "1m")
     state = act(state, 2, Act.WIN)
     settlement = last_settlement(state)
@@ -171,7 +171,7 @@ def test_gangkai_after_an_added_kong_all_three_pay() -> None:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "7z")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.KONG, "6z")
     assert state.seats[1].melds[0].kind == MeldKind.KONG_ADDED
     state = act(state, 1, Act.WIN)
@@ -200,7 +200,7 @@ def test_added_kong_each_other_pays_1() -> None:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "7z")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.KONG, "6z")
     settlement = last_settlement(state, "kong")
     assert dict(settlement.hands)[1] == ("bugang",)
@@ -224,7 +224,7 @@ def test_kong_money_stays_on_a_drawn_hand() -> None:
     state = act(state, 0, Act.KONG, "1m")
     state = discard(state, 0, "3s")
     while state.wall.remaining > 0:
-        state = tsumogiri(state)
-    state = tsumogiri(state)
+        state = discard_drawn(state)
+    state = discard_drawn(state)
     assert state.result is not None and state.result.reason == "draw"
     assert state.result.deltas == (6, -2, -2, -2)

@@ -10,12 +10,12 @@ from collections import Counter
 
 import pytest
 
-from engine import Phase, State, get_ruleset, new_hand, replay
+from engine import Phase, State, get_variant, new_hand, replay
 from engine.variants.shaoyang import MULTIPLIER, hammers
 
 from .playout import assert_reached, eager_policy, play_hand, random_policy
 
-RULES = get_ruleset("shaoyang")
+RULES = get_variant("shaoyang")
 WAYS = {"zimo", "gangkai", "qianggang", "gangshangpao"}
 
 
@@ -104,7 +104,7 @@ def test_2000_random_hands_keep_every_invariant() -> None:
 
 
 def test_replay_from_the_action_log_gives_the_same_state() -> None:
-    """A hand is fully determined by (ruleset, options, seed, actions) — 加锤 choices included."""
+    """A hand is fully determined by (variant, options, seed, actions) — 加锤 choices included."""
     for seed in range(30):
         rng = random.Random(seed)
         opts = {"base": 10}

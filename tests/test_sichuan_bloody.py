@@ -11,13 +11,13 @@ from .dealing import (
     act,
     can,
     discard,
+    discard_drawn,
     flows,
     hand_names,
     last_settlement,
     legal,
     pass_claims,
     settlements,
-    tsumogiri,
 )
 from .test_sichuan_helpers import J0, J1, J2, deal
 
@@ -46,7 +46,7 @@ def test_a_winner_never_acts_again() -> None:
     steps = 0
     while state.phase != Phase.ENDED:
         assert 1 not in to_act(state) and legal_actions(state, 1) == ()
-        state = tsumogiri(state)
+        state = discard_drawn(state)
         steps += 1
     assert steps > 30
     assert state.result is not None and state.result.winners == (1,)
@@ -78,7 +78,7 @@ def test_passed_win_blocks_discard_wins_until_the_own_draw() -> None:
     """RULES §1 Missed win (漏胡): a player who passes a win on a discard cannot win on any discard until
     his own next draw. Seat 1 (waits 1s/4s) lets seat 2's 4s go: seat 3's 1s is not offered to him."""
     state = deal([J0 + "3p", "123m456m789m23s55s", J2, J1], draws="6p4s1s")
-    state = tsumogiri(discard(state, 0, "3p"))
+    state = discard_drawn(discard(state, 0, "3p"))
     state = act(state, 2, Act.DISCARD, "4s")
     assert legal(state, 1) == {"1 win", "1 pass"}
     state = act(state, 1, Act.PASS)
@@ -111,7 +111,7 @@ def test_robbing_an_added_kong() -> None:
     state = act(state, 2, Act.PUNG)
     state = discard(state, 2, "1s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 2 and can(state, 2, Act.KONG, "7s")
     state = act(state, 2, Act.KONG, "7s")
     assert state.phase == Phase.CLAIM and legal(state, 3) == {"3 win", "3 pass"}
@@ -127,7 +127,7 @@ def test_a_concealed_kong_cannot_be_robbed() -> None:
     window."""
     state = deal([J0 + "3p", J2, "7777s123p456p789p", "123m456m789m56s99s"], draws="4p4p")
     state = discard(state, 0, "3p")
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     assert state.current == 2
     state = act(state, 2, Act.KONG, "7s")
     assert state.phase == Phase.TURN and state.current == 2

@@ -13,7 +13,7 @@ from engine.state import evolve_seat
 from engine.tiles import to_counts
 from engine.variants.sichuan import best_fan, is_huazhu
 
-from .dealing import act, discard, flows, hand_names, last_settlement, play_to_end, tsumogiri
+from .dealing import act, discard, discard_drawn, flows, hand_names, last_settlement, play_to_end
 from .test_sichuan_helpers import J0, J1, J2, SC, deal
 
 PINGHU = "123m456m789m23s55s"  # waits 1s/4s: 平胡, 0 番
@@ -39,7 +39,7 @@ def test_tuishui_unready_konger_returns_his_kong_money() -> None:
     """RULES §6: the kong income of players not ready is returned (退税). Seat 2's 暗杠 took 2 from each;
     at the end he is not ready: he gives it back, and pays seat 1's 大叫 as well."""
     state = deal([J0 + "3p", PINGHU, "7777s1359s13579p", J2], draws="6s1p", last_four=False)
-    state = tsumogiri(discard(state, 0, "3p"))
+    state = discard_drawn(discard(state, 0, "3p"))
     state = act(state, 2, Act.KONG, "7s")
     state = play_to_end(state)
     settlement = last_settlement(state, "draw")
@@ -52,7 +52,7 @@ def test_ready_konger_keeps_his_kong_money_and_gen_counts() -> None:
     """RULES §6: only players not ready return kong money. Seat 2 is ready (123p456p789p1p + [(7777s)]):
     he keeps the 6 and is paid 平胡 + 根 = 1 番, 2 by each of the others."""
     state = deal([J0 + "3p", J2, "7777s123p456p789p", J0], draws="6s1p", last_four=False)
-    state = tsumogiri(discard(state, 0, "3p"))
+    state = discard_drawn(discard(state, 0, "3p"))
     state = act(state, 2, Act.KONG, "7s")
     state = play_to_end(state)
     assert flows(last_settlement(state, "draw")) == {(0, 2, 2), (1, 2, 2), (3, 2, 2)}
@@ -74,7 +74,7 @@ def test_next_dealer_after_yipao_duoxiang_is_the_discarder() -> None:
     he drew (his void); seats 1 and 2 win on it."""
     state = deal([J0 + "3p", DUIDUI, PING2, J2], draws="6p6p4s", last_four=False)
     state = discard(state, 0, "3p")
-    state = tsumogiri(tsumogiri(state))
+    state = discard_drawn(discard_drawn(state))
     state = act(state, 3, Act.DISCARD, "4s")
     state = act(act(state, 1, Act.WIN), 2, Act.WIN)
     assert last_settlement(state).winners == (1, 2)

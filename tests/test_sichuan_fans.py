@@ -14,7 +14,7 @@ from engine.state import evolve_seat
 from engine.tiles import to_counts
 from engine.variants.sichuan import best_fan
 
-from .dealing import act, discard, hand_names, last_settlement, paid, tsumogiri
+from .dealing import act, discard, discard_drawn, hand_names, last_settlement, paid
 from .test_sichuan_helpers import J0, J1, J2, J3, SC, deal, fans
 
 # ---------------------------------------------------------------- the full table (default on)
@@ -223,7 +223,7 @@ def test_no_dihu_after_the_first_go_around() -> None:
     state = deal([J0 + "3p", PINGHU, J1, J2], draws="6p7p8p9p4s", tiandihu=True)
     state = discard(state, 0, "3p")
     for _ in range(4):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and state.phase == Phase.TURN
     state = act(state, 1, Act.WIN)
     assert hand_names(last_settlement(state), 1) == ["pinghu", "zimo_jiadi"]

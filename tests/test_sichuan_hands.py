@@ -1,7 +1,7 @@
 """成都计番: the fan of each hand shape, 根, and the situational fans (RULES.md §6 "Fans").
 
 Hands are whole 14-tile hands with melds in brackets; the void is the suit the hand lacks. ``fans`` gives
-{name: 番} as the ruleset scores it (on a discard unless told)."""
+{name: 番} as the variant scores it (on a discard unless told)."""
 
 from __future__ import annotations
 

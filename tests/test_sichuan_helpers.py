@@ -1,5 +1,5 @@
-"""Helpers for the Sichuan rule-clause tests (no tests here): the Sichuan ruleset, its junk hands, arranged
-deals with the 定缺 made, and hand verdicts in 番. The helpers every ruleset shares (actions in tile
+"""Helpers for the Sichuan rule-clause tests (no tests here): the Sichuan variant, its junk hands, arranged
+deals with the 定缺 made, and hand verdicts in 番. The helpers every variant shares (actions in tile
 notation, claims, the money of a settlement) live in dealing.py.
 
 Seats count in play order: seat + 1 is the 下家. Seat 0 deals (14 tiles) unless told. The junk hands hold
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Act, Phase, State, get_ruleset, legal_actions, parse_hand, to_act
+from engine import Act, Phase, State, get_variant, legal_actions, parse_hand, to_act
 
 from . import dealing
 from .dealing import act, win_context
 
-SC = get_ruleset("sichuan")
+SC = get_variant("sichuan")
 
 # Junk: two suits, no pair, not ready; the missing suit is the void (定缺) each is offered alone.
 J0 = "1245789m235689s"  # void 筒 p

@@ -11,6 +11,7 @@ from .dealing import (
     act,
     can,
     discard,
+    discard_drawn,
     flows,
     hand_names,
     last_settlement,
@@ -18,7 +19,6 @@ from .dealing import (
     pass_claims,
     play_to_end,
     settlements,
-    tsumogiri,
 )
 from .test_sichuan_helpers import J0, J2, deal
 
@@ -63,7 +63,7 @@ def added_kong_deal(**options: object):  # type: ignore[no-untyped-def]
     state = act(state, 2, Act.PUNG)
     state = discard(state, 2, "1s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 2 and state.drawn == 15
     return state
 
@@ -82,7 +82,7 @@ def test_bugang_of_a_fourth_tile_kept_earns_nothing() -> None:
     still be konged later (过手杠) — a kong for 根 and a replacement, but no money."""
     state = discard(added_kong_deal(), 2, "3s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 2
     state = act(state, 2, Act.KONG, "7s")
     settlement = last_settlement(state, "kong")
@@ -95,7 +95,7 @@ def test_angang_each_player_still_in_pays_2() -> None:
     其他未胡者2倍点数。"""
     state = deal([J0 + "3p", J2, "7777s123p456p789p", J0], draws="1m1p")
     state = discard(state, 0, "3p")
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     state = act(state, 2, Act.KONG, "7s")
     settlement = last_settlement(state, "kong")
     assert hand_names(settlement, 2) == ["angang"]
@@ -117,7 +117,7 @@ def test_gangshanghua_self_draw_on_the_replacement() -> None:
     2 番 → 4, + 1 自摸加底, from each of the three."""
     state = deal([J0 + "3p", J2, "7777s123p456p7p99p", J0], draws="1m8p", back="6p")
     state = discard(state, 0, "3p")
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     state = act(state, 2, Act.KONG, "7s")
     assert state.drawn == 23 and can(state, 2, Act.WIN)
     state = act(state, 2, Act.WIN)
@@ -155,7 +155,7 @@ def test_dianganghua_option_leaves_other_kongs_self_draws() -> None:
     a self-draw paid by all whatever the option."""
     state = deal([J0 + "3p", J2, "7777s123p456p7p99p", J0], draws="1m8p", back="6p", dianganghua="dianpao")
     state = discard(state, 0, "3p")
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     state = act(state, 2, Act.KONG, "7s")
     state = act(state, 2, Act.WIN)
     assert paid(last_settlement(state)) == {0: 5, 1: 5, 3: 5}
@@ -171,7 +171,7 @@ def gangshangpao(seat3: str = J0, **options: object):  # type: ignore[no-untyped
     """Seat 2 makes a 暗杠 of 7s (6 from the others), draws 4m from the back — his void — and throws it."""
     state = deal([J0 + "3p", QINGYISE, KONGER, seat3], draws="6s2p", back="4m", **options)
     state = discard(state, 0, "3p")
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     state = act(state, 2, Act.KONG, "7s")
     assert last_settlement(state, "kong").deltas[2] == 6
     return act(state, 2, Act.DISCARD, "4m")
@@ -220,11 +220,11 @@ def test_no_gangshangpao_on_a_later_discard() -> None:
     """RULES §6 杠上炮 is the discard right after the kong; the konger's next discards are plain."""
     state = deal([J0 + "3p", QINGYISE, KONGER, J0], draws="6p2p6p6p9m4m", back="1p")
     state = discard(state, 0, "3p")
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     state = act(state, 2, Act.KONG, "7s")
     state = discard(state, 2, "1p")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 2
     state = act(state, 2, Act.DISCARD, "4m")
     state = act(state, 1, Act.WIN)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine import Act, Phase, State
 
-from .dealing import act, discard, flows, hand_names, last_settlement, legal, paid, settlements, tsumogiri
+from .dealing import act, discard, discard_drawn, flows, hand_names, last_settlement, legal, paid, settlements
 from .test_sichuan_helpers import J0, J1, J2, SC, deal
 
 TANKI = "123m456m789m123s9s"
@@ -19,7 +19,7 @@ TANKI = "123m456m789m123s9s"
 def until_remaining(state: State, left: int) -> State:
     """Everyone throws what he draws until the wall holds ``left`` tiles (the seat to play has drawn)."""
     while state.wall.remaining > left:
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.phase == Phase.TURN
     return state
 

@@ -23,7 +23,7 @@ from engine import (
     Phase,
     State,
     apply,
-    get_ruleset,
+    get_variant,
     legal_actions,
     new_hand,
     replay,
@@ -34,7 +34,7 @@ from engine.variants.sichuan import HUJIAO_NOTE, Swapped
 
 from .playout import assert_reached, eager_policy, play_hand, random_policy
 
-RULES = get_ruleset("sichuan")
+RULES = get_variant("sichuan")
 MODES = ("xuezhan", "xueliu", "swap", "sanren")
 
 
@@ -210,7 +210,7 @@ def test_2000_random_hands_keep_every_invariant(mode: str) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_replay_from_the_action_log_gives_the_same_state(mode: str) -> None:
-    """A hand is fully determined by (ruleset, options, seed, actions), 换三张 dice included."""
+    """A hand is fully determined by (variant, options, seed, actions), 换三张 dice included."""
     for seed in range(12):
         state, log = play(seed, mode)
         assert replay(RULES, seed, log, room(seed, mode), seats=seats_of(mode)) == state

@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine import Act, EventKind, Phase, State, observe, observe_public, tile_str, to_act
 from engine.tiles import parse_tile
 
-from .dealing import act, act_events, can, flows, last_settlement, legal, paid, settlements, tsumogiri
+from .dealing import act, act_events, can, discard_drawn, flows, last_settlement, legal, paid, settlements
 from .test_sichuan_helpers import J0, J1, J2, J3, SC, deal
 
 DUIDUI = "333m666m222s888s4s"  # 对对胡, waits 4s
@@ -49,7 +49,7 @@ def test_a_winner_may_win_again_each_win_settled_at_once() -> None:
     he holds 13 again, waiting as before."""
     state = won_once(draws="6p6p6p4s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and state.drawn == parse_tile("4s") and can(state, 1, Act.WIN)
     state = act(state, 1, Act.WIN)
     assert paid(last_settlement(state)) == {0: 3, 2: 3, 3: 3}
@@ -62,7 +62,7 @@ def test_the_table_sees_each_seats_wins() -> None:
     """Issue 13: the group shows each seat's wins so far — the observation counts them (PublicSeat.wins)."""
     state = won_once(draws="6p6p6p4s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.WIN)
     assert [p.wins for p in observe_public(state).seats] == [0, 2, 0, 0]
     assert observe(state, 3).seats[1].wins == 2 and observe(state, 3).seats[1].hand is None
@@ -72,7 +72,7 @@ def test_a_locked_winner_throws_what_does_not_win() -> None:
     """D: a winner's hand is locked: a drawn tile that does not win is thrown for him (he is never asked)."""
     state = won_once(draws="6p6p6p7p")
     for _ in range(2):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state, events = act_events(state, 0, Act.DISCARD, "6p")
     auto = [e for e in events if e.kind == EventKind.DISCARD and e.auto]
     assert [(e.seat, e.tile) for e in auto] == [(1, parse_tile("7p"))]
@@ -96,7 +96,7 @@ def test_a_locked_winner_may_kong_if_his_waits_stay() -> None:
     leaves him waiting on 4s alone — the kong is offered, and paid (暗杠 2 from each, all in play)."""
     state = won_once(draws="6p6p6p3m", seat3=J3)
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and legal(state, 1) == {"1 discard 3m", "1 kong 3m"}
     state = act(state, 1, Act.KONG, "3m")
     assert paid(last_settlement(state, "kong")) == {0: 2, 2: 2, 3: 2}
@@ -111,7 +111,7 @@ def test_a_locked_winner_may_not_kong_if_his_waits_change() -> None:
     state = act(state, 1, Act.WIN)
     assert SC.waits(state.seats[1].counts) == [parse_tile(t) for t in ("3p", "4p", "6p", "9p")]
     for _ in range(2):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state, events = act_events(state, 0, Act.DISCARD, "6m")
     assert any(e.kind == EventKind.DISCARD and e.auto and e.tile == parse_tile("2p") for e in events)
     assert state.seats[1].melds == ()

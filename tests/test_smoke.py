@@ -2,11 +2,11 @@
 
 import random
 
-from engine import Phase, apply, get_ruleset, legal_actions, new_hand, to_act
+from engine import Phase, apply, get_variant, legal_actions, new_hand, to_act
 
 
 def test_random_hand_ends_and_scores_sum_to_zero() -> None:
-    state = new_hand(get_ruleset("changsha"), seed=7)
+    state = new_hand(get_variant("changsha"), seed=7)
     rng = random.Random(7)
     for _ in range(3000):
         if state.phase == Phase.ENDED:

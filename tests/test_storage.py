@@ -33,7 +33,7 @@ from storage.store import LEADERBOARD_ALL_SQL, LEADERBOARD_PERIOD_SQL
 
 from .pgcluster import raw_sql
 
-CHANGSHA = engine.get_ruleset("changsha")
+CHANGSHA = engine.get_variant("changsha")
 T0 = datetime(2024, 5, 15, 12, 0, tzinfo=UTC).timestamp()
 
 

@@ -91,7 +91,7 @@ async def test_a_chosen_language_is_stored_once_and_kept(store: Storage) -> None
 
 
 async def test_decisions_and_auto_play_are_written_with_the_action(store: Storage) -> None:
-    rs = engine.get_ruleset("changsha")
+    rs = engine.get_variant("changsha")
     table = await store.create_table(-100, "changsha", seats=[7, 8, None, None])
 
     def first(state: engine.State) -> list[SeatPlay]:

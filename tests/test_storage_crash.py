@@ -23,7 +23,7 @@ import engine
 from storage import Storage, result_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
-CHANGSHA = engine.get_ruleset("changsha")
+CHANGSHA = engine.get_variant("changsha")
 CHAT, SEATS, MAX_HANDS = -4242, [101, 102, 103, 104], 1000
 
 

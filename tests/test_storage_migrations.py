@@ -18,7 +18,7 @@ from storage.postgres import _PgConn
 from storage.postgres import migrate as pg_migrate
 from storage.store import _score_rows, is_postgres_url
 
-CHANGSHA = engine.get_ruleset("changsha")
+CHANGSHA = engine.get_variant("changsha")
 FINISHED_SEED, OPEN_SEED, OPEN_UPTO = 20, 31, 25
 
 

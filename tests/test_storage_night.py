@@ -16,7 +16,7 @@ from storage.facts import seat_facts
 from .playout import eager_policy
 from .test_storage_migrations import FINISHED_SEED, moves, old_database
 
-CHANGSHA = engine.get_ruleset("changsha")
+CHANGSHA = engine.get_variant("changsha")
 
 
 async def play_out(s: Storage, table_id: int, seed: int, rng: random.Random) -> engine.State:

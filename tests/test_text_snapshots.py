@@ -29,7 +29,7 @@ MID = 24  # actions into the hand for the mid-hand texts
 
 def _hand(variant: str) -> tuple[State, State]:
     """(the state ``MID`` actions in, the end of the hand) of a seeded AI hand."""
-    rs = engine.get_ruleset(variant)
+    rs = engine.get_variant(variant)
     state = engine.new_hand(rs, 11)
     rng = random.Random(11)
     mid = None
@@ -78,7 +78,7 @@ def _texts(variant: str) -> str:
     return "\n".join(out)
 
 
-@pytest.mark.parametrize("variant", sorted(engine.RULESETS))
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
 def test_texts_match_their_snapshot(variant: str) -> None:
     path = SNAPSHOTS / f"{variant}.txt"
     text = _texts(variant)

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from engine import get_ruleset, new_hand, parse_tiles, tile_str
+from engine import get_variant, new_hand, parse_tiles, tile_str
 from engine.game import arranged_hand, parse_tiles_ordered
 from engine.wall import Wall
 
@@ -37,7 +37,7 @@ def test_changsha_wall_has_108_tiles() -> None:
 
 def test_a_dealt_hand_accounts_for_108_tiles() -> None:
     """Seed: 只有庄家可得到十四张牌，其余的人十三张 — 14 + 3×13 dealt, the other 55 stay in the wall."""
-    state = new_hand(get_ruleset("changsha"), seed=3, dealer=2)
+    state = new_hand(get_variant("changsha"), seed=3, dealer=2)
     sizes = [sum(s.counts) for s in state.seats]
     assert sizes == [13, 13, 14, 13]
     assert state.wall.remaining == 108 - 53 == 55

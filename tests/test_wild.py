@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from itertools import combinations_with_replacement
 
-from engine import get_ruleset
+from engine import get_variant
 from engine.melds import Meld, MeldKind
 from engine.shanten import HandShape, Shapes
 from engine.shape import is_seven_pairs as plain_seven_pairs
@@ -19,7 +19,7 @@ from engine.wild import RED, WildShape, is_complete, is_seven_pairs, suit_need
 
 from .reference import is_standard as reference_standard
 
-HZ = get_ruleset("hongzhong")
+HZ = get_variant("hongzhong")
 SEVEN = Shapes(seven_pairs=True)
 
 

@@ -18,13 +18,13 @@ from .dealing import (
     act,
     can,
     discard,
+    discard_drawn,
     hand_names,
     last_settlement,
     legal,
     paid,
     pass_claims,
     received,
-    tsumogiri,
 )
 from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, win_names
 
@@ -91,8 +91,8 @@ def test_option_no_chow_after_a_pung_of_another_suit() -> None:
     state = act(state, 0, Act.DISCARD, "5s")
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "3p")
-    state = tsumogiri(state)  # seat 2: 4s
-    state = tsumogiri(state)  # seat 3: 4s
+    state = discard_drawn(state)  # seat 2: 4s
+    state = discard_drawn(state)  # seat 3: 4s
     state = act(state, 0, Act.DISCARD, "2m")
     assert not any("chow" in a for a in legal(state, 1))
 
@@ -133,7 +133,7 @@ def test_after_chow_no_concealed_kong_of_another_suit() -> None:
     """Seed 清一色: 吃了后，不能 ... 杠(暗) ... 其他花色的牌. Seat 1 draws the fourth 3s: no kong."""
     state = chowed("1346789m2333s36p", draws="5p5p9p3s")
     for _ in range(3):
-        state = tsumogiri(state)  # seats 2, 3, 0
+        state = discard_drawn(state)  # seats 2, 3, 0
     assert state.current == 1 and state.drawn == parse_tile("3s")
     assert not any("kong" in a for a in legal(state, 1))
 
@@ -213,13 +213,13 @@ def test_louhu_no_discard_win_until_own_draw() -> None:
     state = act(state, 2, Act.DISCARD, "7p")
     assert can(state, 1, Act.WIN)
     state = act(state, 1, Act.PASS)
-    assert state.seats[1].furiten
+    assert state.seats[1].passed_wins
     state = act(state, 3, Act.DISCARD, "5m")
     assert not can(state, 1, Act.WIN)
     state = pass_claims(state)
-    state = tsumogiri(state)  # seat 0: 4s
-    assert state.current == 1 and not state.seats[1].furiten
-    state = tsumogiri(state)  # seat 1: 2s
+    state = discard_drawn(state)  # seat 0: 4s
+    assert state.current == 1 and not state.seats[1].passed_wins
+    state = discard_drawn(state)  # seat 1: 2s
     state = act(state, 2, Act.DISCARD, "7p")
     assert can(state, 1, Act.WIN)
 
@@ -232,4 +232,4 @@ def test_louhu_only_for_that_player() -> None:
     state = act(state, 1, Act.PASS)
     state = act(state, 2, Act.WIN)
     assert last_settlement(state).winners == (2,)
-    assert not state.seats[2].furiten
+    assert not state.seats[2].passed_wins

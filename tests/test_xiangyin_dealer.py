@@ -9,12 +9,12 @@ seat 2) and the haidi. SMALL (seat 1) waits 1p/4p with a small hand; WAITS_3P is
 
 from __future__ import annotations
 
-from engine import Act, Phase, State, get_ruleset, new_hand, parse_tile
+from engine import Act, Phase, State, get_variant, new_hand, parse_tile
 
-from .dealing import act, discard, hand_names, last_settlement, legal, paid, play_until_haidi, tsumogiri
+from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid, play_until_haidi
 from .test_xiangyin_helpers import JUNK, deal
 
-XY = get_ruleset("xiangyin")
+XY = get_variant("xiangyin")
 SMALL = "234m45556s23789p"
 WAITS_3P = "123m678m789s12p99p"
 DEAD = "1357m13579s1357p"  # a fourth hand that is never ready
@@ -118,7 +118,7 @@ def test_last_tile_as_kong_replacement_that_seat_deals() -> None:
     state = deal([JUNK[0] + "3s", SMALL, "555m279s14689p13m", JUNK[2]], tail="5m9s")
     state = discard(state, 0, "3s")
     while not (state.current == 2 and state.wall.remaining == 1):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.drawn == parse_tile("5m")
     state = act(state, 2, Act.KONG, "5m", "bu")
     assert state.wall.remaining == 0 and state.drawn == parse_tile("9s")
@@ -147,7 +147,7 @@ def test_other_variants_draw_the_first_dealer_from_the_seed() -> None:
     """The common rule (e.g. Changsha seed 四.A 第一局由系统随机分配庄家): no fixed first dealer, whoever
     created the table."""
     for variant in ("changsha", "hengyang", "shaoyang", "sichuan"):
-        assert get_ruleset(variant).first_dealer(4, 2) is None
+        assert get_variant(variant).first_dealer(4, 2) is None
 
 
 def test_winner_deals_next() -> None:

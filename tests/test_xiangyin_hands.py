@@ -1,6 +1,6 @@
 """Winning hands (RULES.md §4 "Small hand", "Big"; seed 一.1–2, 二 胡牌类型, 六.2, 六.5).
 
-Most tests ask the ruleset about a complete hand (win_names: the whole hand with melds in brackets, its
+Most tests ask the variant about a complete hand (win_names: the whole hand with melds in brackets, its
 concealed part holding the winning tile); a few play the hand out at an arranged table.
 """
 
@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Act, Phase, WinInfo, get_ruleset, new_hand, parse_tile
+from engine import Act, Phase, WinInfo, get_variant, new_hand, parse_tile
 from engine.variants.xiangyin import hand_value
 
 from .dealing import act, can, discard, hand_names, last_settlement, paid
 from .test_xiangyin_helpers import JUNK, deal, win_names
 
-XY = get_ruleset("xiangyin")
+XY = get_variant("xiangyin")
 
 # ---------------------------------------------------------------- tiles and deal
 

@@ -1,8 +1,8 @@
-"""Helpers for the Xiangyin (湘阴推倒胡) clause tests — the Xiangyin ruleset, its junk hands, its arranged
+"""Helpers for the Xiangyin (湘阴推倒胡) clause tests — the Xiangyin variant, its junk hands, its arranged
 deal, 开杠 dice and hand verdicts — and the tests that the helpers themselves are sound (junk hands are dead,
 the dice prediction is right).
 
-The helpers every ruleset shares live in dealing.py. Seats count in play order: seat + 1 is the 下家 (next
+The helpers every variant shares live in dealing.py. Seats count in play order: seat + 1 is the 下家 (next
 seat); the dealer holds 14 tiles. ``arranged_hand`` sorts each hand, so the dealer's 14th tile is simply one
 of his tiles. Tables of 2, 3 and 4 players: pass 2, 3 or 4 hands.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Act, State, get_ruleset, is_ready, parse_tiles_ordered, tile_str
+from engine import Act, State, get_variant, is_ready, parse_tiles_ordered, tile_str
 from engine.tiles import to_counts
 
 from . import dealing
 from .dealing import act, act_events, choose_in_seat_order, discard, sorted_names, win_context
 
-XY = get_ruleset("xiangyin")
+XY = get_variant("xiangyin")
 
 # Junk hands: every suit, no pair, no run, nothing all-2/5/8, not ready. They only pass.
 JUNK = ("679m25689s12489p", "2367m12468s1248p", "23679m279s14689p")

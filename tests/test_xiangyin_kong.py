@@ -18,6 +18,7 @@ from .dealing import (
     act_events,
     can,
     discard,
+    discard_drawn,
     hand_names,
     last_settlement,
     legal,
@@ -25,7 +26,6 @@ from .dealing import (
     pass_claims,
     play_until_haidi,
     received,
-    tsumogiri,
 )
 from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
 
@@ -52,7 +52,7 @@ def pung_then_fourth(seats: int = 4, later: str = "", **kw):  # type: ignore[no-
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "1m")
     for _ in range(seats - 1):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and state.drawn == parse_tile("5m")
     return state
 
@@ -132,7 +132,7 @@ def test_minggang_skipped_may_be_made_later_without_points() -> None:
     state = discard(state, 1, "7s")  # the 补杠 is skipped
     assert state.seats[1].passed_kongs == (parse_tile("5m"),)
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert {"1 kong 5m bu", "1 kong 5m kai"} <= legal(state, 1)
     before = len(state.settlements)
     state = act(state, 1, Act.KONG, "5m", "bu")
@@ -148,7 +148,7 @@ def test_option_skipped_minggang_only_kaigang() -> None:
     assert {"1 kong 5m bu", "1 kong 5m kai"} <= legal(state, 1)  # the first chance: both
     state = discard(state, 1, "7s")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     kongs = {a for a in legal(state, 1) if "kong" in a}
     assert kongs == {"1 kong 5m kai"}
     before = len(state.settlements)
@@ -216,8 +216,8 @@ def test_rule1_after_kaigang_only_kong_or_draw_and_discard() -> None:
     hand throws what it draws by itself, and is not offered a pung (88s in hand, the dealer throws 8s)."""
     state = kong_deal(stacks={N: "9s1s"}, draws="2m6m4s9p")
     state = act(state, 1, Act.KONG, "5m", "kai")
-    state = tsumogiri(state)  # seat 2: 2m
-    state = tsumogiri(state)  # seat 3: 6m
+    state = discard_drawn(state)  # seat 2: 2m
+    state = discard_drawn(state)  # seat 3: 6m
     state = act(state, 0, Act.DISCARD, "8s")
     assert not can(state, 1, Act.PUNG)
     state = pass_claims(state)
@@ -231,7 +231,7 @@ def test_rule1_locked_hand_may_kong_again() -> None:
     state = kong_deal("555m777p234s23p88s", stacks={N: "9s1s"}, draws="2m6m9p7p")
     state = act(state, 1, Act.KONG, "5m", "kai")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1 and state.drawn == parse_tile("7p")
     assert legal(state, 1) == {"1 kong 7p kai", "1 discard 7p"}
 
@@ -244,7 +244,7 @@ def test_rule1_a_further_kaigang_must_stay_ready() -> None:
     state = discard(state, 0, "9m")
     state = act(state, 1, Act.KONG, "5m", "kai")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.seats[1].discards[-1] == parse_tile("3s")
     assert [m.tile for m in state.seats[1].melds] == [parse_tile("5m")]
 
@@ -274,7 +274,7 @@ def rob_deal(mode: str):  # type: ignore[no-untyped-def]
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "1m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     return act(state, 1, Act.KONG, "5m", mode)
 
 

@@ -10,13 +10,13 @@ from collections import Counter
 
 import pytest
 
-from engine import Act, Action, MeldKind, Phase, State, get_ruleset, new_hand, replay
+from engine import Act, Action, MeldKind, Phase, State, get_variant, new_hand, replay
 
 from .dealing import act, discard
 from .playout import assert_reached, eager_policy, play_hand, random_policy
 from .test_xiangyin_helpers import deal
 
-RULES = get_ruleset("xiangyin")
+RULES = get_variant("xiangyin")
 
 
 def options_for(seed: int) -> dict[str, object]:
@@ -129,7 +129,7 @@ def test_quanqiuren_from_an_arranged_deal() -> None:
 
 
 def test_replay_from_the_action_log_gives_the_same_state() -> None:
-    """A hand is fully determined by (ruleset, options, seed, actions) — at every table size."""
+    """A hand is fully determined by (variant, options, seed, actions) — at every table size."""
     for seed in range(45):
         rng = random.Random(seed)
         seats = (4, 3, 2)[seed % 3]

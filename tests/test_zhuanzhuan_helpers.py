@@ -1,7 +1,7 @@
-"""Helpers for the 转转麻将 (Zhuanzhuan) and 红中麻将 (Hongzhong) clause tests: the rulesets, junk hands,
+"""Helpers for the 转转麻将 (Zhuanzhuan) and 红中麻将 (Hongzhong) clause tests: the variants, junk hands,
 ready hands, arranged deals and hand verdicts.
 
-Not tests themselves (pytest collects nothing here); the helpers every ruleset shares live in dealing.py.
+Not tests themselves (pytest collects nothing here); the helpers every variant shares live in dealing.py.
 Seats count in play order: seat + 1 is the 下家 (next seat); the dealer (seat 0 unless told) holds 14 tiles.
 底分 is 1 unless told, so an amount reads directly in points. The birds (抓码) are the front tiles left in
 the wall when a hand is won: a test that wins on its first draw lists them right after the winning tile.
@@ -13,14 +13,14 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine import Act, Action, Phase, State, Variant, get_ruleset, new_hand
+from engine import Act, Action, Phase, State, Variant, get_variant, new_hand
 
 from . import dealing
 from .dealing import act, discard
 from .playout import eager_policy, play_hand, random_policy, tiles_in_play
 
-ZZ = get_ruleset("zhuanzhuan")
-HZ = get_ruleset("hongzhong")
+ZZ = get_variant("zhuanzhuan")
+HZ = get_variant("hongzhong")
 
 # Junk hands: 13 different suited tiles, no pair, no run, nothing near ready (with a 红中 either).
 JUNK = ("124578m1245s147p", "1245s124578p147m", "124578s1245m258p")
@@ -31,44 +31,44 @@ NO_HIT = "3s6s3s6s"
 TWO_HITS = "9m1s3s6s"
 
 
-def deal(hands: list[str], ruleset: Variant = ZZ, base: int = 1, **kw: Any) -> State:
+def deal(hands: list[str], variant: Variant = ZZ, base: int = 1, **kw: Any) -> State:
     """An arranged hand at the dealer's first discard (no pre-hand choices in these variants); ``kw``: its
     draws, back, tail, dealer, seed and room options by name."""
-    return dealing.deal(ruleset, hands, base=base, **kw)
+    return dealing.deal(variant, hands, base=base, **kw)
 
 
-def self_draw(ruleset: Variant = ZZ, front: str = NO_HIT, winner: str = READY, **kw: Any) -> State:
+def self_draw(variant: Variant = ZZ, front: str = NO_HIT, winner: str = READY, **kw: Any) -> State:
     """The dealer throws 8m, nobody claims, seat 1 draws 6p and wins by self-draw; ``front``: the wall's
     front tiles after 6p (the birds)."""
-    state = deal([JUNK[0] + "8m", winner, JUNK[1], JUNK[2]], ruleset, draws="6p" + front, **kw)
+    state = deal([JUNK[0] + "8m", winner, JUNK[1], JUNK[2]], variant, draws="6p" + front, **kw)
     state = discard(state, 0, "8m")
     assert state.current == 1
     return act(state, 1, Act.WIN)
 
 
-def discard_win(ruleset: Variant = ZZ, front: str = NO_HIT, winner: str = READY, **kw: Any) -> State:
+def discard_win(variant: Variant = ZZ, front: str = NO_HIT, winner: str = READY, **kw: Any) -> State:
     """可接炮 on: the dealer throws 6p into seat 1's ready hand and seat 1 wins on it; ``front``: the wall's
     front tiles (the birds)."""
     kw.setdefault("jiepao", True)
-    state = deal([JUNK[0] + "6p", winner, JUNK[1], JUNK[2]], ruleset, draws=front, **kw)
+    state = deal([JUNK[0] + "6p", winner, JUNK[1], JUNK[2]], variant, draws=front, **kw)
     state = act(state, 0, Act.DISCARD, "6p")
     return act(state, 1, Act.WIN)
 
 
-def win_names(ruleset: Variant, hand: str, tile: str, **kw: Any) -> list[str] | None:
-    """The ruleset's verdict on a complete hand (dealing.win_context): sorted names, or None. Every hand
+def win_names(variant: Variant, hand: str, tile: str, **kw: Any) -> list[str] | None:
+    """The variant's verdict on a complete hand (dealing.win_context): sorted names, or None. Every hand
     evaluate_win accepts must pass the cheap could_win gate too."""
-    ctx = dealing.win_context(ruleset, hand, tile, **kw)
-    info = ruleset.evaluate_win(ctx)
+    ctx = dealing.win_context(variant, hand, tile, **kw)
+    info = variant.evaluate_win(ctx)
     if info is not None:
-        assert ruleset.could_win(ctx.counts, ctx.melds), "could_win must pass every winning hand"
+        assert variant.could_win(ctx.counts, ctx.melds), "could_win must pass every winning hand"
     return dealing.sorted_names(info)
 
 
 # ---------------------------------------------------------------- playouts
 
 
-def room_options(ruleset: Variant, seed: int) -> dict[str, Any]:
+def room_options(variant: Variant, seed: int) -> dict[str, Any]:
     """Every room option varied over the seeds (each value reached many times in 300 hands)."""
     opts: dict[str, Any] = {
         "qidui": seed % 5 != 1,
@@ -80,7 +80,7 @@ def room_options(ruleset: Variant, seed: int) -> dict[str, Any]:
         "zhuangxian": seed % 4 == 2,
         "base": (1, 2, 5)[seed % 3],
     }
-    if any(s.name == "wuhongzhong" for s in ruleset.option_specs):
+    if any(s.name == "wuhongzhong" for s in variant.option_specs):
         opts["wuhongzhong"] = seed % 2 == 1
     return opts
 
@@ -139,7 +139,7 @@ def check_hand(state: State) -> None:
         assert {p.payer for p in win.payments} == {state.result.next_dealer}  # the discarder
 
 
-def playouts(ruleset: Variant, hands: int, total: int) -> Counter[str]:
+def playouts(variant: Variant, hands: int, total: int) -> Counter[str]:
     """Seeds 0 … hands-1 (two in three eager, one in three random players), every room option varied; the
     core invariants after every step (tests/playout.py), ``total`` tiles conserved, every settlement and the
     next dealer checked, every action printed and parsed back, 红中 never discarded or melded."""
@@ -147,7 +147,7 @@ def playouts(ruleset: Variant, hands: int, total: int) -> Counter[str]:
     for seed in range(hands):
         rng = random.Random(seed)
         policy = random_policy if seed % 3 == 2 else eager_policy
-        state = new_hand(ruleset, seed, room_options(ruleset, seed))
+        state = new_hand(variant, seed, room_options(variant, seed))
         assert sum(tiles_in_play(state).values()) == total
         state, log = play_hand(state, rng, [policy] * 4, check_hidden=seed % 50 == 0)
         assert state.phase == Phase.ENDED and state.result is not None

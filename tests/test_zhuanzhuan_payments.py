@@ -13,7 +13,7 @@ import pytest
 
 from engine import Act, State
 
-from .dealing import act, check_zero_sum, discard, last_settlement, paid, tsumogiri
+from .dealing import act, check_zero_sum, discard, discard_drawn, last_settlement, paid
 from .test_zhuanzhuan_helpers import JUNK, NO_HIT, READY, TWO_HITS, ZZ, deal, discard_win, self_draw
 
 # ---------------------------------------------------------------- 自摸 / 接炮
@@ -68,7 +68,7 @@ def test_zhuangxian_dealer_receives_one_more() -> None:
     state = deal([READY + "8m", JUNK[0], JUNK[1], JUNK[2]], draws="3s6s3s6p" + NO_HIT, zhuangxian=True)
     state = discard(state, 0, "8m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 0
     state = act(state, 0, Act.WIN)
     assert paid(last_settlement(state)) == {1: 3, 2: 3, 3: 3}
@@ -156,7 +156,7 @@ def rob(front: str = NO_HIT, **kw: Any) -> State:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "9p")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert state.current == 1
     state = act(state, 1, Act.KONG, "9m")
     return act(state, 2, Act.WIN)

@@ -38,7 +38,7 @@ def test_2000_random_hands_keep_every_invariant() -> None:
 
 
 def test_replay_from_the_action_log_gives_the_same_state() -> None:
-    """A hand is fully determined by (ruleset, options, seed, actions)."""
+    """A hand is fully determined by (variant, options, seed, actions)."""
     for seed in range(30):
         opts = room_options(ZZ, seed)
         state, log = play_hand(new_hand(ZZ, seed, opts), random.Random(seed), [eager_policy] * 4)

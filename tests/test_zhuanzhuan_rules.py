@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine import Act, IllegalAction, InvalidOption, Phase, State, get_ruleset, new_hand, parse_tile
+from engine import Act, IllegalAction, InvalidOption, Phase, State, get_variant, new_hand, parse_tile
 from engine.tiles import full_set
 
 from .dealing import (
@@ -17,11 +17,11 @@ from .dealing import (
     can,
     check_zero_sum,
     discard,
+    discard_drawn,
     last_settlement,
     paid,
     play_to_end,
     settlements,
-    tsumogiri,
 )
 from .test_zhuanzhuan_helpers import JUNK, NO_HIT, READY, ZZ, deal, self_draw, win_names
 
@@ -129,7 +129,7 @@ def added_kong(**kw: Any) -> State:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "9p")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     return act(state, 1, Act.KONG, "9m")
 
 
@@ -171,7 +171,7 @@ def test_tuigang_keeps_kong_money_when_the_hand_is_won() -> None:
     )
     state = act(state, 0, Act.KONG, "3m")
     state = discard(state, 0, "6p")  # the replacement; seat 2 may only pung it
-    state = tsumogiri(state)
+    state = discard_drawn(state)
     assert state.current == 2
     state = act(state, 2, Act.WIN)
     assert paid(last_settlement(state, "kong")) == {1: 2, 2: 2, 3: 2}
@@ -193,7 +193,7 @@ def test_no_haidi_the_birds_stay_in_the_wall(options: dict[str, object], left: i
     state = discard(state, 0, "8m")
     while state.phase != Phase.ENDED:
         phases.add(state.phase)
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     assert Phase.HAIDI not in phases
     assert state.wall.remaining == left
     assert state.result is not None and state.result.reason == "draw"
@@ -213,7 +213,7 @@ def test_the_dealer_wins_and_stays() -> None:
     state = deal([READY + "8m", JUNK[0], JUNK[1], JUNK[2]], draws="3s6s3s6p" + NO_HIT)
     state = discard(state, 0, "8m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 0, Act.WIN)
     assert state.result is not None and state.result.next_dealer == 0
 
@@ -260,11 +260,11 @@ def test_passing_a_discard_win_bars_discard_wins_until_the_own_draw() -> None:
     """RULES §1 Missed win (common rule, D for 转转): seat 3 passes seat 1's 6p; seat 2's 3p then is no win
     for him; after his own draw (2s, thrown) he may win on the dealer's 3p."""
     state = both_pass_6p("3p2s3p" + NO_HIT)
-    assert state.current == 2 and state.seats[3].furiten
+    assert state.current == 2 and state.seats[3].passed_wins
     state = act(state, 2, Act.DISCARD, "3p")
     assert state.phase == Phase.TURN and state.current == 3  # no win offered: no claim at all
-    assert not state.seats[3].furiten  # his own draw ended the bar
-    state = tsumogiri(state)
+    assert not state.seats[3].passed_wins  # his own draw ended the bar
+    state = discard_drawn(state)
     state = act(state, 0, Act.DISCARD, "3p")
     assert can(state, 3, Act.WIN) and can(state, 2, Act.WIN)
 
@@ -306,7 +306,7 @@ def test_illegal_input_says_why() -> None:
     state = deal([JUNK[0] + "6p", READY, JUNK[1], JUNK[2]])
     with pytest.raises(IllegalAction):
         act(state, 0, Act.DISCARD, "9p")
-    assert get_ruleset("zhuanzhuan") is ZZ
+    assert get_variant("zhuanzhuan") is ZZ
 
 
 def test_rules_pages_state_the_decisions_and_are_listed() -> None:
@@ -319,5 +319,5 @@ def test_rules_pages_state_the_decisions_and_are_listed() -> None:
         page = (root / f"docs/rules/{vid}.md").read_text(encoding="utf-8")
         assert "## 裁定 / Decisions" in page and "## 房间选项 / Room options" in page
         assert f"docs/rules/{vid}.md" in readme and f"| {vid} |" in common
-        for spec in get_ruleset(vid).option_specs:
+        for spec in get_variant(vid).option_specs:
             assert spec.label_zh in page, (vid, spec.label_zh)

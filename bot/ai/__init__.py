@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from engine import Act, Action, KongMode, Observation, Phase, Variant, get_ruleset
+from engine import Act, Action, KongMode, Observation, Phase, Variant, get_variant
 from engine.melds import Meld, MeldKind
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258, to_counts
 
@@ -62,19 +62,19 @@ class Evaluator:
 
     def __init__(self, obs: Observation, melds: Sequence[Meld] | None = None) -> None:
         self.obs = obs
-        self.ruleset: Variant = get_ruleset(obs.variant)
+        self.variant: Variant = get_variant(obs.variant)
         me = obs.seats[obs.seat]
         self.choice = me.choice
         self.melds: tuple[Meld, ...] = tuple(me.melds if melds is None else melds)
-        self.shape = self.ruleset.hand_shape(self.melds)
+        self.shape = self.variant.hand_shape(self.melds)
         vis = visible_counts(obs)
         self.unseen = [4 - v if v < 4 else 0 for v in vis]
 
     def with_melds(self, melds: Sequence[Meld]) -> Evaluator:
         ev = object.__new__(Evaluator)
-        ev.obs, ev.ruleset, ev.unseen, ev.choice = self.obs, self.ruleset, self.unseen, self.choice
+        ev.obs, ev.variant, ev.unseen, ev.choice = self.obs, self.variant, self.unseen, self.choice
         ev.melds = tuple(melds)
-        ev.shape = self.ruleset.hand_shape(ev.melds)
+        ev.shape = self.variant.hand_shape(ev.melds)
         return ev
 
     def shanten(self, counts: Counts) -> int:
@@ -82,7 +82,7 @@ class Evaluator:
         return self.shape.shanten(counts)
 
     def waits(self, counts: Counts) -> list[int]:
-        return self.ruleset.waits(counts, self.melds, self.obs.options, self.choice)
+        return self.variant.waits(counts, self.melds, self.obs.options, self.choice)
 
     def value(self, counts: Counts) -> tuple[int, int]:
         """(shanten, unseen useful tiles) of a 3k+1 hand: the variant's shanten (a 'ready' shape without
@@ -106,7 +106,7 @@ class Evaluator:
         s, ready = level
         if ready is not None:
             return s, ready
-        extra = self.ruleset.wait_candidates(counts, self.melds)
+        extra = self.variant.wait_candidates(counts, self.melds)
         return s, self.shape.useful(counts, s, self.unseen, extra)
 
 
@@ -171,13 +171,13 @@ def _best_discard(
             continue  # a higher shanten never wins, whatever it counts: not counted
         s, useful = level
         if useful is None:
-            useful = view.useful(t, after, s, ev.unseen, ev.ruleset.wait_candidates(after, ev.melds))
+            useful = view.useful(t, after, s, ev.unseen, ev.variant.wait_candidates(after, ev.melds))
         if useful > most:
             most = useful
         scored.append((useful, tie, t))
     top = [(tie, t) for useful, tie, t in scored if useful == most]
     if len(top) > 1:
-        pair_258 = ev.ruleset.shapes.pair_258
+        pair_258 = ev.variant.shapes.pair_258
         _, _, t = min((_discard_order(counts, t, pair_258), tie, t) for tie, t in top)
     else:
         t = top[0][1]

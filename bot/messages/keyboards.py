@@ -28,8 +28,8 @@ from typing import ClassVar
 from bot.messages.content import Button, Keyboard
 from bot.text import render
 from bot.text.texts import t
-from engine import RULESETS, Act, Action, Observation
-from engine.ruleset import Ruleset
+from engine import VARIANTS, Act, Action, Observation
+from engine.variant import Variant
 from storage import TableSettings
 
 MAX_DATA = 64
@@ -157,7 +157,7 @@ Press = (
 # m choose a preset (several options at once), c/d claim/discard timer, p claim pause, n player count,
 # t language, go start the hand; R 局数 (hands in the room), Y the ready timer, y Ready (between hands).
 LOBBY_OPS = frozenset({"j", "l", "a", "r", "s", "b", "o", "m", "c", "d", "p", "n", "t", "go", "R", "Y", "y"})
-VARIANTS = frozenset(RULESETS)
+KNOWN_VARIANTS = frozenset(VARIANTS)
 CODE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 MAX_CODE = 32
 STEP_DIGITS = 4
@@ -212,7 +212,7 @@ def decode(raw: object) -> Press | None:
         return HandPress(table) if kind == "h" else BackPress(table)
     if kind == "S" and len(rest) in (1, 2) and rest[0] in PERIODS:
         if len(rest) == 2:
-            return ScorePress(rest[0], rest[1]) if rest[1] in VARIANTS else None
+            return ScorePress(rest[0], rest[1]) if rest[1] in KNOWN_VARIANTS else None
         return ScorePress(rest[0])
     if kind == "N" and len(rest) == 1:
         table = _number(rest[0], ID_DIGITS)
@@ -331,7 +331,7 @@ def lobby_keyboard(table_id: int, lang: str, next_hand: bool) -> Keyboard:
 
 
 def settings_keyboard(
-    table_id: int, rs: Ruleset, options: dict[str, object], tm: TableSettings, n: int
+    table_id: int, rs: Variant, options: dict[str, object], tm: TableSettings, n: int
 ) -> Keyboard:
     lang = tm.lang
 

@@ -21,18 +21,18 @@ from engine import (
     Phase,
     State,
     apply,
-    get_ruleset,
+    get_variant,
     new_hand,
     observe,
     to_act,
 )
-from engine.variants import RULESETS
+from engine.variants import VARIANTS
 
 
 def steps(variant: str, seed: int, seats: int | None = None) -> Iterator[tuple[State, list[Event]]]:
     """Every position of a seeded hand after each discard and at its end, with the events so far."""
     rng = random.Random(seed)
-    state = new_hand(get_ruleset(variant), seed, seats=seats)
+    state = new_hand(get_variant(variant), seed, seats=seats)
     events: list[Event] = []
     while state.phase != Phase.ENDED:
         seat = rng.choice(to_act(state))
@@ -134,7 +134,7 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["--docs"]:
         saved = save_doc_samples(Path(argv[1]) if len(argv) > 1 else Path("docs/images"))
     else:
-        saved = save_samples(Path(argv[0]) if argv else Path("pictures-samples"), argv[1:] or list(RULESETS))
+        saved = save_samples(Path(argv[0]) if argv else Path("pictures-samples"), argv[1:] or list(VARIANTS))
     for p in saved:
         print(p)
 

@@ -155,7 +155,7 @@ def _dumps(obj: Mapping[str, Any]) -> str:
 def hand_jsonl(rec: HandRecord) -> str:
     """The export: ``start_game`` (the hand's identity, seed and commitment), ``start_kyoku`` (the deal),
     then per action its ``mj:action`` line and its events, then ``end_game``."""
-    rs = engine.get_ruleset(rec.variant)
+    rs = engine.get_variant(rec.variant)
     state = engine.new_hand(rs, rec.seed, rec.options, rec.dealer, rec.seats)
     head: dict[str, Any] = {
         "type": "start_game",

@@ -65,7 +65,7 @@ class History:
             return (text, history_keyboard(page, False, lang)) if page else (text, None)
         lines = [t("hist.title", lang, page=page + 1)]
         for row in rows:
-            h, rs = row.hand, engine.get_ruleset(row.variant)
+            h, rs = row.hand, engine.get_variant(row.variant)
             names = await self._names(h.seats, lang)
             lines.append("")
             variant = rs.name_zh if lang == "zh" else rs.name_en
@@ -136,7 +136,7 @@ class History:
         """Step ``step`` of the hand: what happened, then every seat's hand (revealed), melds and discards;
         the last step adds the settlement."""
         h = found.hand
-        rs = engine.get_ruleset(found.table.variant)
+        rs = engine.get_variant(found.table.variant)
         names = await self._names(h.seats, lang)
         steps = self.steps(found)
         step = max(0, min(step, len(steps) - 1))
@@ -212,7 +212,7 @@ class History:
         where = t("stats.here" if chat_id is not None else "stats.all", lang)
         lines = [t("stats.title", lang, name=name, where=where)]
         for r in rows:
-            rs = engine.get_ruleset(r.variant) if r.variant in engine.RULESETS else None
+            rs = engine.get_variant(r.variant) if r.variant in engine.VARIANTS else None
             variant = (rs.name_zh if lang == "zh" else rs.name_en) if rs is not None else r.variant
             rate = round(100 * r.wins / r.hands) if r.hands else 0
             avg = f"{r.points / r.hands:+.1f}" if r.hands else "0"

@@ -29,10 +29,10 @@ async def leaderboard(
     rows = await storage.leaderboard(chat_id, per, now=now, limit=20)
     if variant is None:
         variant = await storage.last_variant(chat_id)
-    ratings = await storage.ratings(chat_id, variant) if variant in engine.RULESETS else {}
+    ratings = await storage.ratings(chat_id, variant) if variant in engine.VARIANTS else {}
     lines = [t("score.title", lang, period=t(f"score.{per.value}", lang))]
-    if variant in engine.RULESETS and ratings:
-        rs = engine.get_ruleset(variant)
+    if variant in engine.VARIANTS and ratings:
+        rs = engine.get_variant(variant)
         lines.append(t("score.rating", lang, variant=rs.name_zh if lang == "zh" else rs.name_en))
     if not rows:
         lines.append(t("score.empty", lang))

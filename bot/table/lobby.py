@@ -104,7 +104,7 @@ class Lobby:
             existing = self.tables.in_chat(chat_id)
             if existing is not None:
                 return existing, False
-            rs = engine.get_ruleset(variant)
+            rs = engine.get_variant(variant)
             n = max(rs.seat_counts)
             options: Mapping[str, Any] | None = None
             settings = TableSettings(lang=self.people.chat_lang(chat_id, lang), host=user_id)
@@ -157,7 +157,7 @@ class Lobby:
                 return Reply(t("ans.full", lang))
             dlang = self.people.dm_lang(user_id)
             chat_title = self.people.chat_titles.get(rt.chat_id, "")
-            variant = views.variant_name(rt.ruleset, dlang)
+            variant = views.variant_name(rt.variant, dlang)
             text = t("dm.joined", dlang, chat=chat_title or "—", tid=rt.id, variant=variant)
             # from his private chat (a deep link's /start) the reply there says it: one message, no probe
             if not from_dm and not await self.dm_probe(user_id, text):
@@ -199,7 +199,7 @@ class Lobby:
                 return Reply(t("ans.left", lang), ok=True)
             if op == "l" and user_id not in rt.seats:
                 return Reply(t("ans.not_seated", lang))
-            rs = rt.ruleset
+            rs = rt.variant
             tm = rt.settings
             if op == "l":
                 seats = [None if u == user_id else u for u in rt.seats]

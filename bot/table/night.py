@@ -104,7 +104,7 @@ class Night:
             seats[r.seat] = r.user_id
         users = {r.user_id for r in rows if r.user_id is not None}
         await self.people.load(u for u in users if u not in self.people.names)
-        rs = rt.ruleset
+        rs = rt.variant
 
         def text(lang: str) -> str:
             names: dict[str, str] = {f"u{u}": self.people.name(u) for u in users}

@@ -116,7 +116,7 @@ def claim_moment(before: State, action: Action, events: Sequence[Event] = ()) ->
     if action.act == Act.KONG:
         concealed = before.seats[action.seat].counts[action.tile] == 4
         kind = MeldKind.KONG_CONCEALED if concealed else MeldKind.KONG_ADDED
-        if before.ruleset.robbable(before, kind):
+        if before.variant.robbable(before, kind):
             return Moment(ClaimKind.ROB, action.seat, action.tile, KongMode(action.detail))
     return None
 
@@ -436,7 +436,7 @@ class Play:
         dealer = rt.next_dealer if rt.next_dealer is not None and rt.next_dealer < len(rt.seats) else None
         if dealer is None and rt.hands_played == 0:  # the first hand: the variant may name its dealer
             host = rt.seats.index(rt.settings.host) if rt.settings.host in rt.seats else None
-            dealer = rt.ruleset.first_dealer(len(rt.seats), host)
+            dealer = rt.variant.first_dealer(len(rt.seats), host)
         ai_seats = tuple(i for i, u in enumerate(rt.seats) if u is None)
         auto = frozenset(s for s in auto if s < len(rt.seats) and rt.seats[s] is not None)
         now = self.clock()

@@ -188,7 +188,7 @@ class Presenter:
 
     def lobby_content(self, rt: TableRuntime) -> tuple[str, Keyboard]:
         lang = self.people.table_lang(rt)
-        rs = rt.ruleset
+        rs = rt.variant
         text = views.lobby_text(
             rs,
             rt.id,
@@ -272,7 +272,7 @@ class Presenter:
         return GroupSnap(
             table_id=rt.id,
             hand_no=rt.hand.number,
-            variant=rt.ruleset,
+            variant=rt.variant,
             state=rt.state,
             pause=rt.pause,
             recent=tuple(rt.recent),
@@ -345,7 +345,7 @@ class Presenter:
             obs = observe(rt.state, seat)
         names = self.seat_names(rt, lang, viewer=seat)
         header = t(
-            "dm.header", lang, variant=views.variant_name(rt.ruleset, lang), tid=rt.id, n=rt.hand.number
+            "dm.header", lang, variant=views.variant_name(rt.variant, lang), tid=rt.id, n=rt.hand.number
         )
         auto = seat in rt.auto
         clock = self._clock(rt, seat, lang)

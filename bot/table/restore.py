@@ -34,7 +34,7 @@ async def win_tiles(storage: Storage, hand_id: int) -> list[tuple[int, int]]:
     try:
         rec = await storage.hand_replay(hand_id)
         state = engine.new_hand(
-            engine.get_ruleset(rec.variant), rec.hand.seed, rec.hand.options, rec.hand.dealer_arg,
+            engine.get_variant(rec.variant), rec.hand.seed, rec.hand.options, rec.hand.dealer_arg,
             len(rec.hand.seats),
         )  # fmt: skip
         out: list[tuple[int, int]] = []

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import engine
 from bot.messages.content import Content, Keyboard, Photo
 from engine import Action, ClaimKind, Event, KongMode, Phase, State
-from engine.ruleset import Ruleset
+from engine.variant import Variant
 from storage import Facts, Hand, SeatPlay, Table, TableSettings
 
 SeedFn = Callable[[int, int], int]  # (table id, hand number) -> the hand's seed
@@ -187,8 +187,8 @@ class TableRuntime:
         return self.table.chat_id
 
     @property
-    def ruleset(self) -> Ruleset:
-        return engine.get_ruleset(self.table.variant)
+    def variant(self) -> Variant:
+        return engine.get_variant(self.table.variant)
 
     @property
     def playing(self) -> bool:

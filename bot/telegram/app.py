@@ -255,7 +255,7 @@ def build_application(
         elif restore:
             await service.restore()
         await _set_commands(app)
-        # Everything loaded so far (libraries, rulesets, restored tables) lives as long as the bot: keep it
+        # Everything loaded so far (libraries, variants, restored tables) lives as long as the bot: keep it
         # out of the cyclic collector's full scans, which otherwise stall the event loop for tens of ms.
         gc.collect()
         gc.freeze()

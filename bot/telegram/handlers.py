@@ -46,17 +46,17 @@ def service_of(context: Context) -> TableService:
 
 def find_variant(word: str | None) -> str | None:
     """A variant id from what a user typed: the id, or its Chinese or English name (or a prefix)."""
-    rulesets = engine.RULESETS
+    variants = engine.VARIANTS
     if not word:
-        return next(iter(rulesets), None)  # the engine lists its default variant first
+        return next(iter(variants), None)  # the engine lists its default variant first
     word = word[:64]  # no variant name is longer; a 10 KB argument is simply unknown
     w = word.strip().lower()
     if not w:
         return None
-    for rid, rs in rulesets.items():
+    for rid, rs in variants.items():
         if w == rid or w == rs.name_zh.lower() or w == rs.name_en.lower():
             return rid
-    for rid, rs in rulesets.items():
+    for rid, rs in variants.items():
         if rid.startswith(w) or rs.name_zh.startswith(word) or rs.name_en.lower().startswith(w):
             return rid
     return None
@@ -75,19 +75,19 @@ def find_room(words: str | None) -> tuple[str, engine.Preset | None] | None:
     text = (words or "")[:128].strip()
     exact = variant is not None and text.lower() in (
         variant,
-        engine.get_ruleset(variant).name_zh.lower(),
-        engine.get_ruleset(variant).name_en.lower(),
+        engine.get_variant(variant).name_zh.lower(),
+        engine.get_variant(variant).name_en.lower(),
     )
     if variant is not None and (exact or not text):
         return variant, None
-    for rid, rs in engine.RULESETS.items():  # a preset's own name
+    for rid, rs in engine.VARIANTS.items():  # a preset's own name
         preset = _preset(rs, text)
         if preset is not None:
             return rid, preset
     head, _, rest = text.partition(" ")
     first = find_variant(head) if rest else None
     if first is not None:  # "<variant> <preset>"
-        preset = _preset(engine.get_ruleset(first), rest)
+        preset = _preset(engine.get_variant(first), rest)
         if preset is not None:
             return first, preset
     return (variant, None) if variant is not None else None
@@ -223,7 +223,7 @@ async def cmd_rules(update: Update, context: Context) -> None:
         return
     # the room's options at a glance (what the lobby offers), then the rules page itself, in the reader's
     # language, in as many messages as it takes
-    summary = views.rules_text(engine.get_ruleset(variant), lang)
+    summary = views.rules_text(engine.get_variant(variant), lang)
     parts = rulebook.parts(variant, lang, t("rules.part", lang, i="{i}", n="{n}"))
     if parts is None:
         parts = [t("rules.missing", lang)]
@@ -407,7 +407,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
 def _variants() -> str:
     """Every variant, with its presets (each may be typed after /newtable too)."""
     out = []
-    for rid, rs in engine.RULESETS.items():
+    for rid, rs in engine.VARIANTS.items():
         presets = "/".join(p.label_zh for p in rs.presets)
         out.append(f"{rid} {rs.name_zh}" + (f"（{presets}）" if presets else ""))
     return ", ".join(out)

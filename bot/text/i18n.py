@@ -69,7 +69,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "hand.unseen": ("未见 {n} 张", "{n} unseen"),
     "hand.discard_waits": ("打 {tile} 听 {waits}", "discard {tile} → waiting on {waits}"),
     "hand.ready_after": ("可听牌的打法", "discards that leave you ready"),
-    "hand.furiten": (
+    "hand.passed_win": (
         "漏胡：自己下次摸牌（或碰、杠）之前不能胡别人打的牌",
         "missed win: no win on a discard until your next draw, pung or kong",
     ),
@@ -198,7 +198,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "ev.haidi_refuse": ("{name} 不要海底牌", "{name} declined the last tile"),
     "ev.haidi_show": ("{name} 亮出海底牌 {tile}", "{name} shows the last tile {tile}"),
     "ev.pass": ("{name} 过", "{name} passed"),
-    "ev.furiten": ("你漏胡了", "you passed a win (missed win)"),
+    "ev.passed_win": ("你漏胡了", "you passed a win (missed win)"),
     "mode.bu": ("（补张）", " (replace)"),
     "mode.kai": ("（开杠）", " (open)"),
     # console

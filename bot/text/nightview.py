@@ -56,7 +56,7 @@ def commitment_line(table_id: int, hand: Hand, lang: str) -> str | None:
 
 def verify_command(variant: str, hand: Hand, digest: str) -> str:
     """The command that checks a finished hand's commitment and deals it again (docs/verify.md)."""
-    rs = engine.get_ruleset(variant)
+    rs = engine.get_variant(variant)
     parts = [f"python -m engine.verify {hand.seed} --variant {variant}"]
     if len(hand.seats) != max(rs.seat_counts):
         parts.append(f"--seats {len(hand.seats)}")

@@ -26,7 +26,7 @@ from engine import (
     SettleKind,
     TilePick,
     Variant,
-    get_ruleset,
+    get_variant,
 )
 from engine.melds import Meld, MeldKind
 from engine.state import Op, Part, Payment, Settlement
@@ -130,8 +130,8 @@ def _names(names: Sequence[str] | None, obs: Observation, lang: str) -> list[str
     return seat_names(names, len(obs.seats), obs.seat, lang)
 
 
-def _ruleset(obs: Observation) -> Variant:
-    return get_ruleset(obs.variant)
+def _variant(obs: Observation) -> Variant:
+    return get_variant(obs.variant)
 
 
 def hand_names(rs: Variant, keys: Sequence[str], lang: str = "zh") -> str:
@@ -180,8 +180,8 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
         lines.append(f"  {tr('hand.melds', lang)}: {' '.join(meld_label(m, lang) for m in me.melds)}")
     if me.locked:
         lines.append("  " + tr("hand.locked.won" if me.wins else "hand.locked", lang))
-    if obs.furiten:
-        lines.append("  " + tr("hand.furiten", lang))
+    if obs.passed_win:
+        lines.append("  " + tr("hand.passed_win", lang))
     if obs.phase != Phase.ENDED:
         lines.extend("  " + x for x in waits_lines(obs, lang))
     return "\n".join(lines)
@@ -212,7 +212,7 @@ def _waits_text(ws: Sequence[int], unseen: Sequence[int], lang: str) -> str:
 def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
     """听牌: the waits of a ready 13, or the discards that leave a 14 ready (each with its waits), every wait
     with the copies not yet seen by this seat."""
-    rs = _ruleset(obs)
+    rs = _variant(obs)
     counts = to_counts(obs.hand)
     me = obs.seats[obs.seat]
     melds = me.melds
@@ -259,7 +259,7 @@ def turn_line(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
             return tr("turn.claim.kong", lang, name=who)
         return tr("turn.claim", lang, name=who, tile=tile)
     if phase == Phase.CHOOSE:  # pre-hand choices (飘 / 加锤 / 定缺 …)
-        return tr("turn.choose", lang, what=_ruleset(obs).choice_title(lang, obs.choice_stage))
+        return tr("turn.choose", lang, what=_variant(obs).choice_title(lang, obs.choice_stage))
     if phase == Phase.HAIDI:
         if obs.wall_remaining == 0:  # the last tile has been taken: its taker may win on it
             return tr("turn.haidi.taken", lang, name=nm[obs.current])
@@ -273,7 +273,7 @@ def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
     """What marks a seat for everyone: dealer, its public pre-hand choice (缺万, 飘2 …), won (or how often:
     血流成河), a locked hand and why."""
     ps = obs.seats[seat]
-    rs = _ruleset(obs)
+    rs = _variant(obs)
     marks = []
     if seat == obs.dealer:
         marks.append(tr("dealer", lang))
@@ -291,7 +291,7 @@ def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
 def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
     """The public table: whose turn, each seat's melds, discards and revealed opening tiles, the wall."""
     nm = _names(names, obs, lang)
-    rs = _ruleset(obs)
+    rs = _variant(obs)
     variant = rs.name_zh if lang == "zh" else rs.name_en
     lines = [
         tr("table.header", lang, variant=variant, dealer=nm[obs.dealer], wall=obs.wall_remaining),
@@ -400,11 +400,11 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
             return tr("act.kong.kai", lang, tile=tile)
         return tr("act.kong", lang, tile=tile)
     if act == Act.OPENING:
-        return tr("act.opening", lang, hands=hand_names(_ruleset(obs), action.detail.split("+"), lang))
+        return tr("act.opening", lang, hands=hand_names(_variant(obs), action.detail.split("+"), lang))
     if act == Act.TAKE:
         return tr("act.take", lang)
     if act == Act.CHOOSE:
-        return _ruleset(obs).choice_label(action.detail, lang)
+        return _variant(obs).choice_label(action.detail, lang)
     if act == Act.PASS:
         if obs.phase == Phase.OPENING:
             deal_win = not any(a.act == Act.OPENING for a in obs.legal) and any(
@@ -461,7 +461,7 @@ def claim_prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None
 def choose_prompt(obs: Observation, lang: str = "zh") -> str:
     """A pre-hand choice named and explained by the variant, with what the hand holds when it is seen
     (定缺: how many tiles of each suit) or that it is chosen blind (飘, 加锤)."""
-    rs = _ruleset(obs)
+    rs = _variant(obs)
     offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
     lines = [rs.choice_prompt(offered, lang) or tr("prompt.choose", lang)]
     if choosing_blind(obs):
@@ -487,7 +487,7 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
         kinds = max((a.detail.split("+") for a in obs.legal if a.act == Act.OPENING), key=len, default=[])
         if not kinds:  # no opening hand, only a win on the dealt tiles (the variant's wins_at_deal)
             return tr("prompt.deal_win", lang)
-        rs = _ruleset(obs)
+        rs = _variant(obs)
         named = hand_names(rs, kinds, lang)
         return rs.opening_prompt(named, lang) or tr("prompt.opening", lang, hands=named)
     if obs.phase == Phase.HAIDI:
@@ -509,7 +509,7 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
 def tile_pick(obs: Observation) -> TilePick | None:
     """How this seat's pre-hand choice is made, if by picking tiles of its hand (换三张): the variant says."""
     offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
-    return _ruleset(obs).choice_pick(offered) if offered else None
+    return _variant(obs).choice_pick(offered) if offered else None
 
 
 def _picks(obs: Observation) -> list[tuple[Action, Counter[int]]]:
@@ -621,7 +621,7 @@ def settlement_view(
     """One scored event: who, which hands (by name), the birds (where the variant has them), every payment
     with its arithmetic, and the deltas."""
     nm = _names(names, obs, lang)
-    rs = _ruleset(obs)
+    rs = _variant(obs)
     lines = []
     hands = dict(settlement.hands)
     if settlement.kind == SettleKind.OPENING:
@@ -691,7 +691,7 @@ def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None 
 # ------------------------------------------------------------------ events
 
 
-_HIDDEN_FROM_OTHERS = {EventKind.ANSWER, EventKind.FURITEN, EventKind.SETTLE, EventKind.END}
+_HIDDEN_FROM_OTHERS = {EventKind.ANSWER, EventKind.PASSED_WIN, EventKind.SETTLE, EventKind.END}
 # events of no interest as a line (the table shows their effect): a 血战 hand going on
 _NO_LINE = {EventKind.CONTINUE}
 
@@ -720,14 +720,14 @@ def event_line(
     tile = tile_label(ev.tile, lang) if ev.tile is not None else None
     kind = ev.kind
     own = seat == viewer
-    rs = get_ruleset(variant) if variant else None
+    rs = get_variant(variant) if variant else None
 
     def hands(keys: Sequence[str]) -> str:
         return hand_names(rs, keys, lang) if rs is not None else " + ".join(keys)
 
     if kind in _HIDDEN_FROM_OTHERS or kind in _NO_LINE:
-        if kind == EventKind.FURITEN and own:
-            return tr("ev.furiten", lang)
+        if kind == EventKind.PASSED_WIN and own:
+            return tr("ev.passed_win", lang)
         return None
     if kind == EventKind.DRAW:
         if ev.kong:

@@ -21,7 +21,7 @@ from engine import (
     SettleKind,
     State,
     Variant,
-    get_ruleset,
+    get_variant,
     observe_public,
 )
 from storage import TableSettings
@@ -30,7 +30,7 @@ from storage import TableSettings
 QUIET_EVENTS = {
     EventKind.DRAW,
     EventKind.ANSWER,
-    EventKind.FURITEN,
+    EventKind.PASSED_WIN,
     EventKind.SETTLE,
     EventKind.END,
     EventKind.CONTINUE,
@@ -226,8 +226,8 @@ def panel_caption(
     me = obs.seats[obs.seat]
     if me.locked:
         lines.append((t("hand.locked", lang), HIGH))
-    if obs.furiten:
-        lines.append((t("hand.furiten", lang), HIGH))
+    if obs.passed_win:
+        lines.append((t("hand.passed_win", lang), HIGH))
     if not auto:
         waits = render.waits_lines(obs, lang)
         lines.extend((w.strip(), HIGH if i == 0 else LOW) for i, w in enumerate(waits))
@@ -252,7 +252,7 @@ def end_caption(obs: Observation, lang: str, names: Sequence[str], title: str, l
     if res is not None:
         if res.reason == "win":
             hands = {w: keys for st in obs.settlements if st.kind == SettleKind.WIN for w, keys in st.hands}
-            rs = get_ruleset(obs.variant)
+            rs = get_variant(obs.variant)
             once = dict.fromkeys(res.winners)  # 血流成河: a seat may win several times
             for w, name in zip(once, render.winner_names(res.winners, names), strict=True):
                 won = render.hand_names(rs, hands.get(w, ()), lang)

@@ -1,4 +1,4 @@
-"""The variants, selected by id. Each module ``engine/variants/<id>.py`` defines ``RULESET``, an instance of
+"""The variants, selected by id. Each module ``engine/variants/<id>.py`` defines ``VARIANT``, an instance of
 its subclass of :class:`engine.variant.Variant`."""
 
 from __future__ import annotations
@@ -23,17 +23,17 @@ def _load() -> dict[str, Variant]:
             if e.name != f"{__name__}.{vid}":
                 raise
             continue  # not built yet
-        ruleset: Variant = module.RULESET
-        assert ruleset.id == vid, (ruleset.id, vid)
-        out[vid] = ruleset
+        variant: Variant = module.VARIANT
+        assert variant.id == vid, (variant.id, vid)
+        out[vid] = variant
     return out
 
 
-RULESETS: dict[str, Variant] = _load()
+VARIANTS: dict[str, Variant] = _load()
 
 
-def get_ruleset(variant_id: str) -> Variant:
+def get_variant(variant_id: str) -> Variant:
     try:
-        return RULESETS[variant_id]
+        return VARIANTS[variant_id]
     except KeyError:
-        raise InvalidOption(f"unknown variant {variant_id!r}; known: {', '.join(sorted(RULESETS))}") from None
+        raise InvalidOption(f"unknown variant {variant_id!r}; known: {', '.join(sorted(VARIANTS))}") from None

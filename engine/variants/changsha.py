@@ -216,7 +216,7 @@ class Changsha(Variant):
     def opening_reveal(self, state: State, seat: int, kinds: tuple[str, ...]) -> tuple[int, ...]:
         return opening_reveal(state, seat, kinds)
 
-    def furiten_bars(self, passed: tuple[int, ...], tile: int) -> bool:
+    def passed_win_bars(self, passed: tuple[int, ...], tile: int) -> bool:
         """漏胡 (seed 七.5): 在玩家摸牌前禁止炮胡 … 只对该玩家漏胡的那张牌有效 — only the tile he passed is
         barred (until his own next draw, pung or kong); another winning tile from a discard may be taken."""
         return tile in passed
@@ -243,4 +243,4 @@ class Changsha(Variant):
         return super().next_dealer(state, ctx)
 
 
-RULESET = CHANGSHA = Changsha()
+VARIANT = CHANGSHA = Changsha()

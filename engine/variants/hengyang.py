@@ -265,4 +265,4 @@ class Hengyang(Variant):
     # the discarder, so 庄家放铳时同时有两家和牌可以继续坐庄; a drawn hand → the haidi rule.
 
 
-RULESET = HENGYANG = Hengyang()
+VARIANT = HENGYANG = Hengyang()

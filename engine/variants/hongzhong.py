@@ -98,4 +98,4 @@ class Hongzhong(Zhuanzhuan):
         return WildShape(self.shapes, melds, four_win=True, kinds=_ANY)
 
 
-RULESET = HONGZHONG = Hongzhong()
+VARIANT = HONGZHONG = Hongzhong()

@@ -277,4 +277,4 @@ class Shaoyang(Variant):
         return state.current
 
 
-RULESET = SHAOYANG = Shaoyang()
+VARIANT = SHAOYANG = Shaoyang()

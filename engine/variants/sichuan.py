@@ -422,7 +422,7 @@ def swap_tiles(state: State, events: list[Event]) -> State:
     privately what it received; the choices are cleared for 定缺."""
     n = state.num_seats
     roll = state.dice_rolls
-    rng = random.Random(f"{state.ruleset.id}/{state.seed}/dice/{roll}")
+    rng = random.Random(f"{state.variant.id}/{state.seed}/dice/{roll}")
     d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
     step = swap_step(d1 + d2, n)
     given = tuple(tuple(parse_tiles(s.choice or "")) for s in state.seats)
@@ -575,7 +575,7 @@ def best_fan(state: State, seat: int) -> int | None:
     s = state.seats[seat]
     total = _totals(s.counts, s.melds)
     best: int | None = None
-    for t in state.ruleset.waits(s.counts, s.melds, state.options, s.choice):
+    for t in state.variant.waits(s.counts, s.melds, state.options, s.choice):
         if total[t] >= 4:
             continue
         c = list(s.counts)
@@ -805,4 +805,4 @@ class Sichuan(Variant):
         return first.winners[0]
 
 
-RULESET = SICHUAN = Sichuan()
+VARIANT = SICHUAN = Sichuan()

@@ -208,7 +208,7 @@ def kong_modes(state: State, seat: int, t: int, kind: MeldKind) -> tuple[KongMod
     开杠 again if it stays ready (D: 听牌和番数可以改变 — the waits may change, not vanish)."""
     s = state.seats[seat]
     counts, melds = kong_after(s.counts, s.melds, t, kind)
-    ready = bool(state.ruleset.waits(counts, melds, state.options, s.choice))
+    ready = bool(state.variant.waits(counts, melds, state.options, s.choice))
     if s.locked:
         return (KongMode.KAI,) if ready else ()
     late = state.options["no_late_bu"] and t in s.passed_kongs and _has_pung(s.melds, t)
@@ -263,7 +263,7 @@ def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int
     (只记一张成功). D: his most valuable wait counts. Returns (big count, names)."""
     s = state.seats[konger]
     best: tuple[int, tuple[str, ...]] = (1, ("gangshangkaihua",))
-    for t in state.ruleset.waits(s.counts, s.melds, state.options, s.choice):
+    for t in state.variant.waits(s.counts, s.melds, state.options, s.choice):
         c = list(s.counts)
         c[t] += 1
         ctx = WinContext(
@@ -406,4 +406,4 @@ class Xiangyin(Variant):
         return settle_wins(state, infos, ctx)
 
 
-RULESET = XIANGYIN = Xiangyin()
+VARIANT = XIANGYIN = Xiangyin()

@@ -233,4 +233,4 @@ class Zhuanzhuan(Variant):
         return super().next_dealer(state, ctx)
 
 
-RULESET = ZHUANZHUAN = Zhuanzhuan()
+VARIANT = ZHUANZHUAN = Zhuanzhuan()

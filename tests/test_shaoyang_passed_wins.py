@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine import Act, Phase
 
-from .dealing import act, can, discard, pass_claims, tsumogiri
+from .dealing import act, can, discard, discard_drawn, pass_claims
 from .test_shaoyang_helpers import JUNK, deal
 
 A = 2
@@ -30,7 +30,7 @@ def test_seed_example_36p_passed_3p_cannot_win_6p_in_the_same_round() -> None:
     discard cannot win on any discard until their own next draw, pung or kong."""
     state = dealer_gangshangpao_3p()
     state = act(state, A, Act.PASS)
-    assert state.seats[A].furiten
+    assert state.seats[A].passed_wins
     assert state.current == 1
     state = act(state, 1, Act.KONG, "5s")
     state = act(state, 1, Act.DISCARD, "6p")  # 杠上炮 6p: A is not offered the win
@@ -45,8 +45,8 @@ def test_after_his_own_draw_a_may_win_again() -> None:
     state = act(state, A, Act.PASS)
     state = act(state, 1, Act.KONG, "5s")
     state = pass_claims(act(state, 1, Act.DISCARD, "6p"))
-    assert state.current == A and not state.seats[A].furiten  # his own draw ended the block
-    state = tsumogiri(state)
+    assert state.current == A and not state.seats[A].passed_wins  # his own draw ended the block
+    state = discard_drawn(state)
     assert state.current == 3
     state = act(state, 3, Act.KONG, "2s")
     state = act(state, 3, Act.DISCARD, "6p")
@@ -60,7 +60,7 @@ def test_a_pung_ends_the_block() -> None:
     state = act(state, 1, Act.DISCARD, "1z")
     assert can(state, A, Act.PUNG)
     state = act(state, A, Act.PUNG)
-    assert not state.seats[A].furiten
+    assert not state.seats[A].passed_wins
 
 
 def test_self_draw_is_not_blocked() -> None:
@@ -83,10 +83,10 @@ def test_passing_a_robbed_kong_blocks_too() -> None:
     state = act(state, 1, Act.PUNG)
     state = discard(state, 1, "5m")
     for _ in range(3):
-        state = tsumogiri(state)
+        state = discard_drawn(state)
     state = act(state, 1, Act.KONG, "1m")
     assert can(state, 2, Act.WIN)
     state = act(state, 2, Act.PASS)
-    assert state.seats[2].furiten and state.current == 1
+    assert state.seats[2].passed_wins and state.current == 1
     state = act(state, 1, Act.DISCARD, "4m")
     assert not can(state, 2, Act.WIN)
