@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.messages.keyboards import GamePress, decode  # noqa: E402
+from bot.messages.presses import GamePress, decode  # noqa: E402
 from storage import Storage  # noqa: E402
 from tests.fake_telegram import FakeChat, FakeTelegramServer, FakeUser  # noqa: E402
 from tests.pgcluster import Cluster  # noqa: E402

@@ -16,7 +16,8 @@ from typing import TextIO
 
 from bot.ai import choose
 from bot.text import render
-from bot.text.i18n import LANGS, default_names, tr
+from bot.text.texts import LANGS, default_names
+from bot.text.texts import t as tr
 from engine import Act, Action, Observation, Phase, State, apply, get_variant, new_hand, observe, to_act
 from engine.tiles import parse_tile, tile_str
 from engine.variants import DEFAULT_VARIANT

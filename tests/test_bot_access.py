@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.table.lobby import PAUSE_CHOICES
+from bot.table.settings import PAUSE_CHOICES
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
+from .test_bot_support import Clock, bot_running, lobby_message, open_table, service, setting
 
 TITLE = "Secret Mahjong Club"
 
@@ -111,7 +111,7 @@ async def test_settings_and_start_belong_to_the_host_and_admins(
             return (list(rt.seats), dict(rt.options), rt.settings, rt.playing)
 
         before = lobby_state()
-        for op in ("a", "r", "s", "o|0", "c", "d", "p", "n", "t", "go"):
+        for op in ("a", "r", "s", "b", "o|0", "v|0|1", "m|0", "go"):
             assert await _press(tg, bob, group, f"L|{tid}|{op}") == (
                 "Only the table's host or a group admin can change settings or start"
             ), op
@@ -124,7 +124,8 @@ async def test_settings_and_start_belong_to_the_host_and_admins(
 
         # the host (seated or not) and an admin may
         pause = rt.settings.pause_s
-        assert await _press(tg, alice, group, f"L|{tid}|p") == "OK"
+        other = next(p for p in PAUSE_CHOICES if p != pause)
+        assert await _press(tg, alice, group, setting(svc, tid, "pause_s", other)) == "OK"
         assert rt.settings.pause_s != pause and rt.settings.pause_s in PAUSE_CHOICES
         assert await _press(tg, erin, group, f"L|{tid}|a") == "OK"
         assert rt.settings.ai == (0,)

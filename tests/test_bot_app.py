@@ -11,7 +11,8 @@ import pytest
 import bot.__main__ as bot_main
 import engine
 from bot import ai
-from bot.messages.keyboards import GamePress, decode, game_keyboard
+from bot.messages.keyboards import game_keyboard
+from bot.messages.presses import GamePress, decode
 from bot.telegram.app import claim_pause_from_env, load_env_file, load_token
 from bot.text import render, views
 from engine import Act, Phase

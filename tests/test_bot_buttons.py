@@ -1,39 +1,50 @@
-"""The one typed decoder of callback data (bot/messages/keyboards.py): every button the bot makes decodes
+"""The button kinds and their callback data (bot/messages/presses.py): every button the bot makes decodes
 to the press it was made for, and nothing else decodes at all - no sign, no leading zero, no digit that is
 not ASCII (``int("²")`` raises, ``int("٣")`` is 3), no number longer than its cap, no unknown op."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 import engine
 from bot.messages import keyboards as kb
-from bot.messages.keyboards import BackPress, GamePress, HandPress, LobbyPress, PickPress, ScorePress, decode
-from storage import TableSettings
+from bot.messages import presses
+from bot.messages.presses import BackPress, GamePress, HandPress, LobbyPress, PickPress, ScorePress, decode
 
 
 def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
-    presses: list[kb.Press] = [
+    made: list[presses.Press] = [
         GamePress(1, 1, 0, 0),
         GamePress(10**14, 10**14, 999_999, 999),
         LobbyPress(7, "o", 12),
         LobbyPress(7, "m", 1),
+        LobbyPress(7, "v", 3, 999),
         PickPress(1, 2, 3, 13),
         BackPress(3),
         HandPress(3),
         ScorePress("week"),
-        *(LobbyPress(5, op) for op in sorted(kb.LOBBY_OPS - {"o", "m"})),
+        ScorePress("all", "sichuan"),
+        presses.AutoPress(4),
+        presses.VotePress(4, 10**14, 1),
+        presses.ReplayPress("abc123", 9999),
+        presses.RulesPress("hongzhong"),
+        *(LobbyPress(5, op) for op, n in presses.LOBBY_OPS.items() if n == 0),
     ]
-    for press in presses:
+    assert {type(p) for p in made} == set(presses.KINDS) - {presses.ReopenPress, presses.HistoryPress}
+    for press in made:
         data = press.data()
-        assert len(data.encode()) <= kb.MAX_DATA and decode(data) == press
+        assert len(data.encode()) <= presses.MAX_DATA and decode(data) == press
+        assert re.match(type(press).pattern(), data)  # the kind's route takes it ...
+        others = [k for k in presses.KINDS if k is not type(press)]
+        assert not any(re.match(k.pattern(), data) for k in others)  # ... and no other route does
     rs = engine.get_variant("xiangyin")
     rows = [
         *kb.lobby_keyboard(12, "en", True),
-        *kb.settings_keyboard(12, rs, {}, TableSettings(lang="zh"), 4),
-        *kb.settings_keyboard(12, engine.get_variant("sichuan"), {}, TableSettings(lang="en"), 4),
+        *kb.settings_keyboard(12, "zh", [("a", True), ("b", False)], [("x", "1"), ("y", "2")]),
+        *kb.settings_keyboard(12, "en", [], [("x", "1")], 0, [("1", True), ("2", False)]),
         *kb.table_keyboard(12, "zh"),
         *kb.back_keyboard(12, "en"),
         *kb.score_keyboard("en"),
@@ -85,6 +96,13 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
         "L|1|j|0",
         "L|1|o",
         "L|1|o|x",
+        "L|1|v|1",
+        "L|1|v|1|2|3",
+        "L|1|c",  # the old cycling ops are gone
+        "V|1|2|2",
+        "V|1|2",
+        "P|mahjong",
+        "A|1|2",
         "L|1|go|",
         "L||go",
         "h|",

@@ -15,7 +15,7 @@ from engine import Act, Phase
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 from .test_bot_night import command, press, until_hands
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, quiet, service
+from .test_bot_support import Clock, bot_running, choose_setting, lobby_message, open_table, quiet, service
 
 
 async def reply_in(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None, text: str) -> FakeMessage:
@@ -69,8 +69,8 @@ async def test_history_replay_export_stats_and_ratings(tg: FakeTelegramServer, t
         tid, _ = await open_table(tg, alice, group, "changsha")
         lobby = await lobby_message(tg, group, tid)
         assert await press(tg, alice, lobby, f"L|{tid}|s") == "OK"
-        while svc.tables[tid].settings.rounds != 0:
-            assert await press(tg, alice, lobby, f"L|{tid}|R") == "OK"
+        await tg.wait_for(lambda _: f"L|{tid}|b" in tg.message(group, lobby.message_id).callback_data)
+        assert await choose_setting(tg, alice, lobby, svc, "rounds", 0) == "OK"
         assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
         await until_hands(app, svc, clock, tid, tg, 6)
         oid, _ = await open_table(tg, carol, other, "sichuan")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import bot_running, lobby_message, open_table, service
+from .test_bot_support import bot_running, choose_setting, lobby_message, open_table, service
 
 LAST_PART = re.compile(r"\(part (\d+)/\1\)")  # the last message of a rules page sent in parts
 
@@ -90,7 +90,7 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
 
         # a member who is neither the host nor an admin changes nothing
         before = (list(rt.seats), list(rt.settings.ai), dict(rt.options))
-        for op in ("a", "s", "go", "o|0", "p"):
+        for op in ("a", "s", "go", "o|0", "v|0|1"):
             assert await press(dave, f"L|{tid}|{op}") == (
                 "Only the table's host or a group admin can change settings or start"
             )
@@ -102,16 +102,19 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
         assert await press(alice, f"L|{tid}|r") == "OK"
         assert rt.settings.ai == ()
         assert await press(alice, f"L|{tid}|j") == "You're already seated"
-        # settings: options of the variant cycle through their choices, timers, player count, language
+        # settings: a button per setting lists its choices; one press chooses (options of the variant,
+        # timers, player count, language)
         assert await press(alice, f"L|{tid}|s") == "OK"
         await tg.wait_for(lambda _: f"L|{tid}|o|0" in tg.message(group, lobby.message_id).callback_data)
-        assert await press(alice, f"L|{tid}|o|0") == "OK"  # birds 2 -> 4
+        message = tg.message(group, lobby.message_id)
+        assert await choose_setting(tg, alice, message, svc, "birds", 4) == "OK"
         assert rt.options["birds"] == 4
-        assert await press(alice, f"L|{tid}|c") == "OK"
+        assert f"L|{tid}|o|0" in tg.message(group, lobby.message_id).callback_data  # back on the page
+        assert await choose_setting(tg, alice, message, svc, "claim_s", 45) == "OK"
         assert rt.settings.claim_s == 45
-        assert await press(alice, f"L|{tid}|p") == "OK"  # the claim pause: off in tests, then 2 s
+        assert await choose_setting(tg, alice, message, svc, "pause_s", 2) == "OK"  # off in tests, then 2 s
         assert rt.settings.pause_s == 2
-        assert await press(alice, f"L|{tid}|n") == "OK"  # xiangyin: 2, 3 or 4 players
+        assert await choose_setting(tg, alice, message, svc, "seats", 2) == "OK"  # xiangyin: 2, 3 or 4
         assert len(rt.seats) == 2
         assert await press(alice, f"L|{tid}|b") == "OK"
         await tg.wait_idle()

@@ -21,7 +21,7 @@ from engine import Phase, observe, parse_tile
 
 from .dealing import last_settlement
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
+from .test_bot_support import Clock, bot_running, choose_setting, lobby_message, open_table, service, setting
 from .test_hengyang_opening import SIXI, opening_deal
 from .test_xiangyin_payments import small_self_draw
 
@@ -96,10 +96,11 @@ async def test_seat_count_reaches_three_with_three_seated_and_toasts_speak_the_p
         assert len(rt.seats) == 4
         tg.press(bob, group, lobby.message_id, f"L|{tid}|s")
         settings = await lobby_message(tg, group, tid, "b")
-        query = tg.press(bob, group, settings.message_id, f"L|{tid}|n")
-        await tg.wait_for(lambda _: query.answered)
-        assert len(rt.seats) == 3 and query.text == "好的"
-        query = tg.press(alice, group, settings.message_id, f"L|{tid}|n")  # not the host: refused, in English
+        assert await choose_setting(tg, bob, settings, service(app), "seats", 3) == "好的"
+        assert len(rt.seats) == 3
+        await tg.wait_for(lambda _: f"L|{tid}|b" in tg.message(group, settings.message_id).callback_data)
+        row = setting(service(app), tid, "seats")
+        query = tg.press(alice, group, settings.message_id, row)  # not the host: refused, in English
         await tg.wait_for(lambda _: query.answered)
         assert query.text is not None and query.text.isascii() and len(rt.seats) == 3
 

@@ -31,6 +31,7 @@ from .test_bot_support import (
     quiet,
     run_timer,
     service,
+    setting,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,10 +79,8 @@ async def set_rounds(
 ) -> None:
     lobby = await lobby_message(tg, group, tid)
     assert await press(tg, host, lobby, f"L|{tid}|s") == "OK"
-    for _ in range(4):
-        if svc.tables[tid].settings.rounds == n:
-            break
-        assert await press(tg, host, lobby, f"L|{tid}|R") == "OK"
+    assert await press(tg, host, lobby, setting(svc, tid, "rounds")) == "OK"  # its choices, then one
+    assert await press(tg, host, lobby, setting(svc, tid, "rounds", n)) == "OK"
     assert svc.tables[tid].settings.rounds == n
     assert await press(tg, host, lobby, f"L|{tid}|b") == "OK"
 
@@ -158,14 +157,14 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
         lobby = await lobby_message(tg, group, tid, "j")
         assert await press(tg, bob, lobby, f"L|{tid}|j") == "You're seated"
         # the host (Alice, who opened it) changes the room; Bob, seated but not host, cannot
-        for op in ("R", "Y", "s", "go"):
+        for op in ("v|0|1", "o|0", "s", "go"):
             assert await press(tg, bob, lobby, f"L|{tid}|{op}") == (
                 "Only the table's host or a group admin can change settings or start"
             )
         assert rt.settings.rounds == 8 and rt.settings.ready_s == 30
-        assert await press(tg, alice, lobby, f"L|{tid}|R") == "OK"  # 8 -> 16
-        assert await press(tg, alice, lobby, f"L|{tid}|Y") == "OK"  # 30 -> 60
-        assert await press(tg, alice, lobby, f"L|{tid}|o|0") == "OK"  # a room option of the variant
+        assert await press(tg, alice, lobby, setting(svc, tid, "rounds", 16)) == "OK"
+        assert await press(tg, alice, lobby, setting(svc, tid, "ready_s", 60)) == "OK"
+        assert await press(tg, alice, lobby, f"L|{tid}|v|0|1") == "OK"  # a room option of the variant
         assert (rt.settings.rounds, rt.settings.ready_s) == (16, 60)
         option = dict(rt.options)
         await quiet(app, tg)
@@ -193,7 +192,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
         assert rt.hands_played == 1 and rt.settings.ready_until is not None
         # the settings are locked now, for the host too; the lobby says so and offers Ready
         lobby2 = await lobby_message(tg, group, tid, "y")
-        for op in ("R", "o|0", "c", "s", "a"):
+        for op in ("v|0|1", "o|0", "m|0", "s", "a"):
             assert await press(tg, alice, lobby2, f"L|{tid}|{op}") == (
                 "Settings are locked once the first hand has started"
             )

@@ -12,6 +12,7 @@ from .test_bot_support import (
     Clock,
     Player,
     bot_running,
+    choose_setting,
     hand_over,
     last_with_button,
     lobby_message,
@@ -86,8 +87,8 @@ async def test_language_by_user_and_per_chat(tg: FakeTelegramServer, tmp_path: P
         assert svc.people.chat_langs.get(group.id) == "en"
         q = tg.press(li, group, lobby.message_id, f"L|{tid}|s")
         await tg.wait_for(lambda _: q.answered)
-        q = tg.press(li, group, lobby.message_id, f"L|{tid}|t", check=False)  # the settings' language button
-        await tg.wait_for(lambda _: q.answered)
+        await tg.wait_for(lambda _: f"L|{tid}|b" in tg.message(group, lobby.message_id).callback_data)
+        await choose_setting(tg, li, lobby, svc, "lang", "zh")  # the settings' language button
         await tg.wait_for(lambda _: "座位" in (tg.message(group, lobby.message_id).text or ""))
         assert svc.people.chat_langs.get(group.id) == "zh"
 

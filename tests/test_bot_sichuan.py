@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.messages.keyboards import GamePress, PickPress, decode
+from bot.messages.presses import GamePress, PickPress, decode
 from bot.text import render
 from bot.text.texts import t
 from engine import Act

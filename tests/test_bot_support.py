@@ -13,7 +13,7 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter, Application
 
-from bot.messages.keyboards import GamePress, decode
+from bot.messages.presses import GamePress, decode
 from bot.table.service import TableService
 from bot.telegram.app import build_application, running
 
@@ -167,6 +167,34 @@ async def open_table(
 
     found: tuple[int, FakeMessage] = await tg.wait_for(find, what="a lobby")
     return found
+
+
+def setting(svc: TableService, tid: int, name: str, value: object = None) -> str:
+    """The callback data of the lobby's settings button that sets ``name`` (a room option, a field of
+    ``TableSettings``, "seats" or "lang") to ``value``; with no value, the button that lists its choices."""
+    rows = svc.lobbies.setting_rows(svc.tables[tid])
+    i = [r.name for r in rows].index(name)
+    if value is None:
+        return f"L|{tid}|o|{i}"
+    return f"L|{tid}|v|{i}|{rows[i].choices.index(value)}"
+
+
+async def choose_setting(
+    tg: FakeTelegramServer, user: FakeUser, message: FakeMessage, svc: TableService, name: str, value: object
+) -> str:
+    """Set a room setting as a player does: on the open settings page, press the setting (its choices
+    appear on the same message), then the choice; returns the second press's answer. The table is the one
+    the message's buttons belong to."""
+    tid = int(next(d for d in message.callback_data if d.startswith("L|")).split("|")[1])
+    opened = setting(svc, tid, name)
+    await tg.wait_for(lambda _: opened in tg.message(message.chat, message.message_id).callback_data)
+    q = tg.press(user, message.chat, message.message_id, opened)
+    await tg.wait_for(lambda _: q.answered, what=f"the answer to {opened}")
+    chosen = setting(svc, tid, name, value)
+    await tg.wait_for(lambda _: chosen in tg.message(message.chat, message.message_id).callback_data)
+    q = tg.press(user, message.chat, message.message_id, chosen)
+    await tg.wait_for(lambda _: q.answered, what=f"the answer to {chosen}")
+    return q.text or ""
 
 
 def press_button(tg: FakeTelegramServer, user: FakeUser, message: FakeMessage, data: str) -> Any:

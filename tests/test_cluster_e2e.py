@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.messages.keyboards import GamePress, decode
+from bot.messages.presses import GamePress, decode
 from bot.text.texts import t
 from storage import Storage
 

@@ -1,231 +1,26 @@
-"""Inline keyboards as plain data, and the callback data they carry: one encoder and one typed decoder.
-
-Callback data (at most 64 bytes) always names the table; a game button also names its hand and its decision,
-so a press can only ever answer the decision it was made for:
-
-* ``g|<table>|<hand>|<decision>|<i>``  the i-th legal action of the presser's decision (``GamePress``);
-  ``<hand>`` is the hand's id (never reused), ``<decision>`` the state version the decision opened at
-* ``k|<table>|<hand>|<decision>|<i>``  a choice made by picking tiles (换三张): pick or put back the i-th
-  tile of the presser's hand (``PickPress``); the action is then sent by a ``g`` button
-* ``L|<table>|<op>[|<arg>]``  lobby: join, leave, AI seats, settings, start (``LobbyPress``)
-* ``h|<table>``                re-send my hand (``HandPress``); ``b|<table>``: "I'm back" (``BackPress``)
-* ``S|<period>[|<variant>]``   leaderboard period, and whose variant's ratings (``ScorePress``)
-* ``N|<table>``                open a new table with a closed table's settings (``ReopenPress``)
-* ``H|<page>``                 a page of the group's hands (``HistoryPress``)
-* ``R|<code>|<step>``          a step of a hand's replay (``ReplayPress``; ``<code>`` the hand's public code)
-
-``decode`` is the only reader: numbers are ASCII digits with a length cap (no ``int("²")``, no Arabic-Indic
-digits, no 5,000-digit numbers), ops and periods come from fixed sets, and anything else is ``None`` - the
-handler answers it as an unknown button and changes nothing.
-"""
+"""The inline keyboards the bot shows, as plain data (``Button`` rows): the private hand, the group's table,
+the lobby and its settings, scores, history and replays. Each button carries a press of bot/messages/
+presses.py, which owns its callback data."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from typing import ClassVar
 
 from bot.messages.content import Button, Keyboard
+from bot.messages.presses import (
+    BackPress,
+    GamePress,
+    HandPress,
+    HistoryPress,
+    LobbyPress,
+    PickPress,
+    ReopenPress,
+    ReplayPress,
+    ScorePress,
+)
 from bot.text import render
 from bot.text.texts import t
-from engine import VARIANTS, Act, Action, Observation
-from engine.variant import Variant
-from storage import TableSettings
-
-MAX_DATA = 64
-
-
-# ------------------------------------------------------------------ callback data: the button kinds
-
-
-@dataclass(frozen=True, slots=True)
-class _DecisionButton:
-    """A button of the presser's decision ``decision`` in hand ``hand``, carrying an ``index``."""
-
-    KIND: ClassVar[str] = ""
-    table: int
-    hand: int
-    decision: int
-    index: int
-
-    def data(self) -> str:
-        return data(self.KIND, self.table, self.hand, self.decision, self.index)
-
-
-@dataclass(frozen=True, slots=True)
-class GamePress(_DecisionButton):
-    """A game button: action ``index`` of the presser's decision ``decision`` in hand ``hand``."""
-
-    KIND: ClassVar[str] = "g"
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyPress:
-    """A lobby button; ``arg`` only for ``o`` and ``m`` (the index of a room option, of a preset)."""
-
-    table: int
-    op: str
-    arg: int | None = None
-
-    def data(self) -> str:
-        if self.arg is None:
-            return data("L", self.table, self.op)
-        return data("L", self.table, self.op, self.arg)
-
-
-@dataclass(frozen=True, slots=True)
-class HandPress:
-    """The group's "my hand" button: send my private panel again."""
-
-    table: int
-
-    def data(self) -> str:
-        return data("h", self.table)
-
-
-@dataclass(frozen=True, slots=True)
-class BackPress:
-    """ "I'm back": leave auto-play."""
-
-    table: int
-
-    def data(self) -> str:
-        return data("b", self.table)
-
-
-@dataclass(frozen=True, slots=True)
-class ScorePress:
-    period: str
-    variant: str | None = None  # whose ratings the board shows (None: the group's current variant)
-
-    def data(self) -> str:
-        return data("S", self.period) if self.variant is None else data("S", self.period, self.variant)
-
-
-@dataclass(frozen=True, slots=True)
-class PickPress(_DecisionButton):
-    """A tile of the presser's hand (position ``index`` in hand order) picked or put back, in a decision
-    made by picking tiles (``Variant.choice_pick``: 换三张's three tiles)."""
-
-    KIND: ClassVar[str] = "k"
-
-
-@dataclass(frozen=True, slots=True)
-class ReopenPress:
-    """大结算's "play again": a new table in the group with the closed table's settings."""
-
-    table: int
-
-    def data(self) -> str:
-        return data("N", self.table)
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryPress:
-    """A page of /history (0: the newest hands)."""
-
-    page: int
-
-    def data(self) -> str:
-        return data("H", self.page)
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayPress:
-    """A step of a replay viewer: the hand's public code and the step to show."""
-
-    code: str
-    step: int
-
-    def data(self) -> str:
-        return data("R", self.code, self.step)
-
-
-Press = (
-    GamePress
-    | PickPress
-    | LobbyPress
-    | HandPress
-    | BackPress
-    | ScorePress
-    | ReopenPress
-    | HistoryPress
-    | ReplayPress
-)
-
-# Lobby ops: j join, l leave, a/r add/remove an AI seat, s/b settings on/off, o cycle a room option,
-# m choose a preset (several options at once), c/d claim/discard timer, p claim pause, n player count,
-# t language, go start the hand; R 局数 (hands in the room), Y the ready timer, y Ready (between hands).
-LOBBY_OPS = frozenset({"j", "l", "a", "r", "s", "b", "o", "m", "c", "d", "p", "n", "t", "go", "R", "Y", "y"})
-KNOWN_VARIANTS = frozenset(VARIANTS)
-CODE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-MAX_CODE = 32
-STEP_DIGITS = 4
-PAGE_DIGITS = 4
-PERIODS = frozenset({"all", "week", "month"})
-# Digits allowed per number: ids stay far below 10**15, versions below 10**6, indexes below 1000.
-ID_DIGITS = 15
-VERSION_DIGITS = 6
-INDEX_DIGITS = 3
-
-
-def data(*parts: object) -> str:
-    out = "|".join(str(p) for p in parts)
-    if len(out.encode()) > MAX_DATA:
-        raise ValueError(f"callback data too long: {out!r}")
-    return out
-
-
-def _number(text: str, digits: int) -> int | None:
-    """A non-negative number in canonical ASCII digits (no sign, no leading zero), at most ``digits`` long."""
-    if not 0 < len(text) <= digits or not text.isascii() or not text.isdigit():
-        return None
-    if len(text) > 1 and text[0] == "0":
-        return None
-    return int(text)
-
-
-def decode(raw: object) -> Press | None:
-    """The typed button behind callback data, or None for anything the bot did not make."""
-    if not isinstance(raw, str) or not raw or len(raw) > MAX_DATA or not raw.isascii():
-        return None
-    kind, *rest = raw.split("|")
-    if kind in ("g", "k") and len(rest) == 4:
-        table, hand = _number(rest[0], ID_DIGITS), _number(rest[1], ID_DIGITS)
-        decision, index = _number(rest[2], VERSION_DIGITS), _number(rest[3], INDEX_DIGITS)
-        if table is None or hand is None or decision is None or index is None:
-            return None
-        return (GamePress if kind == "g" else PickPress)(table, hand, decision, index)
-    if kind == "L" and len(rest) in (2, 3):
-        table = _number(rest[0], ID_DIGITS)
-        op = rest[1]
-        if table is None or op not in LOBBY_OPS:
-            return None
-        if op in ("o", "m"):
-            arg = _number(rest[2], INDEX_DIGITS) if len(rest) == 3 else None
-            return LobbyPress(table, op, arg) if arg is not None else None
-        return LobbyPress(table, op) if len(rest) == 2 else None
-    if kind in ("h", "b") and len(rest) == 1:
-        table = _number(rest[0], ID_DIGITS)
-        if table is None:
-            return None
-        return HandPress(table) if kind == "h" else BackPress(table)
-    if kind == "S" and len(rest) in (1, 2) and rest[0] in PERIODS:
-        if len(rest) == 2:
-            return ScorePress(rest[0], rest[1]) if rest[1] in KNOWN_VARIANTS else None
-        return ScorePress(rest[0])
-    if kind == "N" and len(rest) == 1:
-        table = _number(rest[0], ID_DIGITS)
-        return ReopenPress(table) if table is not None else None
-    if kind == "H" and len(rest) == 1:
-        page = _number(rest[0], PAGE_DIGITS)
-        return HistoryPress(page) if page is not None else None
-    if kind == "R" and len(rest) == 2:
-        code, step = rest[0], _number(rest[1], STEP_DIGITS)
-        if step is None or not 0 < len(code) <= MAX_CODE or not set(code) <= CODE_CHARS:
-            return None
-        return ReplayPress(code, step)
-    return None
+from engine import Act, Action, Observation
 
 
 def _rows(buttons: Sequence[Button], per_row: int) -> list[tuple[Button, ...]]:
@@ -331,39 +126,40 @@ def lobby_keyboard(table_id: int, lang: str, next_hand: bool) -> Keyboard:
 
 
 def settings_keyboard(
-    table_id: int, rs: Variant, options: dict[str, object], tm: TableSettings, n: int
+    table_id: int,
+    lang: str,
+    presets: Sequence[tuple[str, bool]],
+    rows: Sequence[tuple[str, str]],
+    open_row: int | None = None,
+    choices: Sequence[tuple[str, bool]] = (),
 ) -> Keyboard:
-    lang = tm.lang
+    """The settings page: the variant's presets (✓ the room's), then a button per setting (``rows``: its
+    label and value now), then Back. With ``open_row`` the page lists that setting's ``choices`` instead
+    (✓ the current one): one press chooses."""
 
-    def b(label: str, op: str, arg: int | None = None) -> Button:
-        return Button(label, LobbyPress(table_id, op, arg).data())
+    def b(label: str, op: str, a: int | None = None, c: int | None = None) -> Button:
+        return Button(label, LobbyPress(table_id, op, a, c).data())
 
-    rows: list[tuple[Button, ...]] = []
-    current = rs.preset_of(options, n)
-    presets = [
-        b(("✓ " if p == current else "") + t("btn.preset", lang, label=p.label(lang)), "m", i)
-        for i, p in enumerate(rs.presets)
-    ]
-    rows.extend(_rows(presets, 2))
-    for i, spec in enumerate(rs.option_specs):
-        label = spec.label_zh if lang == "zh" else spec.label_en
-        value = spec.value_label(options.get(spec.name, spec.default), lang)
-        rows.append((b(f"{label}: {value}", "o", i),))
-    rows.append(
-        (
-            b(t("btn.claim_s", lang, n=tm.claim_s), "c"),
-            b(t("btn.discard_s", lang, n=tm.discard_s), "d"),
+    if open_row is not None:
+        title = rows[open_row][0]
+        options = [
+            b(("✓ " if chosen else "") + label, "v", open_row, i) for i, (label, chosen) in enumerate(choices)
+        ]
+        return (
+            (Button(title, LobbyPress(table_id, "o", open_row).data()),),
+            *_rows(options, 3),
+            (b(t("btn.back", lang), "s"),),
         )
+    out = _rows(
+        [
+            b(("✓ " if current else "") + t("btn.preset", lang, label=label), "m", i)
+            for i, (label, current) in enumerate(presets)
+        ],
+        2,
     )
-    rows.append((b(t("btn.pause_s", lang, n=tm.pause_s), "p"),))
-    rounds = t("btn.rounds", lang, n=tm.rounds) if tm.rounds else t("btn.rounds.open", lang)
-    rows.append((b(rounds, "R"), b(t("btn.ready_s", lang, n=tm.ready_s), "Y")))
-    extra = [b(t("btn.lang", lang), "t")]
-    if len(rs.seat_counts) > 1:
-        extra.insert(0, b(t("btn.seats", lang, n=n), "n"))
-    rows.append(tuple(extra))
-    rows.append((b(t("btn.back", lang), "b"),))
-    return tuple(rows)
+    out += _rows([b(f"{label}: {value}", "o", i) for i, (label, value) in enumerate(rows)], 2)
+    out.append((b(t("btn.back", lang), "b"),))
+    return tuple(out)
 
 
 def deep_link_keyboard(url: str, lang: str) -> Keyboard:

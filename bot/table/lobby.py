@@ -13,28 +13,23 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import engine
 from bot.members.access import ADMIN, MEMBER, Access, JoinLinks
 from bot.members.people import People
+from bot.table import settings
 from bot.table.play import Play
 from bot.table.present import Presenter
 from bot.table.runtime import DmProbe, FinishedHand, Reply, TableRuntime, Tables, Who
 from bot.text import views
 from bot.text.texts import t
 from engine import Preset
-from storage import ROUNDS, RoomSettings, Storage, StorageError, TableSettings
+from storage import RoomSettings, Storage, StorageError, TableSettings
 
 log = logging.getLogger(__name__)
 
-CLAIM_CHOICES = (10, 15, 20, 30, 45, 60)  # seconds to answer a claim
-DISCARD_CHOICES = (20, 30, 45, 60, 90, 120)  # seconds for a turn
-PAUSE_CHOICES = (2, 3, 5, 8)  # the uniform claim pause after every discard (docs/security.md)
-READY_CHOICES = (15, 30, 60, 120)  # seconds between hands before the next one starts anyway
-# ops that change the room: refused once its first hand has started (the settings are locked)
-ROOM_OPS = frozenset({"a", "r", "s", "o", "m", "c", "d", "p", "n", "R", "Y"})
 Room = tuple[Mapping[str, Any], int, TableSettings]  # a room to open: options, seat count, settings
 
 
@@ -174,15 +169,18 @@ class Lobby:
             self.present.show_lobby(rt)
             return Reply(text if from_dm else t("ans.joined", lang), ok=True)
 
-    async def lobby(self, table_id: int, user_id: int, op: str, arg: int | None = None) -> Reply:
-        """Lobby buttons other than join: leave (a seated player), AI seats, settings and start (the host or
-        a group admin)."""
+    async def lobby(
+        self, table_id: int, user_id: int, op: str, a: int | None = None, b: int | None = None
+    ) -> Reply:
+        """Lobby buttons other than join, start and ready: leave (a seated player), AI seats and settings
+        (the host or a group admin). Each op is one small method of ``OPS``."""
         rt = self.tables.open(table_id)
-        if rt is None:
-            return Reply(t("ans.closed", self.people.dm_lang(user_id)))
         lang = self.people.dm_lang(user_id)  # the presser's language (a toast), not the group's
-        if op == "go":
-            return await self.start(table_id, user_id)
+        if rt is None:
+            return Reply(t("ans.closed", lang))
+        op_fn = OPS.get(op)
+        if op_fn is None:
+            return Reply(t("ans.stale", lang))
         refused = None if op == "l" else await self.refusal(rt, user_id, lang, manage=True)
         if refused is not None:
             return refused
@@ -191,79 +189,94 @@ class Lobby:
                 return Reply(t("ans.closed", lang))
             if rt.playing:
                 return Reply(t("ans.started", lang))
-            if op in ROOM_OPS and rt.hands_played:
+            if op != "l" and rt.hands_played:  # the room's settings lock at its first hand
                 return Reply(t("ans.locked", lang))
-            if op == "l" and user_id in rt.waiting_dm:  # pressed Join without a private chat: cancel it
-                rt.waiting_dm.discard(user_id)
+            reply = await op_fn(self, rt, user_id, lang, a, b)
+            if reply.ok:
                 self.present.show_lobby(rt)
-                return Reply(t("ans.left", lang), ok=True)
-            if op == "l" and user_id not in rt.seats:
-                return Reply(t("ans.not_seated", lang))
-            rs = rt.variant
-            tm = rt.settings
-            if op == "l":
-                seats = [None if u == user_id else u for u in rt.seats]
-                ready = tuple(s for s in tm.ready if seats[s] is not None)
-                await self._save_lobby(rt, seats, ready=ready)
-                self.present.show_lobby(rt)
-                return Reply(t("ans.left", lang), ok=True)
-            if op == "a":
-                free = [i for i, u in enumerate(rt.seats) if u is None and i not in tm.ai]
-                if not free:
-                    return Reply(t("ans.no_room", lang))
-                await self._save_lobby(rt, ai=(*tm.ai, free[0]))
-            elif op == "r":
-                if not tm.ai:
-                    return Reply(t("ans.no_ai", lang))
-                await self._save_lobby(rt, ai=tm.ai[:-1])
-            elif op == "s":
-                await self._save_lobby(rt, editing=True)
-            elif op == "b":
-                await self._save_lobby(rt, editing=False)
-            elif op == "o" and arg is not None and arg < len(rs.option_specs):
-                spec = rs.option_specs[arg]
-                cur = rt.options.get(spec.name, spec.default)
-                nxt = (
-                    spec.choices[(spec.choices.index(cur) + 1) % len(spec.choices)]
-                    if cur in spec.choices
-                    else spec.default
-                )
-                await self._save_lobby(rt, options={spec.name: nxt}, remember=True)
-            elif op == "c":
-                await self._save_lobby(rt, claim_s=_cycle(CLAIM_CHOICES, tm.claim_s), remember=True)
-            elif op == "d":
-                await self._save_lobby(rt, discard_s=_cycle(DISCARD_CHOICES, tm.discard_s), remember=True)
-            elif op == "p":
-                await self._save_lobby(rt, pause_s=_cycle(PAUSE_CHOICES, tm.pause_s), remember=True)
-            elif op == "m" and arg is not None and arg < len(rs.presets):
-                # a preset: several options at once, and the seat count where it fixes one (三人两房)
-                preset = rs.presets[arg]
-                if preset.seats is not None and preset.seats != len(rt.seats):
-                    if not await self._seat_count(rt, preset.seats):
-                        return Reply(t("ans.full", lang))
-                await self._save_lobby(rt, options=dict(preset.options), remember=True)
-            elif op == "R":
-                await self._save_lobby(rt, rounds=_cycle(ROUNDS, tm.rounds), remember=True)
-            elif op == "Y":
-                await self._save_lobby(rt, ready_s=_cycle(READY_CHOICES, tm.ready_s), remember=True)
-            elif op == "n" and len(rs.seat_counts) > 1:
-                # the next seat count that holds everyone seated (4 → 2 is skipped with three seated: → 3)
-                seated = sum(1 for u in rt.seats if u is not None)
-                counts = tuple(sorted(rs.seat_counts))
-                n = _cycle(counts, len(rt.seats))
-                while n < seated and n != len(rt.seats):
-                    n = _cycle(counts, n)
-                if n == len(rt.seats) or not await self._seat_count(rt, n):
-                    return Reply(t("ans.full", lang))
-            elif op == "t":
-                new = "en" if tm.lang == "zh" else "zh"
-                await self.storage.set_chat_language(rt.chat_id, new, rt.id)
-                self.people.chat_langs[rt.chat_id] = new
-                rt.settings = dataclasses.replace(rt.settings, lang=new)
-            else:
-                return Reply(t("ans.stale", lang))
-            self.present.show_lobby(rt)
-            return Reply(t("ans.ok", lang), ok=True)
+            return reply
+
+    async def _leave(self, rt: TableRuntime, user_id: int, lang: str, *_: int | None) -> Reply:
+        if user_id in rt.waiting_dm:  # pressed Join without a private chat: cancel it
+            rt.waiting_dm.discard(user_id)
+            return Reply(t("ans.left", lang), ok=True)
+        if user_id not in rt.seats:
+            return Reply(t("ans.not_seated", lang))
+        seats = [None if u == user_id else u for u in rt.seats]
+        ready = tuple(s for s in rt.settings.ready if seats[s] is not None)
+        await self._save_lobby(rt, seats, ready=ready)
+        return Reply(t("ans.left", lang), ok=True)
+
+    async def _add_ai(self, rt: TableRuntime, user_id: int, lang: str, *_: int | None) -> Reply:
+        free = [i for i, u in enumerate(rt.seats) if u is None and i not in rt.settings.ai]
+        if not free:
+            return Reply(t("ans.no_room", lang))
+        await self._save_lobby(rt, ai=(*rt.settings.ai, free[0]))
+        return Reply(t("ans.ok", lang), ok=True)
+
+    async def _remove_ai(self, rt: TableRuntime, user_id: int, lang: str, *_: int | None) -> Reply:
+        if not rt.settings.ai:
+            return Reply(t("ans.no_ai", lang))
+        await self._save_lobby(rt, ai=rt.settings.ai[:-1])
+        return Reply(t("ans.ok", lang), ok=True)
+
+    async def _open_settings(self, rt: TableRuntime, user_id: int, lang: str, *_: int | None) -> Reply:
+        """The settings page (also: back from one setting's choices to the page)."""
+        rt.setting_open = None
+        await self._save_lobby(rt, editing=True)
+        return Reply(t("ans.ok", lang), ok=True)
+
+    async def _close_settings(self, rt: TableRuntime, user_id: int, lang: str, *_: int | None) -> Reply:
+        rt.setting_open = None
+        await self._save_lobby(rt, editing=False)
+        return Reply(t("ans.ok", lang), ok=True)
+
+    async def _open_setting(
+        self, rt: TableRuntime, user_id: int, lang: str, row: int | None, _: int | None
+    ) -> Reply:
+        """One setting's choices, in place of the page."""
+        if row is None or row >= len(self.setting_rows(rt)):
+            return Reply(t("ans.stale", lang))
+        rt.setting_open = row
+        return Reply(t("ans.ok", lang), ok=True)
+
+    async def _choose(
+        self, rt: TableRuntime, user_id: int, lang: str, row: int | None, i: int | None
+    ) -> Reply:
+        """A setting set to one of its choices (stored first); the page comes back."""
+        rows = self.setting_rows(rt)
+        if row is None or i is None or row >= len(rows) or i >= len(rows[row].choices):
+            return Reply(t("ans.stale", lang))
+        setting, value = rows[row], rows[row].choices[i]
+        rt.setting_open = None
+        if setting.kind == "option":
+            await self._save_lobby(rt, options={setting.name: value}, remember=True)
+        elif setting.kind == "field":
+            await self._save_lobby(rt, **{setting.name: value}, remember=True)
+        elif setting.kind == "seats":
+            if value != len(rt.seats) and not await self._seat_count(rt, value):
+                return Reply(t("ans.full", lang))
+        elif setting.kind == "lang":
+            await self.storage.set_chat_language(rt.chat_id, value, rt.id)
+            self.people.chat_langs[rt.chat_id] = value
+            rt.settings = dataclasses.replace(rt.settings, lang=value)
+        return Reply(t("ans.ok", lang), ok=True)
+
+    async def _preset(self, rt: TableRuntime, user_id: int, lang: str, i: int | None, _: int | None) -> Reply:
+        """A preset: several options at once, and the seat count where it fixes one (三人两房)."""
+        presets = rt.variant.presets
+        if i is None or i >= len(presets):
+            return Reply(t("ans.stale", lang))
+        preset = presets[i]
+        if preset.seats is not None and preset.seats != len(rt.seats):
+            if not await self._seat_count(rt, preset.seats):
+                return Reply(t("ans.full", lang))
+        await self._save_lobby(rt, options=dict(preset.options), remember=True)
+        return Reply(t("ans.ok", lang), ok=True)
+
+    def setting_rows(self, rt: TableRuntime) -> list[settings.Row]:
+        """The room's settings as the lobby's settings page lists them, in the group's language."""
+        return settings.rows(rt.variant, rt.options, rt.settings, len(rt.seats), self.people.table_lang(rt))
 
     async def start(self, table_id: int, user_id: int) -> Reply:
         """Deal the next hand (the host or a group admin pressed Start): empty seats are played by the AI."""
@@ -400,7 +413,16 @@ class Lobby:
         return None
 
 
-def _cycle(choices: Sequence[int], current: int) -> int:
-    if current in choices:
-        return choices[(list(choices).index(current) + 1) % len(choices)]
-    return choices[0]
+LobbyOp = Callable[[Lobby, TableRuntime, int, str, int | None, int | None], Awaitable[Reply]]
+# The lobby's ops (bot/messages/presses.py ``LOBBY_OPS``) other than join, start and ready, which have their
+# own entry points: one small method each.
+OPS: dict[str, LobbyOp] = {
+    "l": Lobby._leave,
+    "a": Lobby._add_ai,
+    "r": Lobby._remove_ai,
+    "s": Lobby._open_settings,
+    "b": Lobby._close_settings,
+    "o": Lobby._open_setting,
+    "v": Lobby._choose,
+    "m": Lobby._preset,
+}

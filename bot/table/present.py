@@ -30,12 +30,13 @@ from bot.members.people import People
 from bot.messages import keyboards as kb
 from bot.messages.content import Content, Keyboard, from_stored_markup, stored_markup
 from bot.pictures import Display, Mode, Picture
+from bot.table import settings
 from bot.table.runtime import Moment, Out, Pause, TableRuntime
 from bot.text import nightview, render, views
 from bot.text.fit import MAX_CAPTION
 from bot.text.texts import t
 from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
-from storage import Post, Storage, StorageError, TableSettings
+from storage import Post, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -206,14 +207,28 @@ class Presenter:
         room += nightview.ready_line(rt.settings, rt.seats, self.people.name, left, lang)
         text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.settings.pause_s), *room, lines[-1]])
         if rt.settings.editing:
-            keyboard = kb.settings_keyboard(
-                rt.id, rs, rt.options, _with_lang(rt.settings, lang), len(rt.seats)
-            )
+            keyboard = self.settings_keyboard(rt, lang)
         else:
             keyboard = kb.lobby_keyboard(rt.id, lang, rt.hands_played > 0)
         if rt.summary:  # the last hand's result stays above the lobby until the next hand starts
             text = rt.summary + "\n\n" + text
         return text, keyboard
+
+    def settings_keyboard(self, rt: TableRuntime, lang: str) -> Keyboard:
+        """The lobby's settings page: presets, one button per setting, or one setting's choices."""
+        rows = settings.rows(rt.variant, rt.options, rt.settings, len(rt.seats), lang)
+        current = rt.variant.preset_of(rt.options, len(rt.seats))
+        presets = [(p.label(lang), p == current) for p in rt.variant.presets]
+        open_row = rt.setting_open if rt.setting_open is not None and rt.setting_open < len(rows) else None
+        choices = []
+        if open_row is not None:
+            row = rows[open_row]
+            choices = [
+                (label, value == row.current) for value, label in zip(row.choices, row.labels, strict=True)
+            ]
+        return kb.settings_keyboard(
+            rt.id, lang, presets, [(r.label, r.value_label) for r in rows], open_row, choices
+        )
 
     def show_lobby(self, rt: TableRuntime, *, fresh: bool = False) -> None:
         text, keyboard = self.lobby_content(rt)
@@ -589,7 +604,3 @@ class Presenter:
 def post_of(chat_id: int, text: str, keyboard: Keyboard | None = None) -> Post:
     """A one-off message as the outbox stores it (its keyboard as the Bot API's JSON)."""
     return Post(chat_id, text, stored_markup(keyboard))
-
-
-def _with_lang(settings: TableSettings, lang: str) -> TableSettings:
-    return settings if settings.lang == lang else dataclasses.replace(settings, lang=lang)

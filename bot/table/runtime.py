@@ -170,6 +170,7 @@ class TableRuntime:
     win_tiles: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile) of this hand's wins
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     stop_votes: set[int] = field(default_factory=set)
+    setting_open: int | None = None  # the lobby's settings page lists this setting's choices (not stored)
     waiting_dm: set[int] = field(default_factory=set)  # pressed Join without a private chat
     dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
     totals: dict[str, int] = field(default_factory=dict)  # score_key -> points over this table's hands

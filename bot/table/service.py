@@ -156,10 +156,13 @@ class TableService:
     ) -> Reply:
         return await self.lobbies.join(table_id, user_id, from_dm=from_dm, who=who)
 
-    async def lobby(self, table_id: int, user_id: int, op: str, arg: int | None = None) -> Reply:
-        if op == "y":
-            return await self.night.ready(table_id, user_id)
-        return await self.lobbies.lobby(table_id, user_id, op, arg)
+    async def lobby(
+        self, table_id: int, user_id: int, op: str, a: int | None = None, b: int | None = None
+    ) -> Reply:
+        return await self.lobbies.lobby(table_id, user_id, op, a, b)
+
+    async def ready(self, table_id: int, user_id: int) -> Reply:
+        return await self.night.ready(table_id, user_id)
 
     async def reopen(self, table_id: int, user_id: int, chat_id: int, lang: str) -> Reply:
         return await self.night.reopen(table_id, user_id, chat_id, lang)

@@ -47,7 +47,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import AIORateLimiter, Application, ApplicationHandlerStop, ContextTypes, TypeHandler
 
-from bot.messages.keyboards import decode
+from bot.messages.presses import decode
 from bot.table.restore import rebuild
 from bot.table.runtime import TableRuntime, Tables
 from bot.table.service import TableService

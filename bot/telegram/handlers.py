@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from telegram import Bot, Chat, ChatMember, InputFile, Message, Update, User
+from telegram import Bot, CallbackQuery, Chat, ChatMember, InputFile, Message, Update, User
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
 import engine
 from bot.members.access import MemberProbe
 from bot.messages import keyboards as kb
+from bot.messages import presses
 from bot.messages.content import Keyboard
 from bot.table.service import Reply, TableService, Who
 from bot.telegram.markup import to_markup
@@ -264,7 +267,7 @@ async def cmd_score(update: Update, context: Context) -> None:
     lang = _lang(svc, user, chat)
     period, variant = "all", None  # /score [variant] [all|week|month], in any order; unknown words ignored
     for word in (context.args or [])[:2]:
-        if word[:8].lower() in kb.PERIODS:
+        if word[:8].lower() in presses.PERIODS:
             period = word[:8].lower()
         elif (found := find_variant(word)) is not None:
             variant = found
@@ -413,93 +416,178 @@ def _variants() -> str:
     return ", ".join(out)
 
 
-# ------------------------------------------------------------------ buttons
+# ------------------------------------------------------------------ buttons: one route per press kind
 
 
-async def on_button(update: Update, context: Context) -> None:
-    """A button press: decoded, routed, and answered exactly once (an unknown press: "out of date")."""
-    query = update.callback_query
-    if query is None:
-        return
-    svc = service_of(context)
-    uid = query.from_user.id
-    reply = Reply(t("ans.unknown", svc.dm_lang(uid)))
-    settle: int | None = None
-    old_panel = False
-    try:
-        user, _ = await _see(svc, update)
-        reply = Reply(t("ans.unknown", svc.dm_lang(uid)))  # in his language, now that it is known
-        press = kb.decode(query.data)
-        if isinstance(press, kb.GamePress):
-            reply = await svc.press(press.table, uid, press.hand, press.decision, press.index)
-            settle = press.table if reply.ok else None
-            if (message := query.message) is not None:
-                old_panel = svc.old_panel(uid, press.table, message.chat.id, message.message_id)
-        elif isinstance(press, kb.PickPress):
-            reply = await svc.pick(press.table, uid, press.hand, press.decision, press.index)
-        elif isinstance(press, kb.LobbyPress):
-            if press.op == "j":
-                reply = await svc.join(press.table, uid, who=_who(query.from_user))
-            else:
-                reply = await svc.lobby(press.table, uid, press.op, press.arg)
-        elif isinstance(press, kb.HandPress):
-            rt = svc.tables.get(press.table)
-            lang = svc.dm_lang(uid)  # a toast is read by the presser: his language, not the group's
-            count = await svc.resend(uid, rt.chat_id) if rt is not None else 0
-            reply = Reply(t("ans.hand_sent" if count else "ans.not_seated", lang))
-        elif isinstance(press, kb.BackPress):
-            reply = await svc.im_back(press.table, uid)
-        elif isinstance(press, kb.ScorePress) and _has_button(query.message, kb.ScorePress):
-            assert isinstance(query.message, Message)
-            chat_id = query.message.chat.id
-            rt = svc.table_in(chat_id)
-            lang = svc.chat_lang(
-                chat_id, rt.settings.lang if rt else (lang_of(user.language_code) if user else None)
-            )
-            text = await svc.leaderboard(chat_id, press.period, lang, press.variant)
-            reply = Reply(t("ans.ok", svc.dm_lang(uid)))
-            try:
-                board = to_markup(kb.score_keyboard(lang, press.variant))
-                await query.edit_message_text(text, reply_markup=board)
-            except TelegramError as e:
-                log.debug("score edit: %s", e.message)
-        elif isinstance(press, kb.HistoryPress) and _has_button(query.message, kb.HistoryPress):
-            assert isinstance(query.message, Message)
-            chat_id = query.message.chat.id
-            lang = svc.chat_lang(chat_id, lang_of(user.language_code) if user else None)
-            text, keyboard = await svc.history.page(chat_id, press.page, lang)
-            reply = Reply(t("ans.ok", svc.dm_lang(uid)))  # a toast: the presser's language
-            try:
-                await query.edit_message_text(text[:MAX_TEXT], reply_markup=to_markup(keyboard))
-            except TelegramError as e:
-                log.debug("history edit: %s", e.message)
-        elif isinstance(press, kb.ReplayPress) and _has_button(query.message, kb.ReplayPress, press.code):
-            assert isinstance(query.message, Message)
-            lang = svc.dm_lang(uid)
-            found = await svc.history.find(press.code, uid, None, "replay", lang)
-            if isinstance(found, str) or query.message.chat.id != uid:
-                reply = Reply(found if isinstance(found, str) else t("ans.unknown", lang))
-            else:
-                text, keyboard = await svc.history.replay_view(found, press.step, lang)
-                reply = Reply(t("ans.ok", lang))
-                try:
-                    await query.edit_message_text(text[:MAX_TEXT], reply_markup=to_markup(keyboard))
-                except TelegramError as e:
-                    log.debug("replay edit: %s", e.message)
-        elif isinstance(press, kb.ReopenPress) and _has_button(query.message, kb.ReopenPress, press.table):
-            assert isinstance(query.message, Message)
-            chat_id = query.message.chat.id
-            lang = svc.chat_lang(chat_id, lang_of(user.language_code) if user else None)
-            reply = await svc.reopen(press.table, uid, chat_id, lang)
-    finally:
-        await _answer(query, reply)
-    if old_panel:  # his live panel is another message: this one's buttons are out of date from now on
+@dataclass(slots=True)
+class Pressed:
+    """A button press being handled: the service, the query, the presser, and what to do once the press is
+    answered (``after``: the table moves on, an old panel loses its buttons)."""
+
+    svc: TableService
+    query: CallbackQuery
+    user: User
+    after: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    @property
+    def uid(self) -> int:
+        return self.user.id
+
+    @property
+    def lang(self) -> str:
+        """The presser's language: a toast is read by him, not by the group."""
+        return self.svc.dm_lang(self.uid)
+
+    @property
+    def message(self) -> Message | None:
+        message = self.query.message
+        return message if isinstance(message, Message) else None
+
+    def group_lang(self, chat_id: int) -> str:
+        """The language of a group message the press edits (its table's, else the group's, else his)."""
+        rt = self.svc.table_in(chat_id)
+        fallback = rt.settings.lang if rt is not None else lang_of(self.user.language_code)
+        return self.svc.chat_lang(chat_id, fallback)
+
+    async def edit(self, text: str, keyboard: Keyboard | None, what: str) -> None:
+        """The pressed message shows ``text`` now (a score board, a page, a replay step)."""
         try:
-            await query.edit_message_reply_markup(reply_markup=None)
+            await self.query.edit_message_text(text[:MAX_TEXT], reply_markup=to_markup(keyboard))
         except TelegramError as e:
-            log.debug("old panel keyboard: %s", e.message)
-    if settle is not None:
-        await svc.settle(settle)
+            log.debug("%s edit: %s", what, e.message)
+
+
+P = TypeVar("P", bound=presses.Press)
+Route = Callable[[Pressed, P], Awaitable[Reply]]
+
+
+async def _game(c: Pressed, press: presses.GamePress) -> Reply:
+    reply = await c.svc.press(press.table, c.uid, press.hand, press.decision, press.index)
+    message = c.message
+    if message is not None and c.svc.old_panel(c.uid, press.table, message.chat.id, message.message_id):
+        # his live panel is another message: this one's buttons are out of date from now on
+        async def strip() -> None:
+            try:
+                await c.query.edit_message_reply_markup(reply_markup=None)
+            except TelegramError as e:
+                log.debug("old panel keyboard: %s", e.message)
+
+        c.after.append(strip)
+    if reply.ok:
+        c.after.append(lambda: c.svc.settle(press.table))
+    return reply
+
+
+async def _pick(c: Pressed, press: presses.PickPress) -> Reply:
+    return await c.svc.pick(press.table, c.uid, press.hand, press.decision, press.index)
+
+
+async def _lobby(c: Pressed, press: presses.LobbyPress) -> Reply:
+    if press.op == "j":
+        return await c.svc.join(press.table, c.uid, who=_who(c.user))
+    if press.op == "go":
+        return await c.svc.start(press.table, c.uid)
+    if press.op == "y":
+        return await c.svc.ready(press.table, c.uid)
+    return await c.svc.lobby(press.table, c.uid, press.op, press.a, press.b)
+
+
+async def _hand(c: Pressed, press: presses.HandPress) -> Reply:
+    rt = c.svc.tables.get(press.table)
+    count = await c.svc.resend(c.uid, rt.chat_id) if rt is not None else 0
+    return Reply(t("ans.hand_sent" if count else "ans.not_seated", c.lang))
+
+
+async def _back(c: Pressed, press: presses.BackPress) -> Reply:
+    return await c.svc.im_back(press.table, c.uid)
+
+
+async def _score(c: Pressed, press: presses.ScorePress) -> Reply:
+    message = c.message
+    if not _has_button(message, presses.ScorePress) or message is None:
+        return Reply(t("ans.unknown", c.lang))
+    lang = c.group_lang(message.chat.id)
+    text = await c.svc.leaderboard(message.chat.id, press.period, lang, press.variant)
+    await c.edit(text, kb.score_keyboard(lang, press.variant), "score")
+    return Reply(t("ans.ok", c.lang))
+
+
+async def _history(c: Pressed, press: presses.HistoryPress) -> Reply:
+    message = c.message
+    if not _has_button(message, presses.HistoryPress) or message is None:
+        return Reply(t("ans.unknown", c.lang))
+    lang = c.svc.chat_lang(message.chat.id, lang_of(c.user.language_code))
+    text, keyboard = await c.svc.history.page(message.chat.id, press.page, lang)
+    await c.edit(text, keyboard, "history")
+    return Reply(t("ans.ok", c.lang))
+
+
+async def _replay(c: Pressed, press: presses.ReplayPress) -> Reply:
+    message = c.message
+    if not _has_button(message, presses.ReplayPress, press.code) or message is None:
+        return Reply(t("ans.unknown", c.lang))
+    found = await c.svc.history.find(press.code, c.uid, None, "replay", c.lang)
+    if isinstance(found, str):
+        return Reply(found)
+    if message.chat.id != c.uid:
+        return Reply(t("ans.unknown", c.lang))
+    text, keyboard = await c.svc.history.replay_view(found, press.step, c.lang)
+    await c.edit(text, keyboard, "replay")
+    return Reply(t("ans.ok", c.lang))
+
+
+async def _reopen(c: Pressed, press: presses.ReopenPress) -> Reply:
+    message = c.message
+    if not _has_button(message, presses.ReopenPress, press.table) or message is None:
+        return Reply(t("ans.unknown", c.lang))
+    lang = c.svc.chat_lang(message.chat.id, lang_of(c.user.language_code))
+    return await c.svc.reopen(press.table, c.uid, message.chat.id, lang)
+
+
+ROUTES: dict[type[presses.Press], Route[Any]] = {
+    presses.GamePress: _game,
+    presses.PickPress: _pick,
+    presses.LobbyPress: _lobby,
+    presses.HandPress: _hand,
+    presses.BackPress: _back,
+    presses.ScorePress: _score,
+    presses.HistoryPress: _history,
+    presses.ReplayPress: _replay,
+    presses.ReopenPress: _reopen,
+}
+
+
+def _route(kind: type[P], route: Route[P]) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+    """The handler of one press kind: its data parsed by the kind, the route called, the press answered
+    exactly once whatever happens (data the kind does not parse: "out of date"), then the route's
+    follow-ups."""
+
+    async def handler(update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        svc = service_of(context)
+        c = Pressed(svc, query, query.from_user)
+        reply = Reply(t("ans.unknown", svc.dm_lang(c.uid)))
+        try:
+            await _see(svc, update)
+            reply = Reply(t("ans.unknown", c.lang))  # in his language, now that it is known
+            press = kind.parse(query.data) if isinstance(query.data, str) else None
+            if press is not None:
+                reply = await route(c, press)
+        finally:
+            await _answer(query, reply)
+        for step in c.after:
+            await step()
+
+    return handler
+
+
+async def on_unknown_button(update: Update, context: Context) -> None:
+    """A press no route takes (data the bot never made, or an old format): answered, nothing changes."""
+    query = update.callback_query
+    if query is not None:
+        await _answer(query, Reply(t("ans.unknown", service_of(context).dm_lang(query.from_user.id))))
 
 
 def _has_button(message: object, kind: type, key: object = None) -> bool:
@@ -510,7 +598,7 @@ def _has_button(message: object, kind: type, key: object = None) -> bool:
         return False
     for row in message.reply_markup.inline_keyboard:
         for b in row:
-            press = kb.decode(b.callback_data)
+            press = presses.decode(b.callback_data)
             if isinstance(press, kind) and (
                 key is None or getattr(press, "code", None) == key or getattr(press, "table", None) == key
             ):
@@ -568,5 +656,7 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         ("view", cmd_view),
     ):
         app.add_handler(CommandHandler(name, callback, filters=COMMAND_UPDATES))
-    app.add_handler(CallbackQueryHandler(on_button))
+    for kind, route in ROUTES.items():
+        app.add_handler(CallbackQueryHandler(_route(kind, route), pattern=kind.pattern()))
+    app.add_handler(CallbackQueryHandler(on_unknown_button))
     app.add_error_handler(on_error)

@@ -28,7 +28,7 @@ from telegram.error import NetworkError, TimedOut
 from telegram.ext import ExtBot
 from telegram.request import BaseRequest, RequestData
 
-from bot.messages import keyboards as kb
+from bot.messages.presses import decode
 
 # Failures before the request went out: no connection could be made (refused, unreachable, timed out) or
 # none was free in time. httpx's are kept for PTB's own client (HTTPXRequest), should a caller pass one.
@@ -202,9 +202,6 @@ async def call(bot: Bot, endpoint: str, params: dict[str, Any]) -> Any:
     return await bot._post(endpoint, {k: v for k, v in params.items() if v is not None})
 
 
-# Presses whose handling reads nothing of the pressed message but its chat and id (bot/telegram/handlers.py):
-# the others (a score board, a history page, a replay, a final summary) check the message's own buttons.
-_LEAN_PRESSES = (kb.GamePress, kb.PickPress, kb.LobbyPress, kb.HandPress, kb.BackPress)
 _MESSAGE_KEPT = ("message_id", "chat", "date")
 
 
@@ -215,7 +212,10 @@ def slim_update(update: JSONDict) -> JSONDict:
     query = update.get("callback_query")
     if isinstance(query, dict):
         message = query.get("message")
-        if isinstance(message, dict) and isinstance(kb.decode(query.get("data")), _LEAN_PRESSES):
+        press = decode(query.get("data"))
+        # a press whose route reads nothing of the pressed message but its chat and id; the others (a score
+        # board, a history page, a replay, a final summary) check the message's own buttons
+        if isinstance(message, dict) and press is not None and not press.READS_MESSAGE:
             query["message"] = {k: message[k] for k in _MESSAGE_KEPT if k in message}
     return update
 

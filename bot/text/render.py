@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.text.i18n import default_names, tr
+from bot.text.texts import default_names
+from bot.text.texts import t as tr  # ``t`` names a tile in this module
 from engine import (
     Act,
     Action,
