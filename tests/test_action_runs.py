@@ -119,7 +119,9 @@ async def test_a_run_cut_short_leaves_memory_as_the_database(tg: FakeTelegramSer
         assert hand.version == version + 2
         assert await svc.storage.rebuild(rt.hand.id) == rt.state
         [restored] = await svc.storage.restore(tid)
-        assert {p.seat: p for p in restored.seats} == {s: rt.stored.get(s, SeatPlay(s)) for s in range(4)}
-        assert seat not in rt.pending
+        assert {p.seat: p for p in restored.seats} == {
+            s: rt.live.stored.get(s, SeatPlay(s)) for s in range(4)
+        }
+        assert seat not in rt.live.pending
         with sqlite3.connect(db) as c:
             c.execute("DROP TRIGGER full_disk")

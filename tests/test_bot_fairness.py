@@ -200,13 +200,15 @@ async def test_every_discard_pauses_the_same_whether_or_not_anyone_may_claim(
             assert sum(pauses.values()) < 60, (pauses, outlasted)
             await _settle(app, tg)
             assert rt.state is not None, "the hand ended early: pick another seed_base"
-            if rt.pause is None:  # Alice's turn (or an opening choice): she plays, which may start a pause
-                assert set(rt.pending) == {seat}
+            if (
+                rt.live.pause is None
+            ):  # Alice's turn (or an opening choice): she plays, which may start a pause
+                assert set(rt.live.pending) == {seat}
                 message = alice_panel()
                 data = [d for d in message.callback_data if d.startswith("g|")]
                 await _press_and_wait(tg, alice, message, data[-1])
                 continue
-            pause = rt.pause
+            pause = rt.live.pause
             m = pause.moment
             text = table_text()
             tile = engine.tile_str(m.tile)
@@ -214,7 +216,7 @@ async def test_every_discard_pauses_the_same_whether_or_not_anyone_may_claim(
             # the table wakes at the pause's end, claim or not (a claim's own deadline is later)
             assert pause.until == clock.now + PAUSE
             assert svc.timers.deadline(tid) == pytest.approx(pause.until)  # type: ignore[attr-defined]
-            claim = seat in rt.pending
+            claim = seat in rt.live.pending
             pauses[claim] += 1
             state = rt.state
             if not claim:
@@ -235,7 +237,7 @@ async def test_every_discard_pauses_the_same_whether_or_not_anyone_may_claim(
             await _run_timer(app, tid)
             await _settle(app, tg)
             if claim and not answered:  # she outlasts the pause: the table shows just the same
-                assert rt.state.phase == Phase.CLAIM and seat in rt.pending
+                assert rt.state.phase == Phase.CLAIM and seat in rt.live.pending
                 outlasted += 1
                 assert table_text() == text
                 message = alice_panel()

@@ -57,11 +57,11 @@ def memory_snapshot(svc: TableService) -> object:
                 rt.id,
                 list(rt.seats),
                 rt.settings,
-                sorted(rt.auto),
+                sorted(rt.hand.auto) if rt.hand else [],
                 dict(rt.options),
                 rt.hand.id if rt.hand else None,
                 rt.state.version if rt.state else None,
-                sorted((s, p.since) for s, p in rt.pending.items()),
+                sorted((s, p.since) for s, p in rt.hand.pending.items()) if rt.hand else [],
                 sorted(rt.stop_votes),
                 sorted(rt.waiting_dm),
                 rt.closed,
@@ -96,7 +96,7 @@ class Attack:
         rng, t1, t2 = self.rng, self.t1, self.t2
         rt = self.svc.tables[t1]
         hand = rt.hand.id if rt.hand else 1
-        since = rt.pending[min(rt.pending)].since if rt.pending else 0
+        since = rt.live.pending[min(rt.live.pending)].since if rt.live.pending else 0
         digits = "0123456789²³¹٠١٢٣٤٥٦٧٨٩０１２３۴߃௫"
         pick = rng.randrange(14)
         if pick == 0:
@@ -140,7 +140,7 @@ class Attack:
                 continue
             if data.startswith(f"g|{self.t1}|") and user in (self.alice, self.bob) and rt.hand is not None:
                 seat = rt.seat_of(user.id)
-                p = rt.pending.get(seat) if seat is not None else None
+                p = rt.live.pending.get(seat) if seat is not None else None
                 if p is not None and data.startswith(f"g|{self.t1}|{rt.hand.id}|{p.since}|"):
                     tail = data.rsplit("|", 1)[1]
                     if tail in {str(i) for i in range(len(p.legal))}:
@@ -204,7 +204,9 @@ def at_rest(rt: TableRuntime) -> bool:
     if rt.lock.locked():
         return False
     state = rt.state
-    return state is None or state.phase == Phase.ENDED or all(s in rt.pending for s in engine.to_act(state))
+    return (
+        state is None or state.phase == Phase.ENDED or all(s in rt.live.pending for s in engine.to_act(state))
+    )
 
 
 async def _settled(tg: FakeTelegramServer, attack: Attack, idle: bool = True) -> None:
@@ -238,7 +240,7 @@ async def test_forged_and_random_updates_change_nothing(
         tg.send_text(bob, g1, "have fun")
         tg.press(alice, g1, lobby.message_id, f"L|{t1}|go")
         rt = svc.tables[t1]
-        await tg.wait_for(lambda _: rt.playing and rt.pending and at_rest(rt), what="the first decision")
+        await tg.wait_for(lambda _: rt.playing and rt.live.pending and at_rest(rt), what="the first decision")
         await tg.wait_idle()
 
         setup_answers = len(tg.calls_to("answerCallbackQuery"))
@@ -260,8 +262,8 @@ async def test_forged_and_random_updates_change_nothing(
             assert before[0] == after[0], "a forged update changed the database"
             assert before[1] == after[1], "a forged update changed a table in memory"
             # a legal move: the seated player whose decision is open presses its first button
-            if rt.playing and rt.pending:
-                seat = min(rt.pending)
+            if rt.playing and rt.live.pending:
+                seat = min(rt.live.pending)
                 user = alice if rt.seat_of(alice.id) == seat else bob
                 panel = next(
                     m

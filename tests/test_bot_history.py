@@ -85,7 +85,7 @@ async def test_history_replay_export_stats_and_ratings(tg: FakeTelegramServer, t
         assert await press(tg, alice, ready, f"L|{tid}|y") == "You're ready"  # hand 7, Alice at the table
         await quiet(app, tg)
         assert rt.playing and rt.hand is not None
-        live = rt.hand
+        live = rt.hand.row
         hands = [h for h in await svc.storage.table_hands(tid) if h.finished]
         assert len(hands) >= 6
         newest = sorted(hands, key=lambda h: (h.ended_at, h.id), reverse=True)

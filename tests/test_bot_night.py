@@ -183,7 +183,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
                     await tg.wait_for(lambda _: pa.decision() is None or not rt.playing)
                     await quiet(app, tg)
                     continue
-                if rt.pending:
+                if rt.live.pending:
                     await run_timer_settled(app, svc, clock, tid, tg)
                 else:
                     await quiet(app, tg)
@@ -208,7 +208,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
         await run_timer_settled(app, svc, clock, tid, tg)
         assert rt.hands_played >= 1 and (rt.playing or rt.hands_played == 2)
         if rt.playing:
-            assert rt.auto == frozenset({rt.seats.index(alice.id)})
+            assert rt.live.auto == frozenset({rt.seats.index(alice.id)})
         await until_hands(app, svc, clock, tid, tg, 2)
         # everyone ready: the next hand starts at once
         lobby3 = await lobby_message(tg, group, tid, "y")
@@ -217,7 +217,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
         assert await press(tg, bob, lobby3, f"L|{tid}|y") == "You're ready"
         assert rt.playing or rt.hands_played == 3
         if rt.playing:
-            assert rt.auto == frozenset()
+            assert rt.live.auto == frozenset()
         # /stop (a vote of both) ends the room with the summary of the hands finished
         assert "votes to stop" in await command(tg, alice, group, "/stop")
         assert "stopped" in await command(tg, bob, group, "/stop")
@@ -312,7 +312,7 @@ async def test_commitment_is_the_hash_of_the_revealed_seed_and_the_wall_is_rebui
         assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
         assert rt.state is not None and rt.hand is not None
         dealt_wall = rt.state.wall.tiles
-        seed = rt.hand.seed
+        seed = rt.live.row.seed
         await quiet(app, tg)
         shown = tg.message(group, lobby.message_id).text or ""
         [commit] = re.findall(r"Shuffle commitment \(SHA-256\): ([0-9a-f]{64})", shown)

@@ -117,7 +117,7 @@ async def test_view_switches_a_chat_to_text_and_text_mode_is_complete(
         lobby = await lobby_message(tg, group, tid)
         mark = tg.mark()
         tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
-        await tg.wait_for(lambda _: rt.pending, what="the first decisions")
+        await tg.wait_for(lambda _: rt.hand is not None and rt.hand.pending, what="the first decisions")
         await quiet(app, tg)
         sent = {c.params["chat_id"]: c for c in tg.calls_to(*SENDS, ok=True) if c.seq >= mark}
         assert sent[group.id].method == "sendMessage" and sent[alice.id].method == "sendMessage"

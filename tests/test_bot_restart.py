@@ -70,9 +70,9 @@ async def test_restart_mid_hand_goes_on_where_it_was(tg: FakeTelegramServer, tmp
         rt = svc.tables[tid]
         assert rt.state is not None and rt.state.phase != Phase.ENDED
         before = rt.state
-        pending_before = set(rt.pending)
+        pending_before = set(rt.live.pending)
         table_message = rt.settings.table_msg
-        deadlines = {s: p.deadline for s, p in rt.pending.items()}
+        deadlines = {s: p.deadline for s, p in rt.live.pending.items()}
         panels = {p.user.id: last_with_button(tg, p.user, f"g|{tid}|") for p in players}
         assert pending_before and table_message is not None
 
@@ -86,11 +86,11 @@ async def test_restart_mid_hand_goes_on_where_it_was(tg: FakeTelegramServer, tmp
         assert rt2.state.version == before.version and rt2.state.seats == before.seats
         assert rt2.hand is not None and rt2.hand.seats == tuple(rt.hand_seats())
         # timers re-armed: one for the table, due a full decision time from now
-        wakes = [p.deadline - (0 if p.warned else WARN_AT) for p in rt2.pending.values()]  # warnings too
+        wakes = [p.deadline - (0 if p.warned else WARN_AT) for p in rt2.live.pending.values()]  # warnings too
         assert svc2.timers.deadline(tid) == min(wakes)  # type: ignore[attr-defined]
-        assert set(rt2.pending) == pending_before
+        assert set(rt2.live.pending) == pending_before
         # each decision keeps its deadline: the restart did not delay anyone beyond his timer
-        assert {s: p.deadline for s, p in rt2.pending.items()} == deadlines
+        assert {s: p.deadline for s, p in rt2.live.pending.items()} == deadlines
         assert svc2.tables[other].state is None and bob.id in svc2.tables[other].seats
         await tg.wait_idle()
         # invisible: nothing new in the group or in private, the messages of before are edited in place
@@ -101,7 +101,7 @@ async def test_restart_mid_hand_goes_on_where_it_was(tg: FakeTelegramServer, tmp
             seat = rt2.seats.index(p.user.id)
             live = [m for m in tg.bot_messages(p.user) if game_buttons(m, tid)]
             assert len(live) <= 1  # no stale keyboard left live
-            if seat in rt2.pending:
+            if seat in rt2.live.pending:
                 assert live == [panels[p.user.id]]
         done = hand_over(tg, group, t("note.result_title", "en", n=1))
         await play_hand(players, done)
@@ -124,7 +124,7 @@ async def test_restart_finishes_a_hand_whose_ai_moves_were_not_made(
         tid = await alone_at_a_hand(tg, svc, alice, group)
         rt = svc.tables[tid]
         seat = rt.seats.index(alice.id)
-        action = rt.pending[seat].legal[0]
+        action = rt.live.pending[seat].legal[0]
         # log Alice's action the way press() does, without letting the AI seats answer
         async with rt.lock:
             await svc.play.commit(rt, action)

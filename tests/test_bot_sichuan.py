@@ -136,12 +136,12 @@ async def test_swap_three_is_picked_tile_by_tile(tg: FakeTelegramServer, tmp_pat
         assert isinstance(press, GamePress)
         seat = rt.seat_of(alice.id)
         assert seat is not None
-        picked = rt.pending[seat].legal[press.index].detail
+        picked = rt.live.pending[seat].legal[press.index].detail
         query = tg.press(alice, None, panel.message_id, confirm)
         await tg.wait_for(lambda _: query.answered, what="the confirmation answered")
         assert (query.text or "").startswith("✔")
         # the swap is done (the others are AI): her panel says which three tiles she received
-        received = await tg.wait_for(lambda _: rt.news.get(seat), what="the swap")
+        received = await tg.wait_for(lambda _: rt.hand is not None and rt.hand.news.get(seat), what="the swap")
         words = render.tiles_label(received.tiles, "en")
         panel_text = await tg.wait_for(
             lambda _: (

@@ -34,14 +34,16 @@ async def _answer_others(players: list[Player], rt: Any, tg: FakeTelegramServer,
     seat = rt.seats.index(alone.id)
     while True:
         await tg.wait_idle()
-        if set(rt.pending) == {seat}:
+        if set(rt.live.pending) == {seat}:
             return
         for p in players:
             d = p.decision()
             if d is not None and p.user is not alone:
                 p.press(d[0], d[1][0])
         await tg.wait_for(
-            lambda _: any(p.decision() for p in players if p.user is not alone) or set(rt.pending) == {seat}
+            lambda _: (
+                any(p.decision() for p in players if p.user is not alone) or set(rt.live.pending) == {seat}
+            )
         )
 
 
@@ -66,7 +68,7 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
             sent = len(tg.bot_messages(alice))
             version = rt.state.version  # type: ignore[union-attr]
             limit = rt.settings.claim_s if rt.state.phase == Phase.CLAIM else rt.settings.discard_s  # type: ignore[union-attr]
-            p = rt.pending[seat]
+            p = rt.live.pending[seat]
             assert p.deadline == pytest.approx(clock.now + limit, abs=limit)
             panel = next(m for m in reversed(tg.bot_messages(alice)) if m.callback_data)
             assert "⏱" in (panel.text or "") and "UTC" in (panel.text or "")  # the deadline is shown
@@ -74,19 +76,19 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
             assert svc.timers.deadline(tid) == p.deadline - WARN_AT  # type: ignore[attr-defined]
             await run_timer(app, svc, clock, tid)
             await quiet(app, tg)
-            assert rt.state.version == version and rt.pending[seat].warned  # type: ignore[union-attr]
+            assert rt.state.version == version and rt.live.pending[seat].warned  # type: ignore[union-attr]
             assert f"⏰ {WARN_AT}s left!" in (panel.text or "")
             assert svc.timers.deadline(tid) == p.deadline  # type: ignore[attr-defined]
             await run_timer(app, svc, clock, tid)
             assert rt.state is None or rt.state.version > version  # the bot played for her
-            assert rt.timeouts.get(seat) == n or rt.state is None
+            assert rt.live.timeouts.get(seat) == n or rt.state is None
             await quiet(app, tg)
             # she is told on her panel, in the second person; no new message
             assert "Your time ran out; the bot played for you:" in (panel.text or "")
             assert len(tg.bot_messages(alice)) == sent
             assert rt.state is not None, "the hand ended during the timeouts: pick another seed_base"
 
-        assert seat in rt.auto
+        assert seat in rt.live.auto
         await tg.wait_for(lambda _: any("auto-play" in (m.text or "") for m in tg.bot_messages(group)))
         panel = next(m for m in reversed(tg.bot_messages(alice)) if f"b|{tid}" in m.callback_data)
         assert "auto-play" in (panel.text or "")
@@ -97,12 +99,12 @@ async def test_timeouts_auto_play_and_im_back(tg: FakeTelegramServer, tmp_path: 
                 break
             pb.press(d[0], d[1][0])
             await tg.wait_idle()
-            assert seat not in rt.pending
+            assert seat not in rt.live.pending
         assert rt.state is not None, "the hand ended while she was away: pick another seed_base"
         q = tg.press(alice, alice.id, panel.message_id, f"b|{tid}")
         await tg.wait_for(lambda _: q.answered)
         assert q.text == "Welcome back!"
-        assert seat not in rt.auto and rt.timeouts[seat] == 0
+        assert seat not in rt.live.auto and rt.live.timeouts[seat] == 0
         q2 = tg.press(alice, alice.id, panel.message_id, f"b|{tid}", check=False)
         await tg.wait_for(lambda _: q2.answered)
         assert q2.text == "You're not on auto-play"

@@ -118,7 +118,8 @@ class Night:
         lang = self.people.table_lang(rt)
         body = text(lang) + "\n\n" + t("final.reopen", lang)
         posts = [post_of(rt.chat_id, body, kb.reopen_keyboard(rt.id, lang))]
-        posts += [Post(u, text(self.people.dm_lang(u))) for u in sorted(users) if u not in rt.dm_lost]
+        lost = rt.hand.dm_lost if rt.hand is not None else set()  # a room stopped mid-hand
+        posts += [Post(u, text(self.people.dm_lang(u))) for u in sorted(users) if u not in lost]
         await self.present.send_posts(rt, posts)  # through the outbox: a stop does not lose them
 
     # ================================================================== entry points (take the table lock)

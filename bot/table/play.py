@@ -48,6 +48,7 @@ from bot.table.present import Presenter
 from bot.table.runtime import (
     FinishedHand,
     HandEndHook,
+    HandLive,
     Moment,
     Pause,
     Pending,
@@ -152,11 +153,11 @@ def open_decisions(
     deadline, a new one gets the table's full timer; the decision of seat ``closed`` was just answered and
     does not go on. Seats the bot plays (AI, auto-play) and seats with a single legal action (played at
     once) have none, and during a claim pause (``paused``) only claim decisions open. ``current``: the
-    decisions open before ``state`` (``rt.pending`` unless a run of actions is worked out ahead)."""
+    decisions open before ``state`` (``rt.live.pending`` unless a run of actions is worked out ahead)."""
     if state.phase == Phase.ENDED or (paused and state.phase != Phase.CLAIM):
         return {}
     seats = rt.hand_seats()
-    before = rt.pending if current is None else current
+    before = rt.live.pending if current is None else current
     out: dict[int, Pending] = {}
     for s in engine.to_act(state):
         if seats[s] is None or s in auto:
@@ -246,7 +247,7 @@ class Play:
             action = p.legal[index]
             if action not in engine.legal_actions(state, seat):
                 return Reply(t("ans.stale", lang))
-            rt.notes.pop(seat, None)  # what the bot played for him last time: he is back at the keyboard
+            rt.live.notes.pop(seat, None)  # what the bot played for him last time: he is back at the keyboard
             obs = engine.observe(state, seat)
             label = self.present.action_label(obs, action, lang)
             try:
@@ -272,10 +273,10 @@ class Play:
             pick = render.tile_pick(obs)
             if pick is None or not 0 <= index < len(obs.hand):
                 return Reply(t("ans.stale", lang))
-            picked = set(rt.picked(seat)) ^ {index}
+            picked = set(rt.live.picked(seat)) ^ {index}
             if not render.pick_extends(obs, [obs.hand[i] for i in picked]):
                 return Reply(t("ans.stale", lang))
-            rt.picks[seat] = (p.since, frozenset(picked))
+            rt.live.picks[seat] = (p.since, frozenset(picked))
             self.present.publish_seat(rt, seat)
             return Reply(t("ans.picked", lang, n=len(picked), k=pick.count), ok=True)
 
@@ -291,7 +292,7 @@ class Play:
         state = rt.state
         if state is None or rt.hand is None or rt.hand.id != hand_id:
             return Reply(t("ans.stale", lang))
-        p = rt.pending.get(seat)
+        p = rt.live.pending.get(seat)
         if p is None or p.since != decision:
             return Reply(t("ans.stale", lang))
         return seat, p, state
@@ -313,30 +314,30 @@ class Play:
             if rt.state is None:
                 return
             now = self.clock()
-            for seat, p in rt.pending.items():  # ten seconds left: his panel says so, once
+            for seat, p in rt.live.pending.items():  # ten seconds left: his panel says so, once
                 if not p.warned and p.deadline - WARN_AT <= now + 0.001:
                     p.warned = True
                     self.present.publish_seat(rt, seat)
             while rt.state is not None and rt.state.phase != Phase.ENDED:
                 state = rt.state
-                due = [s for s, p in rt.pending.items() if p.deadline <= now + 0.001]
+                due = [s for s, p in rt.live.pending.items() if p.deadline <= now + 0.001]
                 if not due:
                     break
                 seat = due[0]
-                p = rt.pending[seat]
+                p = rt.live.pending[seat]
                 if p.key != decision_key(state, seat) or not engine.legal_actions(state, seat):
-                    del rt.pending[seat]
+                    del rt.live.pending[seat]
                     continue
                 obs = engine.observe(state, seat)
                 action = timeout_action(obs)
                 lang = self.present.seat_lang(rt, seat)
                 label = self.present.action_label(obs, action, lang)
-                count = rt.timeouts.get(seat, 0) + 1
-                goes_auto = count >= TIMEOUTS_BEFORE_AUTO and seat not in rt.auto
+                count = rt.live.timeouts.get(seat, 0) + 1
+                goes_auto = count >= TIMEOUTS_BEFORE_AUTO and seat not in rt.live.auto
                 note = [self.present.auto_post(rt, seat, True)] if goes_auto else []
                 try:
                     await self.commit(
-                        rt, action, timeouts={seat: count}, auto=rt.auto | {seat} if goes_auto else None,
+                        rt, action, timeouts={seat: count}, auto=rt.live.auto | {seat} if goes_auto else None,
                         posts=note,
                     )  # fmt: skip
                 except StorageError as e:
@@ -356,15 +357,15 @@ class Play:
             seat = rt.seat_of(user_id)
             if seat is None or not rt.playing:
                 return Reply(t("ans.not_seated", lang))
-            if seat not in rt.auto:
+            if seat not in rt.live.auto:
                 return Reply(t("ans.not_auto", lang))
             try:
                 await self.set_auto(rt, seat, False)
             except StorageError as e:
                 log.warning("table %s: auto-play not switched off: %s", rt.id, e)
                 return Reply(t("ans.error", lang), alert=True)
-            rt.dm_lost.discard(user_id)
-            rt.notes.pop(seat, None)
+            rt.live.dm_lost.discard(user_id)
+            rt.live.notes.pop(seat, None)
             await self.resume(rt)  # he pressed it on his panel: that panel is edited
             return Reply(t("ans.back", lang), ok=True)
 
@@ -378,7 +379,7 @@ class Play:
                 seat = rt.seat_of(user_id)
                 if seat is None or not rt.playing:
                     continue
-                rt.dm_lost.discard(user_id)
+                rt.live.dm_lost.discard(user_id)
                 self.present.publish_seat(rt, seat, fresh=True)
                 count += 1
         return count
@@ -388,13 +389,13 @@ class Play:
         for rt in self.tables:
             async with rt.lock:
                 seat = rt.seat_of(user_id)
-                if seat is None or not rt.playing or user_id in rt.dm_lost:
+                if seat is None or not rt.playing or user_id in rt.live.dm_lost:
                     continue
-                rt.dm_lost.add(user_id)
+                rt.live.dm_lost.add(user_id)
                 note = [self.present.dm_lost_post(rt, user_id, self.present.deep_link(f"b{rt.id}"))]
-                if seat not in rt.auto:
+                if seat not in rt.live.auto:
                     try:  # the note in the transaction that puts him on auto-play
-                        await self._save_play(rt, auto=rt.auto | {seat}, posts=note)
+                        await self._save_play(rt, auto=rt.live.auto | {seat}, posts=note)
                         note = []
                     except StorageError as e:
                         log.warning("table %s: auto-play not switched on: %s", rt.id, e)
@@ -413,9 +414,9 @@ class Play:
                 seat = rt.seat_of(user_id)
                 if seat is None or not rt.playing:
                     continue
-                if user_id in rt.dm_lost:
-                    rt.dm_lost.discard(user_id)
-                    if seat in rt.auto:
+                if user_id in rt.live.dm_lost:
+                    rt.live.dm_lost.discard(user_id)
+                    if seat in rt.live.auto:
                         try:
                             await self.set_auto(rt, seat, False)
                         except StorageError as e:
@@ -443,8 +444,8 @@ class Play:
         first: dict[int, Pending] = {}
 
         def seats_for(state: State) -> list[SeatPlay]:  # the dealt hand's first decisions, stored with it
-            rt.pending.clear()
-            first.update(open_decisions(rt, state, auto, now))
+            first.clear()
+            first.update(open_decisions(rt, state, auto, now, current={}))
             return list(seat_rows(state.num_seats, auto, {}, first).values())
 
         try:
@@ -455,20 +456,15 @@ class Play:
             log.warning("table %s: cannot start a hand: %s", rt.id, e)
             return False
         rt.settings = dataclasses.replace(rt.settings, ai=ai_seats, editing=False, ready_until=None, ready=())
-        rt.hand, rt.state = hand, state
-        rt.facts = Facts()
-        rt.pending = first
-        rt.pause = None
-        rt.auto = auto
-        rt.timeouts = {}
-        rt.stored = seat_rows(state.num_seats, auto, {}, first)
-        rt.picks.clear()
-        rt.recent.clear()
+        rt.hand = HandLive(
+            hand,
+            state,
+            pending=first,
+            auto=auto,
+            stored=seat_rows(state.num_seats, auto, {}, first),
+            fresh_panels={s for s, u in enumerate(hand.seats) if u is not None},  # one new panel each
+        )
         rt.stop_votes.clear()
-        rt.notes.clear()
-        rt.news.clear()
-        rt.win_tiles.clear()
-        rt.fresh_panels = {s for s, u in enumerate(hand.seats) if u is not None}  # one new panel each
         return True
 
     async def resume(
@@ -483,7 +479,7 @@ class Play:
         self._arm(rt)
         # One panel per player per hand: sent new when the hand is dealt (or on request), then edited in
         # place - a decision does not send a new message.
-        fresh, rt.fresh_panels = rt.fresh_panels | (fresh_seats or set()), set()
+        fresh, rt.live.fresh_panels = rt.live.fresh_panels | (fresh_seats or set()), set()
         self.present.publish(rt, fresh, fresh_group=fresh_group)
         if rt.state is not None and rt.state.phase == Phase.ENDED:
             await self._finish_hand(rt)
@@ -502,7 +498,7 @@ class Play:
         players' results if it ends the hand); memory changes only after. The caller queues the posts
         (``Presenter.queue_posts``; the results: ``_finish_hand``)."""
         assert rt.hand is not None
-        step = self._prepare(rt, rt, action, timeouts=timeouts, auto=auto)
+        step = self._prepare(rt, rt.live, action, timeouts=timeouts, auto=auto)
         await self.storage.log_action(
             rt.hand.id, action, step.state.version, final=step.final, table_id=rt.id, seats=step.changed,
             facts=step.facts, posts=[*posts, *step.posts],
@@ -512,7 +508,7 @@ class Play:
     def _prepare(
         self,
         rt: TableRuntime,
-        base: TableRuntime | _Step,
+        base: HandLive | _Step,
         action: Action,
         *,
         timeouts: Mapping[int, int] | None = None,
@@ -520,7 +516,7 @@ class Play:
         recent: Sequence[Event] = (),
     ) -> _Step:
         """Work out ``action`` played after ``base`` (the table as in memory, or the step before it in a run
-        not stored yet, whose public events ``recent`` are not in ``rt.recent`` yet): the state, the
+        not stored yet, whose public events ``recent`` are not in ``rt.live.recent`` yet): the state, the
         decisions, pause and play state it leads to, and the seats' rows to store with it; when it ends the
         hand, the players' results (rendered here, only for that final step). Changes nothing."""
         before = base.state
@@ -551,31 +547,30 @@ class Play:
 
     def _adopt(self, rt: TableRuntime, step: _Step) -> None:
         """Memory follows a stored action (``_prepare``'s step)."""
-        rt.state = step.state
-        rt.facts = step.facts
-        rt.pause = step.pause
-        rt.pending, rt.auto, rt.timeouts = step.pending, step.auto, step.timeouts
-        rt.stored = step.stored
+        h = rt.live
+        h.state, h.facts, h.pause = step.state, step.facts, step.pause
+        h.pending, h.auto, h.timeouts, h.stored = step.pending, step.auto, step.timeouts, step.stored
         self.actions += 1
-        rt.news.pop(step.action.seat, None)
+        h.news.pop(step.action.seat, None)
         for ev in step.events:
             if ev.private and ev.tiles and ev.seat is not None and ev.kind == EventKind.VARIANT:
-                rt.news[ev.seat] = ev  # his own part of a variant's step (换三张: what he received)
+                h.news[ev.seat] = ev  # his own part of a variant's step (换三张: what he received)
             if ev.kind == EventKind.WIN and ev.seat is not None and ev.tile is not None:
-                rt.win_tiles.append((ev.seat, ev.tile))
-        rt.recent.extend(step.recent)
+                h.win_tiles.append((ev.seat, ev.tile))
+        h.recent.extend(step.recent)
 
     @staticmethod
     def _recent_with(rt: TableRuntime, moment: Moment, recent: Sequence[Event] = ()) -> tuple[Event, ...]:
         """The group's "recent" line as the claim window of ``moment`` shows it (``recent``: public events
-        of a run not stored yet, after ``rt.recent``)."""
-        return (*rt.recent, *recent, *moment_events(moment))[-(rt.recent.maxlen or 8) :]
+        of a run not stored yet, after ``rt.live.recent``)."""
+        return (*rt.live.recent, *recent, *moment_events(moment))[-(rt.live.recent.maxlen or 8) :]
 
     async def set_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
         """Put a seat on auto-play (the bot plays for it at once) or take it off; the group is told (the note
         stored with the change)."""
+        auto = rt.live.auto
         await self._save_play(
-            rt, auto=rt.auto | {seat} if on else rt.auto - {seat}, timeouts=None if on else {seat: 0},
+            rt, auto=auto | {seat} if on else auto - {seat}, timeouts=None if on else {seat: 0},
             posts=[self.present.auto_post(rt, seat, on)],
         )  # fmt: skip
         await self.present.queue_posts(rt.id)
@@ -593,13 +588,13 @@ class Play:
         follows."""
         if rt.state is None:
             return
-        new_timeouts = {**rt.timeouts, **(timeouts or {})}
+        new_timeouts = {**rt.live.timeouts, **(timeouts or {})}
         pending = open_decisions(rt, rt.state, auto, self.clock(), paused=self._paused(rt))
         rows = seat_rows(rt.state.num_seats, auto, new_timeouts, pending)
-        changed = [r for s, r in rows.items() if rt.stored.get(s, SeatPlay(s)) != r]
+        changed = [r for s, r in rows.items() if rt.live.stored.get(s, SeatPlay(s)) != r]
         if changed or posts:
             await self.storage.save_seats(rt.id, changed, posts)
-        rt.pending, rt.auto, rt.timeouts, rt.stored = pending, auto, new_timeouts, rows
+        rt.live.pending, rt.live.auto, rt.live.timeouts, rt.live.stored = pending, auto, new_timeouts, rows
 
     def stop_clock(self, rt: TableRuntime) -> None:
         """No more timeouts for this table (it is closing)."""
@@ -619,7 +614,7 @@ class Play:
                 return
             run: list[_Step] = []
             recent: list[Event] = []
-            base: TableRuntime | _Step = rt
+            base: HandLive | _Step = rt.live
             more = False  # the run stopped at a pause or the end, not at a human decision
             while left > 0:
                 action = self._auto_action(rt, base)
@@ -641,7 +636,7 @@ class Play:
                 break
         log.error("table %s: no human decision after %d automatic moves", rt.id, MAX_AUTO_STEPS)
 
-    def _auto_action(self, rt: TableRuntime, base: TableRuntime | _Step) -> Action | None:
+    def _auto_action(self, rt: TableRuntime, base: HandLive | _Step) -> Action | None:
         """The move the bot makes next in ``base``'s state (an AI or auto-play seat, or a single-option
         decision), or None when a human must decide (or the hand is over)."""
         state = base.state
@@ -680,25 +675,25 @@ class Play:
             raise error
 
     def _paused(self, rt: TableRuntime) -> bool:
-        return rt.pause is not None and rt.pause.until > self.clock() + PAUSE_SLACK
+        return rt.live.pause is not None and rt.live.pause.until > self.clock() + PAUSE_SLACK
 
     async def _held(self, rt: TableRuntime) -> bool:
         """True while a claim pause holds the hand. One whose time is up ends here (whether or not its timer
         ran yet), and the decisions it held back open: stored first, like any decision."""
-        if rt.pause is None:
+        if rt.live.pause is None:
             return False
         if self._paused(rt):
             return True
-        rt.pause = None
-        await self._save_play(rt, auto=rt.auto)
+        rt.live.pause = None
+        await self._save_play(rt, auto=rt.live.auto)
         return False
 
     def _arm(self, rt: TableRuntime) -> None:
         """Arm the table's timer for its earliest deadline, warning or the end of a claim pause."""
-        wake = [p.deadline for p in rt.pending.values()]
-        wake += [p.deadline - WARN_AT for p in rt.pending.values() if not p.warned]
-        if rt.pause is not None:
-            wake.append(rt.pause.until)
+        wake = [p.deadline for p in rt.live.pending.values()]
+        wake += [p.deadline - WARN_AT for p in rt.live.pending.values() if not p.warned]
+        if rt.live.pause is not None:
+            wake.append(rt.live.pause.until)
         if wake:
             self.timers.arm(rt.id, min(wake))
         else:
@@ -706,8 +701,9 @@ class Play:
 
     async def _finish_hand(self, rt: TableRuntime) -> None:
         """The hand ended: add it to the table's totals, put the table back in its lobby, call the hook."""
-        state, hand = rt.state, rt.hand
-        assert state is not None and hand is not None and state.result is not None
+        live = rt.live
+        state, hand = live.state, live.row
+        assert state.result is not None
         for seat, d in enumerate(state.result.deltas):
             key = rt.score_key(seat)
             rt.totals[key] = rt.totals.get(key, 0) + d
@@ -715,11 +711,7 @@ class Play:
         await self.present.queue_posts(rt.id)  # the players' results, stored with the final action
         rt.next_dealer = state.result.next_dealer
         rt.hands_played = hand.number
-        rt.hand, rt.state = None, None
-        rt.pending.clear()
-        rt.pause = None
-        rt.auto, rt.timeouts = frozenset(), {}
+        rt.hand = None  # everything of the hand goes with it
         rt.result_due.append(hand.id)  # due since the final action; delivered with the lobby after it
-        rt.dm_lost.clear()
         self.timers.cancel(rt.id)
         await self.on_hand_end(rt, FinishedHand(hand, state, summary))

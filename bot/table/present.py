@@ -239,7 +239,7 @@ class Presenter:
         text, _ = self.lobby_content(rt)
         lang = self.people.table_lang(rt)
         lines = text.split("\n")
-        committed = nightview.commitment_line(rt.id, rt.hand, lang) if rt.hand is not None else None
+        committed = nightview.commitment_line(rt.id, rt.hand.row, lang) if rt.hand is not None else None
         text = "\n".join(lines[:-1] + [t("lobby.started", lang)] + ([committed] if committed else []))
         self.out.live(rt.chat_id, lobby_key(rt.id), text, None, fresh=fresh)
 
@@ -249,11 +249,11 @@ class Presenter:
         """The pictures' display data: the language, players' names (drawn when plain ASCII), the hand's
         winning tiles."""
         labels = tuple(self.people.name(u) if u is not None else "" for u in rt.hand_seats())
-        return Display(lang=lang, labels=labels, win_tiles=tuple(rt.win_tiles))
+        return Display(lang=lang, labels=labels, win_tiles=tuple(rt.live.win_tiles))
 
     def _clock(self, rt: TableRuntime, seat: int, lang: str) -> str | None:
         """A seat's clock for its panel: the deadline and the decision's limit (after the warning: 10 s)."""
-        p = rt.pending.get(seat)
+        p = rt.live.pending.get(seat)
         if p is None or rt.state is None:
             return None
         limit = rt.settings.claim_s if rt.state.phase == Phase.CLAIM else rt.settings.discard_s
@@ -289,10 +289,10 @@ class Presenter:
             hand_no=rt.hand.number,
             variant=rt.variant,
             state=rt.state,
-            pause=rt.pause,
-            recent=tuple(rt.recent),
-            auto=rt.auto,
-            deadlines=tuple((s, p.deadline) for s, p in rt.pending.items()),
+            pause=rt.live.pause,
+            recent=tuple(rt.live.recent),
+            auto=rt.live.auto,
+            deadlines=tuple((s, p.deadline) for s, p in rt.live.pending.items()),
             discard_s=rt.settings.discard_s,
             lang=lang,
             names=tuple(self.seat_names(rt, lang)),
@@ -353,24 +353,24 @@ class Presenter:
         user = rt.hand_seats()[seat]
         assert user is not None
         lang = self.people.dm_lang(user)
-        p = rt.pending.get(seat)
-        if rt.pause is not None and p is None:  # frozen at the moment, like everyone without a claim
-            obs = paused_observation(observe(rt.pause.before, seat), rt.pause.moment)
+        p = rt.live.pending.get(seat)
+        if rt.live.pause is not None and p is None:  # frozen at the moment, like everyone without a claim
+            obs = paused_observation(observe(rt.live.pause.before, seat), rt.live.pause.moment)
         else:
             obs = observe(rt.state, seat)
         names = self.seat_names(rt, lang, viewer=seat)
         header = t(
             "dm.header", lang, variant=views.variant_name(rt.variant, lang), tid=rt.id, n=rt.hand.number
         )
-        auto = seat in rt.auto
+        auto = seat in rt.live.auto
         clock = self._clock(rt, seat, lang)
-        note = rt.notes.get(seat, "")
+        note = rt.live.notes.get(seat, "")
         note = t("dm.timeout", lang, label=note) if note else ""
-        news = rt.news.get(seat)
+        news = rt.live.news.get(seat)
         if news is not None:  # 换三张: the three tiles he received, until his next move
             line = render.event_line(news, seat, lang, names, rt.table.variant)
             note = "\n".join(x for x in (line or "", note) if x)
-        picked = rt.picked(seat)
+        picked = rt.live.picked(seat)
         pick = render.tile_pick(obs) if p is not None and not auto else None
         if pick is not None and picked:
             tiles = render.tiles_label([obs.hand[i] for i in picked if i < len(obs.hand)], lang)
@@ -401,7 +401,7 @@ class Presenter:
     def publish_seat(self, rt: TableRuntime, seat: int, *, fresh: bool = False) -> None:
         """One player's private panel (not sent to a player the bot cannot reach in private)."""
         user = rt.hand_seats()[seat]
-        if user is None or user in rt.dm_lost:
+        if user is None or user in rt.live.dm_lost:
             return
         view = self.panel_view(rt, seat)
         self.out.live(user, panel_key(rt.id), view.text, view.kb, fresh=fresh, photo=view.photo)
@@ -440,8 +440,7 @@ class Presenter:
 
     def hand_summary(self, rt: TableRuntime) -> str:
         """The group's note on a finished hand (still in ``rt``): the result and the table's totals."""
-        state, hand = rt.state, rt.hand
-        assert state is not None and hand is not None
+        state, hand = rt.live.state, rt.live.row
         lang = self.people.table_lang(rt)
         names = self.seat_names(rt, lang)
         lines = [t("note.result_title", lang, n=hand.number), self.result_text(rt, lang)]
@@ -462,7 +461,7 @@ class Presenter:
         public = views.public_observation(final)
         posts = []
         for seat, user in enumerate(rt.hand_seats()):
-            if user is None or user in rt.dm_lost:
+            if user is None or user in rt.live.dm_lost:
                 continue
             lang = self.people.dm_lang(user)
             total = rt.totals.get(rt.score_key(seat), 0) + result.deltas[seat]
@@ -481,7 +480,7 @@ class Presenter:
             view = self.group_view(rt, closed=t("lobby.closed", lang))
             self.out.live(rt.chat_id, group_key(rt.id), view.text, None, photo=view.photo)
             for seat, user in enumerate(rt.hand_seats()):
-                if user is not None and user not in rt.dm_lost:
+                if user is not None and user not in rt.live.dm_lost:
                     self.close_panel(rt, seat, t("dm.closed", self.people.dm_lang(user)))
         title = self.lobby_content(rt)[0].removeprefix(rt.summary).strip().split("\n")[0]
         if rt.summary:
@@ -566,7 +565,7 @@ class Presenter:
     def note_timeout(self, rt: TableRuntime, seat: int, label: str) -> None:
         """Tell a player what the bot played for him when his time ran out: on his panel (edited, not a new
         message), until he next presses a button."""
-        rt.notes[seat] = label
+        rt.live.notes[seat] = label
 
     async def note_group(self, rt: TableRuntime, key: str) -> None:
         """A one-line note to the group (``note.restored``, ``note.restore_failed``)."""

@@ -20,10 +20,10 @@ import engine
 from bot.members.people import People
 from bot.table.play import Play, open_decisions, seat_rows
 from bot.table.present import Presenter
-from bot.table.runtime import Pending, TableRuntime, Tables, decision_key, score_key
+from bot.table.runtime import HandLive, Pending, TableRuntime, Tables, decision_key, score_key
 from bot.text.views import WARN_AT
 from engine import Phase
-from storage import Hand, Restored, Storage, StorageError
+from storage import Facts, Hand, Restored, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -104,19 +104,12 @@ async def rebuild(
     elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
         await _lobby(storage, rt, present, done)  # its buttons work in any of its messages: edited in place
     elif quiet:
-        rt.hand, rt.state = r.hand, r.state
-        rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
-        if r.facts is not None:
-            rt.facts = r.facts
+        rt.hand = await _live(storage, r.hand, r.state, r.facts)
         _reopen(rt, r, play.clock(), keep=True)
     else:
         if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
             present.show_lobby_started(rt, fresh=True)
-        rt.hand, rt.state = r.hand, r.state
-        # 血流成河: wins earlier in the hand keep their marks on the pictures
-        rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
-        if r.facts is not None:
-            rt.facts = r.facts
+        rt.hand = await _live(storage, r.hand, r.state, r.facts)
         if _reopen(rt, r, play.clock()):
             await present.note_group(rt, "note.restored")
         try:
@@ -129,6 +122,14 @@ async def rebuild(
             await play.resume(rt)
 
 
+async def _live(storage: Storage, hand: Hand, state: engine.State, facts: Facts | None) -> HandLive:
+    """A hand in progress, as its log rebuilt it (血流成河: wins earlier in the hand keep their marks on the
+    pictures)."""
+    live = HandLive(hand, state, facts=facts if facts is not None else Facts())
+    live.win_tiles = await win_tiles(storage, hand.id) if state.settlements else []
+    return live
+
+
 def _reopen(rt: TableRuntime, r: Restored, now: float, *, keep: bool = False) -> bool:
     """The hand's play state as stored: auto-play, timeouts and each open decision with its start and
     deadline. A decision whose deadline passed while the bot was down starts its timer again (no one
@@ -137,31 +138,32 @@ def _reopen(rt: TableRuntime, r: Restored, now: float, *, keep: bool = False) ->
     assert r.state is not None
     state = r.state
     n = state.num_seats
-    rt.auto = frozenset(p.seat for p in r.seats if p.auto and p.seat < n)
-    rt.timeouts = {p.seat: p.timeouts for p in r.seats if p.timeouts and p.seat < n}
+    rt.live.auto = frozenset(p.seat for p in r.seats if p.auto and p.seat < n)
+    rt.live.timeouts = {p.seat: p.timeouts for p in r.seats if p.timeouts and p.seat < n}
     limit = rt.settings.claim_s if state.phase == Phase.CLAIM else rt.settings.discard_s
     for p in r.seats:
         if p.seat < n and p.since is not None and p.deadline is not None and p.since <= state.version:
             legal = engine.legal_actions(state, p.seat)
             key = decision_key(state, p.seat)
-            rt.pending[p.seat] = Pending(p.since, p.deadline, legal, key, warned=limit < 2 * WARN_AT)
-    rt.stored = {p.seat: p for p in r.seats if p.seat < n}
+            rt.live.pending[p.seat] = Pending(p.since, p.deadline, legal, key, warned=limit < 2 * WARN_AT)
+    rt.live.stored = {p.seat: p for p in r.seats if p.seat < n}
     delayed = False
-    for seat, open_ in list(rt.pending.items()):
+    for seat, open_ in list(rt.live.pending.items()):
         if open_.deadline < now and not keep:
             delayed = True
-            del rt.pending[seat]  # opened again below, with a full timer
-    rt.pending = open_decisions(rt, state, rt.auto, now)  # panels are edited in place, not sent anew
+            del rt.live.pending[seat]  # opened again below, with a full timer
+    # panels are edited in place, not sent anew
+    rt.live.pending = open_decisions(rt, state, rt.live.auto, now)
     return delayed
 
 
 async def _store_play(storage: Storage, rt: TableRuntime) -> None:
     assert rt.state is not None
-    rows = seat_rows(rt.state.num_seats, rt.auto, rt.timeouts, rt.pending)
-    changed = [p for s, p in rows.items() if rt.stored.get(s) != p]
+    rows = seat_rows(rt.state.num_seats, rt.live.auto, rt.live.timeouts, rt.live.pending)
+    changed = [p for s, p in rows.items() if rt.live.stored.get(s) != p]
     if changed:
         await storage.save_seats(rt.id, changed)
-    rt.stored = rows
+    rt.live.stored = rows
 
 
 async def _lobby(storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand]) -> None:
@@ -187,17 +189,16 @@ async def _last_result(
         except StorageError as e:
             log.warning("table %s: a hand's result cannot be shown: %s", rt.id, e)
             continue
-        rt.hand, rt.state = hand, final
+        rt.hand = HandLive(hand, final)
         summaries.append(present.hand_summary(rt))
         if hand is done[-1]:
-            rt.win_tiles = await win_tiles(storage, hand.id)
-        if hand is done[-1]:
+            rt.live.win_tiles = await win_tiles(storage, hand.id)
             if hand in due and group:
                 present.publish(rt, set())
             else:
                 for seat in range(len(hand.seats)):
                     present.publish_seat(rt, seat)
-        rt.hand, rt.state = None, None
+        rt.hand = None
     rt.summary = "\n\n".join(summaries)
     rt.result_due = [h.id for h in due]
     return bool(due)

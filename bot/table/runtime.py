@@ -137,47 +137,76 @@ def score_key(user: int | None, seat: int) -> str:
 
 
 @dataclass(eq=False)
-class TableRuntime:
-    """One open table in memory: its stored row, lobby, current hand (if any) and the hand's live state.
+class HandLive:
+    """A hand in play and everything that lives only as long as it: made when the hand is dealt
+    (``Play.deal``) or rebuilt from the log (bot/table/restore.py), dropped when it ends. Nothing here can
+    leak into the next hand: the next one is a new object.
 
-    Everything here that must survive a restart is stored first (``storage``) and changed in memory only
-    after: ``settings`` (timers, the claim pause, language, AI seats, the host: ``rt.settings.host``), and
-    per seat during a hand ``auto``, ``timeouts`` and ``pending`` (written as ``SeatPlay`` rows with each
-    action; ``stored`` is what the database holds, so only changed seats are written). A claim pause in
-    progress (``pause``, a few seconds of display) is not stored: a restart ends it, and so does it forget
-    the tiles a player has picked so far in a pick-tiles decision (``picks``: 换三张; his panel only).
-    """
+    What must survive a restart is stored first (``storage``) and changed here only after: per seat
+    ``auto``, ``timeouts`` and ``pending`` (written as ``SeatPlay`` rows with each action; ``stored`` is
+    what the database holds, so only changed seats are written). A claim pause in progress (``pause``, a
+    few seconds of display) is not stored: a restart ends it, and so does it forget the tiles a player has
+    picked so far in a pick-tiles decision (``picks``: 换三张; his panel only)."""
 
-    table: Table
-    settings: TableSettings
-    seats: list[int | None]  # the lobby: user id per seat (None: empty or AI, see settings.ai)
-    options: dict[str, Any]
-    hand: Hand | None = None
-    state: State | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    row: Hand  # the hand as stored: its id, number, seats, seed
+    state: State
     pending: dict[int, Pending] = field(default_factory=dict)
     pause: Pause | None = None  # the claim pause in progress
     picks: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)  # seat -> (decision, picked)
-    auto: frozenset[int] = frozenset()  # seats on auto-play in the current hand
+    auto: frozenset[int] = frozenset()  # seats on auto-play
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     stored: dict[int, SeatPlay] = field(default_factory=dict)  # seat -> its play state as stored
-    result_due: list[int] = field(default_factory=list)  # finished hands whose result the group has not seen
-    summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
     fresh_panels: set[int] = field(default_factory=set)  # seats whose panel is sent anew (a new hand)
     notes: dict[int, str] = field(default_factory=dict)  # seat -> what the bot played for it (timeout)
     # seat -> its own private news until its next action (换三张: the three tiles it received)
     news: dict[int, Event] = field(default_factory=dict)
     win_tiles: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile) of this hand's wins
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
+    dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
+    facts: Facts = field(default_factory=Facts)  # the hand's 胡/自摸/点炮/杠 so far (storage/facts.py)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def number(self) -> int:
+        return self.row.number
+
+    @property
+    def seats(self) -> tuple[int | None, ...]:
+        return self.row.seats
+
+    def picked(self, seat: int) -> frozenset[int]:
+        """Hand positions ``seat`` has picked so far in his open pick-tiles decision (none once it closed)."""
+        p = self.pending.get(seat)
+        mine = self.picks.get(seat)
+        return mine[1] if p is not None and mine is not None and mine[0] == p.since else frozenset()
+
+
+@dataclass(eq=False)
+class TableRuntime:
+    """One open table in memory: its stored row, lobby and settings, its running totals, and the hand in
+    play (``hand``, a ``HandLive``, or None between hands).
+
+    Everything here that must survive a restart is stored first (``storage``) and changed in memory only
+    after: ``settings`` (timers, the claim pause, language, AI seats, the host: ``rt.settings.host``)."""
+
+    table: Table
+    settings: TableSettings
+    seats: list[int | None]  # the lobby: user id per seat (None: empty or AI, see settings.ai)
+    options: dict[str, Any]
+    hand: HandLive | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    result_due: list[int] = field(default_factory=list)  # finished hands whose result the group has not seen
+    summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
     stop_votes: set[int] = field(default_factory=set)
     setting_open: int | None = None  # the lobby's settings page lists this setting's choices (not stored)
     waiting_dm: set[int] = field(default_factory=set)  # pressed Join without a private chat
-    dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
     totals: dict[str, int] = field(default_factory=dict)  # score_key -> points over this table's hands
     next_dealer: int | None = None
     hands_played: int = 0
     closed: bool = False
-    facts: Facts = field(default_factory=Facts)  # the hand's 胡/自摸/点炮/杠 so far (storage/facts.py)
 
     @property
     def id(self) -> int:
@@ -193,7 +222,18 @@ class TableRuntime:
 
     @property
     def playing(self) -> bool:
-        return self.state is not None and self.hand is not None
+        return self.hand is not None
+
+    @property
+    def state(self) -> State | None:
+        """The hand's state (None between hands)."""
+        return self.hand.state if self.hand is not None else None
+
+    @property
+    def live(self) -> HandLive:
+        """The hand in play, for code that runs only during one."""
+        assert self.hand is not None, "no hand in play"
+        return self.hand
 
     def hand_seats(self) -> tuple[int | None, ...]:
         return self.hand.seats if self.hand is not None else tuple(self.seats)
@@ -201,12 +241,6 @@ class TableRuntime:
     def seat_of(self, user_id: int) -> int | None:
         seats = self.hand_seats()
         return seats.index(user_id) if user_id in seats else None
-
-    def picked(self, seat: int) -> frozenset[int]:
-        """Hand positions ``seat`` has picked so far in his open pick-tiles decision (none once it closed)."""
-        p = self.pending.get(seat)
-        mine = self.picks.get(seat)
-        return mine[1] if p is not None and mine is not None and mine[0] == p.since else frozenset()
 
     def humans(self) -> list[int]:
         return [u for u in self.hand_seats() if u is not None]

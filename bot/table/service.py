@@ -293,7 +293,7 @@ class TableService:
             self.play.stop_clock(rt)
             self.registry.remove(rt)
             for user in humans:
-                if user not in rt.dm_lost:
+                if user not in rt.live.dm_lost:
                     seat = rt.seat_of(user)
                     assert seat is not None
                     self.present.close_panel(rt, seat, t("dm.removed", self.people.dm_lang(user)))

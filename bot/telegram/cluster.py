@@ -485,7 +485,7 @@ class Cluster:
         if stored.hand is None or stored.hand.id != rt.hand.id:
             return None
         try:
-            state, facts = replay_from(stored.hand, rt.state, rt.facts, actions)
+            state, facts = replay_from(stored.hand, rt.state, rt.live.facts, actions)
         except StorageError:
             return None
         return dataclasses.replace(stored, state=state, facts=facts)
