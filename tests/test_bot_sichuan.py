@@ -141,7 +141,9 @@ async def test_swap_three_is_picked_tile_by_tile(tg: FakeTelegramServer, tmp_pat
         await tg.wait_for(lambda _: query.answered, what="the confirmation answered")
         assert (query.text or "").startswith("✔")
         # the swap is done (the others are AI): her panel says which three tiles she received
-        received = await tg.wait_for(lambda _: rt.hand is not None and rt.hand.news.get(seat), what="the swap")
+        received = await tg.wait_for(
+            lambda _: rt.hand is not None and rt.hand.news.get(seat), what="the swap"
+        )
         words = render.tiles_label(received.tiles, "en")
         panel_text = await tg.wait_for(
             lambda _: (
