@@ -10,7 +10,8 @@ discard, its robbed kong — per seat-hand, for the candidate and for the baseli
 Every variant with its default room, and the Sichuan modes (血战到底, 血流成河, 换三张, 三人两房: the
 variant's presets). One line each, then the total over all of them:
 
-    VARIANT: candidate vs baseline: mean +X.XX 底分 per hand (95% CI a..b), win rate W%, deal-in rate D% (baseline D0%)
+    VARIANT: candidate vs baseline: mean +X.XX 底分 per hand (95% CI a..b), win rate W%,
+    deal-in rate D% (baseline D0%)        (on one line)
 
 Run: ``.venv/bin/python bench/ai_duel.py [--quick] [--walls N] [--only changsha,sichuan/xueliu]
 [--candidate expert] [--baseline easy] [--jobs N]``. ``--quick`` plays 60 walls per line; the target is
@@ -162,7 +163,10 @@ def main() -> None:
     wanted = set(args.only.split(",")) if args.only else None
     chosen = [r for r in rooms() if wanted is None or r.label in wanted or r.variant in wanted]
     jobs = args.jobs or default_jobs()
-    print(f"{args.candidate} vs {args.baseline}: {walls} walls per line, each played {{seats}} times; {jobs} job(s)")
+    print(
+        f"{args.candidate} vs {args.baseline}: {walls} walls per line, each played once per seat; "
+        f"{jobs} job(s)"
+    )
     grand = Tally()
     t0 = time.monotonic()
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
@@ -170,7 +174,9 @@ def main() -> None:
         for room in chosen:
             seeds = list(range(args.first, args.first + walls))
             size = max(1, len(seeds) // (jobs * 8))
-            chunks = [(room, seeds[i : i + size], args.candidate, args.baseline) for i in range(0, len(seeds), size)]
+            chunks = [
+                (room, seeds[i : i + size], args.candidate, args.baseline) for i in range(0, len(seeds), size)
+            ]
             tally = Tally()
             parts = pool.imap_unordered(_chunk, chunks) if pool is not None else map(_chunk, chunks)
             for part in parts:

@@ -53,9 +53,7 @@ def dead_suits(table: Table, seat: int) -> frozenset[int]:
     for x in suits:
         others = [y for y in suits if y != x] or [x]
         hands = [example(ONE_SUIT, (), [x]), *(example(PLAIN, (), [x, y]) for y in others)]
-        if not any(
-            h is not None and win_info(table, seat, h, (), True, None) is not None for h in hands
-        ):
+        if not any(h is not None and win_info(table, seat, h, (), True, None) is not None for h in hands):
             dead.add(x)
     found = _dead[key] = frozenset(dead)
     return found

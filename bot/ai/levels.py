@@ -72,4 +72,14 @@ def get_level(level_id: str) -> Level:
     raise ValueError(f"unknown AI level {level_id!r}; the levels are {LEVEL_IDS}")
 
 
-__all__ = ["BASELINE_LEVEL", "DEFAULT_LEVEL", "EASY", "EXPERT", "LEVELS", "LEVEL_IDS", "NORMAL", "Level", "get_level"]
+__all__ = [
+    "BASELINE_LEVEL",
+    "DEFAULT_LEVEL",
+    "EASY",
+    "EXPERT",
+    "LEVELS",
+    "LEVEL_IDS",
+    "NORMAL",
+    "Level",
+    "get_level",
+]

@@ -72,7 +72,8 @@ def _stand_ins(table: Table) -> tuple[State, ...]:
         for seed in _TEMPLATE_SEEDS:
             st = new_hand(table.variant, seed, table.obs.options, dealer=table.obs.dealer, seats=table.seats)
             seats = tuple(
-                evolve_seat(s, choice=c, won=w) for s, c, w in zip(st.seats, table.choices, table.won, strict=True)
+                evolve_seat(s, choice=c, won=w)
+                for s, c, w in zip(st.seats, table.choices, table.won, strict=True)
             )
             out.append(evolve(st, seats=seats, phase=Phase.TURN))
         found = _templates[key] = tuple(out)
@@ -83,8 +84,17 @@ def win_info(
     table: Table, seat: int, counts: Counts, melds: tuple[Meld, ...], self_draw: bool, payer: int | None
 ) -> WinInfo | None:
     """The variant's reading of a complete hand of ``seat`` (``counts`` holds the winning tile)."""
-    key = (table.variant.id, table.obs.options, table.obs.dealer, seat, counts, melds, self_draw, payer,
-           table.choices[seat])
+    key = (
+        table.variant.id,
+        table.obs.options,
+        table.obs.dealer,
+        seat,
+        counts,
+        melds,
+        self_draw,
+        payer,
+        table.choices[seat],
+    )
     if key in _infos:
         return _infos[key]
     tile = next((t for t in range(NUM_KINDS) if counts[t]), 0)
@@ -105,8 +115,13 @@ def win_info(
 
 
 def price(
-    table: Table, info: WinInfo, self_draw: bool, winner: int, payer: int | None, counts: Counts,
-    melds: tuple[Meld, ...]
+    table: Table,
+    info: WinInfo,
+    self_draw: bool,
+    winner: int,
+    payer: int | None,
+    counts: Counts,
+    melds: tuple[Meld, ...],
 ) -> float:
     """What ``winner`` gains by this win, in 底分 (the variant's own settlement, birds averaged)."""
     key = (*table.key(), info, self_draw, winner, payer)
@@ -226,12 +241,12 @@ def example(route: str, melds: tuple[Meld, ...], suits: Sequence[int]) -> Counts
     # PLAIN: runs in two suits and a 2/5/8 pair (a small hand wherever one needs it)
     runs = [(a, 0), (b, 3), (a, 6), (b, 0), (a, 3), (b, 6)]
     for shift in range(3):
-        for pair in ((a, 4), (b, 1), (a, 7), (b, 4)):
+        for ps, pr in ((a, 4), (b, 1), (a, 7), (b, 4)):
             c = [0] * NUM_KINDS
             for s, r in runs[shift : shift + sets]:
                 for x in range(3):
                     c[s * 9 + r + x] += 1
-            c[pair[0] * 9 + pair[1]] += 2
+            c[ps * 9 + pr] += 2
             if _fits(c, melds):
                 return tuple(c)
     return None
@@ -303,7 +318,7 @@ def p_win(s: int, useful: int, draws: float, unseen: int, ron: float) -> float:
     if left <= 0:
         return 0.0
     q = min(0.9, u / n * (1.0 + ron))
-    return 1.0 - (1.0 - q) ** left
+    return float(1.0 - (1.0 - q) ** left)
 
 
 __all__ = [
