@@ -256,9 +256,10 @@ def test_ai_decision_does_not_depend_on_hidden_tiles() -> None:
             obs = observe(state, seat)
             if state.phase == Phase.TURN and not state.seats[(seat + 2) % 4].revealed:
                 twin = _swap_hidden(state, (seat + 2) % 4, random.Random(rng.random()))
-                a1 = ai.choose(obs, random.Random(1))
-                a2 = ai.choose(observe(twin, seat), random.Random(1))
-                assert a1 == a2
+                for level in ai.LEVEL_IDS:
+                    a1 = ai.choose(obs, random.Random(1), level)
+                    a2 = ai.choose(observe(twin, seat), random.Random(1), level)
+                    assert a1 == a2, level
                 checked += 1
             state, _ = apply(state, ai.choose(obs, random.Random(seed)))
     assert checked > 100

@@ -57,12 +57,15 @@ EXPERT = Level(
     defence=True,
 )
 
-# in order of strength; the strongest is the default (and 托管 plays it)
+# in intended order of strength
 LEVELS: tuple[Level, ...] = (EASY, NORMAL, EXPERT)
 LEVEL_IDS: tuple[str, ...] = tuple(lv.id for lv in LEVELS)
-DEFAULT_LEVEL = EXPERT.id
 # the level that plays as the AI did before issue 26 (the duel's baseline: bench/ai_duel.py)
 BASELINE_LEVEL = EASY.id
+# The default (AI seats, 托管) is the strongest level *as measured*: the duel (docs/ai.md) does not yet show
+# the expert ahead of the baseline, so the baseline plays by default until it does; then this becomes
+# EXPERT.id.
+DEFAULT_LEVEL = BASELINE_LEVEL
 
 
 def get_level(level_id: str) -> Level:
