@@ -7,7 +7,8 @@
 * ``bot.ai._best_discard`` picks the same discard, with the same tie-break draws, as the plain search it
   replaced (kept below as ``plain_best_discard``), in positions of AI self-play of every variant, turns and
   claims alike.
-* Self-play digests: every decision of four AI seats over a few hands of each variant, hashed and pinned.
+* Self-play digests: every decision of four baseline AI seats (level easy, ``bot/ai/baseline.py``: the AI
+  as it was before issue 26) over a few hands of each variant, hashed and pinned.
   A change that alters any decision fails here; when a rule or the AI is changed on purpose, re-pin the
   digests with ``.venv/bin/python -m tests.test_ai_fast`` (and say why in the commit).
 """
@@ -21,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import pytest
 
-import bot.ai as ai
+import bot.ai.baseline as ai
 from engine import (
     VARIANTS,
     Act,

@@ -1,0 +1,192 @@
+"""Danger read from the table (docs/ai.md, "Defence"): who looks ready, what he would be paid, and which tiles
+would win his hand — from what this seat sees only (melds, discards, choices, unseen counts).
+
+* Ready: from how many tiles an opponent has thrown and how many melds he shows (measured on AI self-play:
+  docs/ai.md has the table), certain for a locked hand (血流成河's winners, 开杠), less likely while he is
+  still throwing a suit he can never win with (定缺).
+* Paid: the variant prices an example of the hand his melds point to (all pungs, one suit, else a plain hand)
+  as a win on this seat's discard (value.py); a hand that cannot win on a discard costs nothing.
+* Which tiles: each tile's share of the waits a ready hand could have, counted from the unseen copies it would
+  need (two-sided and edge waits, closed waits, pair waits); a tile of a suit he cannot win with is safe, a
+  tile he threw himself is much less likely, an all-pungs hand waits on pairs, a one-suit hand on its suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Observation
+from engine.melds import Meld, MeldKind
+from engine.observe import PublicSeat
+from engine.tiles import NUM_KINDS, SUITED_KINDS
+
+from .value import ONE_SUIT, PLAIN, PUNGS, Table, example, price, win_info
+
+# P(ready) by the number of tiles an opponent has thrown (index: discards // 2, up to 16), before melds:
+# measured on four baseline AI seats (bench: the calibration in docs/ai.md)
+_READY_BY_DISCARDS = (0.0, 0.03, 0.1, 0.2, 0.38, 0.55, 0.7, 0.8, 0.92)
+_READY_PER_MELD = 0.2  # each shown meld takes this share of what is left toward ready
+_AVG_WAITS = 2.2  # tiles a ready hand waits on, on average
+_OWN_DISCARD = 0.35  # a tile he threw himself (no 振听 here: he may still wait on it, seldom)
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    seat: int
+    ready: float  # the chance he is ready now
+    loss: float  # what this seat pays if it deals into him (底分)
+    waits: tuple[float, ...]  # per tile: the chance it is one of his waits, if he is ready
+    big: bool  # his melds point to a big hand (all pungs / one suit)
+
+
+def dead_suits(table: Table, seat: int) -> frozenset[int]:
+    """Suits ``seat`` can never win with (定缺), asked of the variant: no example hand holding the suit wins
+    for his choice."""
+    obs = table.obs
+    key = ("dead", table.variant.id, obs.options, table.choices[seat], table.seats)
+    found = _dead.get(key)
+    if found is not None:
+        return found
+    suits = table_suits(table)
+    dead = set()
+    for x in suits:
+        others = [y for y in suits if y != x] or [x]
+        hands = [example(ONE_SUIT, (), [x]), *(example(PLAIN, (), [x, y]) for y in others)]
+        if not any(h is not None and win_info(table, seat, h, (), True, None) is not None for h in hands):
+            dead.add(x)
+    found = _dead[key] = frozenset(dead)
+    return found
+
+
+_dead: dict[tuple[object, ...], frozenset[int]] = {}
+_suits: dict[tuple[object, ...], tuple[int, ...]] = {}
+
+
+def table_suits(table: Table) -> tuple[int, ...]:
+    """The suits of the variant's tile set at this table (三人两房: two)."""
+    key = (table.variant.id, table.obs.options, table.seats)
+    found = _suits.get(key)
+    if found is None:
+        tiles = set(table.variant.tile_set(table.seats, table.obs.options))
+        found = _suits[key] = tuple(s for s in range(3) if any(s * 9 + r in tiles for r in range(9)))
+    return found
+
+
+def _shown(ps: PublicSeat) -> tuple[Meld, ...]:
+    return ps.melds
+
+
+def _ready(ps: PublicSeat, dead: frozenset[int]) -> float:
+    if ps.locked:
+        return 1.0
+    d = len(ps.discards)
+    base = _READY_BY_DISCARDS[min(d // 2, len(_READY_BY_DISCARDS) - 1)]
+    m = len(ps.melds) + ps.concealed_kongs
+    p = 1.0 - (1.0 - base) * (1.0 - _READY_PER_MELD) ** m
+    if dead and ps.discards and ps.discards[-1] < SUITED_KINDS and ps.discards[-1] // 9 in dead:
+        p *= 0.25  # still throwing the suit he must be rid of before he can win
+    return p
+
+
+def _signals(melds: tuple[Meld, ...]) -> tuple[bool, int | None]:
+    """(all pungs, the one suit) his shown melds point to (two melds or more)."""
+    if len(melds) < 2:
+        return False, None
+    pungs = all(m.kind != MeldKind.CHOW for m in melds)
+    suits = {m.tile // 9 for m in melds}
+    one = next(iter(suits)) if len(suits) == 1 and all(m.tile < SUITED_KINDS for m in melds) else None
+    return pungs, one
+
+
+def _loss(table: Table, me: int, o: int, melds: tuple[Meld, ...], route: str, suits: Sequence[int]) -> float:
+    hand = example(route, melds, suits)
+    if hand is None:
+        return 0.0
+    info = win_info(table, o, hand, melds, False, me)
+    if info is None:
+        return 0.0
+    return price(table, info, False, o, me, hand, melds)
+
+
+def read_threats(obs: Observation, table: Table, unseen: Sequence[int], kinds: Sequence[int]) -> list[Threat]:
+    """Every opponent still in play, as a threat to this seat's discards."""
+    me = obs.seat
+    out = []
+    all_suits = table_suits(table)
+    for ps in obs.seats:
+        o = ps.seat
+        if o == me or ps.won:
+            continue
+        dead = dead_suits(table, o)
+        live = [s for s in all_suits if s not in dead]
+        melds = _shown(ps)
+        pungs, one = _signals(melds)
+        meld_suits = [m.tile // 9 for m in melds if m.tile < SUITED_KINDS]
+        order = list(dict.fromkeys([*meld_suits, *live]))
+        order = [s for s in order if s in live] or list(live)
+        plain = _loss(table, me, o, melds, PLAIN, order)
+        big_losses = []
+        if pungs:
+            big_losses.append(_loss(table, me, o, melds, PUNGS, order))
+        if one is not None:
+            big_losses.append(_loss(table, me, o, melds, ONE_SUIT, [one]))
+        big_loss = max(big_losses, default=0.0)
+        if big_loss > 0:
+            loss = max(plain, big_loss)
+        elif plain > 0:
+            loss = plain
+        else:  # a plain hand cannot win on a discard here: only a big one could
+            loss = 0.25 * max(
+                _loss(table, me, o, melds, PUNGS, order), _loss(table, me, o, melds, ONE_SUIT, order[:1])
+            )
+        if loss <= 0:
+            continue
+        weights = [0.0] * NUM_KINDS
+        own = set(ps.discards)
+        for t in kinds:
+            if t < SUITED_KINDS:
+                if t // 9 in dead:
+                    continue
+                r = t % 9
+                seq = 0.0
+                if r >= 2:
+                    seq += unseen[t - 2] * unseen[t - 1]
+                if r <= 6:
+                    seq += unseen[t + 1] * unseen[t + 2]
+                if 1 <= r <= 7:
+                    seq += 0.6 * unseen[t - 1] * unseen[t + 1]
+            else:
+                seq = 0.0
+            n = unseen[t]
+            pair = 0.5 * n * (n - 1) / 2 + 0.3 * n
+            if pungs:
+                seq *= 0.25
+                pair *= 2.0
+            w = seq + pair
+            if one is not None and (t >= SUITED_KINDS or t // 9 != one):
+                w *= 0.15
+            if t in own:
+                w *= _OWN_DISCARD
+            weights[t] = w
+        total = sum(weights)
+        if total <= 0:
+            continue
+        scale = _AVG_WAITS / total
+        waits = tuple(min(0.95, w * scale) for w in weights)
+        out.append(Threat(o, _ready(ps, dead), loss, waits, pungs or one is not None))
+    return out
+
+
+def danger(threats: Sequence[Threat]) -> list[float]:
+    """Per tile: what throwing it is expected to cost (底分)."""
+    out = [0.0] * NUM_KINDS
+    for th in threats:
+        k = th.ready * th.loss
+        for t, w in enumerate(th.waits):
+            if w:
+                out[t] += k * w
+    return out
+
+
+__all__ = ["Threat", "danger", "dead_suits", "read_threats", "table_suits"]

@@ -1,0 +1,403 @@
+"""The value-aware, defending AI (levels 普通 and 高手; docs/ai.md says how it decides).
+
+Every discard is scored as what the hand left is expected to win minus what the tile is expected to cost:
+
+    score(t) = P(win | shanten, useful tiles, wall left) × value of the hand − danger(t)
+
+The value is the variant's own price of the hand (value.py: exact per wait when ready, else the best route: a
+plain hand, or a big one the hand is close to); the danger is defence.py's (高手 only). With no value to gain
+and no danger it plays as the baseline: the lowest shanten, the most useful tiles, then the same discard
+order (baseline.py). Claims compare the best score after the claim with passing; kongs, the opening and the
+haidi are decided by what they bring. Nothing here names a variant or reads anything but the Observation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Act, Action, Observation, Phase
+from engine.melds import Meld, MeldKind
+from engine.shanten import shanten_shape
+from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, to_counts
+
+from . import baseline
+from .baseline import Evaluator, _discard_order, _kong_mode, _remove
+from .defence import danger, dead_suits, read_threats, table_suits
+from .levels import Level
+from .value import (
+    ALL_258,
+    ONE_SUIT,
+    PAIRS,
+    PLAIN,
+    PUNGS,
+    Table,
+    example,
+    p_win,
+    price,
+    route_shanten,
+    win_info,
+)
+
+# danger counts at this share of its expected cost: the seats around fold nothing, so a hand pushed on wins
+# often enough to pay for some risk (measured in the duel: docs/ai.md)
+_DANGER_SCALE = 0.3
+_BIG_ROUTES = (ONE_SUIT, PUNGS, PAIRS, ALL_258)
+_ROUTE_USEFUL = 6  # useful tiles assumed on a big route's way (not counted: too slow)
+
+
+class Reader:
+    """One decision's view: the baseline's evaluator (shanten, useful tiles, unseen copies), the variant's
+    prices of this seat's routes and the danger of each tile."""
+
+    def __init__(self, obs: Observation, level: Level, melds: Sequence[Meld] | None = None) -> None:
+        self.obs = obs
+        self.level = level
+        self.ev = Evaluator(obs, melds)
+        self.variant = self.ev.variant
+        self.table = Table.of(obs, self.variant)
+        self.me = obs.seat
+        self.unseen = self.ev.unseen
+        self.n_unseen = max(1, sum(self.unseen))
+        active = [ps.seat for ps in obs.seats if not ps.won]
+        self.opponents = [s for s in active if s != self.me]
+        reserve = self.variant.wall_reserve(obs.options)
+        self.draws = max(0, obs.wall_remaining - reserve) / max(1, len(active))
+        self.suits = table_suits(self.table)
+        self.dead = dead_suits(self.table, self.me)
+        self.live = [s for s in self.suits if s not in self.dead] or list(self.suits)
+        self._routes: dict[tuple[Meld, ...], dict[str, tuple[float, float, float]]] = {}
+        self.danger: list[float] | None = None
+        if level.defence:
+            kinds = [t for t in range(NUM_KINDS) if self.unseen[t] or to_counts(obs.hand)[t]]
+            threats = read_threats(obs, self.table, self.unseen, kinds)
+            if threats:
+                self.danger = [d * _DANGER_SCALE for d in danger(threats)]
+
+    # ---------------------------------------------------------------- values
+
+    def _ron(self, available: bool) -> float:
+        return 0.5 * len(self.opponents) if available else 0.0
+
+    def _priced(self, hand: Counts, melds: tuple[Meld, ...]) -> tuple[float, float]:
+        """(self-draw, discard) worth of a complete hand of this seat (0: no such win)."""
+        table, me = self.table, self.me
+        info = win_info(table, me, hand, melds, True, None)
+        ps = price(table, info, True, me, None, hand, melds) if info is not None else 0.0
+        pr = 0.0
+        if self.opponents:
+            payer = self.opponents[0]
+            info_r = win_info(table, me, hand, melds, False, payer)
+            if info_r is not None:
+                pr = sum(price(table, info_r, False, me, p, hand, melds) for p in self.opponents)
+                pr /= len(self.opponents)
+        return ps, pr
+
+    def _blend(self, ps: float, pr: float) -> tuple[float, float]:
+        """(value per win, the ron factor): a win's worth mixed over self-draws and wins on discards."""
+        ron = self._ron(pr > 0)
+        return (ps + ron * pr) / (1.0 + ron), ron
+
+    def routes(self, melds: tuple[Meld, ...], main: Sequence[int]) -> dict[str, tuple[float, float, float]]:
+        """route → (value per win, ron factor, its plain worth ratio) of example hands around ``melds``."""
+        key = (*melds, *(Meld(MeldKind.PUNG, 27 + s) for s in main))  # main suits folded into the key
+        found = self._routes.get(key)
+        if found is not None:
+            return found
+        out: dict[str, tuple[float, float, float]] = {}
+        for route in (PLAIN, *_BIG_ROUTES):
+            hand = example(route, melds, main)
+            if hand is None:
+                continue
+            ps, pr = self._priced(hand, melds)
+            if ps <= 0 and pr <= 0:
+                continue
+            v, ron = self._blend(ps, pr)
+            out[route] = (v, ron, 0.0)
+        self._routes[key] = out
+        return out
+
+    def main_suits(self, counts: Counts, melds: tuple[Meld, ...]) -> list[int]:
+        held = {s: sum(counts[s * 9 : s * 9 + 9]) for s in self.live}
+        for m in melds:
+            if m.tile < SUITED_KINDS and m.tile // 9 in held:
+                held[m.tile // 9] += 3
+        return sorted(held, key=lambda s: (-held[s], s))
+
+    def attack(
+        self, counts: Counts, melds: tuple[Meld, ...], s: int, useful: int, waits: list[int] | None
+    ) -> tuple[float, float]:
+        """(the chance to win, the value of a win) of the 3k+1 hand ``counts``: shanten ``s``, ``useful``
+        tiles (ready: ``waits``)."""
+        if s == 0 and waits:
+            total = 0.0
+            live = 0
+            ron_any = False
+            for w in waits:
+                a = self.unseen[w]
+                if not a:
+                    continue
+                c = list(counts)
+                c[w] += 1
+                ps, pr = self._priced(tuple(c), melds)
+                ron_any = ron_any or pr > 0
+                ron = self._ron(pr > 0)
+                total += a * (ps + ron * pr) / (1.0 + ron)
+                live += a
+            if not live:
+                return 0.0, 0.0
+            return p_win(0, live, self.draws, self.n_unseen, self._ron(ron_any)), total / live
+        main = self.main_suits(counts, melds)
+        routes = self.routes(melds, main)
+        plain = routes.get(PLAIN)
+        best = (0.0, 0.0)
+        if plain is not None:
+            best = (p_win(s, useful, self.draws, self.n_unseen, plain[1]), plain[0])
+        if not self.level.value:
+            return best
+        base = plain[0] if plain is not None else 0.0
+        for route in _BIG_ROUTES:
+            r = routes.get(route)
+            if r is None or r[0] <= 1.3 * base:
+                continue
+            rs = route_shanten(route, counts, melds, main[0] if main else 0)
+            if rs > s + 2 or rs > 4:
+                continue
+            u = useful if rs == s else _ROUTE_USEFUL
+            p = p_win(rs, u, self.draws, self.n_unseen, r[1])
+            if p * r[0] > best[0] * best[1]:
+                best = (p, r[0])
+        return best
+
+
+def _waits(ev: Evaluator, counts: Counts) -> list[int]:
+    return ev.waits(counts)
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One discard: the baseline's key (shanten, useful tiles, discard order, tie-break draw) and what the
+    hand left is worth: the chance to win, the value of a win, the tile's danger."""
+
+    tile: int
+    s: int
+    useful: int
+    order: float
+    tie: float
+    p: float
+    v: float
+    danger: float
+
+    @property
+    def ev(self) -> float:
+        return self.p * self.v - self.danger
+
+    @property
+    def key(self) -> tuple[int, int, float, float]:
+        return (self.s, -self.useful, self.order, self.tie)
+
+
+# a discard other than the baseline's must have a reason: a win worth this much more, or this much less danger
+_VALUE_REASON = 1.25
+_DANGER_REASON = 0.03
+_DEVIATE = 0.03  # … and an expected score better by this (底分) and this share of the baseline's
+_DEVIATE_SHARE = 0.1
+
+
+def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: random.Random) -> list[Scored]:
+    """Every discard among ``tiles`` worth a look (those at most one step off the lowest shanten; with
+    danger about, all of them)."""
+    ev = rd.ev
+    view = ev.shape.discards(counts)
+    cand = []
+    for t in sorted(set(tiles)):
+        c = list(counts)
+        c[t] -= 1
+        after = tuple(c)
+        cand.append((view.shanten(t, after), t, after))
+    low = min(x[0] for x in cand)
+    limit = low + 1
+    pair_258 = ev.variant.shapes.pair_258
+    out = []
+    for shape_s, t, after in cand:
+        tie = rng.random()
+        if shape_s > limit and rd.danger is None:
+            continue
+        if shape_s > limit:
+            s, useful, waits = shape_s, 0, None
+        else:
+            waits = _waits(ev, after) if shape_s == 0 else None
+            if shape_s == 0 and waits:
+                s, useful = 0, sum(rd.unseen[w] for w in waits)
+            else:
+                s = 1 if shape_s == 0 else shape_s
+                useful = view.useful(t, after, s, ev.unseen, ev.variant.wait_candidates(after, ev.melds))
+                waits = None
+        p, v = rd.attack(after, ev.melds, s, useful, waits)
+        d = rd.danger[t] if rd.danger is not None else 0.0
+        out.append(Scored(t, s, useful, _discard_order(counts, t, pair_258), tie, p, v, d))
+    return out
+
+
+def pick(scored: Sequence[Scored]) -> Scored:
+    """The baseline's discard, unless another has a reason (a pricier win, less danger) and a clearly
+    better expected score."""
+    base = min(scored, key=lambda x: x.key)
+    best = base
+    for x in scored:
+        if x is base:
+            continue
+        if not (x.v >= _VALUE_REASON * base.v or x.danger <= base.danger - _DANGER_REASON):
+            continue
+        if x.ev > best.ev:
+            best = x
+    if best is not base and best.ev > base.ev + _DEVIATE + _DEVIATE_SHARE * abs(base.ev):
+        return best
+    return base
+
+
+def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: Level) -> Action:
+    discards = [a.tile for a in legal if a.act == Act.DISCARD and a.tile is not None]
+    kongs = [a for a in legal if a.act == Act.KONG and a.tile is not None]
+    if len(discards) == 1 and not kongs:
+        return next(a for a in legal if a.act == Act.DISCARD)
+    if not discards:
+        return legal[0]
+    rd = Reader(obs, level)
+    ev = rd.ev
+    counts = to_counts(obs.hand)
+    chosen = pick(_score_discards(rd, counts, discards, rng))
+    tile, s_disc = chosen.tile, chosen.s
+    if kongs:
+        best_kong: tuple[int, int, Action] | None = None
+        for t in sorted({a.tile for a in kongs if a.tile is not None}):
+            if counts[t] == 4:
+                melds = (*ev.melds, Meld(MeldKind.KONG_CONCEALED, t))
+                after = _remove(counts, (t,) * 4)
+            else:
+                melds = tuple(
+                    Meld(MeldKind.KONG_ADDED, t, m.from_seat)
+                    if m.kind == MeldKind.PUNG and m.tile == t
+                    else m
+                    for m in ev.melds
+                )
+                after = _remove(counts, (t,))
+            kev = ev.with_melds(melds)
+            s_k, u_k = kev.value(after)
+            if s_k <= s_disc and (best_kong is None or (s_k, -u_k) < (best_kong[0], -best_kong[1])):
+                options = [a for a in kongs if a.tile == t]
+                best_kong = (s_k, u_k, _kong_mode(kev, after, options))
+        if best_kong is not None:
+            return best_kong[2]
+    return next(a for a in legal if a.act == Act.DISCARD and a.tile == tile)
+
+
+def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level: Level) -> Action:
+    pass_action = next((a for a in legal if a.act == Act.PASS), legal[0])
+    claims = [a for a in legal if a.act in (Act.PUNG, Act.CHOW, Act.KONG)]
+    tile = obs.claim_tile
+    if not claims or tile is None:
+        return pass_action
+    base_choice = baseline._claim(obs, legal, rng)
+    if base_choice.act in (Act.PASS, Act.KONG) or not level.defence:
+        # claims as the baseline makes them: claiming for value measured worse in the duel (docs/ai.md); a
+        # kong never raises the shanten here, and brings its money and a free draw
+        return base_choice
+    rd = Reader(obs, level)
+    if rd.danger is None:
+        return base_choice
+    ev = rd.ev
+    counts = to_counts(obs.hand)
+    s0, ready = ev.level(counts)
+    waits = ev.waits(counts) if s0 == 0 and ready is not None else None
+    u0 = ready if waits and ready is not None else ev.finish(counts, (s0, None))[1]
+    p0, v0 = rd.attack(counts, ev.melds, s0, u0, waits)
+    # passing keeps the safest tile of the hand for the next discard
+    stay = p0 * v0 - min(rd.danger[t] for t in range(NUM_KINDS) if counts[t])
+    src = obs.claim_from
+    if base_choice.act == Act.PUNG:
+        meld = Meld(MeldKind.PUNG, tile, src)
+        used: tuple[int, ...] = (tile, tile)
+    else:
+        assert base_choice.tile is not None
+        meld = Meld(MeldKind.CHOW, base_choice.tile, src)
+        used = tuple(x for x in (base_choice.tile, base_choice.tile + 1, base_choice.tile + 2) if x != tile)
+    after = _remove(counts, used)
+    held = [t for t in range(NUM_KINDS) if after[t]]
+    crd = Reader(obs, level, (*ev.melds, meld))
+    crd.danger = rd.danger
+    claimed = pick(_score_discards(crd, after, held, rng))
+    if claimed.danger >= _DANGER_REASON and stay > claimed.ev + _DEVIATE:
+        return pass_action  # the claim would leave only dangerous tiles to throw
+    return base_choice
+
+
+def _choose_choice(obs: Observation, picks: Sequence[Action], level: Level) -> Action:
+    """定缺 by what the hand keeps (its shanten with the void suit as dead weight, then fewest tiles to
+    throw); 换三张 and blind choices (飘, 加锤): the variant's suggestion."""
+    if len(picks) == 1 or not obs.hand or not level.value:
+        return picks[0]
+    rd_table = Table.of(obs, Reader(obs, level).variant)
+    values = [a.detail for a in picks]
+    if rd_table.variant.choice_pick(values) is not None:
+        return picks[0]
+    counts = to_counts(obs.hand)
+    best: tuple[tuple[float, ...], Action] | None = None
+    for i, a in enumerate(picks):
+        choices = list(rd_table.choices)
+        choices[obs.seat] = a.detail
+        t2 = Table(rd_table.variant, obs, rd_table.seats, tuple(choices), rd_table.won, rd_table.base)
+        dead = dead_suits(t2, obs.seat)
+        c = list(counts)
+        off = 0
+        for s in dead:
+            off += sum(c[s * 9 : s * 9 + 9])
+            c[s * 9 : s * 9 + 9] = [0] * 9
+        for k in range(min(off, 7)):
+            c[27 + k] += 1
+        sh = shanten_shape(tuple(c), 0, False)
+        live = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3) if s not in dead]
+        one_suit = 1 if live and max(live) >= 10 else 0
+        key = (sh - 0.5 * one_suit, off, i)
+        if best is None or key < best[0]:
+            best = (key, a)
+    assert best is not None
+    return best[1]
+
+
+def _haidi(obs: Observation, legal: Sequence[Action], level: Level) -> Action:
+    """Take the last tile only with a ready hand: a hand that cannot win on it only risks it being won."""
+    take = next((a for a in legal if a.act == Act.TAKE), None)
+    refuse = next((a for a in legal if a.act != Act.TAKE), None)
+    if take is None or refuse is None or not level.value:
+        return take or legal[-1]
+    ev = Evaluator(obs)
+    counts = to_counts(obs.hand)
+    if sum(counts) % 3 == 1 and ev.waits(counts):
+        return take
+    return refuse
+
+
+def choose(obs: Observation, rng: random.Random, level: Level) -> Action:
+    legal = obs.legal
+    if not legal:
+        raise ValueError(f"seat {obs.seat} has nothing to decide")
+    for a in legal:
+        if a.act == Act.WIN:
+            return a
+    picks = [a for a in legal if a.act == Act.CHOOSE]
+    if picks:
+        return _choose_choice(obs, picks, level)
+    if obs.phase == Phase.OPENING:
+        return baseline.choose(obs, rng)
+    if obs.phase == Phase.HAIDI:
+        return _haidi(obs, legal, level)
+    if obs.phase == Phase.CLAIM:
+        return _claim(obs, legal, rng, level)
+    if obs.phase == Phase.TURN:
+        return _turn(obs, legal, rng, level)
+    return legal[0]
+
+
+__all__ = ["Reader", "choose"]

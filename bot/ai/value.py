@@ -1,0 +1,338 @@
+"""What a hand is worth, read through the variant interface only (docs/ai.md, "Value").
+
+* ``Pricer``: what a win pays. The variant's ``evaluate_win`` names the hand (big hands, 番, 根) and its own
+  ``settle_wins`` prices it — on a stand-in table made of public facts only (the seats, the dealer, the
+  options, the choices everyone sees; a few shuffled walls so birds count by their average). Nothing of the
+  real State is read: the stand-in's walls and hands are dealt from fixed seeds.
+* Routes: a hand's ways to a big hand (清一色, 碰碰胡, 七对, 将将胡 …) as a completed example hand per route,
+  built from the seat's melds; the variant says whether it wins and what it is worth, so a route the variant
+  does not pay for is never chased. How far a hand is from a route is a shanten of its own.
+* ``p_win``: the chance a hand s tiles from ready with u useful tiles still wins, from the wall left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Observation, Phase, Variant, WinContext, WinInfo, new_hand
+from engine.melds import Meld, MeldKind
+from engine.shanten import shanten_shape
+from engine.state import State, evolve, evolve_seat
+from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258
+
+# the stand-in tables' walls: birds are averaged over these deals
+_TEMPLATE_SEEDS = (11, 23, 37, 41)
+_CACHE_LIMIT = 50_000
+
+_templates: dict[tuple[object, ...], tuple[State, ...]] = {}
+_prices: dict[tuple[object, ...], float] = {}
+_infos: dict[tuple[object, ...], WinInfo | None] = {}
+PRICE_FAILURES = [0]  # stand-in settlements that raised (a test holds it at 0 over every variant)
+
+# route ids (docs/ai.md): the plain hand and the big shapes a hand can steer toward
+PLAIN, ONE_SUIT, PUNGS, PAIRS, ALL_258 = "plain", "one_suit", "pungs", "pairs", "all_258"
+ROUTES = (PLAIN, ONE_SUIT, PUNGS, PAIRS, ALL_258)
+
+
+def _bounded(cache: dict[tuple[object, ...], object]) -> None:
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The public facts a price depends on."""
+
+    variant: Variant
+    obs: Observation
+    seats: int
+    choices: tuple[str | None, ...]
+    won: tuple[bool, ...]
+    base: int
+
+    @classmethod
+    def of(cls, obs: Observation, variant: Variant) -> Table:
+        choices = tuple(ps.choice for ps in obs.seats)
+        won = tuple(ps.won for ps in obs.seats)
+        base = obs.options.get("base", 1)
+        return cls(variant, obs, len(obs.seats), choices, won, int(base) if isinstance(base, int) else 1)
+
+    def key(self) -> tuple[object, ...]:
+        return (self.variant.id, self.obs.options, self.seats, self.obs.dealer, self.choices, self.won)
+
+
+def _stand_ins(table: Table) -> tuple[State, ...]:
+    """Stand-in tables: dealt from fixed seeds, with the real seats' public choices and who has won."""
+    key = table.key()
+    found = _templates.get(key)
+    if found is None:
+        _bounded(_templates)  # type: ignore[arg-type]
+        out = []
+        for seed in _TEMPLATE_SEEDS:
+            st = new_hand(table.variant, seed, table.obs.options, dealer=table.obs.dealer, seats=table.seats)
+            seats = tuple(
+                evolve_seat(s, choice=c, won=w)
+                for s, c, w in zip(st.seats, table.choices, table.won, strict=True)
+            )
+            out.append(evolve(st, seats=seats, phase=Phase.TURN))
+        found = _templates[key] = tuple(out)
+    return found
+
+
+def win_info(
+    table: Table, seat: int, counts: Counts, melds: tuple[Meld, ...], self_draw: bool, payer: int | None
+) -> WinInfo | None:
+    """The variant's reading of a complete hand of ``seat`` (``counts`` holds the winning tile)."""
+    key = (
+        table.variant.id,
+        table.obs.options,
+        table.obs.dealer,
+        seat,
+        counts,
+        melds,
+        self_draw,
+        payer,
+        table.choices[seat],
+    )
+    if key in _infos:
+        return _infos[key]
+    tile = next((t for t in range(NUM_KINDS) if counts[t]), 0)
+    ctx = WinContext(
+        seat,
+        table.obs.dealer,
+        counts,
+        melds,
+        tile,
+        self_draw,
+        from_seat=None if self_draw else payer,
+        options=table.obs.options,
+        choice=table.choices[seat],
+    )
+    _bounded(_infos)  # type: ignore[arg-type]
+    info = _infos[key] = table.variant.evaluate_win(ctx)
+    return info
+
+
+def price(
+    table: Table,
+    info: WinInfo,
+    self_draw: bool,
+    winner: int,
+    payer: int | None,
+    counts: Counts,
+    melds: tuple[Meld, ...],
+) -> float:
+    """What ``winner`` gains by this win, in 底分 (the variant's own settlement, birds averaged)."""
+    key = (*table.key(), info, self_draw, winner, payer)
+    found = _prices.get(key)
+    if found is not None:
+        return found
+    tile = next((t for t in range(NUM_KINDS) if counts[t]), 0)
+    ctx = WinContext(
+        winner,
+        table.obs.dealer,
+        counts,
+        melds,
+        tile,
+        self_draw,
+        from_seat=None if self_draw else payer,
+        options=table.obs.options,
+        choice=table.choices[winner],
+    )
+    total = 0.0
+    try:
+        for st in _stand_ins(table):
+            total += table.variant.settle_wins(st, ((winner, info),), ctx).deltas[winner]
+        value = total / len(_TEMPLATE_SEEDS) / table.base
+    except Exception:  # a variant whose settlement needs more than the stand-in has: price it plainly
+        PRICE_FAILURES[0] += 1
+        value = 1.0
+    _bounded(_prices)  # type: ignore[arg-type]
+    _prices[key] = value
+    return value
+
+
+# ------------------------------------------------------------------ example hands per route
+
+
+def _totals(counts: Sequence[int], melds: tuple[Meld, ...]) -> list[int]:
+    total = list(counts)
+    for m in melds:
+        for t in m.tiles:
+            total[t] += 1
+    return total
+
+
+def _fits(counts: Sequence[int], melds: tuple[Meld, ...]) -> bool:
+    return max(_totals(counts, melds)) <= 4
+
+
+def example(route: str, melds: tuple[Meld, ...], suits: Sequence[int]) -> Counts | None:
+    """A complete hand of ``route`` around ``melds`` in ``suits`` (the first is the main one): concealed
+    counts with 14 − 3·melds tiles, or None when the route cannot be made around these melds."""
+    sets = 4 - len(melds)
+    if sets < 0 or not suits:
+        return None
+    a = suits[0]
+    b = suits[1] if len(suits) > 1 else a
+    meld_suits = {m.tile // 9 for m in melds if m.tile < SUITED_KINDS}
+    if route == PAIRS:
+        if melds:
+            return None
+        c = [0] * NUM_KINDS
+        for r in (0, 2, 4, 6, 8):
+            c[a * 9 + r] = 2
+        for r in (1, 5) if a != b else (3, 7):
+            c[b * 9 + r] += 2
+        return tuple(c)
+    if route == ALL_258:
+        if any(m.kind == MeldKind.CHOW or not is_258(m.tile) for m in melds):
+            return None
+        c = [0] * NUM_KINDS
+        need = 14 - 3 * len(melds)
+        pieces = [2] + [3] * ((need - 2) // 3)  # a pair and pungs, all of 2/5/8
+        total = _totals(c, melds)
+        kinds = [s * 9 + r for s in (a, b, *(x for x in range(3) if x not in (a, b))) for r in (1, 4, 7)]
+        for n in pieces:
+            t = next((k for k in kinds if total[k] == 0), None)
+            if t is None:
+                return None
+            c[t] += n
+            total[t] += n
+        return tuple(c)
+    if route == ONE_SUIT:
+        if meld_suits - {a} or any(m.tile >= SUITED_KINDS for m in melds):
+            return None
+        patterns = ((0, 3, 6, 1), (1, 4, 0, 5), (2, 5, 0, 6))
+        for starts in patterns:
+            for pair in (4, 1, 7, 2, 8, 0):
+                c = [0] * NUM_KINDS
+                for r in starts[:sets]:
+                    for x in range(3):
+                        c[a * 9 + r + x] += 1
+                c[a * 9 + pair] += 2
+                if _fits(c, melds):
+                    return tuple(c)
+        return None
+    if route == PUNGS:
+        if any(m.kind == MeldKind.CHOW for m in melds):
+            return None
+        order = [(a, r) for r in (0, 8, 2, 6)] + [(b, r) for r in (0, 8, 2, 6)]
+        for skip in range(4):
+            c = [0] * NUM_KINDS
+            cand = order[skip:] + order[:skip]
+            made = 0
+            for s, r in cand:
+                if made == sets:
+                    break
+                t = s * 9 + r
+                c[t] += 3
+                if _fits(c, melds):
+                    made += 1
+                else:
+                    c[t] -= 3
+            for pair in (3, 5, 1, 7):
+                c[b * 9 + pair] += 2
+                if made == sets and _fits(c, melds):
+                    return tuple(c)
+                c[b * 9 + pair] -= 2
+        return None
+    # PLAIN: runs in two suits and a 2/5/8 pair (a small hand wherever one needs it)
+    runs = [(a, 0), (b, 3), (a, 6), (b, 0), (a, 3), (b, 6)]
+    for shift in range(3):
+        for ps, pr in ((a, 4), (b, 1), (a, 7), (b, 4)):
+            c = [0] * NUM_KINDS
+            for s, r in runs[shift : shift + sets]:
+                for x in range(3):
+                    c[s * 9 + r + x] += 1
+            c[ps * 9 + pr] += 2
+            if _fits(c, melds):
+                return tuple(c)
+    return None
+
+
+# ------------------------------------------------------------------ how far a hand is from a route
+
+
+def _pung_shanten(counts: Counts, sets: int) -> int:
+    """碰碰胡: ``sets`` pungs and a pair still to make from the concealed tiles."""
+    trips = sum(1 for n in counts if n >= 3)
+    pairs = sum(1 for n in counts if n == 2)
+    t = min(trips, sets)
+    rest = sets - t
+    pairs += trips - t
+    if pairs >= rest + 1:
+        return rest - 1
+    return pairs + 2 * (rest - pairs) + 1 - 1
+
+
+def route_shanten(route: str, counts: Counts, melds: tuple[Meld, ...], suit: int) -> int:
+    """How many tiles ``counts`` (3k+1, concealed) is from ready on ``route`` (large: out of reach)."""
+    far = 9
+    if route == PAIRS:
+        if melds:
+            return far
+        pairs = sum(n // 2 for n in counts)
+        return 6 - min(pairs, 6)
+    if route == ALL_258:
+        if any(m.kind == MeldKind.CHOW or not is_258(m.tile) for m in melds):
+            return far
+        return sum(n for t, n in enumerate(counts) if not is_258(t))
+    if route == PUNGS:
+        if any(m.kind == MeldKind.CHOW for m in melds):
+            return far
+        return _pung_shanten(counts, 4 - len(melds))
+    if route == ONE_SUIT:
+        if any(m.tile // 9 != suit or m.tile >= SUITED_KINDS for m in melds):
+            return far
+        lo = suit * 9
+        off = sum(counts) - sum(counts[lo : lo + 9])
+        if off > 5:
+            return far
+        # the tiles of other suits are dead weight: read them as loose honors that make nothing
+        c = [0] * NUM_KINDS
+        c[lo : lo + 9] = counts[lo : lo + 9]
+        for i in range(off):
+            c[27 + i] = 1
+        return max(shanten_shape(tuple(c), len(melds), False), off)
+    return far
+
+
+# ------------------------------------------------------------------ the chance to win
+
+
+def p_win(s: int, useful: int, draws: float, unseen: int, ron: float) -> float:
+    """The chance a hand ``s`` tiles from ready (0: ready with ``useful`` winning tiles unseen) wins with
+    ``draws`` own draws left: each step takes about unseen/useful draws, and a ready hand wins each draw
+    with its waits' share of the unseen tiles (more with ``ron``: the discards it may win on)."""
+    if s < 0:
+        return 1.0
+    n = max(unseen, 1)
+    left = draws
+    u = useful
+    if s > 0:
+        left -= n / max(useful, 1) * 0.8
+        left -= (s - 1) * n / 10.0
+        u = 5
+    if left <= 0:
+        return 0.0
+    q = min(0.9, u / n * (1.0 + ron))
+    return float(1.0 - (1.0 - q) ** left)
+
+
+__all__ = [
+    "ALL_258",
+    "ONE_SUIT",
+    "PAIRS",
+    "PLAIN",
+    "PRICE_FAILURES",
+    "PUNGS",
+    "ROUTES",
+    "Table",
+    "example",
+    "p_win",
+    "price",
+    "route_shanten",
+    "win_info",
+]

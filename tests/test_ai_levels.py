@@ -1,0 +1,135 @@
+"""bot.ai levels (issue 26): the value-aware, defending AI, each test naming its clause of docs/ai.md.
+
+Positions are Observations made by hand (the AI reads nothing else): a real observation of a fresh hand
+with the seat's tiles, the table's melds and rivers and the wall left replaced.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import bot.ai as ai
+from bot.ai import baseline, defence, player, value
+from engine import VARIANTS, Act, Action, Observation, Phase, get_variant, new_hand, observe
+from engine.melds import Meld, MeldKind
+from engine.tiles import parse_tiles
+
+CS = get_variant("changsha")
+
+
+def position(
+    hand: str,
+    opponent: dict[str, Any] | None = None,
+    wall: int = 60,
+    mine: str = "",
+    variant: str = "changsha",
+) -> Observation:
+    """Seat 0 to discard from ``hand`` (14 tiles); seat 2 as ``opponent`` says (melds, discards …)."""
+    rs = get_variant(variant)
+    obs = observe(new_hand(rs, 3, dealer=0), 0)
+    tiles = tuple(sorted(parse_tiles(hand)))
+    seats = [replace(ps, discards=(), melds=(), declared=(), revealed=(), hand_size=13) for ps in obs.seats]
+    seats[0] = replace(seats[0], discards=tuple(parse_tiles(mine)) if mine else (), hand_size=14)
+    if opponent:
+        seats[2] = replace(seats[2], **opponent)
+    legal = tuple(Action(0, Act.DISCARD, t) for t in sorted(set(tiles)))
+    return replace(
+        obs,
+        phase=Phase.TURN,
+        current=0,
+        hand=tiles,
+        drawn=tiles[-1],
+        legal=legal,
+        wall_remaining=wall,
+        seats=tuple(seats),
+        to_act=(0,),
+    )
+
+
+def test_levels_are_data_and_the_measured_strongest_is_the_default() -> None:
+    """docs/ai.md "Levels": ids with zh/en labels; choose(obs, rng) plays the default level, the strongest
+    as measured by the duel (today the baseline: easy, the AI as it was)."""
+    assert ai.LEVEL_IDS == ("easy", "normal", "expert")
+    assert [lv.label("zh") for lv in ai.LEVELS] == ["简单", "普通", "高手"]
+    assert all(lv.label("en") and lv.note("zh") and lv.note("en") for lv in ai.LEVELS)
+    assert ai.DEFAULT_LEVEL == "easy" and ai.BASELINE_LEVEL == "easy"
+    assert list(inspect.signature(ai.choose).parameters) == ["obs", "rng", "level"]
+    obs = position("12245667789m1s49p")
+    assert ai.choose(obs, random.Random(0)) == ai.choose(obs, random.Random(0), ai.DEFAULT_LEVEL)
+    assert ai.choose(obs, random.Random(0), "easy") == baseline.choose(obs, random.Random(0))
+    with pytest.raises(ValueError):
+        ai.choose(obs, random.Random(0), "grandmaster")
+
+
+def test_keeps_one_suit_one_tile_away() -> None:
+    """docs/ai.md "Value": 11 characters and three strays — the baseline throws 1m (its fastest hand), the
+    value-aware levels throw a stray and keep 清一色 (6× a small hand in Changsha) in reach."""
+    obs = position("12245667789m1s49p")
+    assert ai.choose(obs, random.Random(0), "easy").tile == parse_tiles("1m")[0]
+    for level in ("normal", "expert"):
+        a = ai.choose(obs, random.Random(0), level)
+        assert a.tile is not None and a.tile >= 9, level  # not a character
+
+
+def test_folds_with_a_far_hand_against_two_exposed_kongs() -> None:
+    """docs/ai.md "Defence": seat 2 shows two exposed kongs late in the hand; with a hand three tiles from
+    ready the expert throws a tile seat 2 threw himself, where the baseline throws a tile he may wait on."""
+    opp = {
+        "melds": (Meld(MeldKind.KONG_EXPOSED, 20, 1), Meld(MeldKind.KONG_EXPOSED, 15, 3)),
+        "discards": tuple(parse_tiles("56m4489s166778p")),
+        "hand_size": 5,
+    }
+    obs = position("234577m1189s1459p", opp, wall=30, mine="12889m269s58p")
+    assert ai.choose(obs, random.Random(0), "easy").tile == parse_tiles("9p")[0]
+    assert ai.choose(obs, random.Random(0), "expert").tile == parse_tiles("1p")[0]
+
+
+def test_a_suit_the_opponent_cannot_win_with_is_safe() -> None:
+    """docs/ai.md "Defence": 定缺 read through the variant — no tile of a seat's void suit is a danger
+    against him, and a locked seat is certainly ready."""
+    obs = position("123456789m1234s5s", variant="sichuan")
+    seats = list(obs.seats)
+    seats = [replace(ps, choice=c) for ps, c in zip(seats, ("p", "s", "m", "p"), strict=True)]
+    seats[2] = replace(seats[2], discards=tuple(parse_tiles("19p55s")), locked=True)
+    obs = replace(obs, seats=tuple(seats))
+    table = value.Table.of(obs, get_variant("sichuan"))
+    assert defence.dead_suits(table, 2) == {0}
+    unseen = [4] * 34
+    threats = {th.seat: th for th in defence.read_threats(obs, table, unseen, range(27))}
+    assert threats[2].ready == 1.0
+    assert all(threats[2].waits[t] == 0 for t in range(9))  # 万: his void
+    assert threats[2].waits[parse_tiles("5s")[0]] < threats[2].waits[parse_tiles("6s")[0]]  # he threw 5s
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_variant_prices_every_route(variant: str) -> None:
+    """docs/ai.md "Value": the variant's own settlement prices an example hand on a stand-in table of
+    public facts; big hands pay more where the variant pays for them, never less."""
+    rs = get_variant(variant)
+    obs = observe(new_hand(rs, 5), 0)
+    rd = player.Reader(obs, ai.get_level("expert"))
+    routes = rd.routes((), rd.live[:2] or [0])
+    assert routes[value.PLAIN][0] > 0
+    assert all(v[0] >= routes[value.PLAIN][0] * 0.99 for v in routes.values())
+    assert value.PRICE_FAILURES == [0]
+    if variant == "changsha":
+        assert routes[value.ONE_SUIT][0] > 3 * routes[value.PLAIN][0]
+
+
+def test_takes_the_haidi_only_when_ready() -> None:
+    """docs/ai.md "Value": the last tile is taken only by a ready hand (a hand that cannot win on it only
+    risks it being won on); the baseline always takes it."""
+    base = position("123m456s789p1234s5p")
+    legal = (Action(0, Act.TAKE), Action(0, Act.PASS))
+    ready = replace(
+        base, phase=Phase.HAIDI, hand=tuple(sorted(parse_tiles("123m456s789p123s5p"))), legal=legal
+    )
+    far = replace(ready, hand=tuple(sorted(parse_tiles("147m258s369p135s9p"))))
+    assert ai.choose(ready, random.Random(0), "expert").act == Act.TAKE
+    assert ai.choose(far, random.Random(0), "expert").act == Act.PASS
+    assert ai.choose(far, random.Random(0), "easy").act == Act.TAKE
