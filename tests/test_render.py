@@ -30,7 +30,7 @@ from engine import (
 )
 from engine.melds import MeldKind
 from engine.state import Op, Part, Payment, Settlement
-from engine.tiles import parse_tile, tile_str, to_counts
+from engine.tiles import parse_tile, parse_tiles, tile_str, to_counts
 
 from .dealing import last_settlement
 
@@ -148,7 +148,7 @@ def test_concealed_kong_shown_only_as_a_count_to_others() -> None:
     state, _ = apply(state, Action(0, Act.KONG, parse_tile("2s"), "bu"))
     own = render.table_view(observe(state, 0), "zh")
     other = render.table_view(observe(state, 1), "zh")
-    assert "[(2222s)]" in own
+    assert "[暗杠 二二二二条]" in own
     assert "2222s" not in other and "暗杠 ×1" in other
 
 
@@ -168,7 +168,7 @@ def test_hand_view_sorted_by_suit_with_chinese_names_and_drawn_tile() -> None:
     assert obs.drawn is not None
     assert f"摸到 → {render.tile_label(obs.drawn, 'zh')}" in text
     # 14 tiles: the discards that leave the hand ready, with their waits
-    assert "打 9s 听 1m 一万" in text and "4m 四万" in text
+    assert "打 九条 听 1m 一万" in text and "4m 四万" in text
 
 
 def test_hand_view_shows_waits_when_ready() -> None:
@@ -193,14 +193,14 @@ def test_claim_prompt_lists_every_option_exactly() -> None:
     assert (Act.PUNG, None, "") in acts and (Act.CHOW, parse_tile("4s"), "") in acts
     zh = render.claim_prompt(obs, "zh")
     assert zh.startswith("上家 打出 5s 五条。你可以：")
-    assert "碰 5s（用手里两张 5s）" in zh
-    assert "吃 4-5-6s（用手里 4s 6s）" in zh
-    assert "杠 5s 补张" in zh
+    assert "碰 五条（用手里两张 五条）" in zh
+    assert "吃 四五六条（用手里 四六条）" in zh
+    assert "杠 五条 补张" in zh
     assert zh.rstrip().endswith("过")
     en = render.claim_prompt(obs, "en")
-    assert "pung 5s" in en and "chow 4-5-6s (with 4s 6s from your hand)" in en and en.endswith("pass")
+    assert "pung 5s" in en and "chow 4-5-6 Bamboo (with 4s 6s from your hand)" in en and en.endswith("pass")
     labels = [label for _, label in render.choices(obs, "zh")]
-    assert "碰" in labels and "吃 4-5-6s" in labels and "杠 5s 补张" in labels and labels[-1] == "过"
+    assert "碰" in labels and "吃 四五六条" in labels and "杠 五条 补张" in labels and labels[-1] == "过"
 
 
 def test_claim_prompt_for_a_win() -> None:
@@ -216,11 +216,11 @@ def test_claim_prompt_for_a_win() -> None:
 @pytest.mark.parametrize(
     ("action", "phase", "zh", "en"),
     [
-        (Action(0, Act.DISCARD, parse_tile("5m")), Phase.TURN, "打 5m", "Discard 5m"),
+        (Action(0, Act.DISCARD, parse_tile("5m")), Phase.TURN, "打 五万", "Discard 5m"),
         (Action(0, Act.PUNG), Phase.CLAIM, "碰", "Pung"),
-        (Action(0, Act.CHOW, parse_tile("3m")), Phase.CLAIM, "吃 3-4-5m", "Chow 3-4-5m"),
-        (Action(0, Act.KONG, parse_tile("5m"), "bu"), Phase.TURN, "杠 5m 补张", "Kong 5m (replace)"),
-        (Action(0, Act.KONG, parse_tile("5m"), "kai"), Phase.TURN, "杠 5m 开杠", "Kong 5m (open)"),
+        (Action(0, Act.CHOW, parse_tile("3m")), Phase.CLAIM, "吃 三四五万", "Chow 3-4-5 Characters"),
+        (Action(0, Act.KONG, parse_tile("5m"), "bu"), Phase.TURN, "杠 五万 补张", "Kong 5m (replace)"),
+        (Action(0, Act.KONG, parse_tile("5m"), "kai"), Phase.TURN, "杠 五万 开杠", "Kong 5m (open)"),
         (Action(0, Act.WIN), Phase.TURN, "胡", "Win"),
         (Action(0, Act.PASS), Phase.CLAIM, "过", "Pass"),
         (Action(0, Act.TAKE), Phase.HAIDI, "要海底", "Take the last tile"),
@@ -259,7 +259,7 @@ def test_table_view_shows_turn_melds_discards_wall_and_dealer() -> None:
     zh = render.table_view(obs, "zh", ["东", "南", "西", "北"])
     assert "庄家 北" in zh and "牌墙剩" in zh and str(obs.wall_remaining) in zh
     assert "轮到 东 出牌" in zh
-    assert "[999s]" in zh
+    assert "[九九九条]" in zh
     en = render.table_view(obs, "en", ["E", "S", "W", "N"])
     assert "dealer N" in en and "E to play" in en and "tiles left in the wall" in en
 
@@ -268,7 +268,7 @@ def test_table_view_shows_revealed_opening_tiles() -> None:
     state = arranged_hand(RS, ["5555m777s123m4689s", "123456789p1234s", "123456789p1234m", "12346789m12356s"])
     state, _ = apply(state, Action(0, Act.OPENING, detail="sixi"))
     text = render.table_view(observe(state, 1), "zh")
-    assert "起手: 四喜" in text and "亮牌 5555m" in text
+    assert "起手: 四喜" in text and "亮牌 五五五五万" in text
 
 
 def test_settlement_names_birds_and_deltas() -> None:
@@ -326,7 +326,13 @@ def test_result_view_after_a_played_hand() -> None:
 def test_tile_labels() -> None:
     assert render.tile_label(parse_tile("5m"), "zh") == "5m 五万"
     assert render.tile_label(parse_tile("9p"), "en") == "9p"
-    assert render.run_label(parse_tile("7s")) == "7-8-9s"
+    assert render.run_label(parse_tile("7s")) == "七八九条"
+    assert render.run_label(parse_tile("7s"), "en") == "7-8-9 Bamboo"
+    # hands and melds in words, never the engine's notation (123m / [(2222s)])
+    assert render.tiles_text(parse_tiles("2345666m23s245p"), "zh") == "二三四五六六六万 二三条 二四五筒"
+    assert render.tiles_text(parse_tiles("2345666m23s245p77z"), "en") == (
+        "2345666 Characters · 23 Bamboo · 245 Dots · Red Red"
+    )
     assert tile_str(parse_tile("1s")) == "1s"
     assert MeldKind.PUNG  # meld kinds render through str(Meld)
 

@@ -53,7 +53,7 @@ def _texts(variant: str) -> str:
     for lang in ("zh", "en"):
         names = NAMES[: mid.num_seats]
         public = views.public_observation(mid)
-        clock = views.clock_text(DEADLINE, 60, False, lang)
+        clock = views.clock_text(DEADLINE, DEADLINE - 42, 60, False, lang)
         legend = pictures.legend(public, names, lang)
         add(
             f"group text, mid-hand ({lang})", views.group_table_text(public, lang, names, 1, 1, [], [], clock)

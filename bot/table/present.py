@@ -66,7 +66,6 @@ class GroupSnap:
     recent: tuple[Event, ...]
     auto: frozenset[int]
     deadlines: tuple[tuple[int, float], ...]  # (seat, deadline) of each pending decision
-    discard_s: int
     lang: str
     names: tuple[str, ...]
     display: Display  # the pictures' display data (language, seat labels, the hand's winning tiles)
@@ -257,10 +256,9 @@ class Presenter:
         if p is None or rt.state is None:
             return None
         limit = rt.settings.claim_s if rt.state.phase == Phase.CLAIM else rt.settings.discard_s
-        return views.clock_text(p.deadline, limit, p.warned, lang)
+        return views.clock_text(p.deadline, self.clock(), limit, p.warned, lang)
 
-    @staticmethod
-    def group_clock(snap: GroupSnap, obs: Observation) -> str:
+    def group_clock(self, snap: GroupSnap, obs: Observation) -> str:
         """Who the group sees on the clock: the seat to play (or the seats still choosing before the hand),
         with the deadline. Never during a claim window or a claim pause: who may claim stays hidden."""
         if snap.pause is not None or obs.phase in (Phase.CLAIM, Phase.ENDED, Phase.HAIDI):
@@ -277,8 +275,7 @@ class Presenter:
         if not seats:
             return ""
         deadline = min(pending[s] for s in seats)
-        limit = snap.discard_s  # (never a claim: those are not shown)
-        return t("clock.group", lang, who=who, n=limit, until=views.until_text(deadline, lang))
+        return t("clock.group", lang, who=who, until=views.until_text(deadline, self.clock(), lang))
 
     def group_snap(self, rt: TableRuntime, closed: str = "") -> GroupSnap:
         """What the group's table message depends on, as it is now (a few copies: cheap beside rendering)."""
@@ -293,7 +290,6 @@ class Presenter:
             recent=tuple(rt.live.recent),
             auto=rt.live.auto,
             deadlines=tuple((s, p.deadline) for s, p in rt.live.pending.items()),
-            discard_s=rt.settings.discard_s,
             lang=lang,
             names=tuple(self.seat_names(rt, lang)),
             display=self._display(rt, lang),

@@ -34,6 +34,8 @@ from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import (
     HONOR_ZH,
     NUM_KINDS,
+    NUMBER_ZH,
+    SUIT_NAMES_ZH,
     SUITED_KINDS,
     parse_tile,
     parse_tiles,
@@ -45,6 +47,7 @@ from engine.tiles import (
 # ------------------------------------------------------------------ small pieces
 
 HONOR_EN = ("East", "South", "West", "North", "White", "Green", "Red")
+SUIT_EN = ("Characters", "Bamboo", "Dots")
 HONOR_ZH_FULL = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")
 
 
@@ -54,7 +57,7 @@ def tile_label(t: int, lang: str = "zh") -> str:
 
 
 def tile_short(t: int, lang: str = "zh") -> str:
-    """A tile in a list (rivers, buttons' neighbours): ``5m``; an honour as ``中`` / ``Red``."""
+    """A tile in a list (rivers, a button's tile): ``五万`` / ``5m``; an honour as ``中`` / ``Red``."""
     return _TILE_SHORT[lang == "zh"][t]
 
 
@@ -69,7 +72,7 @@ def _tile_short(t: int, zh: bool) -> str:
     if t >= SUITED_KINDS:
         i = t - SUITED_KINDS
         return HONOR_ZH[i] if zh else HONOR_EN[i]
-    return tile_str(t)
+    return tile_zh(t) if zh else tile_str(t)
 
 
 # every tile's labels, worked out once (indexed by ``lang == "zh"``, then the tile): drawn on every panel
@@ -79,33 +82,39 @@ _RANK = tuple(str(t % 9 + 1) for t in range(SUITED_KINDS))
 
 
 def tiles_text(tiles: Sequence[int], lang: str = "zh") -> str:
-    """Tiles in compact notation, suits grouped (``123m 456s``), honours by name (``中中`` / ``Red Red``)."""
+    """Tiles in words, suits grouped, as players say them: ``一二三万 五五条 东东`` / ``123 Characters · 55
+    Bamboo · East East`` (never the engine's ``123m``)."""
+    zh = lang == "zh"
     suits: tuple[list[str], list[str], list[str]] = ([], [], [])
     honours: list[str] = []
-    short = _TILE_SHORT[lang == "zh"]
+    short = _TILE_SHORT[zh]
     for t in sorted(tiles):
         if t < SUITED_KINDS:
-            suits[t // 9].append(_RANK[t])
+            suits[t // 9].append(NUMBER_ZH[t % 9] if zh else _RANK[t])
         else:
             honours.append(short[t])
-    groups = [f"{''.join(r)}{letter}" for r, letter in zip(suits, "msp", strict=True) if r]
-    if honours:
-        groups.append(("" if lang == "zh" else " ").join(honours))
-    return " ".join(groups)
+    if zh:
+        groups = ["".join(r) + SUIT_NAMES_ZH[i] for i, r in enumerate(suits) if r]
+        return " ".join(groups + (["".join(honours)] if honours else []))
+    groups = [f"{''.join(r)} {SUIT_EN[i]}" for i, r in enumerate(suits) if r]
+    return " · ".join(groups + ([" ".join(honours)] if honours else []))
 
 
 def tiles_label(tiles: Sequence[int], lang: str = "zh") -> str:
     return " ".join(tile_label(t, lang) for t in sorted(tiles))
 
 
-def run_label(lo: int) -> str:
-    """A chow run: ``3-4-5m``."""
+def run_label(lo: int, lang: str = "zh") -> str:
+    """A chow run: ``三四五万`` / ``3-4-5 Characters``."""
+    if lang == "zh":
+        return tiles_text((lo, lo + 1, lo + 2), lang)
     r = lo % 9 + 1
-    return f"{r}-{r + 1}-{r + 2}{tile_str(lo)[-1]}"
+    return f"{r}-{r + 1}-{r + 2} {SUIT_EN[lo // 9]}"
 
 
 def meld_label(m: Meld, lang: str = "zh") -> str:
-    """``[555p]``, ``[(2222s)]`` a concealed kong, ``[中中中]`` / ``[Red×3]`` honours."""
+    """``[五五五筒]`` / ``[555 Dots]``, a concealed kong ``[暗杠 二二二二条]`` / ``[concealed 2222 Bamboo]``,
+    honours ``[中中中]`` / ``[Red×3]``."""
     if m.tile >= SUITED_KINDS:
         body = (
             tile_short(m.tile, lang) * len(m.tiles)
@@ -114,7 +123,7 @@ def meld_label(m: Meld, lang: str = "zh") -> str:
         )
     else:
         body = tiles_text(m.tiles, lang)
-    return f"[({body})]" if m.kind == MeldKind.KONG_CONCEALED else f"[{body}]"
+    return f"[{tr('meld.concealed', lang)} {body}]" if m.kind == MeldKind.KONG_CONCEALED else f"[{body}]"
 
 
 def seat_names(names: Sequence[str] | None, n: int, viewer: int, lang: str = "zh") -> list[str]:
@@ -392,7 +401,7 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
     if act == Act.PUNG:
         return tr("act.pung", lang)
     if act == Act.CHOW and action.tile is not None:
-        return tr("act.chow", lang, run=run_label(action.tile))
+        return tr("act.chow", lang, run=run_label(action.tile, lang))
     if act == Act.KONG:
         tile = tile_short(action.tile if action.tile is not None else (obs.claim_tile or 0), lang)
         if action.detail == KongMode.BU:
@@ -433,7 +442,8 @@ def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") ->
         return tr("desc.pung", lang, tile=tile_short(tile_n, lang))
     if act == Act.CHOW and action.tile is not None:
         used = [x for x in (action.tile, action.tile + 1, action.tile + 2) if x != tile_n]
-        return tr("desc.chow", lang, run=run_label(action.tile), used=" ".join(tile_str(x) for x in used))
+        used_text = tiles_text(used, lang) if lang == "zh" else " ".join(tile_short(x, lang) for x in used)
+        return tr("desc.chow", lang, run=run_label(action.tile, lang), used=used_text)
     if act == Act.KONG:
         key = {KongMode.BU: "desc.kong.bu", KongMode.KAI: "desc.kong.kai"}.get(
             KongMode(action.detail), "desc.kong"
@@ -585,7 +595,7 @@ def parts_text(rs: Variant, parts: Sequence[Part], lang: str = "zh") -> str:
             out += f" · {name} {p.value}"
             total = min(total, p.value)
         else:
-            out += f" {name} → {p.value}^{total} = {p.value**total}"
+            out += f" {name} → ×{p.value**total}"  # 3 番 → ×8: what players say, not 2^3
             total = p.value**total
     if len(parts) > 1:
         out += f" = {total}"

@@ -7,7 +7,6 @@ is made from his own ``observe(state, seat)``. No function here reads a State's 
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable, Sequence
 
 from bot.text import render
@@ -69,21 +68,18 @@ def event_lines(events: Iterable[Event], lang: str, names: Sequence[str], varian
 # ------------------------------------------------------------------ the clock
 
 
-ZH_TZ = dt.timezone(dt.timedelta(hours=8), "北京时间")  # Chinese players' clocks (China, HK, TW, SG …)
+def until_text(deadline: float, now: float, lang: str) -> str:
+    """A deadline as the seconds left when the message is sent (``还剩 42 秒`` / ``42s left``): Telegram does
+    not tell a bot its users' time zones, so a wall-clock time would be wrong for many of them. The panel is
+    edited again 10 s before the deadline, and whenever the table moves."""
+    return t("clock.until", lang, n=max(0, round(deadline - now)))
 
 
-def until_text(deadline: float, lang: str) -> str:
-    """A deadline as a wall-clock time players can read: Beijing time in Chinese, UTC in English (Telegram
-    does not tell a bot its users' time zones)."""
-    when = dt.datetime.fromtimestamp(deadline, ZH_TZ if lang == "zh" else dt.UTC)
-    return t("clock.until", lang, time=when.strftime("%H:%M:%S"))
-
-
-def clock_text(deadline: float, limit: int, warned: bool, lang: str) -> str:
-    """``⏱ 60 秒 · 21:05:30 截止（北京时间）``; after the warning ``⏰ 只剩 10 秒！…``. Only the deadline and
-    the decision's whole limit, never a countdown: a countdown would be stale the moment it is sent."""
-    key = "clock.warn" if warned else "clock.limit"
-    return t(key, lang, n=WARN_AT if warned else limit, until=until_text(deadline, lang))
+def clock_text(deadline: float, now: float, limit: int, warned: bool, lang: str) -> str:
+    """``⏱ 还剩 42 秒（限时 60 秒）``; after the warning ``⏰ 只剩 10 秒！``."""
+    if warned:
+        return t("clock.warn", lang, n=max(0, min(WARN_AT, round(deadline - now))))
+    return t("clock.limit", lang, n=limit, until=until_text(deadline, now, lang))
 
 
 WARN_AT = 10  # seconds before a deadline the player's panel warns him (once)
