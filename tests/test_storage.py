@@ -29,7 +29,7 @@ from storage import (
     VersionConflict,
     period_bounds,
 )
-from storage.store import LEADERBOARD_ALL_SQL, LEADERBOARD_PERIOD_SQL
+from storage.stats import LEADERBOARD_ALL_SQL, LEADERBOARD_PERIOD_SQL
 
 from .pgcluster import raw_sql
 
