@@ -3,7 +3,7 @@ Only this package touches the database.
 
 Entry point: ``storage = await Storage.open(path)`` (a file path, or a ``postgresql://`` URL). Every accepted
 action is logged with the state version it produced (``log_action``); on start ``restore()`` rebuilds each
-open table's hand from that log.
+open table's hand from that log. ``storage/store.py`` says which module holds the SQL of what.
 """
 
 from .errors import (
@@ -48,10 +48,20 @@ from .models import (
     result_to_json,
 )
 from .schema import LATEST as SCHEMA_VERSION
-from .store import ArchivedHand, Storage, clean_code, period_bounds, replay_actions
+from .store import (
+    ActionLog,
+    ArchivedHand,
+    Storage,
+    clean_code,
+    is_postgres_url,
+    period_bounds,
+    replay_actions,
+    replay_from,
+)
 
 __all__ = [
     "ROUNDS",
+    "ActionLog",
     "SCHEMA_VERSION",
     "ArchivedHand",
     "Conflict",
@@ -91,7 +101,9 @@ __all__ = [
     "VariantStats",
     "VersionConflict",
     "clean_code",
+    "is_postgres_url",
     "period_bounds",
     "replay_actions",
+    "replay_from",
     "result_to_json",
 ]

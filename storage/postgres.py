@@ -1,8 +1,8 @@
 """The same ``Storage`` on a PostgreSQL server (asyncpg), for a bot that outgrows one process.
 
 ``Storage.open("postgresql://user@host/db")`` returns a ``PgStorage``: every method, record and error is the
-one the SQLite store has (``storage/store.py`` holds the code, in SQL both databases read alike); only the
-plumbing differs:
+one the SQLite store has (the modules ``storage/store.py`` lists hold the code, in SQL both databases read
+alike); only the SQL runner (``storage/runner.py``) differs:
 
 * a connection pool instead of one connection: single statements run on any free connection in autocommit,
   reads that must agree run in one REPEATABLE READ read-only transaction, and writes in one transaction
@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,7 +31,8 @@ import asyncpg
 
 from . import pg_schema, schema
 from .errors import IncompatibleDatabase, OpenError, StorageError
-from .store import Clock, Storage, _retrieve
+from .runner import Clock, Work, retrieve
+from .store import Storage
 
 T = TypeVar("T")
 
@@ -146,6 +147,7 @@ class PgStorage(Storage):
     dialect = "postgresql"
     _SCORED = "jsonb_typeof(result::jsonb -> 'deltas') = 'array'"
     _PENDING = "derive_pending = 1"
+    _SEATED = "seats::jsonb @> to_jsonb(CAST(? AS BIGINT))"
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:  # noqa: D107 - use connect
         self._pool: asyncpg.Pool | None = pool
@@ -214,19 +216,19 @@ class PgStorage(Storage):
             raise StorageError("the storage is closed")
         return self._pool.acquire()
 
-    async def _single(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+    async def _single(self, fn: Work[T]) -> T:
         """One statement on any free connection, autocommit. Shielded like a write: a statement that was
         asked for runs even if its caller is cancelled (as SQLite's queued statements do)."""
         return await self._shielded(self._pg_single(fn))
 
-    async def _pg_single(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+    async def _pg_single(self, fn: Work[T]) -> T:
         try:
             async with self._acquire() as conn:
                 return await fn(_PgConn(conn))
         except _PG_ERRORS as e:
             raise StorageError(f"database error: {e}") from e
 
-    async def _read(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+    async def _read(self, fn: Work[T]) -> T:
         if self._orphans:
             await asyncio.wait(set(self._orphans))
         try:
@@ -235,14 +237,24 @@ class PgStorage(Storage):
         except _PG_ERRORS as e:
             raise StorageError(f"database error: {e}") from e
 
-    async def _write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+    async def _write(self, fn: Work[T]) -> T:
         return await self._shielded(self._pg_transaction(fn))
+
+    async def _write_each(self, works: Sequence[tuple[Work[T], bool]]) -> tuple[list[T], StorageError | None]:
+        """One after another on the pool, each shielded as ``_single`` or ``_write`` are."""
+        done: list[T] = []
+        for fn, single in works:
+            try:
+                done.append(await (self._single(fn) if single else self._write(fn)))
+            except StorageError as e:
+                return done, e
+        return done, None
 
     async def _shielded(self, work: Awaitable[T]) -> T:
         if self._orphans:
             await asyncio.wait(set(self._orphans))
         task = asyncio.ensure_future(work)
-        task.add_done_callback(_retrieve)
+        task.add_done_callback(retrieve)
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -251,21 +263,12 @@ class PgStorage(Storage):
                 task.add_done_callback(self._orphans.discard)
             raise
 
-    async def _pg_transaction(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+    async def _pg_transaction(self, fn: Work[T]) -> T:
         try:
             async with self._acquire() as conn, conn.transaction():
                 return await fn(_PgConn(conn))
         except _PG_ERRORS as e:
             raise StorageError(f"database error: {e}") from e
-
-    async def transaction(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-        """Run ``fn`` on a raw connection in one transaction (the bot's cluster tables:
-        bot/telegram/cluster.py)."""
-        return await self._write(lambda db: fn(db._c))
-
-    async def fetch(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-        """Run ``fn`` on a raw connection, autocommit."""
-        return await self._single(lambda db: fn(db._c))
 
 
 assert len(pg_schema.steps()) == schema.LATEST

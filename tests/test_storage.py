@@ -29,7 +29,7 @@ from storage import (
     VersionConflict,
     period_bounds,
 )
-from storage.store import LEADERBOARD_ALL_SQL, LEADERBOARD_PERIOD_SQL
+from storage.stats import LEADERBOARD_ALL_SQL, LEADERBOARD_PERIOD_SQL
 
 from .pgcluster import raw_sql
 
@@ -109,6 +109,20 @@ async def test_open_sets_wal_and_current_schema(store: Storage) -> None:
     assert (await store.get_table(t.id)) == t
     assert [x.id for x in await store.open_tables(-1001)] == [t.id]
     assert await store.open_tables(-999) == []
+
+
+async def test_open_table_ids_by_group_and_by_seated_player(store: Storage) -> None:
+    """Which open tables an update concerns (bot/telegram/cluster.py): a group's, or a player's seats."""
+    a = await store.create_table(-1001, "changsha", seats=[11, 12, None, None])
+    b = await store.create_table(-1002, "changsha", seats=[12, 2**40, None, None])
+    closed = await store.create_table(-1001, "changsha", seats=[11, None, None, None])
+    await store.close_table(closed.id)
+    assert await store.open_table_ids(chat_id=-1001) == [a.id]
+    assert await store.open_table_ids(user_id=12) == [a.id, b.id]
+    assert await store.open_table_ids(user_id=2**40) == [b.id]
+    assert await store.open_table_ids(user_id=13) == await store.open_table_ids(chat_id=-999) == []
+    with pytest.raises(InvalidInput):
+        await store.open_table_ids()
 
 
 async def test_player_upsert_keeps_language_unless_given(store: Storage) -> None:

@@ -11,6 +11,7 @@ import pytest
 from telegram.ext import AIORateLimiter
 
 from bot.telegram.cluster import SEND_BUDGET, Cluster, ClusterTimers, SendBudget
+from bot.telegram.ptb_private import base_limiter
 from storage import Storage
 from storage.cluster import ClusterStore, Lease, channel_of
 
@@ -137,10 +138,11 @@ async def test_workers_beat_and_share_the_send_budget(url: str) -> None:
     worker = Cluster(None, None, lambda: 0.0)  # type: ignore[arg-type]
     worker.limiter, worker.workers = limiter, 3
     worker._share_budget()
-    assert limiter._base_limiter is not None and limiter._base_limiter.max_rate == SEND_BUDGET / 3
+    base = base_limiter(limiter)
+    assert base is not None and base.max_rate == SEND_BUDGET / 3
     worker.budget = SendBudget(None)  # type: ignore[arg-type]
     worker._share_budget()  # the database counts every worker's requests: the limiter may use it all
-    assert limiter._base_limiter.max_rate == SEND_BUDGET
+    assert base.max_rate == SEND_BUDGET
 
 
 async def test_the_workers_never_exceed_the_send_budget_together(url: str) -> None:

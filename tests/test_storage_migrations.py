@@ -16,7 +16,8 @@ import engine
 from storage import IncompatibleDatabase, OpenError, Player, Storage, result_to_json, schema
 from storage.postgres import _PgConn
 from storage.postgres import migrate as pg_migrate
-from storage.store import _score_rows, is_postgres_url
+from storage.stats import score_rows
+from storage.store import is_postgres_url
 
 CHANGSHA = engine.get_variant("changsha")
 FINISHED_SEED, OPEN_SEED, OPEN_UPTO = 20, 31, 25
@@ -110,7 +111,7 @@ async def old_rows(db: Any, version: int) -> None:
             )
             if version >= 2:  # a v2 bot wrote score rows as it finished the hand
                 if isinstance(db, _PgConn):
-                    await _score_rows(db, hand_id)  # type: ignore[arg-type]
+                    await score_rows(db, hand_id)
                 else:
                     await db.execute(schema.SCORE_ROWS_FOR_HAND, (hand_id,))
 

@@ -53,6 +53,7 @@ from bot.table.runtime import TableRuntime, Tables
 from bot.table.service import TableService
 from bot.table.timers import Timers
 from bot.telegram.outbox import Outbox
+from bot.telegram.ptb_private import base_limiter
 from storage import Restored, StorageError
 from storage.cluster import MAX_PAYLOAD, ClusterStore, Lease, channel_of
 from storage.postgres import PgStorage
@@ -516,22 +517,10 @@ class Cluster:
         ids: set[int] = set()
         chat = update.effective_chat
         user = update.effective_user
-
-        async def run(db: Any) -> list[tuple[Any, ...]]:
-            rows: list[tuple[Any, ...]] = []
-            if chat is not None and chat.type != "private":
-                rows += await db.execute_fetchall(
-                    "SELECT id FROM tables WHERE status = 'open' AND chat_id = ?", (chat.id,)
-                )
-            elif user is not None:
-                rows += await db.execute_fetchall(
-                    "SELECT id FROM tables WHERE status = 'open' "
-                    "AND seats::jsonb @> to_jsonb(CAST(? AS BIGINT))",
-                    (user.id,),
-                )
-            return rows
-
-        ids |= {int(r[0]) for r in await self.storage._single(run)}
+        if chat is not None and chat.type != "private":
+            ids |= set(await self.storage.open_table_ids(chat_id=chat.id))
+        elif user is not None:
+            ids |= set(await self.storage.open_table_ids(user_id=user.id))
         if chat is not None and chat.type != "private":
             held = svc.registry.in_chat(chat.id)
             if held is not None:
@@ -630,7 +619,7 @@ class Cluster:
     def _share_budget(self) -> None:
         """The limiter's share of the bot's budget: all of it when the database counts the requests of every
         worker (``SendBudget``), else an equal share for each worker alive."""
-        base = getattr(self.limiter, "_base_limiter", None)
+        base = base_limiter(self.limiter)
         if base is not None:
             base.max_rate = SEND_BUDGET if self.budget is not None else SEND_BUDGET / max(1, self.workers)
 
@@ -653,7 +642,7 @@ class Cluster:
 
 def install(app: AnyApp, cluster: Cluster) -> None:
     cluster.app = app
-    if getattr(cluster.limiter, "_base_limiter", None) is not None and isinstance(cluster.outbox, Outbox):
+    if base_limiter(cluster.limiter) is not None and isinstance(cluster.outbox, Outbox):
         cluster.budget = SendBudget(cluster.store)  # the bot's budget, counted for all workers
         cluster.outbox.budget = cluster.budget.take
     # group -2: before lifecycle's (-1) and the commands and buttons (0)

@@ -22,13 +22,11 @@ import aiohttp
 import httpx
 import yarl
 from telegram import Bot
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import JSONDict, ODVInput
 from telegram.error import NetworkError, TimedOut
-from telegram.ext import ExtBot
 from telegram.request import BaseRequest, RequestData
 
 from bot.messages.presses import decode
+from bot.telegram.ptb_private import AnswerHook, DefaultValue, JSONDict, ODVInput, post
 
 # Failures before the request went out: no connection could be made (refused, unreachable, timed out) or
 # none was free in time. httpx's are kept for PTB's own client (HTTPXRequest), should a caller pass one.
@@ -199,7 +197,7 @@ async def call(bot: Bot, endpoint: str, params: dict[str, Any]) -> Any:
     """A Bot API method whose answer stays JSON: the outbox's sends and edits need at most the message id,
     and PTB would build a Message of every entity and button of it. The request goes the way of the Bot's
     own methods (rate limiter, the same errors); parameters that are None are left out, as PTB does."""
-    return await bot._post(endpoint, {k: v for k, v in params.items() if v is not None})
+    return await post(bot, endpoint, {k: v for k, v in params.items() if v is not None})
 
 
 _MESSAGE_KEPT = ("message_id", "chat", "date")
@@ -220,11 +218,10 @@ def slim_update(update: JSONDict) -> JSONDict:
     return update
 
 
-class LeanBot(ExtBot[Any]):
+class LeanBot(AnswerHook):
     """PTB's bot, with presses slimmed (``slim_update``) before PTB builds its objects of them."""
 
-    async def _post(self, endpoint: str, data: JSONDict | None = None, **kwargs: Any) -> Any:
-        result = await super()._post(endpoint, data, **kwargs)
+    def answered(self, endpoint: str, result: Any) -> Any:
         if endpoint == "getUpdates" and isinstance(result, list):
             for update in result:
                 if isinstance(update, dict):

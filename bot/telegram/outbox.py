@@ -48,7 +48,6 @@ idempotency key to tell a resent message from a new one).
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 import time
 from collections import deque
@@ -67,6 +66,7 @@ from telegram.error import (
 
 from bot.messages.content import Content, Keyboard, Photo, Render, markup_json
 from bot.telegram.http import NOT_SENT, call
+from bot.telegram.ptb_private import retry_after_seconds
 from bot.text.fit import caption_of, split_text
 
 log = logging.getLogger(__name__)
@@ -93,8 +93,8 @@ class _Slot:
 
 
 def retry_seconds(e: RetryAfter) -> float:
-    value = e._retry_after  # a timedelta in PTB 22 (the public property warns about its type)
-    return value.total_seconds() if isinstance(value, dt.timedelta) else float(value)
+    """How long Telegram asked to wait, in seconds (bot/telegram/ptb_private.py reads it)."""
+    return retry_after_seconds(e)
 
 
 def may_have_arrived(e: NetworkError) -> bool:
