@@ -622,11 +622,16 @@ def compare(text: dict[str, Any], pics: dict[str, Any]) -> str:
     t, p = cpu_per_press(text), cpu_per_press(pics)
     worker = 1000 * pics["worker_cpu_s"] / max(1, pics["presses"])
     photos = pics["photos"] / max(1, pics["presses"])
-    return (
+    line = (
         f"pictures vs text, CPU per press (bot + picture workers): {p:.1f} ms vs {t:.1f} ms = "
         f"{p / t if t else float('nan'):.2f}× (target ≤ 2×); the workers {worker:.1f} ms a press, "
         f"{photos:.2f} pictures sent or edited a press"
     )
+    if text["steady_presses"] and pics["steady_presses"]:  # --hands ≥ 2: without the tables' opening
+        ts = 1000 * text["steady_cpu_s"] / text["steady_presses"]
+        ps = 1000 * pics["steady_cpu_s"] / pics["steady_presses"]
+        line += f"\n  once every table is past its first hand: {ps:.1f} ms vs {ts:.1f} ms = {ps / ts:.2f}×"
+    return line
 
 
 def report(r: dict[str, Any], think: float, mode: str = "text") -> str:
