@@ -294,7 +294,7 @@ def _badge_sprite(role: str, text: str, tile: int, w: int, h: int, minus: bool =
         img.alpha_composite(shrink(gl, (w, h)))
     else:
         td = ImageDraw.Draw(img)
-        f = font(max(8, round(h * 0.62)))
+        f = font(max(8, round(h * (0.8 if role == "wins" else 0.7))))
         td.text((w / 2, h / 2), text, fill=IVORY, font=f, anchor="mm")
     return img
 
