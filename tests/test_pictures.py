@@ -476,7 +476,7 @@ def test_how_each_win_came_agrees_with_the_moves(variant: str) -> None:
     the winning tile after a self-draw; the dealer-in is the one seat that paid): over seeded hands of
     every variant it says what the moves say."""
     checked = 0
-    for seed in range(12):
+    for seed in range(8):
         state, events = play(variant, seed)
         display = Display("zh", win_tiles=win_tiles_from_events(events))
         lay = layout(observe_public(state), Mode.END, display)
@@ -486,7 +486,7 @@ def test_how_each_win_came_agrees_with_the_moves(variant: str) -> None:
         want |= {src: "点炮" for src in ways.values() if src is not None and src not in ways}
         assert tags == want, (variant, seed)
         checked += bool(want)
-    assert checked >= 6
+    assert checked >= 4
 
 
 # ------------------------------------------------------------------ every picture, many positions

@@ -140,11 +140,16 @@ def _blend(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     x1, y1 = min(img.width, x + sprite.width), min(img.height, y + sprite.height)
     if x0 >= x1 or y0 >= y1:
         return
-    region = img.crop((x0, y0, x1, y1)).convert("RGB")
+    under = img.crop((x0, y0, x1, y1))
     whole = (x0, y0, x1, y1) == (x, y, x + sprite.width, y + sprite.height)
+    mask = _mask(sprite)
+    lo, hi = under.getextrema()
+    if whole and lo == hi:  # one flat colour under it (most marks and words): baked once onto it, kept
+        img.paste(_on_ground(sprite, int(lo)), (x0, y0), mask)
+        return
+    region = under.convert("RGB")
     part = sprite if whole else sprite.crop((x0 - x, y0 - y, x1 - x, y1 - y))
     region.paste(part, (0, 0), part)
-    mask = _mask(sprite)
     img.paste(_index(region), (x0, y0), mask if whole else mask.crop((x0 - x, y0 - y, x1 - x, y1 - y)))
 
 
@@ -152,6 +157,23 @@ _OPAQUE = [0] + [255] * 255
 
 
 _masks: dict[int, tuple[Image.Image, Image.Image]] = {}
+_grounded: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _on_ground(sprite: Image.Image, ground: int) -> Image.Image:
+    """A sprite flattened onto palette colour ``ground`` and indexed, kept like ``_mask`` (by identity,
+    with the sprite): a disc, a badge, a name on its plate is mapped to the palette once, not per picture."""
+    key = (id(sprite), ground)
+    kept = _grounded.get(key)
+    if kept is not None and kept[0] is sprite:
+        return kept[1]
+    if len(_grounded) >= 4096:
+        _grounded.clear()
+    flat = Image.new("RGB", sprite.size, palette_rgb()[ground])
+    flat.paste(sprite, (0, 0), sprite)
+    baked = _index(flat)
+    _grounded[key] = (sprite, baked)
+    return baked
 
 
 def _mask(sprite: Image.Image) -> Image.Image:
@@ -528,6 +550,7 @@ def encode(img: Image.Image) -> bytes:
 
 def clear_caches() -> None:
     _masks.clear()
+    _grounded.clear()
     for f in (
         background,
         bake,
