@@ -144,8 +144,8 @@ def _blend(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     whole = (x0, y0, x1, y1) == (x, y, x + sprite.width, y + sprite.height)
     mask = _mask(sprite)
     lo, hi = under.getextrema()
-    if whole and lo == hi:  # one flat colour under it (most marks and words): baked once onto it, kept
-        img.paste(_on_ground(sprite, int(lo)), (x0, y0), mask)
+    if whole and lo == hi and isinstance(lo, int):  # one flat colour under it (most marks and words)
+        img.paste(_on_ground(sprite, lo), (x0, y0), mask)
         return
     region = under.convert("RGB")
     part = sprite if whole else sprite.crop((x0 - x, y0 - y, x1 - x, y1 - y))
