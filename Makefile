@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: install run play test soak lint bench clean postgres
+.PHONY: install run play test soak lint bench clean postgres fonts
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed fonts
 
 run: install
 	$(PY) -m bot
@@ -39,6 +39,17 @@ postgres:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql; }
+
+# The pictures draw players' names in any script (Chinese, Latin, Cyrillic) with a CJK font found through
+# fontconfig (bot/pictures/fonts.py): Debian's fonts-wqy-microhei (1.6 MB; fonts-noto-cjk is 56 MB), installed
+# here once when no font covering Chinese is found. Without one the pictures draw ASCII names only.
+fonts:
+	@fc-list ':lang=zh' file 2>/dev/null | grep -q . || { \
+	  echo "installing a CJK font (Debian's fonts-wqy-microhei) for the names on the pictures"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    fontconfig fonts-wqy-microhei; }
 
 test: lint postgres
 	$(TESTENV) $(PY) -m pytest -q $(XDIST)

@@ -15,7 +15,10 @@ in production, with its production settings: SQLite on disk, group messages pace
 
 Pictures (issue 12): by default the benchmark runs twice in one go, chats in text mode (the baseline) and
 with pictures (every table and panel a photo, edited with editMessageMedia / editMessageCaption), and
-reports both; ``--display text`` or ``--display pictures`` runs one.
+reports both; ``--display text`` or ``--display pictures`` runs one. The pictures are drawn in worker
+processes (bot/pictures/worker.py), children of the bot whose CPU its own ``process_time`` leaves out: their
+CPU is read from /proc/<pid>/stat and counted beside the bot's, and with both modes the last line compares
+CPU per press, bot and workers together (issue 24: pictures ≤ 2× text).
 
 AIORateLimiter's global 30 messages/s is off (loopback has no flood limits; on Telegram it would pace the
 bot). Storage is not what limits the press rate (bench/storage_bench.py: ~9,200 actions/s persisted, the
@@ -96,6 +99,22 @@ def thread_cpu() -> dict[str, tuple[float, float]]:
     return out
 
 
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) the processes ``pids`` have spent so far (Linux /proc/<pid>/stat): the
+    picture workers, children of the bot process whose CPU ``process_time`` there does not count. A process
+    that is gone counts 0 (the reading is taken while the bot runs)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def cpu_split(before: dict[str, tuple[float, float]], after: dict[str, tuple[float, float]]) -> str:
     """What each thread spent between two ``thread_cpu`` readings (user + system), busiest first."""
     rows = []
@@ -173,6 +192,12 @@ async def _bot_main(
 
     gc.callbacks.append(on_gc)
     watcher = asyncio.create_task(watch_lag())
+
+    def worker_cpu() -> float:
+        """The picture workers' CPU so far (they draw in their own processes: issue 24 counts them)."""
+        painter = app.bot_data.get("painter")
+        return process_cpu(list(getattr(painter, "pids", ())))
+
     async with running(app, poll_timeout=10):
         if os.environ.get("BOT_BENCH_GC"):  # other thresholds than the bot's, to compare: "700,10,10"
             gc.set_threshold(*(int(x) for x in os.environ["BOT_BENCH_GC"].split(",")))
@@ -183,7 +208,7 @@ async def _bot_main(
         gc_runs[:] = [0, 0, 0]
         gc_gen_max[:] = [0.0, 0.0, 0.0]
         threads0 = thread_cpu()
-        conn.send(("ready", rss_bytes(), time.process_time()))
+        conn.send(("ready", rss_bytes(), time.process_time(), worker_cpu()))
         while True:
             try:
                 cmd = await loop.run_in_executor(None, conn.recv)
@@ -204,6 +229,7 @@ async def _bot_main(
                     "gc_gen_max": "/".join(f"{1000 * p:.1f}" for p in gc_gen_max),
                     "gc_threshold": "/".join(map(str, gc.get_threshold())),
                     "threads": cpu_split(threads0, thread_cpu()),
+                    "worker_cpu": worker_cpu(),
                 }
                 conn.send(("rss", rss_bytes(), len(svc.tables), svc.actions, time.process_time(), stats))
             else:
@@ -408,7 +434,7 @@ async def _drive(
             reply: tuple[Any, ...] = await loop.run_in_executor(None, parent.recv)
             return reply
 
-    kind, rss0, cpu0 = await loop.run_in_executor(None, parent.recv)
+    kind, rss0, cpu0, wcpu0 = await loop.run_in_executor(None, parent.recv)
     assert kind == "ready"
     lags: list[float] = []
 
@@ -443,14 +469,15 @@ async def _drive(
             await asyncio.gather(*(s.wait() for s in seconds))
             presses = sum(len(d.presses) for d in drivers)
             reply = await ask("rss")
-            return reply[4], presses
+            return reply[4] + reply[5]["worker_cpu"], presses
 
         later = asyncio.create_task(steady()) if hands > 1 else None
         await asyncio.gather(*tasks)
         elapsed = time.perf_counter() - t0
         _, rss_mid, open_tables, _, _, _ = await mid
         _, rss_end, _, actions, cpu1, loop_stats = await ask("rss")
-        cpu_later, presses_later = await later if later is not None else (cpu1, 0)
+        wcpu1 = loop_stats.pop("worker_cpu")
+        cpu_later, presses_later = await later if later is not None else (cpu1 + wcpu1, 0)
     finally:
         watcher.cancel()
         await ask("stop")
@@ -470,7 +497,8 @@ async def _drive(
         "api_by_method": ", ".join(f"{m} {n}" for m, n in Counter(c.method for c in tg.calls).most_common()),
         "elapsed_s": elapsed,
         "bot_cpu_s": cpu1 - cpu0,
-        "steady_cpu_s": cpu1 - cpu_later,  # after every table's first hand (``--hands`` ≥ 2)
+        "worker_cpu_s": wcpu1 - wcpu0,  # the picture workers' (0 in text mode, or drawn in a thread)
+        "steady_cpu_s": cpu1 + wcpu1 - cpu_later,  # bot + workers after the first hands (``--hands`` ≥ 2)
         "steady_presses": sum(len(d.presses) for d in drivers) - presses_later if later is not None else 0,
         **loop_stats,
         "driver_cpu_s": time.process_time() - pcpu0,
@@ -529,10 +557,14 @@ def main() -> None:
         return
     think = args.think if args.think is not None else (1.0 if args.quick else 3.0)
     modes = ("text", "pictures") if args.display == "both" else (args.display,)
+    results = {}
     for mode in modes:
         pics = mode == "pictures"
         r = asyncio.run(run(tables, args.hands, think, args.seed, ramp, pics, args.picture_workers))
-        print(report(r, think, mode))
+        results[mode] = r
+        print(report(r, think, mode), flush=True)
+    if len(results) == 2:
+        print(compare(results["text"], results["pictures"]))
 
 
 def press_rate(r: dict[str, Any]) -> float:
@@ -580,8 +612,31 @@ def crossing(rows: list[tuple[float, dict[str, Any]]]) -> str:
     )
 
 
+def cpu_per_press(r: dict[str, Any]) -> float:
+    """CPU ms per press, the bot process and its picture workers together."""
+    return 1000 * (r["bot_cpu_s"] + r["worker_cpu_s"]) / max(1, r["presses"])
+
+
+def compare(text: dict[str, Any], pics: dict[str, Any]) -> str:
+    """Picture mode against text mode, CPU per press with the picture workers counted (issue 24: ≤ 2×)."""
+    t, p = cpu_per_press(text), cpu_per_press(pics)
+    worker = 1000 * pics["worker_cpu_s"] / max(1, pics["presses"])
+    photos = pics["photos"] / max(1, pics["presses"])
+    line = (
+        f"pictures vs text, CPU per press (bot + picture workers): {p:.1f} ms vs {t:.1f} ms = "
+        f"{p / t if t else float('nan'):.2f}× (target ≤ 2×); the workers {worker:.1f} ms a press, "
+        f"{photos:.2f} pictures sent or edited a press"
+    )
+    if text["steady_presses"] and pics["steady_presses"]:  # --hands ≥ 2: without the tables' opening
+        ts = 1000 * text["steady_cpu_s"] / text["steady_presses"]
+        ps = 1000 * pics["steady_cpu_s"] / pics["steady_presses"]
+        line += f"\n  once every table is past its first hand: {ps:.1f} ms vs {ts:.1f} ms = {ps / ts:.2f}×"
+    return line
+
+
 def report(r: dict[str, Any], think: float, mode: str = "text") -> str:
     per_press = 1000 * r["bot_cpu_s"] / max(1, r["presses"])
+    worker = 1000 * r["worker_cpu_s"] / max(1, r["presses"])
     lines = [
         f"bot benchmark, {mode}: {r['tables']} concurrent tables (1 player + 3 AI seats each), "
         f"think {think:g}s",
@@ -590,7 +645,13 @@ def report(r: dict[str, Any], think: float, mode: str = "text") -> str:
         f"  API calls by method: {r['api_by_method']}",
         f"  bot process CPU {r['bot_cpu_s']:.1f}s ({per_press:.1f} ms per press, target ≤ 8 ms)"
         + (
-            f"; once every table is past its first hand "
+            f"; picture workers {r['worker_cpu_s']:.1f}s ({worker:.1f} ms per press): "
+            f"{cpu_per_press(r):.1f} ms per press in all"
+            if r["worker_cpu_s"]
+            else ""
+        )
+        + (
+            f"; once every table is past its first hand (workers included) "
             f"{1000 * r['steady_cpu_s'] / r['steady_presses']:.1f} ms per press "
             f"({r['steady_presses']} presses)"
             if r["steady_presses"]

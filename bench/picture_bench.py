@@ -24,13 +24,11 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import (
-    pictures,
-    render,  # noqa: E402
-)
+from bot import pictures  # noqa: E402
 from bot.pictures import Display, Mode, layout, win_tiles_from_events  # noqa: E402
 from bot.pictures.paint import encode, paint  # noqa: E402
-from bot.pictures.samples import sample_states  # noqa: E402
+from bot.pictures.samples import DOC_NAMES, sample_states  # noqa: E402
+from bot.text import render  # noqa: E402
 from engine import Observation, Phase, observe  # noqa: E402
 from engine.variants import VARIANTS  # noqa: E402
 
@@ -65,8 +63,11 @@ def jpeg(rgb: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def measure(variant: str, name: str, obs: Observation, mode: Mode, display: Display, n: int) -> list[float]:
-    """Time one picture every way and print its line; returns the from-scratch timings."""
+def measure(
+    variant: str, name: str, obs: Observation, mode: Mode, display: Display, n: int
+) -> tuple[list[float], float, int]:
+    """Time one picture every way and print its line; returns the from-scratch timings, the median PNG
+    encoding time and the PNG's size."""
     fresh = timings(lambda: encode(paint(layout(obs, mode, display))), n)
     png = pictures.render(obs, mode, display)
     cached = timings(lambda: pictures.render(obs, mode, display), n)
@@ -77,12 +78,13 @@ def measure(variant: str, name: str, obs: Observation, mode: Mode, display: Disp
     jpg = jpeg(rgb)
     jpg_ms = timings(lambda: jpeg(rgb), max(5, n // 5))
     med = statistics.median
+    size = f"{indexed.width}×{indexed.height}"
     print(
-        f"{variant:9} {name:4} {mode.value:6} {med(fresh):6.1f}  {p99(fresh):6.1f} "
+        f"{variant:9} {name:4} {mode.value:6} {size:>9} {med(fresh):6.1f}  {p99(fresh):6.1f} "
         f"{med(cached) * 1000:5.1f}µs {med(png_ms):6.1f} {len(png) / 1024:6.0f}  "
         f"| {med(text):5.2f} {med(jpg_ms):7.1f} {len(jpg) / 1024:7.0f}"
     )
-    return fresh
+    return fresh, med(png_ms), len(png)
 
 
 def main() -> None:
@@ -97,20 +99,22 @@ def main() -> None:
     pictures.warm()
     print(f"warm-up (every tile face at every size, the palette): {(time.perf_counter() - t0) * 1000:.0f} ms")
     print(
-        f"{'variant':9} {'state':4} {'picture':6} {'median':>7} {'p99':>7} {'cached':>7} {'PNG ms':>6} "
-        f"{'PNG KB':>6}  {'| text':>7} {'JPEG ms':>7} {'JPEG KB':>7}"
+        f"{'variant':9} {'state':4} {'picture':6} {'size':>9} {'median':>7} {'p99':>7} {'cached':>7} "
+        f"{'PNG ms':>6} {'PNG KB':>6}  {'| text':>7} {'JPEG ms':>7} {'JPEG KB':>7}"
     )
     worst: list[float] = []
+    by_mode: dict[Mode, list[tuple[float, float, int]]] = {}
     for variant in VARIANTS:
         for name, (state, events) in sample_states(variant).items():
-            display = Display(win_tiles=win_tiles_from_events(events))
+            display = Display("zh", DOC_NAMES, win_tiles_from_events(events))
             seat = state.current
             cases = [(Mode.HAND, observe(state, seat)), (Mode.TABLE, observe(state, -1))]
             if state.phase == Phase.ENDED:
                 cases.append((Mode.END, observe(state, -1)))
             for mode, obs in cases:
-                fresh = measure(variant, name, obs, mode, display, n)
+                fresh, png_ms, size = measure(variant, name, obs, mode, display, n)
                 worst.append(p99(fresh))
+                by_mode.setdefault(mode, []).append((statistics.median(fresh), png_ms, size))
     verdict = "met" if max(worst) <= TARGET_MS else "MISSED"
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -123,6 +127,11 @@ def main() -> None:
         " its encoding alone; text: the text view of the same Observation, ms; JPEG: the same picture encoded"
     )
     print(" as JPEG 4:4:4 q90 instead: encoding alone, ms, and size)")
+    for mode, rows in by_mode.items():
+        ms = statistics.mean(r[0] for r in rows)
+        enc = statistics.mean(r[1] for r in rows)
+        kb = statistics.mean(r[2] for r in rows) / 1024
+        print(f"{mode.value:6}: {ms:5.2f} ms a picture on average ({enc:5.2f} ms encoding), {kb:4.0f} KB")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from typing import Any
 
 import engine
 from bot import ai
+from bot.pictures import Display, Kind, Mode, layout, render
 from bot.pictures.worker import Painter
 from bot.table.restore import win_tiles
 from bot.table.runtime import TableRuntime
@@ -93,6 +94,19 @@ async def test_a_hand_in_pictures_one_panel_each_and_the_table_edited_in_place(
         clocks = [v.caption or "" for v in table.versions if "⏱" in (v.caption or "")]
         assert clocks and all("s left" in c and "to play" in c for c in clocks)
         assert table.photo is not None and table.photo.data.startswith(PNG) and not table.callback_data
+        # issue 23: every seat is named on the pictures, the AI seats as the captions name them
+        svc = service(app)
+        [hand] = await svc.storage.table_hands(tid)
+        final = await svc.storage.rebuild(hand.id)
+        assert final.phase == Phase.ENDED
+        users = {alice.id: "Alice", bob.id: "Bob"}
+        ai_names = iter(("AI 1", "AI 2"))
+        names = tuple(users[u] if u is not None else next(ai_names) for u in rt.hand_seats())
+        obs = engine.observe_public(final)
+        shown = Display("en", names, tuple(await win_tiles(svc.storage, hand.id)))
+        assert {it.text for it in layout(obs, Mode.END, shown).find(Kind.TEXT, "label")} == set(names)
+        assert table.photo.data == render(obs, Mode.END, shown)
+        assert table.photo.data != render(obs, Mode.END, Display("en", (), shown.win_tiles))
 
 
 async def test_view_switches_a_chat_to_text_and_text_mode_is_complete(

@@ -2,15 +2,18 @@
 group picture never shows a hidden tile; that the 34 faces differ; that rendering is deterministic.
 
 The Layout is the renderer's own input (paint.py draws exactly its items), so asserting on it checks the
-picture's structure without comparing pixels: "seat 2's third discard is at (530, 357, 58, 79), face 5p,
-highlighted as the latest discard".
+picture's structure without comparing pixels: "seat 2's third discard is at (330, 257, 36, 49), face 5p,
+highlighted as the latest discard, a pin over it".
+
+Names are written with the machine's CJK font (bot/pictures/fonts.py, installed by ``make``): these tests
+need it, and fail without it like any missing component; one test takes it away on purpose (the fallback).
 """
 
 from __future__ import annotations
 
 import io
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import combinations
 from typing import Any
@@ -19,11 +22,23 @@ import pytest
 from PIL import Image
 
 from bot import pictures
-from bot.pictures import Display, Kind, Layout, Mark, Mode, layout, legend, render, win_tiles_from_events
+from bot.pictures import (
+    Display,
+    Kind,
+    Layout,
+    Mark,
+    Mode,
+    fonts,
+    layout,
+    legend,
+    render,
+    win_tiles_from_events,
+)
 from bot.pictures.paint import encode, paint
 from bot.pictures.samples import play, steps
 from bot.pictures.tiles import back_sprite, tile_sprite
-from engine import Act, Observation, Phase, State, observe, observe_public, parse_tile, tile_str
+from engine import Act, EventKind, Observation, Phase, State, observe, observe_public, parse_tile, tile_str
+from engine.variants import VARIANTS
 
 from .conftest import JUNK
 from .conftest import deal as changsha_deal
@@ -35,6 +50,9 @@ from .test_shaoyang_helpers import deal as shaoyang_deal
 from .test_sichuan_helpers import J0, J1, J2
 from .test_sichuan_helpers import deal as sichuan_deal
 from .test_xiangyin_helpers import deal as xiangyin_deal
+from .test_zhuanzhuan_helpers import HZ
+from .test_zhuanzhuan_helpers import JUNK as ZZ_JUNK
+from .test_zhuanzhuan_helpers import deal as zz_deal
 
 T = parse_tile
 
@@ -100,24 +118,28 @@ def test_table_rivers_in_play_order_and_the_latest_discard_highlighted(variant: 
     5p) is the one highlighted tile; a claimed tile (the dealer's 5p, punged) has left the river."""
     state = pung_then_three_rounds(NO_HONOURS[variant])
     lay = layout(observe_public(state), Mode.TABLE)
-    assert (lay.width, lay.height) == (1280, 1158)
+    assert (lay.width, lay.height) == (800, 792)  # for a phone: Telegram shows it about 400 px wide
     third = lay.find(Kind.TILE, "discard", seat=2)[2]
-    assert third.box == (530, 357, 58, 79) and tile_str(third.tile) == "5p" and third.index == 2
+    assert third.box == (330, 257, 36, 49) and tile_str(third.tile) == "5p" and third.index == 2
     assert one(lay.find(mark=Mark.LAST)) == third
+    # and a pin points down at it, centred just above it (readable on a phone beside the ring)
+    pin = one(lay.find(Kind.ICON, "last"))
+    px, py, pw, ph = pin.box
+    assert pin.seat == 2 and px + pw / 2 == 330 + 36 / 2 and py + ph <= 257 and py + ph >= 257 - 6
     assert tiles_of(lay, "discard", 0) == ["3s", "3p", "4m"]
     assert tiles_of(lay, "discard", 1) == ["4s", "6p", "5m"]
     assert tiles_of(lay, "discard", 2) == ["6s", "7p", "5p"]
     assert tiles_of(lay, "discard", 3) == ["1m", "8s", "9m"]
     # a row reads left to right
     boxes = [it.box for it in lay.find(Kind.TILE, "discard", seat=2)]
-    assert [b[0] for b in boxes] == [410, 470, 530] and len({b[1] for b in boxes}) == 1
+    assert [b[0] for b in boxes] == [254, 292, 330] and len({b[1] for b in boxes}) == 1
 
 
 @pytest.mark.parametrize("variant", sorted(NO_HONOURS))
 def test_table_seats_sit_around_the_centre_in_play_order(variant: str) -> None:
     """The group sees seat 0 at the bottom and play going counter-clockwise: seat 1 (下家) on the right,
     seat 2 opposite, seat 3 on the left. Each seat's marker shows its wind from the dealer (东); the seat to
-    play is lit on its marker and on the centre; the centre shows the wall."""
+    play has a gold name plate and its wind lit on the centre; the centre shows the wall."""
     state = pung_then_three_rounds(NO_HONOURS[variant])
     lay = layout(observe_public(state), Mode.TABLE)
     assert [pictures.position_of(observe_public(state), s) for s in range(4)] == [
@@ -128,10 +150,14 @@ def test_table_seats_sit_around_the_centre_in_play_order(variant: str) -> None:
     ]
     seats = {it.seat: it for it in lay.find(Kind.SEAT, "seat")}
     assert {s: it.text for s, it in seats.items()} == {0: "东", 1: "南", 2: "西", 3: "北"}
-    assert seats[0].box[1] > 1000 and seats[2].box[1] < 100  # bottom, top
-    assert seats[3].box[0] < 100 and seats[1].box[0] > 1150  # left, right
+    assert seats[0].box[1] > 700 and seats[2].box[1] < 100  # bottom, top
+    assert seats[3].box[0] < 150 and seats[1].box[0] > 650  # left, right
     assert [s for s, it in seats.items() if Mark.TURN in it.marks] == [3]
     assert [it.seat for it in lay.find(Kind.WIND, mark=Mark.TURN)] == [3]
+    # whose turn it is: the one lit name plate, holding his disc
+    plate = one(lay.find(Kind.PANEL, "plate", mark=Mark.TURN))
+    assert plate.seat == 3 and len(lay.find(Kind.PANEL, "plate")) == 4
+    assert _inside(seats[3].box, plate.box)
     assert one(lay.find(Kind.BADGE, "dealer")).seat == 0
     wall = one(lay.find(Kind.TEXT, "wall"))
     assert wall.text == str(state.wall.remaining) == "43"
@@ -143,17 +169,28 @@ def test_table_seats_sit_around_the_centre_in_play_order(variant: str) -> None:
     assert first[3][0] + first[3][2] <= cx0 and first[1][0] >= cx0 + cw
 
 
+def _inside(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    x, y, w, h = inner
+    ox, oy, ow, oh = outer
+    return ox <= x and oy <= y and x + w <= ox + ow and y + h <= oy + oh
+
+
 @pytest.mark.parametrize("variant", sorted(NO_HONOURS))
 def test_table_shows_melds_face_up_and_hidden_hands_face_down(variant: str) -> None:
-    """Seat 3's pung of 5p lies face up; every concealed hand is face down in the group's picture (backs
-    for the top and bottom seats, the standing tiles' edges for the side seats), one per tile."""
+    """Seat 3's pung of 5p lies face up, at river size (readable on a phone); every concealed hand is face
+    down in the group's picture: backs for the top and bottom seats, one per tile; for the side seats one
+    face-down tile and how many they hold."""
     state = pung_then_three_rounds(NO_HONOURS[variant])
     obs = observe_public(state)
     lay = layout(obs, Mode.TABLE)
     assert tiles_of(lay, "meld", 3) == ["5p", "5p", "5p"]
+    assert {it.box[2] for it in lay.find(Kind.TILE, "meld", 3)} == {36}
     assert lay.find(Kind.TILE, "hand") == [] and lay.find(Kind.TILE, "drawn") == []
-    for seat, kind in ((0, Kind.BACK), (1, Kind.EDGE), (2, Kind.BACK), (3, Kind.EDGE)):
-        assert len(lay.find(kind, "hand", seat)) == obs.seats[seat].hand_size
+    for seat in (0, 2):
+        assert len(lay.find(Kind.BACK, "hand", seat)) == obs.seats[seat].hand_size
+    for seat in (1, 3):
+        assert one(lay.find(Kind.TEXT, "count", seat)).text == str(obs.seats[seat].hand_size)
+        assert one(lay.find(Kind.ICON, "hidden", seat))
     assert obs.seats[3].hand_size == 11
 
 
@@ -167,7 +204,7 @@ def test_a_seats_own_table_puts_him_at_the_bottom_with_his_hand_face_up() -> Non
     assert tiles_of(lay, "hand", 2) == [tile_str(t) for t in sorted(obs.hand)]
     assert lay.find(Kind.TILE, "hand", 0) == [] and len(lay.find(Kind.BACK, "hand", 0)) == 13
     bottom = one(lay.find(Kind.SEAT, "seat", 2))
-    assert bottom.box[1] > 1000
+    assert bottom.box[1] > 700
 
 
 def test_a_concealed_kong_is_face_down_to_the_others() -> None:
@@ -207,7 +244,7 @@ def test_a_seat_that_won_twice_shows_its_count() -> None:
     state = act(state, 1, Act.WIN)
     lay = layout(observe_public(state), Mode.TABLE, Display())
     assert [it.seat for it in lay.find(Kind.BADGE, "won")] == [1]
-    assert one(lay.find(Kind.BADGE, "wins")).text == "x2"
+    assert one(lay.find(Kind.BADGE, "wins")).text == "×2"
 
 
 def test_sichuan_void_suits_and_won_seat() -> None:
@@ -251,13 +288,45 @@ def test_shaoyang_honours_and_no_void_badge_for_hammers() -> None:
     assert all(ps.choice == "0" for ps in observe_public(state).seats)
 
 
+def test_no_seat_is_lit_during_a_claim_window() -> None:
+    """While a discard may be claimed nobody is "to play" (who may claim stays hidden): no plate, disc or
+    centre wind is lit; the discard on offer is the latest, ringed and pinned."""
+    state = changsha_deal([JUNK[0] + "5p", JUNK[1], JUNK[2], SEAT3])
+    state = act(state, 0, Act.DISCARD, "5p")
+    assert state.phase == Phase.CLAIM
+    lay = layout(observe_public(state), Mode.TABLE)
+    assert lay.find(mark=Mark.TURN) == []
+    last = one(lay.find(mark=Mark.LAST))
+    assert (last.seat, tile_str(last.tile)) == (0, "5p") and one(lay.find(Kind.ICON, "last")).seat == 0
+
+
+def test_red_dragons_are_marked_wild_where_they_are_wild() -> None:
+    """红中麻将: a 红中 is wild (万能牌) and cannot be thrown; it is starred wherever it is drawn and not
+    dimmed like a tile held back. The variant says which tiles are wild through its own win check
+    (bot/ names no variant); no other variant has a wild tile, 红中 or not."""
+    state = zz_deal([ZZ_JUNK[0] + "7z", ZZ_JUNK[1], ZZ_JUNK[2], "1358m13579s3557p"], HZ)
+    lay = layout(observe(state, 0), Mode.HAND)
+    tiles = lay.find(Kind.TILE, "hand", 0) + lay.find(Kind.TILE, "drawn", 0)
+    red = [it for it in tiles if it.tile == parse_tile("7z")]
+    assert len(red) == 1 and Mark.WILD in red[0].marks and Mark.DIM not in red[0].marks
+    assert all(Mark.WILD not in it.marks for it in tiles if it not in red)
+    assert Act.DISCARD not in {a.act for a in observe(state, 0).legal if a.tile == parse_tile("7z")}
+    assert pictures.wild_tiles("hongzhong") == {parse_tile("7z")}
+    for variant in VARIANTS:
+        if variant != "hongzhong":
+            assert pictures.wild_tiles(variant) == frozenset(), variant
+    shaoyang = layout(observe_public(shaoyang_pung()), Mode.TABLE)  # honours, 中 among them: none wild
+    assert shaoyang.find(mark=Mark.WILD) == []
+
+
 # ------------------------------------------------------------------ the hand (DM)
 
 
 @pytest.mark.parametrize("variant", sorted(NO_HONOURS))
 def test_hand_sorted_by_suit_with_the_drawn_tile_apart(variant: str) -> None:
-    """Seat 3's DM picture: his pung first (on its tray), then his tiles sorted 万 条 筒 with a gap between
-    suits, then the 2p he just drew, set apart."""
+    """Seat 3's DM picture: his marker, his pung first (on its tray), then his tiles sorted 万 条 筒 with a
+    gap between suits, then the 2p he just drew, set apart. The latest discard and the wall are in the
+    caption, not here: the picture changes only with his own tiles."""
     state = pung_then_three_rounds(NO_HONOURS[variant])
     lay = layout(observe(state, 3), Mode.HAND)
     hand = lay.find(Kind.TILE, "hand", 3)
@@ -265,19 +334,26 @@ def test_hand_sorted_by_suit_with_the_drawn_tile_apart(variant: str) -> None:
     drawn = one(lay.find(Kind.TILE, "drawn", 3))
     assert tile_str(drawn.tile) == "2p" and {Mark.APART, Mark.DRAWN} <= drawn.marks
     last = hand[-1].box
-    assert drawn.box[0] - (last[0] + last[2]) >= 24  # apart
+    assert drawn.box[0] - (last[0] + last[2]) >= 16  # apart
     gaps = [b.box[0] - (a.box[0] + a.box[2]) for a, b in zip(hand, hand[1:], strict=False)]
-    assert gaps == [0, 0, 10, 0, 0, 0, 0, 10, 0]  # 万 | 条 | 筒
+    assert gaps == [0, 0, 6, 0, 0, 0, 0, 6, 0]  # 万 | 条 | 筒
     melds = lay.find(Kind.TILE, "meld", 3)
     assert [tile_str(it.tile) for it in melds] == ["5p", "5p", "5p"]
     assert max(it.box[0] + it.box[2] for it in melds) < hand[0].box[0]
     assert one(lay.find(Kind.PANEL, "meld", 3))  # the tray
-    assert hand[0].box == (286, 106, 80, 109) and drawn.box == (1136, 106, 80, 109)
-    # the header: his wind, the latest discard (seat 2's 5p) and the wall
+    assert hand[0].box == (218, 10, 48, 65) and drawn.box == (726, 10, 48, 65)
+    assert (lay.width, lay.height) == (800, 85)
     assert one(lay.find(Kind.SEAT, "seat", 3)).text == "北"
-    assert tile_str(one(lay.find(Kind.TILE, "last")).tile) == "5p"
-    assert one(lay.find(Kind.SEAT, "from")).text == "西"
-    assert one(lay.find(Kind.TEXT, "wall")).text == "43"
+    assert lay.find(role="last") == [] and lay.find(role="wall") == []
+    # another seat's discard leaves the picture as it was: the bot edits the caption only
+    before = pictures.Picture(observe(state, 3), Mode.HAND, Display())
+    after = discard_drawn(state)
+    assert after.version != state.version
+    assert pictures.Picture(observe(after, 3), Mode.HAND, Display()) != before  # his own discard: changed
+    later = discard_drawn(after)
+    assert later.current != 3
+    quiet = pictures.Picture(observe(later, 3), Mode.HAND, Display())
+    assert quiet == pictures.Picture(observe(after, 3), Mode.HAND, Display())
 
 
 def test_hand_shows_the_tile_on_offer() -> None:
@@ -348,6 +424,71 @@ def test_end_reveals_every_hand_the_winning_tile_and_the_amounts(variant: str) -
     assert [it.tile for it in lay.find(Kind.TILE, "bird")] == birds
 
 
+def changsha_discard_win(birds: str) -> State:
+    """Changsha, birds 2: the dealer (seat 0) throws 1p into seat 1's small hand (waiting 1p/4p), which wins
+    on it; ``birds`` are the next wall tiles."""
+    small = "234m45556s23789p"
+    state = changsha_deal([JUNK[0] + "1p", small, JUNK[1], JUNK[2]], draws=birds, birds=2)
+    state = discard(state, 0, "1p", keep={1})
+    return act(state, 1, Act.WIN)
+
+
+def test_end_marks_my_row_the_birds_that_hit_and_who_dealt_in() -> None:
+    """Issue 23: the end picture marks the viewer's own row (none in the group's), 接炮 on the winner and
+    点炮 on the seat that dealt in, and which birds hit — a bird hits when it points at the winner or at a
+    seat that paid (扎鸟, counted from the dealer: 9 → the dealer, who paid; 3 → 对家, who did not) —
+    with the wind of the seat it hit under it; a bird that missed is dimmed."""
+    state = changsha_discard_win("9s3s")
+    assert state.phase == Phase.ENDED
+    display = Display("zh", win_tiles=((1, parse_tile("1p")),))
+    mine = layout(observe(state, 2), Mode.END, display)
+    assert [it.seat for it in mine.find(Kind.PANEL, "row", mark=Mark.OWN)] == [2]
+    assert layout(observe_public(state), Mode.END, display).find(mark=Mark.OWN) == []
+    assert [it.seat for it in mine.find(Kind.PANEL, "row", mark=Mark.WIN)] == [1]
+    assert {it.seat: it.text for it in mine.find(Kind.BADGE, "how")} == {1: "接炮", 0: "点炮"}
+    birds = mine.find(Kind.TILE, "bird")
+    assert [tile_str(it.tile) for it in birds] == ["9s", "3s"]
+    assert Mark.HIT in birds[0].marks and Mark.DIM in birds[1].marks and Mark.HIT not in birds[1].marks
+    assert one(mine.find(Kind.TEXT, "bird_seat")).text == "东"  # the dealer, seat 0
+    en = layout(observe(state, 2), Mode.END, replace(display, lang="en"))
+    assert {it.seat: it.text for it in en.find(Kind.BADGE, "how")} == {1: "on a discard", 0: "dealt in"}
+
+
+def _ways_from_events(events: list[Any]) -> dict[int, int | None]:
+    """Each winner's last win as the events tell it: None for a self-draw, else the seat it came from (the
+    discarder, the robbed konger, the haidi taker, the 开杠 konger): the last move before the win."""
+    moves = {EventKind.DRAW, EventKind.DISCARD, EventKind.KONG_DECLARED, EventKind.KONG_TILES}
+    moves.add(EventKind.HAIDI_TAKE)
+    own = {EventKind.DRAW, EventKind.KONG_TILES, EventKind.HAIDI_TAKE}
+    out: dict[int, int | None] = {}
+    last = None
+    for e in events:
+        if e.kind in moves and e.seat is not None:
+            last = e
+        elif e.kind == EventKind.WIN and e.seat is not None and last is not None:
+            out[e.seat] = None if last.seat == e.seat and last.kind in own else last.seat
+    return out
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_how_each_win_came_agrees_with_the_moves(variant: str) -> None:
+    """The end picture tells 自摸 from 接炮 / 点炮 from the Observation alone (the winner's shown hand holds
+    the winning tile after a self-draw; the dealer-in is the one seat that paid): over seeded hands of
+    every variant it says what the moves say."""
+    checked = 0
+    for seed in range(8):
+        state, events = play(variant, seed)
+        display = Display("zh", win_tiles=win_tiles_from_events(events))
+        lay = layout(observe_public(state), Mode.END, display)
+        tags = {it.seat: it.text for it in lay.find(Kind.BADGE, "how")}
+        ways = _ways_from_events(events)
+        want = {w: "自摸" if src is None else "接炮" for w, src in ways.items()}
+        want |= {src: "点炮" for src in ways.values() if src is not None and src not in ways}
+        assert tags == want, (variant, seed)
+        checked += bool(want)
+    assert checked >= 4
+
+
 # ------------------------------------------------------------------ every picture, many positions
 
 
@@ -403,8 +544,9 @@ def test_a_long_river_shrinks_to_fit() -> None:
     for seat in (1, 2):
         river = lay.find(Kind.TILE, "discard", seat)
         assert [it.tile for it in river] == list(long)
-        assert {it.box[2] for it in river} == {40}  # smaller than 58, eight to a row
-        assert len({it.box[1] for it in river}) == 4
+        assert {it.box[2] for it in river} == {26}  # smaller than 36: eight (five) to a row
+    assert len({it.box[1] for it in lay.find(Kind.TILE, "discard", 2)}) == 4  # the top river: 4 rows of 8
+    assert len({it.box[1] for it in lay.find(Kind.TILE, "discard", 1)}) == 6  # a side river: 6 rows of 5
     assert one(lay.find(mark=Mark.LAST)).seat == 2
 
 
@@ -508,15 +650,77 @@ def test_pictures_are_png_of_their_layout_size_and_cached() -> None:
 # ------------------------------------------------------------------ display data
 
 
-def test_labels_only_when_plain_ascii() -> None:
-    """A name is drawn under its marker only when it is plain ASCII (no font for the rest): the caption
-    names everyone."""
+def test_names_in_any_script_are_drawn_on_their_seats() -> None:
+    """Issue 23: every seat's name on its plate, in its own script — Latin, Chinese, Cyrillic, an AI seat's
+    name as the bot gives it ("电脑1"); a name too wide for its plate is cut by its rendered width with "…";
+    emoji and invisible characters are dropped, never drawn as boxes. The English picture marks the
+    dealer "D"."""
     state = pung_then_three_rounds(changsha_deal)
-    display = Display("en", labels=("Lily", "阿华", "Bob the Builder of Tables", ""))
+    display = Display("en", labels=("Lily🌸", "阿\u200b华", "Дмитрий Иванович Петров", "电脑1"))
     lay = layout(observe_public(state), Mode.TABLE, display)
-    labels = {it.seat: it.text for it in lay.find(Kind.TEXT, "label")}
-    assert labels == {0: "Lily", 2: "Bob the Bui."}
+    labels = {it.seat: it for it in lay.find(Kind.TEXT, "label")}
+    assert {s: it.text for s, it in labels.items() if s != 2} == {0: "Lily", 1: "阿华", 3: "电脑1"}
+    cut = labels[2].text
+    assert cut.startswith("Дмитрий") and cut.endswith("…") and len(cut) < len("Дмитрий Иванович Петров")
+    for it in labels.values():
+        assert fonts.width(it.text, it.size) <= it.box[2]
+        assert _inside(it.box, one(lay.find(Kind.PANEL, "plate", it.seat)).box)
     assert one(lay.find(Kind.BADGE, "dealer")).text == "D"
+    # the end picture names every row too
+    end, e_display = ended("changsha", 0)
+    names = ("Lily", "阿华", "Дима", "AI 1")
+    lay = layout(observe_public(end), Mode.END, replace(e_display, labels=names))
+    assert {it.seat: it.text for it in lay.find(Kind.TEXT, "label")} == dict(enumerate(names))
+
+
+def test_two_names_give_two_pictures() -> None:
+    """A name is really drawn: the same table with one name changed is another picture, byte for byte —
+    a Chinese, a Cyrillic or a Latin name alike — and the same names give the same bytes."""
+    obs = observe_public(pung_then_three_rounds(changsha_deal))
+
+    def png(*names: str) -> bytes:
+        return encode(paint(layout(obs, Mode.TABLE, Display("zh", labels=names))))
+
+    base = png("Lily", "阿华", "Bob", "Dave")
+    assert png("Lily", "阿明", "Bob", "Dave") != base
+    assert png("Lily", "阿华", "Боб", "Dave") != base
+    assert png("Lily", "阿华", "Bob", "Dan") != base
+    assert png("Lily", "阿华", "Bob", "Dave") == base
+
+
+def test_the_font_is_found_through_fontconfig() -> None:
+    """The pictures' font is the machine's best font for Chinese as fontconfig ranks it (``make`` installs
+    Debian's fonts-wqy-microhei where there is none), and it covers Latin and Cyrillic as well."""
+    found = fonts.find()
+    assert found is not None, "no CJK font: `make install` installs fonts-wqy-microhei"
+    assert all(found.covers(ch) for ch in "阿华AzДя€")
+    assert not found.covers("\U0001f600") and not fonts.drawable("\u200b")
+
+
+@pytest.fixture
+def no_font(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Iterator[None]:
+    """The font finder pointed at nothing (no fc-match on the PATH), and back afterwards."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    fonts.forget()
+    pictures.cache_clear(sprites=True)
+    yield
+    fonts.forget()  # looked up again, with the real PATH, by the next picture
+    pictures.cache_clear(sprites=True)
+
+
+@pytest.mark.usefixtures("no_font")
+def test_without_a_font_only_ascii_names_and_the_caption_names_everyone() -> None:
+    """Where no CJK font is found the pictures keep to what Pillow's bundled font draws: ASCII names only
+    (a name with any other letter is left off, not drawn in part), and the caption (``legend``) names every
+    seat by its wind, as before names were drawn."""
+    assert fonts.find() is None
+    state = pung_then_three_rounds(changsha_deal)
+    obs = observe_public(state)
+    names = ("Lily", "阿华", "Дмитрий", "AI 1")
+    lay = layout(obs, Mode.TABLE, Display("zh", labels=names))
+    assert {it.seat: it.text for it in lay.find(Kind.TEXT, "label")} == {0: "Lily", 3: "AI 1"}
+    assert render(obs, Mode.TABLE, Display("zh", labels=names)).startswith(b"\x89PNG")
+    assert legend(obs, names, "zh") == "东 Lily（庄） · 南 阿华 · 西 Дмитрий · 北 AI 1"
 
 
 def test_legend_names_seats_by_their_wind() -> None:

@@ -3,23 +3,28 @@
 Each function takes an engine Observation — what one seat (``observe``) or the group (``observe_public``)
 may see — and display data, and returns PNG bytes. Nothing else reaches the renderer, so a hidden tile
 cannot be drawn into the wrong chat. Tile faces, winds and the few marks (庄 胡 缺) are drawn by our own
-code (tiles.py, glyphs.py); Pillow's bundled font draws ASCII only. Player names are not drawn unless
-plain ASCII: seats are marked by their wind, and ``legend`` gives the caption line that names them.
+code (tiles.py, glyphs.py); players' names, numbers and words are written with the machine's CJK font
+(fonts.py: any script it covers). Where there is no such font only ASCII names are drawn, and ``legend``
+gives the caption line that names every seat by its wind.
 
-    png = table_image(observe_public(state), Display(lang="zh"))
+    png = table_image(observe_public(state), Display(lang="zh", labels=names))
     await bot.send_photo(chat, png, caption=legend(obs, names, "zh"))
 
-Pictures are cached: the same Observation, mode and display data give the same bytes without drawing.
+Pictures are 800 px wide, laid out for a phone (Telegram shows them about 400 px wide). They are cached:
+the same picture — the same Layout, whatever Observation it came from — gives the same bytes without
+drawing, and a ``Picture`` equals another that would look the same (the outbox then edits the caption
+only).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from bot.pictures.layout import Item, Kind, Layout, Mark, position_of, wind_of
+from bot.pictures import fonts
+from bot.pictures.layout import Item, Kind, Layout, Mark, position_of, wild_tiles, wind_of
 from bot.pictures.paint import GROUNDS, bake, encode, index_of, paint, palette
 from bot.pictures.paint import clear_caches as clear_paint_caches
 from bot.pictures.scenes import Display, end_layout, hand_layout, sprite_grounds, table_layout
@@ -46,15 +51,16 @@ def layout(obs: Observation, mode: Mode, display: Display | None = None) -> Layo
 
 
 @lru_cache(maxsize=256)
-def _render(obs: Observation, mode: Mode, display: Display) -> bytes:
-    return encode(paint(layout(obs, mode, display)))
+def draw(lay: Layout) -> bytes:
+    """PNG bytes of a Layout (cached: the Layout is everything the picture shows, so equal Layouts are
+    equal pictures)."""
+    return encode(paint(lay))
 
 
 def render(obs: Observation, mode: Mode, display: Display | None = None) -> bytes:
-    """PNG bytes of a picture. Cached on the whole Observation (it carries the hand's version and the
-    viewer's seat), the mode and the display data: a repeated edit costs nothing, and two tables at the same
-    version can never share a picture."""
-    return _render(obs, Mode(mode), display or Display())
+    """PNG bytes of a picture: laid out (a fraction of a millisecond), then drawn unless the same picture
+    was drawn lately (a repeated edit, a move that changes nothing this picture shows)."""
+    return draw(layout(obs, Mode(mode), display or Display()))
 
 
 def hand_image(obs: Observation, display: Display | None = None) -> bytes:
@@ -72,17 +78,44 @@ def end_image(obs: Observation, display: Display | None = None) -> bytes:
     return render(obs, Mode.END, display)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Picture:
-    """A picture still to draw: what the bot hands its outbox, which draws it (``png``) only when it sends
-    it - once per burst of moves - and compares pictures by what they show."""
+    """A picture still to draw: what the bot hands its outbox, which draws it (``png``, in a worker
+    process) only when it sends it - once per burst of moves.
+
+    Two Pictures are equal when they show the same thing: their Layouts are equal (paint.py draws exactly
+    a Layout). A move that changes nothing a picture shows - another seat's discard for a player's hand,
+    say - leaves it equal, and the outbox edits the caption only: no drawing, no upload. What is kept to
+    compare is the Layout's hash, made on the first comparison (a Layout is tens of kilobytes; a live
+    message keeps its last Picture); it is not pickled: the worker lays the picture out again."""
 
     obs: Observation
     mode: Mode
     display: Display
+    _key: list[int] = field(default_factory=list, init=False, repr=False)  # the Layout's hash, once made
+
+    def shown(self) -> Layout:
+        """What the picture shows: its Layout."""
+        return layout(self.obs, self.mode, self.display)
+
+    def key(self) -> int:
+        if not self._key:
+            self._key.append(hash(self.shown()))
+        return self._key[0]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Picture):
+            return NotImplemented
+        return self is other or (self.mode == other.mode and self.key() == other.key())
+
+    def __hash__(self) -> int:
+        return self.key()
+
+    def __reduce__(self) -> tuple[type[Picture], tuple[Observation, Mode, Display]]:
+        return (Picture, (self.obs, self.mode, self.display))
 
     def png(self) -> bytes:
-        return render(self.obs, self.mode, self.display)
+        return draw(self.shown())
 
 
 def win_tiles_from_events(events: Iterable[Event]) -> tuple[tuple[int, int], ...]:
@@ -114,15 +147,16 @@ def legend(obs: Observation, names: Sequence[str], lang: str = "zh") -> str:
 
 def cache_clear(sprites: bool = False) -> None:
     """Forget the cached pictures (and, with ``sprites``, every drawn tile and mark)."""
-    _render.cache_clear()
+    draw.cache_clear()
     if sprites:
         clear_tile_caches()
         clear_paint_caches()
 
 
 def warm() -> None:
-    """Draw every tile face at every size the pictures use, and the palette, ahead of the first picture
-    (about a second, once per process): call it at start-up so no player waits for it."""
+    """Find the font, draw every tile face at every size the pictures use, and the palette, ahead of the
+    first picture (about a second, once per process): call it at start-up so no player waits for it."""
+    fonts.find()
     for w, h, ground in sprite_grounds():
         for t in range(-1, 34):
             bake(t, w, h, False, index_of(GROUNDS[ground]))
@@ -139,6 +173,7 @@ __all__ = [
     "Mode",
     "Picture",
     "cache_clear",
+    "draw",
     "end_image",
     "hand_image",
     "layout",
@@ -147,6 +182,7 @@ __all__ = [
     "render",
     "table_image",
     "warm",
+    "wild_tiles",
     "win_tiles_from_events",
     "wind_of",
 ]

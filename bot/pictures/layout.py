@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
-from engine import Observation
+from engine import Observation, get_variant, parse_tiles
 from engine.melds import Meld, MeldKind
+from engine.tiles import to_counts
 
 Box = tuple[int, int, int, int]  # x, y, w, h
 
@@ -23,10 +25,12 @@ class Kind(StrEnum):
     BACK = "back"  # a face-down tile
     EDGE = "edge"  # a standing hidden tile seen from above (side seats' hands)
     SEAT = "seat"  # a seat disc with its wind (``text``: 东 南 西 北)
-    BADGE = "badge"  # a small mark on a seat: role dealer / won / void (``tile``: a tile of the void suit)
+    BADGE = "badge"  # a small mark: role dealer / won / wins / void (``tile``: a tile of the void suit) on a
+    # seat, or "how" (自摸 / 接炮 / 点炮) on a result row
     WIND = "wind"  # a wind on the table's centre, lit for the seat to play
-    TEXT = "text"  # ASCII text (digits, amounts, seat labels, English words)
-    ICON = "icon"  # a small picture: role "wall" (a stack of backs) or "bird"
+    TEXT = "text"  # words: names (role "label"), numbers, amounts, English words (fonts.py)
+    ICON = "icon"  # a small picture: role "wall" (a stack of backs), "hidden" (a face-down tile beside a
+    # seat's count), "last" (the pin over the latest discard)
 
 
 class Mark(StrEnum):
@@ -40,6 +44,9 @@ class Mark(StrEnum):
     TURN = "turn"  # this seat is to play
     PLUS = "plus"  # a gain (settlement amounts)
     MINUS = "minus"
+    WILD = "wild"  # a wild tile (红中麻将's 红中): starred
+    OWN = "own"  # the viewer's own row (the end of a hand)
+    HIT = "hit"  # a bird that hit
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,7 @@ class Item:
     marks: frozenset[Mark] = frozenset()
     text: str = ""
     size: int = 0  # text size in px, or a tile's sprite size key
+    align: str = "c"  # text: "l", "c" or "r" in its box
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +104,9 @@ class Builder:
         marks: Iterable[Mark] = (),
         text: str = "",
         size: int = 0,
+        align: str = "c",
     ) -> Item:
-        item = Item(kind, box, role, seat, tile, index, frozenset(marks), text, size)
+        item = Item(kind, box, role, seat, tile, index, frozenset(marks), text, size, align)
         self.items.append(item)
         return item
 
@@ -169,9 +178,21 @@ def void_suit(choice: str | None) -> int | None:
     return None
 
 
-def ascii_label(label: str, limit: int = 12) -> str:
-    """A seat label the picture can draw (ASCII only; other names go in the caption), shortened."""
-    label = label.strip()
-    if not label or not label.isascii() or not label.isprintable():
-        return ""
-    return label if len(label) <= limit else label[: limit - 1] + "."
+# ------------------------------------------------------------------ wild tiles
+
+_PROBE = "123m456m789m123p"  # four melds; a lone tile beside them needs its own copy or a wild to pair with
+
+
+@lru_cache(maxsize=16)
+def wild_tiles(variant: str) -> frozenset[int]:
+    """The tiles that are wild in a variant (红中麻将: 红中), marked on the pictures. The variant interface
+    does not list them, and bot/ names no variant: a tile is wild when it completes four melds and a lone
+    tile of another kind into a win, as only a wild can (asked of the variant's own ``could_win`` with two
+    different lone tiles; once per variant)."""
+    rs = get_variant(variant)
+    melds = parse_tiles(_PROBE)
+    out = set()
+    for t in range(34):
+        if all(t != lone and rs.could_win(to_counts([*melds, lone, t]), ()) for lone in parse_tiles("9s5p")):
+            out.add(t)
+    return frozenset(out)

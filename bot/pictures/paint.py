@@ -2,13 +2,14 @@
 
 Pictures are indexed PNGs on one fixed 256-colour palette (built once from a sheet of everything drawn).
 Why PNG and not JPEG: tile faces are flat colours with sharp edges — what JPEG blurs and PNG keeps; a
-table is 50–110 KB as indexed PNG, about three times that as JPEG of the same quality (4:4:4, q90).
+table is 25–45 KB as indexed PNG, about three times that as JPEG of the same quality (4:4:4, q90).
 
 The picture is composed straight in palette mode, which is what makes it fast: mapping a colour to the
 palette (no dithering) is a per-pixel choice, so every tile is baked once onto the flat colour it lies on
 and mapped then (``bake``); a picture pastes those indexed sprites. Flat shapes are drawn with palette
 indices; the few soft-edged items (seat discs, badges, glyphs, ASCII text, a kong's stacked tile) are
-blended on a small RGB crop of the picture, mapped back and pasted.
+blended on a small RGB crop of the picture, mapped back and pasted. Words (names, numbers, amounts) are
+written with the machine's CJK font (fonts.py), or Pillow's bundled one for ASCII where there is none.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.pictures import fonts
 from bot.pictures.glyphs import GLYPHS, draw_glyph
 from bot.pictures.layout import Item, Kind, Layout, Mark
 from bot.pictures.tiles import (
@@ -44,7 +46,9 @@ FELT_DARK = (36, 90, 62)
 CONSOLE = (28, 72, 52)
 CONSOLE_EDGE = (74, 138, 102)
 ROW = (38, 94, 66)
+ROW_OWN = (58, 124, 90)  # the viewer's own row
 TRAY = (24, 62, 43)  # under a meld
+PLATE = (26, 66, 46)  # a seat's name plate (gold on its turn)
 GOLD = (246, 196, 72)
 ORANGE = (240, 128, 40)
 TEXT = (242, 236, 220)
@@ -55,10 +59,9 @@ INK = (40, 30, 12)
 EDGE_LINE = (20, 50, 96)  # the outline of a standing tile's edge
 
 
-@lru_cache(maxsize=16)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own bundled font, for ASCII only (digits, amounts, labels, English words)."""
-    return ImageFont.load_default(size)
+    """The font words are written in: the machine's CJK font, or Pillow's bundled one (ASCII only)."""
+    return fonts.font(size)
 
 
 @lru_cache(maxsize=8)
@@ -112,7 +115,7 @@ def paint(layout: Layout) -> Image.Image:
         elif k == Kind.SEAT:
             _blend(img, _disc(w, h, it.text, Mark.TURN in it.marks, Mark.WIN in it.marks), x, y)
         elif k == Kind.BADGE:
-            _blend(img, _badge_sprite(it.role, it.text, it.tile, w, h), x, y)
+            _blend(img, _badge_sprite(it.role, it.text, it.tile, w, h, Mark.MINUS in it.marks), x, y)
         elif k == Kind.WIND:
             _blend(img, _wind_sprite(it.text, w, h, Mark.TURN in it.marks), x, y)
         elif k == Kind.TEXT:
@@ -120,21 +123,71 @@ def paint(layout: Layout) -> Image.Image:
         elif k == Kind.ICON:
             _icon(img, it)
     for it in tiles + stacked:
-        if it.marks & {Mark.LAST, Mark.CLAIM, Mark.WIN}:
+        if it.marks & {Mark.LAST, Mark.CLAIM, Mark.WIN, Mark.HIT}:
             _highlight(d, it)
+        if Mark.WILD in it.marks:
+            x, y, w, h = it.box
+            s = max(14, round(w * 0.5))
+            _blend(img, _star(s), x + w - s + s // 4, y - s // 4)
     return img
 
 
 def _blend(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
-    """Blend an RGBA sprite onto the indexed picture at (x, y): on an RGB crop, mapped back."""
+    """Blend an RGBA sprite onto the indexed picture at (x, y): on an RGB crop, mapped back and pasted only
+    where the sprite lies (mapping to the palette is not exact for every colour, and the picture around
+    the sprite must keep its own)."""
     x0, y0 = max(0, x), max(0, y)
     x1, y1 = min(img.width, x + sprite.width), min(img.height, y + sprite.height)
     if x0 >= x1 or y0 >= y1:
         return
-    region = img.crop((x0, y0, x1, y1)).convert("RGB")
-    part = sprite.crop((x0 - x, y0 - y, x1 - x, y1 - y))
+    under = img.crop((x0, y0, x1, y1))
+    whole = (x0, y0, x1, y1) == (x, y, x + sprite.width, y + sprite.height)
+    mask = _mask(sprite)
+    lo, hi = under.getextrema()
+    if whole and lo == hi and isinstance(lo, int):  # one flat colour under it (most marks and words)
+        img.paste(_on_ground(sprite, lo), (x0, y0), mask)
+        return
+    region = under.convert("RGB")
+    part = sprite if whole else sprite.crop((x0 - x, y0 - y, x1 - x, y1 - y))
     region.paste(part, (0, 0), part)
-    img.paste(_index(region), (x0, y0))
+    img.paste(_index(region), (x0, y0), mask if whole else mask.crop((x0 - x, y0 - y, x1 - x, y1 - y)))
+
+
+_OPAQUE = [0] + [255] * 255
+
+
+_masks: dict[int, tuple[Image.Image, Image.Image]] = {}
+_grounded: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _on_ground(sprite: Image.Image, ground: int) -> Image.Image:
+    """A sprite flattened onto palette colour ``ground`` and indexed, kept like ``_mask`` (by identity,
+    with the sprite): a disc, a badge, a name on its plate is mapped to the palette once, not per picture."""
+    key = (id(sprite), ground)
+    kept = _grounded.get(key)
+    if kept is not None and kept[0] is sprite:
+        return kept[1]
+    if len(_grounded) >= 4096:
+        _grounded.clear()
+    flat = Image.new("RGB", sprite.size, palette_rgb()[ground])
+    flat.paste(sprite, (0, 0), sprite)
+    baked = _index(flat)
+    _grounded[key] = (sprite, baked)
+    return baked
+
+
+def _mask(sprite: Image.Image) -> Image.Image:
+    """Where a sprite is not transparent (an L mask of 0 and 255), kept with the sprite: sprites are drawn
+    once and pasted picture after picture. (Images do not hash: kept by identity, with the sprite itself so
+    its id cannot be reused while its mask is kept.)"""
+    kept = _masks.get(id(sprite))
+    if kept is not None and kept[0] is sprite:
+        return kept[1]
+    if len(_masks) >= 4096:
+        _masks.clear()
+    mask = sprite.getchannel("A").point(_OPAQUE)
+    _masks[id(sprite)] = (sprite, mask)
+    return mask
 
 
 def _index(rgb: Image.Image) -> Image.Image:
@@ -155,20 +208,32 @@ def _panel(d: ImageDraw.ImageDraw, it: Item) -> None:
     x, y, w, h = it.box
     box = (x, y, x + w - 1, y + h - 1)
     if it.role == "console":
-        d.rounded_rectangle(box, 26, fill=index_of(CONSOLE), outline=index_of(CONSOLE_EDGE), width=3)
+        d.rounded_rectangle(box, 20, fill=index_of(CONSOLE), outline=index_of(CONSOLE_EDGE), width=3)
     elif it.role == "meld":
         d.rounded_rectangle(box, max(4, w // 16), fill=index_of(TRAY))
+    elif it.role == "plate":  # gold for the seat to play: who is on turn, at a glance on a phone
+        turn = Mark.TURN in it.marks
+        d.rounded_rectangle(
+            box, 14, fill=index_of(GOLD if turn else PLATE), outline=index_of(INK if turn else PLATE), width=2
+        )
     else:
-        outline = index_of(GOLD) if Mark.WIN in it.marks else None
-        d.rounded_rectangle(box, 16, fill=index_of(ROW), outline=outline, width=3)
+        own = Mark.OWN in it.marks
+        outline = index_of(GOLD) if Mark.WIN in it.marks else index_of(TEXT) if own else None
+        d.rounded_rectangle(box, 14, fill=index_of(ROW_OWN if own else ROW), outline=outline, width=4)
 
 
 def _highlight(d: ImageDraw.ImageDraw, it: Item) -> None:
-    """A ring around the latest discard (gold), the tile on offer (orange) or the winning tile (red): drawn
-    outside the tile's box, in the gap rivers and rows leave."""
+    """A ring around the latest discard (orange, edged dark: clear on a phone), the tile on offer (orange),
+    the winning tile (red) or a bird that hit (gold): drawn over the tile's edge and the gap around it."""
     x, y, w, h = it.box
-    color = index_of(RED if Mark.WIN in it.marks else ORANGE if Mark.CLAIM in it.marks else GOLD)
-    t = max(3, w // 14)
+    last = Mark.LAST in it.marks
+    color = index_of(RED if Mark.WIN in it.marks else ORANGE if it.marks & {Mark.CLAIM, Mark.LAST} else GOLD)
+    t = max(3, w // 10)
+    if last:
+        o = t + 2
+        d.rounded_rectangle(
+            (x - o, y - o, x + w - 1 + o, y + h - 1 + o), max(5, w // 5), outline=index_of(INK), width=2
+        )
     d.rounded_rectangle((x - t, y - t, x + w - 1 + t, y + h - 1 + t), max(4, w // 6), outline=color, width=t)
 
 
@@ -179,22 +244,58 @@ def _hi_res(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw]:
 
 @lru_cache(maxsize=256)
 def _disc(w: int, h: int, wind: str, turn: bool, won: bool) -> Image.Image:
-    """A seat's disc: its wind in ivory on dark green; gold on the seat's turn, red once it has won."""
+    """A seat's disc: its wind in ivory on dark green, red once it has won; on the seat's turn ringed in
+    ink (it lies on a gold plate)."""
     layer, d = _hi_res((w, h))
     W, H = w * SS, h * SS
-    ring = max(SS, W // 14)
-    fill = GOLD if turn else RED if won else DISC
-    d.ellipse((0, 0, W - 1, H - 1), fill=GOLD if turn else TEXT)
+    ring = max(SS, W // (9 if turn else 14))
+    fill = RED if won else DISC
+    d.ellipse((0, 0, W - 1, H - 1), fill=INK if turn else TEXT)
     d.ellipse((ring, ring, W - 1 - ring, H - 1 - ring), fill=fill)
     m = W * 0.24
-    draw_glyph(d, wind, (m, m, W - m, H - m), INK if turn else TEXT, 13)
+    draw_glyph(d, wind, (m, m, W - m, H - m), TEXT, 13)
+    return shrink(layer, (w, h))
+
+
+@lru_cache(maxsize=16)
+def _star(s: int) -> Image.Image:
+    """The wild mark: a gold five-pointed star edged in dark red, ``s`` px."""
+    import math
+
+    layer, d = _hi_res((s, s))
+    S = s * SS
+    c, r_out, r_in = S / 2, S / 2 - SS, S * 0.2
+    pts = [
+        (
+            c + (r_out if k % 2 == 0 else r_in) * math.sin(k * math.pi / 5),
+            c - (r_out if k % 2 == 0 else r_in) * math.cos(k * math.pi / 5),
+        )
+        for k in range(10)
+    ]
+    d.polygon(pts, fill=GOLD, outline=(130, 20, 20), width=max(SS, S // 14))
+    return shrink(layer, (s, s))
+
+
+@lru_cache(maxsize=16)
+def _pin(w: int, h: int) -> Image.Image:
+    """The latest discard's pin: an orange triangle pointing down at it, edged dark."""
+    layer, d = _hi_res((w, h))
+    W, H = w * SS, h * SS
+    e = max(SS, W // 10)
+    d.polygon([(e, e), (W - e, e), (W / 2, H - e)], fill=ORANGE, outline=INK, width=e)
     return shrink(layer, (w, h))
 
 
 @lru_cache(maxsize=64)
-def _badge_sprite(role: str, text: str, tile: int, w: int, h: int) -> Image.Image:
+def _badge_sprite(role: str, text: str, tile: int, w: int, h: int, minus: bool = False) -> Image.Image:
     layer, d = _hi_res((w, h))
     W, H = w * SS, h * SS
+    if role == "how":  # 自摸 / 接炮 gold, 点炮 red: a pill with the words
+        d.rounded_rectangle((0, 0, W - 1, H - 1), H // 2, fill=RED if minus else GOLD)
+        img = shrink(layer, (w, h))
+        f = font(max(8, round(h * 0.7)))
+        ImageDraw.Draw(img).text((w / 2, h / 2), text, fill=IVORY if minus else INK, font=f, anchor="mm")
+        return img
     if role == "void":
         d.ellipse((0, 0, W - 1, H - 1), fill=IVORY, outline=RED, width=max(1, W // 9))
         icon = _suit_icon(tile, round(W * 0.52), round(H * 0.62))
@@ -215,7 +316,7 @@ def _badge_sprite(role: str, text: str, tile: int, w: int, h: int) -> Image.Imag
         img.alpha_composite(shrink(gl, (w, h)))
     else:
         td = ImageDraw.Draw(img)
-        f = font(max(8, round(h * 0.62)))
+        f = font(max(8, round(h * (0.8 if role == "wins" else 0.7))))
         td.text((w / 2, h / 2), text, fill=IVORY, font=f, anchor="mm")
     return img
 
@@ -263,28 +364,42 @@ def _glyph_line(text: str, size: int, color: tuple[int, int, int]) -> Image.Imag
 
 
 def _text(img: Image.Image, it: Item) -> None:
-    """Our glyphs (all-CJK text) or ASCII in Pillow's bundled font, drawn on an RGB crop of the picture."""
+    """Our glyphs (text of the few characters glyphs.py draws: winds, 鸟) or words in the font (fonts.py),
+    aligned in the item's box as it says and centred on it vertically."""
     x, y, w, h = it.box
     if it.text and all(ch in GLYPHS for ch in it.text):
-        _blend(img, _glyph_line(it.text, h, TEXT), x, y)
+        s = min(h, it.size or h)
+        _blend(img, _glyph_line(it.text, s, TEXT), x + (w - s * len(it.text)) // 2, y + (h - s) // 2)
         return
-    color = GOLD if Mark.PLUS in it.marks else MINUS if Mark.MINUS in it.marks else TEXT
-    f = font(it.size or 16)
-    box = (max(0, x), max(0, y), min(img.width, x + w), min(img.height, y + h))
-    region = img.crop(box).convert("RGB")
-    d = ImageDraw.Draw(region)
-    ox, oy = x - box[0], y - box[1]
-    if it.role == "amount":
-        d.text(
-            (ox + w, oy + h // 2), it.text, fill=color, font=f, anchor="rm", stroke_width=1, stroke_fill=color
-        )
-    elif it.role == "label" and w <= 140:  # under a seat's disc: centred
-        d.text((ox + w // 2, oy), it.text, fill=color, font=f, anchor="ma")
-    elif it.role == "label":  # beside the disc (the hand picture's header)
-        d.text((ox, oy + h // 2), it.text, fill=color, font=f, anchor="lm")
+    if Mark.TURN in it.marks:
+        color = INK
     else:
-        d.text((ox, oy + h // 2), it.text, fill=color, font=f, anchor="lm", stroke_width=1, stroke_fill=color)
-    img.paste(_index(region), box[:2])
+        color = GOLD if Mark.PLUS in it.marks else MINUS if Mark.MINUS in it.marks else TEXT
+    sprite, ascent = _words(it.text, it.size or 16, color, it.role in ("amount", "wall", "count"))
+    sx = {"l": x, "r": x + w - sprite.width}.get(it.align, x + (w - sprite.width) // 2)
+    _blend(img, sprite, sx, y + h // 2 - ascent)
+
+
+@lru_cache(maxsize=256)
+def _words(text: str, size: int, color: tuple[int, int, int], bold: bool) -> tuple[Image.Image, int]:
+    """Words in the font as an RGBA sprite (drawn once, kept: names and numbers come back picture after
+    picture), and how far its middle line lies below its top."""
+    f = font(size)
+    stroke = 1 if bold else 0
+    left, top, right, bottom = f.getbbox(text, anchor="lm", stroke_width=stroke)
+    w, h = max(1, int(right - left) + 2), max(1, int(bottom - top) + 2)
+    layer = Image.new("RGBA", (w, h), (*color, 0))
+    d = ImageDraw.Draw(layer)
+    d.text(
+        (1 - left, 1 - top),
+        text,
+        fill=(*color, 255),
+        font=f,
+        anchor="lm",
+        stroke_width=stroke,
+        stroke_fill=(*color, 255),
+    )
+    return layer, 1 - int(top)
 
 
 def _icon(img: Image.Image, it: Item) -> None:
@@ -296,6 +411,11 @@ def _icon(img: Image.Image, it: Item) -> None:
             _blend(img, sp.image, x + k * (w - bw) - sp.ox, y + (1 - k) * (h - bh) - sp.oy)
     elif it.role == "bird":
         _blend(img, face_only(9, w, h), x, y)  # the 1 of bamboo's bird
+    elif it.role == "hidden":
+        sp = back_sprite(w, h)
+        _blend(img, sp.image, x - sp.ox, y - sp.oy)
+    elif it.role == "last":
+        _blend(img, _pin(w, h), x, y)
 
 
 # ------------------------------------------------------------------ encoding
@@ -308,7 +428,9 @@ EXACT = (
     CONSOLE,
     CONSOLE_EDGE,
     ROW,
+    ROW_OWN,
     TRAY,
+    PLATE,
     GOLD,
     ORANGE,
     TEXT,
@@ -340,53 +462,60 @@ def palette() -> Image.Image:
     d = ImageDraw.Draw(sheet)
     y = 0
     for ground in (FELT, TRAY, ROW, CONSOLE):
-        d.rectangle((0, y, 1279, y + 330), fill=ground)
+        d.rectangle((0, y, 1279, y + 250), fill=ground)
         x, y0 = 6, y + 6
-        for tw in (34, 58, 80):
+        for tw in (24, 36, 48):
             th = round(tw * 1.36)
             for t in range(-1, 34):
-                dim = ground == FELT and tw == 80 and t % 2 == 0
+                dim = ground == FELT and tw == 48 and t % 2 == 0
                 sp = tile_sprite(t, tw, th, dim) if t >= 0 else back_sprite(tw, th)
                 if x + tw + 8 > 1280:
                     x, y0 = 6, y0 + th + 8
                 sheet.paste(sp.image, (x, y0), sp.image)
                 x += tw + 8
             x, y0 = 6, y0 + th + 8
-        y += 340
+        y += 260
     x = 6
-    for ground in (FELT, ROW):
+    for ground in (FELT, ROW, GOLD):
         d.rectangle((x, y, x + 3 * 70, y + 70), fill=ground)
         for turn, won in ((False, False), (True, False), (False, True)):
             disc = _disc(64, 64, "东", turn, won)
             sheet.paste(disc, (x, y), disc)
             x += 70
-    for role, text, tile in (
-        ("dealer", "庄", -1),
-        ("won", "胡", -1),
-        ("won", "WIN", -1),
-        ("void", "", 0),
-        ("void", "", 9),
-        ("void", "", 18),
+    for role, text, tile, minus in (
+        ("dealer", "庄", -1, False),
+        ("won", "胡", -1, False),
+        ("won", "WIN", -1, False),
+        ("void", "", 0, False),
+        ("void", "", 9, False),
+        ("void", "", 18, False),
+        ("how", "自摸", -1, False),
+        ("how", "点炮", -1, True),
     ):
-        badge = _badge_sprite(role, text, tile, 40 if text != "WIN" else 64, 28)
+        badge = _badge_sprite(role, text, tile, 40 if len(text) < 2 else 64, 28, minus)
         sheet.paste(badge, (x, y), badge)
         x += 70
+    y += 80
+    x = 6
     d.rectangle((x, y, 1279, y + 60), fill=CONSOLE)
     for lit in (False, True):
         wind_img = _wind_sprite("东", 52, 52, lit)
         sheet.paste(wind_img, (x, y), wind_img)
         x += 60
-    glyphs = _glyph_line("鸟", 40, TEXT)
-    sheet.paste(glyphs, (x, y), glyphs)
-    f = font(48)
+    for mark in (_glyph_line("鸟", 40, TEXT), _star(40), _pin(40, 30)):
+        sheet.paste(mark, (x, y), mark)
+        x += 60
+    y += 70
+    f = font(40)
     for ground, colour, text, x0 in (
         (ROW, GOLD, "+128", 0),
-        (ROW, MINUS, "-64", 300),
-        (CONSOLE, TEXT, "0123", 600),
-        (FELT, TEXT, "Lily Bob", 900),
+        (ROW_OWN, MINUS, "-64", 200),
+        (CONSOLE, TEXT, "0123", 400),
+        (PLATE, TEXT, "Lily 阿华", 600),
+        (GOLD, INK, "Дима 电脑", 900),
     ):
-        d.rectangle((x0, y + 80, x0 + 290, y + 150), fill=ground)
-        d.text((x0 + 10, y + 84), text, fill=colour, font=f, stroke_width=1, stroke_fill=colour)
+        d.rectangle((x0, y, x0 + 290, y + 60), fill=ground)
+        d.text((x0 + 10, y + 6), text, fill=colour, font=f)
     exact = [c for colour in EXACT for c in colour]
     cut = sheet.quantize(256 - len(EXACT), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     rest = (cut.getpalette() or [])[: 3 * (256 - len(EXACT))]
@@ -420,13 +549,18 @@ def encode(img: Image.Image) -> bytes:
 
 
 def clear_caches() -> None:
+    _masks.clear()
+    _grounded.clear()
     for f in (
         background,
         bake,
         _disc,
+        _star,
+        _pin,
         _badge_sprite,
         _wind_sprite,
         _glyph_line,
+        _words,
         palette,
         palette_rgb,
         index_of,
@@ -434,4 +568,4 @@ def clear_caches() -> None:
         f.cache_clear()
 
 
-GROUNDS = {"felt": FELT, "tray": TRAY, "row": ROW, "console": CONSOLE}  # what tiles lie on
+GROUNDS = {"felt": FELT, "tray": TRAY, "row": ROW, "own": ROW_OWN, "console": CONSOLE}  # what tiles lie on

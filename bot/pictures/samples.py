@@ -28,6 +28,8 @@ from engine import (
 )
 from engine.variants import VARIANTS
 
+DOC_NAMES = ("Lily", "阿华", "Дима", "电脑1")  # Latin, Chinese, Cyrillic and an AI seat as the bot names it
+
 
 def steps(variant: str, seed: int, seats: int | None = None) -> Iterator[tuple[State, list[Event]]]:
     """Every position of a seeded hand after each discard and at its end, with the events so far."""
@@ -65,7 +67,7 @@ def save_samples(out: Path, variants: list[str]) -> list[Path]:
     saved = []
     for v in variants:
         for name, (state, events) in sample_states(v).items():
-            display = Display("zh", win_tiles=win_tiles_from_events(events))
+            display = Display("zh", DOC_NAMES, win_tiles_from_events(events))
             seat = state.current
             pictures = {
                 f"{v}_{name}_hand": (observe(state, seat), Mode.HAND),
@@ -90,9 +92,10 @@ def _first(variant: str, seed: int, want: Callable[[State], bool]) -> tuple[Stat
 
 def save_doc_samples(out: Path) -> list[Path]:
     """The three pictures docs/pictures.md shows: a Sichuan table late in a hand (定缺, a seat that has won,
-    melds everywhere), a Changsha player's hand with a meld and a drawn tile, a Changsha end with birds."""
+    melds everywhere, the seat to play lit), a 红中麻将 player's hand with a meld, a wild 红中 and a drawn
+    tile, and a Changsha end won on a discard (接炮 / 点炮, a bird that hit and one that missed) as the
+    player in seat 0 sees it. Every seat is named, in four scripts."""
     out.mkdir(parents=True, exist_ok=True)
-    labels = ("Lily", "阿华", "Bob", "Dave")
     table, t_events = _first(
         "sichuan",
         0,
@@ -104,23 +107,23 @@ def save_doc_samples(out: Path) -> list[Path]:
         ),
     )
     hand, h_events = _first(
-        "changsha",
-        0,
+        "hongzhong",
+        1,
         lambda s: (
             s.phase == Phase.TURN
             and s.drawn is not None
             and len(s.seats[s.current].melds) == 1
-            and sum(len(x.discards) for x in s.seats) >= 12
+            and s.seats[s.current].counts[33] > 0
         ),
     )
-    end, e_events = play("changsha", 0)
+    end, e_events = play("changsha", 8)
     pictures = {
         "pictures-table.png": render(
-            observe(table, -1), Mode.TABLE, Display("zh", labels, win_tiles_from_events(t_events))
+            observe(table, -1), Mode.TABLE, Display("zh", DOC_NAMES, win_tiles_from_events(t_events))
         ),
-        "pictures-hand.png": render(observe(hand, hand.current), Mode.HAND, Display("zh", labels)),
+        "pictures-hand.png": render(observe(hand, hand.current), Mode.HAND, Display("zh", DOC_NAMES)),
         "pictures-end.png": render(
-            observe(end, -1), Mode.END, Display("zh", labels, win_tiles_from_events(e_events))
+            observe(end, 0), Mode.END, Display("zh", DOC_NAMES, win_tiles_from_events(e_events))
         ),
     }
     saved = []

@@ -245,9 +245,9 @@ class Presenter:
     # ------------------------------------------------------------------ a hand (group table, DM panels)
 
     def _display(self, rt: TableRuntime, lang: str) -> Display:
-        """The pictures' display data: the language, players' names (drawn when plain ASCII), the hand's
-        winning tiles."""
-        labels = tuple(self.people.name(u) if u is not None else "" for u in rt.hand_seats())
+        """The pictures' display data: the language, every seat's name as the captions give it (AI seats'
+        too; drawn in any script the pictures' font covers), the hand's winning tiles."""
+        labels = tuple(self.seat_names(rt, lang))
         return Display(lang=lang, labels=labels, win_tiles=tuple(rt.live.win_tiles))
 
     def _clock(self, rt: TableRuntime, seat: int, lang: str) -> str | None:
