@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.fake_telegram import Call, FakeChat, FakeMessage, FakeTelegramServer, FakeUser  # noqa: E402
-from tests.test_bot_support import since_of  # noqa: E402
+from tests.bot_support import since_of  # noqa: E402
 
 
 def rss_bytes() -> int:

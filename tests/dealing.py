@@ -3,8 +3,8 @@ notation, claims, settlement look-ups and hand verdicts.
 
 Every helper takes the variant (or a state that carries it) and tiles in the text notation (``5m``,
 ``123m456s``), so a test reads like the rule it checks. Seats count in play order: seat + 1 is the 下家 (next
-seat); the dealer holds 14 tiles. The per-variant modules (``conftest.py`` for Changsha,
-``test_<variant>_helpers.py`` for the others) bind these to their variant, junk hands and defaults.
+seat); the dealer holds 14 tiles. The per-variant modules (``<variant>_helpers.py``) bind these to
+their variant, junk hands and defaults.
 
 The wall holds the whole set, dealt tiles included: positions 2k and 2k+1 are the top and bottom tile of
 stack k (see engine/wall.py).

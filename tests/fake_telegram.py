@@ -591,7 +591,7 @@ class FakeTelegramServer:
         self._waiters: list[asyncio.Future[None]] = []
         self._last_activity = time.monotonic()
         # An in-process bot's own word on whether it is at work (a reason, or None when idle):
-        # tests/test_bot_support.py's ``bot_running`` sets it. With it, ``wait_idle`` needs only a short quiet
+        # tests/bot_support.py's ``bot_running`` sets it. With it, ``wait_idle`` needs only a short quiet
         # period; without it (a bot in another process) the long one is the only sign of a handler at work.
         self.bot_activity: Callable[[], str | None] | None = None
         self._server: asyncio.Server | None = None

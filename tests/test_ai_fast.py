@@ -39,7 +39,7 @@ from engine.shanten import Discards, HandShape, PlainDiscards, clear_caches
 from engine.tiles import NUM_KINDS, Counts, to_counts
 
 from . import reference as ref
-from .test_shanten import _winning
+from .random_hands import winning_hand
 
 ALL_VARIANTS = tuple(VARIANTS)
 HANDS = 120
@@ -53,7 +53,7 @@ def _hands14(variant: str, n: int, seed: str) -> Iterator[tuple[Counts, tuple[Me
     kinds = sorted(set(rs.tile_set(4, rs.make_options())))
     for i in range(n):
         if i % 2:
-            tiles, melds = _winning(rs, rng)
+            tiles, melds = winning_hand(rs, rng)
             if rng.random() < 0.5:
                 tiles[rng.randrange(len(tiles))] = rng.choice(kinds)
         else:

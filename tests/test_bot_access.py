@@ -11,8 +11,8 @@ import pytest
 
 from bot.table.lobby import PAUSE_CHOICES
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, service
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
 
 TITLE = "Secret Mahjong Club"
 

@@ -27,9 +27,9 @@ from bot.table.present import paused_observation
 from bot.text import views
 from engine import Phase
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, service
+from .changsha_helpers import rob_deal
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
-from .test_changsha_kong import rob_deal
 
 NAMES = ["East", "South", "West", "North"]
 

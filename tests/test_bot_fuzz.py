@@ -21,8 +21,8 @@ import engine
 from bot.table.service import TableRuntime, TableService
 from engine import Phase
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, service
 from .fake_telegram import FakeCallbackQuery, FakeMessage, FakeTelegramServer, FakeUser
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
 
 SEED = 20_250_615
 UPDATES = 2_040  # forged and random updates

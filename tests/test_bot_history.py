@@ -13,9 +13,18 @@ import engine
 from bot.records.export import hand_jsonl, parse
 from engine import Act, Phase
 
+from .bot_support import (
+    Clock,
+    bot_running,
+    command,
+    lobby_message,
+    open_table,
+    press,
+    quiet,
+    service,
+    until_hands,
+)
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from .test_bot_night import command, press, until_hands
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, quiet, service
 
 
 async def reply_in(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None, text: str) -> FakeMessage:

@@ -12,9 +12,7 @@ from bot.text import render
 from bot.text.texts import t
 from engine import Act, observe
 
-from .dealing import act, last_settlement
-from .fake_telegram import FakeTelegramServer
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -24,7 +22,9 @@ from .test_bot_support import (
     play_hand,
     service,
 )
-from .test_zhuanzhuan_helpers import HZ, JUNK, TWO_HITS, deal, self_draw
+from .dealing import act, last_settlement
+from .fake_telegram import FakeTelegramServer
+from .zhuanzhuan_helpers import HZ, JUNK, TWO_HITS, deal, self_draw
 
 
 def test_find_variant_by_id_and_chinese_name() -> None:

@@ -21,8 +21,7 @@ from bot.telegram.app import AlreadyRunning, build_application
 from bot.text.texts import t
 from engine import Phase
 
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Player,
     bot_running,
     hand_over,
@@ -33,6 +32,7 @@ from .test_bot_support import (
     quiet,
     service,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .bot_support import bot_running, lobby_message, open_table, service
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import bot_running, lobby_message, open_table, service
 
 LAST_PART = re.compile(r"\(part (\d+)/\1\)")  # the last message of a rules page sent in parts
 

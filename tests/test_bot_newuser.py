@@ -19,11 +19,11 @@ from bot import ai
 from bot.text import render, views
 from engine import Phase, observe, parse_tile
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, service
 from .dealing import last_settlement
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
-from .test_hengyang_opening import SIXI, opening_deal
-from .test_xiangyin_payments import small_self_draw
+from .hengyang_helpers import SIXI, opening_deal
+from .xiangyin_helpers import small_self_draw
 
 # ------------------------------------------------------------------ texts
 

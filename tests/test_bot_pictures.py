@@ -21,8 +21,7 @@ from bot.text.texts import t
 from engine import Phase
 from storage import Storage
 
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -32,6 +31,7 @@ from .test_bot_support import (
     quiet,
     service,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SENDS = ("sendMessage", "sendPhoto")

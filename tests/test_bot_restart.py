@@ -12,8 +12,7 @@ from bot.text.texts import t
 from bot.text.views import WARN_AT
 from engine import Phase
 
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -25,6 +24,7 @@ from .test_bot_support import (
     play_hand,
     service,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 
 async def alone_at_a_hand(tg: FakeTelegramServer, svc: TableService, alice: FakeUser, group: FakeChat) -> int:

@@ -19,8 +19,7 @@ from bot.text import render, views
 from bot.text.texts import t
 from engine import Act, Action, Phase
 
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -30,6 +29,7 @@ from .test_bot_support import (
     play_hand,
     service,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 
 @pytest.fixture(autouse=True)

@@ -17,8 +17,7 @@ from bot.text import render
 from bot.text.texts import t
 from engine import Act
 
-from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -29,6 +28,7 @@ from .test_bot_support import (
     service,
     since_of,
 )
+from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 
 SC = engine.get_variant("sichuan")
 PRESETS = {p.id: i for i, p in enumerate(SC.presets)}
@@ -197,8 +197,8 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     from bot.text import render
 
     from .dealing import act, act_events, discard_drawn
-    from .test_sichuan_helpers import J0, J1, J2
-    from .test_sichuan_helpers import deal as sichuan_deal
+    from .sichuan_helpers import J0, J1, J2
+    from .sichuan_helpers import deal as sichuan_deal
 
     state = sichuan_deal([J0 + "4s", "333m666m222s888s4s", J1, J2], draws="6p6p6p4s", mode="xueliu")
     state = act(state, 0, Act.DISCARD, "4s")

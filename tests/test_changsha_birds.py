@@ -10,7 +10,7 @@ import pytest
 
 from engine import Act, Phase, parse_tiles_ordered
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, discard, hand_names, last_settlement, paid, play_until_haidi
 
 SMALL = "234m45556s23789p"

@@ -9,7 +9,7 @@ import pytest
 
 from engine import Act, MeldKind, Phase, observe, parse_tile, to_act
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, can, discard, discard_drawn, hand_names, last_settlement, legal, paid, pass_claims
 
 SMALL = "234m45556s23789p"  # waits 1p / 4p

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import Act, Phase, get_variant, new_hand
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, can, discard, hand_names, last_settlement, paid
 
 TIANHU = "223344m456s789p55s"  # the dealer's 14 tiles already win (small shape)

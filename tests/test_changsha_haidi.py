@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine import Act, IllegalAction, Phase, State, parse_tile
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import (
     act,
     can,

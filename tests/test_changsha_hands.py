@@ -8,7 +8,7 @@ import pytest
 
 from engine import Act
 
-from .conftest import JUNK, deal, win_names
+from .changsha_helpers import JUNK, deal, win_names
 from .dealing import act, can, discard, hand_names, last_settlement
 
 # ---------------------------------------------------------------- small hand (小胡)

@@ -7,7 +7,7 @@ import pytest
 
 from engine import Act, IllegalAction, Phase, State
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, action, discard
 
 SMALL = "234m45556s23789p"

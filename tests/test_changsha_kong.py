@@ -12,7 +12,7 @@ import pytest
 from engine import Act, IllegalAction, MeldKind, Phase, State, observe, parse_tile, tile_str, to_act
 
 from . import dealing
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal, rob_deal
 from .dealing import (
     act,
     act_events,
@@ -210,23 +210,6 @@ def test_buzhang_discard_is_not_gangshangpao() -> None:
 
 
 # ---------------------------------------------------------------- 抢杠胡
-
-PUNG_1M = "1168m345s456p789p"
-ROBBER = "239m234789s1235p"  # draws 5p, throws 9m: 23m 234s 789s 123p 55p waits 1m/4m
-
-
-def rob_deal(back: str = "") -> State:
-    """Seat 1 pungs the dealer's 1m and, a round later, has drawn the fourth 1m; seat 2 now waits on it."""
-    state = deal([JUNK[0] + "1m", PUNG_1M, ROBBER, JUNK[2]], draws="5p1s1s1m", back=back)
-    state = act(state, 0, Act.DISCARD, "1m")
-    state = act(state, 1, Act.PUNG)
-    state = discard(state, 1, "8m")
-    state = discard(state, 2, "9m")
-    state = discard_drawn(state)  # seat 3
-    state = discard_drawn(state)  # seat 0
-    assert state.current == 1 and state.drawn == parse_tile("1m")
-    return state
-
 
 def test_robbing_an_added_kong() -> None:
     """RULES §1: Robbing the kong (抢杠胡): only a 补杠 can be robbed. Seed 五.3.10: 玩家在明杠的时候，其他玩

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Act, Phase, State, observe, parse_tiles, parse_tiles_ordered, to_act
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, discard, last_settlement, legal, paid
 
 SIXI = "5555m23479s6789p"  # four 5m

@@ -10,7 +10,7 @@ import pytest
 
 from engine import Act
 
-from .conftest import CS, JUNK, deal
+from .changsha_helpers import CS, JUNK, deal
 from .dealing import act, check_zero_sum, discard, discard_drawn, hand_names, last_settlement, paid
 
 SMALL = "234m45556s23789p"

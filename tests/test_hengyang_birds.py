@@ -12,7 +12,7 @@ import pytest
 from engine import Act, parse_tiles_ordered
 
 from .dealing import act, discard, discard_drawn, last_settlement, paid
-from .test_hengyang_helpers import HY, JUNK, deal
+from .hengyang_helpers import HY, JUNK, deal
 
 SMALL = "234m45556s23789p"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine import Act, Phase, State, parse_tile
 
 from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid, play_until_haidi
-from .test_hengyang_helpers import JUNK, deal
+from .hengyang_helpers import JUNK, deal
 
 SMALL = "234m45556s23789p"  # 平和 + 门前清 on 1p/4p
 TWO_4P = "55m567m234s789s56p"  # also waits 4p

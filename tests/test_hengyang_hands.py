@@ -10,7 +10,7 @@ import pytest
 from engine import Act, Phase, parse_tile
 
 from .dealing import act, discard, hand_names, last_settlement, legal
-from .test_hengyang_helpers import HY, JUNK, deal, win_names
+from .hengyang_helpers import HY, JUNK, deal, win_names
 
 # ---------------------------------------------------------------- 平和 / 门前清
 

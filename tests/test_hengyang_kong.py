@@ -26,7 +26,7 @@ from .dealing import (
     paid,
     pass_claims,
 )
-from .test_hengyang_helpers import HY, JUNK, deal, kai_dice
+from .hengyang_helpers import HY, JUNK, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"  # after the kong: 234s 678p 23p 88s, waits 1p/4p
 UNREADY_KONG = "555m234s678p13p89s"  # after the kong: 234s 678p 13p 89s, not ready

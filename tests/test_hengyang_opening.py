@@ -12,11 +12,10 @@ from engine import Act, Phase, observe, parse_tile, parse_tiles, to_act
 from engine.variants.hengyang import open_turns
 
 from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid
-from .test_hengyang_helpers import JUNK, deal
+from .hengyang_helpers import JUNK, SIXI, deal, opening_deal
 
 QUEYIMEN_SUIT = "2345678m234567s"  # no 筒
 QUEYIMEN_258 = "13469m1347s1379p"  # no 2, 5 or 8 (将)
-SIXI = "5555m23479s6789p"  # four 5m
 LIULIU = "1444m45556s2789p"  # triplets 444m and 555s
 SIXI_LIULIU = "35555m4446s6789p"  # four 5m and triplet 444s (the four holds a triplet too)
 ALL_THREE = "15555m13444679s"  # no 筒, four 5m, triplets 555m and 444s
@@ -28,11 +27,6 @@ OPENINGS = [
     (SIXI, "sixi"),
     (LIULIU, "liuliushun"),
 ]
-
-
-def opening_deal(hand: str, birds: int = 0, draws: str = ""):  # type: ignore[no-untyped-def]
-    """Seat 1 holds ``hand``; the 扳牌 phase is left open."""
-    return deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws=draws, birds=birds, openings=True)
 
 
 @pytest.mark.parametrize(("hand", "kind"), OPENINGS)

@@ -22,7 +22,7 @@ from .dealing import (
     paid,
     pass_claims,
 )
-from .test_hengyang_helpers import HY, JUNK, deal
+from .hengyang_helpers import HY, JUNK, deal
 
 OPEN = "99m234m45556s9s23p"  # [999m] 234m 456s 55s 23p after the pung
 SMALL = "234m45556s23789p"

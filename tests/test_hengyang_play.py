@@ -12,7 +12,7 @@ from engine import Act, IllegalAction, Phase, arranged_hand, new_hand, parse_til
 from engine.tiles import SUITED_KINDS
 
 from .dealing import act, can, discard, discard_drawn, last_settlement, legal, paid, pass_claims
-from .test_hengyang_helpers import HY, JUNK, deal
+from .hengyang_helpers import HY, JUNK, deal
 
 SMALL = "234m45556s23789p"  # waits 1p/4p
 SEAT3 = "135789m1379s147p"  # junk with a 1m

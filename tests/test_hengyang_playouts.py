@@ -13,8 +13,8 @@ import pytest
 from engine import Act, Phase, State, get_variant, new_hand, replay
 
 from .dealing import act, discard, discard_drawn, play_until_haidi
+from .hengyang_helpers import JUNK, deal
 from .playout import assert_reached, eager_policy, play_hand, random_policy
-from .test_hengyang_helpers import JUNK, deal
 
 RULES = get_variant("hengyang")
 KONG_FAN = {"angang": 2, "bugang": 1, "zhigang": 3}

@@ -14,7 +14,7 @@ from engine.tiles import parse_tile, parse_tiles, remove_tile, to_counts
 from engine.wild import WildShape
 
 from .dealing import deal
-from .test_zhuanzhuan_helpers import HZ, JUNK
+from .zhuanzhuan_helpers import HZ, JUNK
 
 RED = 33
 

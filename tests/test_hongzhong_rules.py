@@ -23,7 +23,7 @@ from engine import (
 from engine.tiles import full_set
 
 from .dealing import act, can, check_zero_sum, discard, discard_drawn, last_settlement, paid
-from .test_zhuanzhuan_helpers import HZ, JUNK, NO_HIT, READY, deal, discard_win, self_draw, win_names
+from .zhuanzhuan_helpers import HZ, JUNK, NO_HIT, READY, deal, discard_win, self_draw, win_names
 
 RED = parse_tile("7z")
 

@@ -25,16 +25,16 @@ from bot.pictures.samples import play, steps
 from bot.pictures.tiles import back_sprite, tile_sprite
 from engine import Act, Observation, Phase, State, observe, observe_public, parse_tile, tile_str
 
-from .conftest import JUNK
-from .conftest import deal as changsha_deal
+from .changsha_helpers import JUNK
+from .changsha_helpers import deal as changsha_deal
 from .dealing import act, act_events, discard, discard_drawn
+from .hengyang_helpers import deal as hengyang_deal
 from .playout import swap_hidden
-from .test_hengyang_helpers import deal as hengyang_deal
-from .test_shaoyang_helpers import JUNK as SY_JUNK
-from .test_shaoyang_helpers import deal as shaoyang_deal
-from .test_sichuan_helpers import J0, J1, J2
-from .test_sichuan_helpers import deal as sichuan_deal
-from .test_xiangyin_helpers import deal as xiangyin_deal
+from .shaoyang_helpers import JUNK as SY_JUNK
+from .shaoyang_helpers import deal as shaoyang_deal
+from .sichuan_helpers import J0, J1, J2
+from .sichuan_helpers import deal as sichuan_deal
+from .xiangyin_helpers import deal as xiangyin_deal
 
 T = parse_tile
 

@@ -406,8 +406,8 @@ def test_bird_targets_come_from_the_settlement() -> None:
 def test_settlements_explain_hammers_piao_and_kongs() -> None:
     """Issue 12: each payment line shows its arithmetic — 加锤 (Shaoyang) and 飘 (Xiangyin) as their own
     parts, a kong payment names its kong, and a variant without birds shows none."""
-    from .test_shaoyang_hammers import chow_then_self_draw
-    from .test_xiangyin_payments import small_self_draw
+    from .shaoyang_helpers import chow_then_self_draw
+    from .xiangyin_helpers import small_self_draw
 
     state = chow_then_self_draw(base=1, hammers="0221")
     text = render.settlement_view(observe(state, 0), last_settlement(state), "en")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import Act, KongMode, MeldKind, Phase, parse_tile, tile_str, to_act
 
 from .dealing import act, can, discard, discard_drawn, last_settlement, legal, paid, win_context
-from .test_shaoyang_helpers import JUNK, SY, deal, hand_names, win_name
+from .shaoyang_helpers import JUNK, SY, deal, hand_names, win_name
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"  # 暗杠 1111m, then throws 3s

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine import Act, new_hand
 
 from .dealing import act, discard, discard_drawn
-from .test_shaoyang_helpers import JUNK, SY, deal
+from .shaoyang_helpers import JUNK, SY, deal
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import Act, Phase, arranged_hand, observe, to_act
 
 from .dealing import act, discard, discard_drawn, last_settlement, legal, paid
-from .test_shaoyang_helpers import JUNK, SY, choose_hammers, chow_then_self_draw, deal
+from .shaoyang_helpers import JUNK, SY, choose_hammers, chow_then_self_draw, deal
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import format_tiles, new_hand, parse_hand, waits
 from engine.variants.shaoyang import MULTIPLIER
 
-from .test_shaoyang_helpers import SY, win_name
+from .shaoyang_helpers import SY, win_name
 
 # ---------------------------------------------------------------- the tile set and the basic shape
 

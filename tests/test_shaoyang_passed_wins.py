@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import Act, Phase
 
 from .dealing import act, can, discard, discard_drawn, pass_claims
-from .test_shaoyang_helpers import JUNK, deal
+from .shaoyang_helpers import JUNK, deal
 
 A = 2
 HANDS = ["9999m3p147s17p2347z", "5555s6p147m39p156z", "123m456m789s11z45p", "2222s6p258m3567z8p"]

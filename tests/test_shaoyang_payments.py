@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine import Act, MeldKind
 
 from .dealing import act, can, check_zero_sum, discard, discard_drawn, last_settlement, paid
-from .test_shaoyang_helpers import JUNK, chow_then_self_draw, deal, hand_names
+from .shaoyang_helpers import JUNK, chow_then_self_draw, deal, hand_names
 
 READY_3S = "234m789s789p234p3s"  # 门前清, waits on 3s only
 KONG_DEALER = "1111m47m258s369p1z3s"  # 暗杠 1111m, then throws 3s

@@ -19,7 +19,7 @@ from .dealing import (
     pass_claims,
     settlements,
 )
-from .test_sichuan_helpers import J0, J1, J2, deal
+from .sichuan_helpers import J0, J1, J2, deal
 
 DUIDUI = "333m666m222s888s4s"
 PING2 = "123p456p789p56s77s"

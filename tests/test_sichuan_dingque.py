@@ -1,6 +1,6 @@
 """定缺 (void suit), the 108 tiles and no chow (seed 四川麻将 二.1, 三.1–3; RULES.md §6 first line).
 
-Seat 0 deals. J0/J1/J2 are junk hands that void their missing suit (see test_sichuan_helpers)."""
+Seat 0 deals. J0/J1/J2 are junk hands that void their missing suit (see sichuan_helpers)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from engine import Act, Phase, arranged_hand, legal_actions, new_hand, observe, 
 from engine.tiles import SUITED_KINDS
 
 from .dealing import act, can, discard, legal
-from .test_sichuan_helpers import J0, J1, J2, SC, deal, fans
+from .sichuan_helpers import J0, J1, J2, SC, deal, fans
 
 
 def offered(hands: list[str], seat: int) -> list[str]:

@@ -14,7 +14,7 @@ from engine.tiles import to_counts
 from engine.variants.sichuan import best_fan, is_huazhu
 
 from .dealing import act, discard, discard_drawn, flows, hand_names, last_settlement, play_to_end
-from .test_sichuan_helpers import J0, J1, J2, SC, deal
+from .sichuan_helpers import J0, J1, J2, SC, deal
 
 PINGHU = "123m456m789m23s55s"  # waits 1s/4s: 平胡, 0 番
 QINGYISE_P = "123p456p789p23p55p"  # waits 1p/4p: 清一色, 2 番

@@ -15,7 +15,7 @@ from engine.tiles import to_counts
 from engine.variants.sichuan import best_fan
 
 from .dealing import act, discard, discard_drawn, hand_names, last_settlement, paid
-from .test_sichuan_helpers import J0, J1, J2, J3, SC, deal, fans
+from .sichuan_helpers import J0, J1, J2, J3, SC, deal, fans
 
 # ---------------------------------------------------------------- the full table (default on)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_sichuan_helpers import fans, total_fan
+from .sichuan_helpers import fans, total_fan
 
 # ---------------------------------------------------------------- shapes
 

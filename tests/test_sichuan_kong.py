@@ -20,7 +20,7 @@ from .dealing import (
     play_to_end,
     settlements,
 )
-from .test_sichuan_helpers import J0, J2, deal
+from .sichuan_helpers import J0, J2, deal
 
 DUIDUI = "333m666m222s888s4s"  # 对对胡, waits 4s
 

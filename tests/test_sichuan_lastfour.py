@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine import Act, Phase, State
 
 from .dealing import act, discard, discard_drawn, flows, hand_names, last_settlement, legal, paid, settlements
-from .test_sichuan_helpers import J0, J1, J2, SC, deal
+from .sichuan_helpers import J0, J1, J2, SC, deal
 
 TANKI = "123m456m789m123s9s"
 

@@ -7,7 +7,7 @@ import pytest
 
 from engine import InvalidOption, Preset
 
-from .test_sichuan_helpers import SC
+from .sichuan_helpers import SC
 
 DEFAULTS = {
     "mode": "xuezhan",  # RULES §6b: 血流成河 is the alternative mode

@@ -13,7 +13,7 @@ import pytest
 from engine import Act
 
 from .dealing import act, discard, flows, hand_names, last_settlement, paid
-from .test_sichuan_helpers import J0, J1, J2, J3, deal
+from .sichuan_helpers import J0, J1, J2, J3, deal
 
 PINGHU = "123m456m789m23s55s"
 DUIDUI = "333m666m222s888s4s"

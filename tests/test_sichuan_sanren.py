@@ -11,7 +11,7 @@ from engine import Act, Phase, legal_actions, new_hand, parse_tiles
 
 from . import dealing
 from .dealing import act, discard, flows, hand_names, last_settlement, paid, play_to_end, settlements
-from .test_sichuan_helpers import SC
+from .sichuan_helpers import SC
 
 JA = "12345678s12457p"
 JB = "12345678s12467p"

@@ -31,7 +31,7 @@ from engine.variants.sichuan import Swapped, swap_step
 
 from . import dealing
 from .dealing import act, act_events, kai_dice, legal
-from .test_sichuan_helpers import J0, J1, J2, J3, SC
+from .sichuan_helpers import J0, J1, J2, J3, SC
 
 HANDS = [J0 + "3p", J1, J2, J3]
 # what each seat passes in the tests below: three tiles of one suit it holds

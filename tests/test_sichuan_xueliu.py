@@ -13,7 +13,7 @@ from engine import Act, EventKind, Phase, State, observe, observe_public, tile_s
 from engine.tiles import parse_tile
 
 from .dealing import act, act_events, can, discard_drawn, flows, last_settlement, legal, paid, settlements
-from .test_sichuan_helpers import J0, J1, J2, J3, SC, deal
+from .sichuan_helpers import J0, J1, J2, J3, SC, deal
 
 DUIDUI = "333m666m222s888s4s"  # 对对胡, waits 4s
 QINGYISE_P = "123p456p789p23p55p"  # 清一色, waits 1p/4p

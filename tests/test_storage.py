@@ -32,19 +32,10 @@ from storage import (
 from storage.store import LEADERBOARD_ALL_SQL, LEADERBOARD_PERIOD_SQL
 
 from .pgcluster import raw_sql
+from .storage_helpers import FakeClock
 
 CHANGSHA = engine.get_variant("changsha")
 T0 = datetime(2024, 5, 15, 12, 0, tzinfo=UTC).timestamp()
-
-
-class FakeClock:
-    """Stored times come from here: tests set them, nothing reads the real clock."""
-
-    def __init__(self, t: float = T0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def game(

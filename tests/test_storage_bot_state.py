@@ -4,32 +4,13 @@ what causes it."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
-
 import pytest
 
 import engine
 from storage import InvalidInput, SeatPlay, Storage, TableSettings
 
 from .pgcluster import RAW_REFUSED, raw_sql
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Storage]:
-    async with await Storage.open(database) as s:
-        yield s
-
-
-def play_out(state: engine.State, seed: int) -> list[tuple[engine.Action, engine.State]]:
-    rng = random.Random(seed)
-    out = []
-    while state.phase != engine.Phase.ENDED:
-        seat = rng.choice(engine.to_act(state))
-        action = rng.choice(engine.legal_actions(state, seat))
-        state, _ = engine.apply(state, action)
-        out.append((action, state))
-    return out
+from .storage_helpers import random_moves as play_out
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,7 @@ import pytest
 from storage import InvalidInput, Post, SeatPlay, Storage, VersionConflict
 from storage.store import ActionLog
 
-from . import test_storage_bot_state
-from .test_storage_bot_state import play_out
-
-store = test_storage_bot_state.store  # the fixture: a Storage on each backend
+from .storage_helpers import random_moves as play_out
 
 
 def texts(posts: list[Post]) -> list[tuple[int, str]]:

@@ -11,7 +11,7 @@ from engine import get_variant, new_hand, parse_tiles, tile_str
 from engine.game import arranged_hand, parse_tiles_ordered
 from engine.wall import Wall
 
-from .conftest import CS, JUNK
+from .changsha_helpers import CS, JUNK
 from .dealing import back_positions, discard
 
 # ten tiles = five stacks; positions 2k / 2k+1 are the top / bottom of stack k

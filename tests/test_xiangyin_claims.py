@@ -26,7 +26,7 @@ from .dealing import (
     pass_claims,
     received,
 )
-from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, win_names
+from .xiangyin_helpers import JUNK, check_zero_sum, deal, win_names
 
 CHOWER = "1346789m2356s36p"  # seven 万, four 条, two 筒
 SIX_WAN = "134678m23556s36p"  # six 万 only

@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine import Act, Phase, State, get_variant, new_hand, parse_tile
 
 from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid, play_until_haidi
-from .test_xiangyin_helpers import JUNK, deal
+from .xiangyin_helpers import JUNK, deal
 
 XY = get_variant("xiangyin")
 SMALL = "234m45556s23789p"

@@ -12,7 +12,7 @@ import pytest
 from engine import Act, Phase
 
 from .dealing import act, can, discard, hand_names, last_settlement, legal, paid, pass_claims, received
-from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
+from .xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"
 WAITS_3P = "234m45556s12789p"  # a small hand: 234m 456s 55s 12p 789p

@@ -12,7 +12,7 @@ from engine import Act, Phase, WinInfo, get_variant, new_hand, parse_tile
 from engine.variants.xiangyin import hand_value
 
 from .dealing import act, can, discard, hand_names, last_settlement, paid
-from .test_xiangyin_helpers import JUNK, deal, win_names
+from .xiangyin_helpers import JUNK, deal, win_names
 
 XY = get_variant("xiangyin")
 

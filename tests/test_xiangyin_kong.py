@@ -27,7 +27,7 @@ from .dealing import (
     play_until_haidi,
     received,
 )
-from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
+from .xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"  # + 5m: after the kong waits 1p/4p
 UNREADY_KONG = "555m234s678p13p89s"  # + 5m: after the kong not ready

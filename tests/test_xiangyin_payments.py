@@ -14,21 +14,10 @@ from engine.scoring import bird_target
 from engine.variants.xiangyin import bird_seat
 
 from .dealing import act, discard, hand_names, last_settlement, legal, paid
-from .test_xiangyin_helpers import JUNK, check_zero_sum, deal
+from .xiangyin_helpers import JUNK, SMALL, check_zero_sum, deal, small_self_draw
 
-SMALL = "234m45556s23789p"
 PPH = "111m333s333p77p55m"
 QYS_QD = "1122334455889m"  # 11 22 33 44 55 88 9m: 七小对 + 清一色 on 9m (2 big hands)
-
-
-def small_self_draw(birds: str = "", n_birds: int = 0, piao: list[int] | None = None, seats: int = 4):  # type: ignore[no-untyped-def]
-    """Seat 1 self-draws a small hand on 4p; ``birds`` lie next on the wall."""
-    hands = [JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]][:seats]
-    state = deal(hands, draws="4p" + birds, birds=n_birds, piao=piao)
-    state = discard(state, 0, "3s")
-    state = act(state, 1, Act.WIN)
-    check_zero_sum(state)
-    return state
 
 
 def pph_on_discard(birds: str = "", n_birds: int = 0, piao: list[int] | None = None):  # type: ignore[no-untyped-def]

@@ -14,7 +14,7 @@ import pytest
 from engine import Act, State
 
 from .dealing import act, check_zero_sum, discard, discard_drawn, last_settlement, paid
-from .test_zhuanzhuan_helpers import JUNK, NO_HIT, READY, TWO_HITS, ZZ, deal, discard_win, self_draw
+from .zhuanzhuan_helpers import JUNK, NO_HIT, READY, TWO_HITS, ZZ, deal, discard_win, self_draw
 
 # ---------------------------------------------------------------- 自摸 / 接炮
 

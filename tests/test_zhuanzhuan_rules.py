@@ -23,7 +23,7 @@ from .dealing import (
     play_to_end,
     settlements,
 )
-from .test_zhuanzhuan_helpers import JUNK, NO_HIT, READY, ZZ, deal, self_draw, win_names
+from .zhuanzhuan_helpers import JUNK, NO_HIT, READY, ZZ, deal, self_draw, win_names
 
 # ---------------------------------------------------------------- tiles and claims
 

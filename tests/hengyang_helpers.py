@@ -46,3 +46,11 @@ def win_names(
     ctx = win_context(HY, hand, tile, self_draw, seat, dealer, **flags)
     assert HY.could_win(ctx.counts, ctx.melds) or HY.evaluate_win(ctx) is None
     return sorted_names(HY.evaluate_win(ctx))
+
+
+SIXI = "5555m23479s6789p"  # four 5m: 扳牌 四喜
+
+
+def opening_deal(hand: str, birds: int = 0, draws: str = ""):  # type: ignore[no-untyped-def]
+    """Seat 1 holds ``hand``; the 扳牌 phase is left open."""
+    return deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws=draws, birds=birds, openings=True)
