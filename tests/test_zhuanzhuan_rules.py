@@ -317,7 +317,7 @@ def test_rules_pages_state_the_decisions_and_are_listed() -> None:
     common = (root / "docs/rules/common.md").read_text(encoding="utf-8")
     for vid in ("zhuanzhuan", "hongzhong"):
         page = (root / f"docs/rules/{vid}.md").read_text(encoding="utf-8")
-        assert "## 裁定 / Decisions" in page and "## 房间选项 / Room options" in page
+        assert "## 裁定 / Decisions" in page and "房间选项 / Room options" in page
         assert f"docs/rules/{vid}.md" in readme and f"| {vid} |" in common
         for spec in get_variant(vid).option_specs:
             assert spec.label_zh in page, (vid, spec.label_zh)
