@@ -22,7 +22,7 @@ JUNK = ("679m25689s12489p", "2367m12468s1248p", "23679m279s14689p")
 
 
 def deal(hands: list[str], birds: int = 0, base: int = 10, piao: list[int] | None = None, **kw: Any) -> State:
-    """An arranged Xiangyin hand (no birds, 底分 10 as in the seed's example, unless told), built by
+    """An arranged Xiangyin hand (no birds, 底分 10 as in docs/rules/xiangyin.md §6.3, unless told), built by
     dealing.deal; ``kw``: its draws, back, tail, dealer, seed, stacks ({N: "ab"} puts a (top) and b (bottom)
     on the N-th stack counted from the back: the stack a 开杠 turns up, N = the dice) and other room options
     by name. ``piao``: turns 加飘 on and every seat picks its 飘 (seat order)."""
