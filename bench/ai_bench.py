@@ -1,4 +1,4 @@
-"""AI benchmark: CPU time per decision, and strength against another version of the AI (issue 14).
+"""AI benchmark: CPU time per decision, and strength against another version of the AI.
 
 Speed: four AI seats play Changsha hands; every ``choose`` call is timed (thread CPU time) and the mean,
 median and 99th percentile per decision are printed (target: ≤ 1 ms mean).

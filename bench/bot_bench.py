@@ -10,10 +10,10 @@ in production, with its production settings: SQLite on disk, group messages pace
 * press → reaction: to the bot's next message or edit in the player's private chat
 * memory per table: the bot process's RSS growth with every table mid-hand, divided by the tables
 * the bot's CPU per press, how long its event loop is blocked at a time, and its garbage collections
-* the group flood budget (issue 12): the most messages and edits one group got in any 60 s (Telegram's
+* the group flood budget: the most messages and edits one group got in any 60 s (Telegram's
   limit is 20 a minute per group; the bot paces them at one per 3 s)
 
-Pictures (issue 12): by default the benchmark runs twice in one go, chats in text mode (the baseline) and
+Pictures: by default the benchmark runs twice in one go, chats in text mode (the baseline) and
 with pictures (every table and panel a photo, edited with editMessageMedia / editMessageCaption), and
 reports both; ``--display text`` or ``--display pictures`` runs one.
 
@@ -51,8 +51,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fake_telegram import Call, FakeChat, FakeMessage, FakeTelegramServer, FakeUser  # noqa: E402
 from tests.bot_support import since_of  # noqa: E402
+from tests.fake_telegram import Call, FakeChat, FakeMessage, FakeTelegramServer, FakeUser  # noqa: E402
 
 
 def rss_bytes() -> int:

@@ -44,7 +44,7 @@ from engine.wall import Wall
 
 def back_positions(n_tiles: int = 108) -> list[int]:
     """Wall positions in kong-replacement order: top of the last stack, its bottom, then the stack before it
-    (RULES §1: "top tile of the last stack, then its bottom tile")."""
+    (docs/rules/common.md §2.4: the top tile of the last stack, then its bottom)."""
     return [p for k in range(n_tiles // 2 - 1, -1, -1) for p in (2 * k, 2 * k + 1)]
 
 

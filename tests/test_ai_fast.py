@@ -1,4 +1,4 @@
-"""issue 14: the AI's fast paths decide exactly as the plain computation.
+"""The AI's fast paths decide exactly as the plain computation.
 
 * ``HandShape.discards`` (a hand's per-suit work shared by its discards, memoised per-suit splits) gives, for
   every discard, the shanten and the useful tiles that ``HandShape.shanten`` / ``useful`` give of the hand

@@ -1,4 +1,4 @@
-"""战绩 over the fake Bot API (issue 11): /history paged with buttons, /replay stepped through a whole hand in
+"""战绩 over the fake Bot API: /history paged with buttons, /replay stepped through a whole hand in
 private, /export as a JSON Lines document that replays to the same bytes, /stats recomputed from the action
 log, ratings on the leaderboard; and every refusal: no code, an unknown code, another group's hand, a hand
 in progress, an abandoned hand, a hand the asker has no part in."""

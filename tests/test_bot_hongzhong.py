@@ -1,4 +1,4 @@
-"""转转麻将 and 红中麻将 in the bot, like the other variants (issue 16): found by id or Chinese name by
+"""转转麻将 and 红中麻将 in the bot, like the other variants: found by id or Chinese name by
 /newtable and /rules, a whole hand played over the fake Telegram Bot API, the 四红中 win at the deal and the
 added-points bird hits rendered from the variant (bot/ names no variant)."""
 

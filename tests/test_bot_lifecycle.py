@@ -1,4 +1,4 @@
-"""Issue 9, over real HTTP: what Telegram does to a group and its bot around a table - a group upgraded to a
+"""What Telegram does to a group and its bot around a table - a group upgraded to a
 supergroup, the bot removed and added again, a player who blocks the bot, Telegram slower than the client's
 read timeout, a second bot process on the same database, the old settings file, a result cut off by a
 stop. Each was reproduced as it failed before being fixed."""

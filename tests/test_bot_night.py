@@ -1,6 +1,6 @@
-"""The game night (issue 11) over the fake Bot API: a whole room of 4 hands in every variant through its
+"""The game night over the fake Bot API: a whole room of 4 hands in every variant through its
 大结算, Ready between hands and the ready timer, host-only and locked settings, remembered settings, /stop
-with the summary of the hands played, "play again", the first dealer a variant names (issue 16: 湘阴's
+with the summary of the hands played, "play again", the first dealer a variant names (湘阴's
 creator deals first), and the provable shuffle (commitment, reveal, the wall rebuilt from the seed).
 
 Hands run without waiting: a player who lets his timer run out twice is on auto-play, and a ready phase
@@ -234,8 +234,8 @@ async def test_ready_phase_survives_a_restart(tg: FakeTelegramServer, tmp_path: 
 
 
 async def test_first_dealer_is_the_xiangyin_host(tg: FakeTelegramServer, tmp_path: Path) -> None:
-    """Issue 16 / docs/rules/xiangyin.md (seed 002 一.3.1 第一局由创建者为庄家): the table's creator deals the
-    first hand, wherever he sits; in Changsha the first dealer is drawn from the hand's seed."""
+    """docs/rules/xiangyin.md §2.1, 裁定 1: the table's creator deals the first hand, wherever he sits; in
+    Changsha the first dealer is drawn from the hand's seed (docs/rules/changsha.md §2.1)."""
     alice = tg.add_user("Alice")  # the creator, without a private chat at first
     bob, erin = tg.add_user("Bob", started=True), tg.add_user("Erin")
     group = tg.add_group("Mahjong", members=[alice, bob], admins=[erin])

@@ -1,4 +1,4 @@
-"""Pictures in the chats over the fake Bot API (issue 12): the group's table is one photo edited in place
+"""Pictures in the chats over the fake Bot API: the group's table is one photo edited in place
 (editMessageMedia / editMessageCaption), each player has one panel per hand (a photo of his hand, its
 caption the table around him and the clock) and one result message that stays; /view switches a chat
 between pictures and text, and text mode is complete."""

@@ -1,4 +1,4 @@
-"""issue 14: the fast paths (per-suit tables, suit-by-suit waits, shanten by cached option ids and blocks)
+"""The fast paths (per-suit tables, suit-by-suit waits, shanten by cached option ids and blocks)
 agree exactly with the plain reference implementations of tests/reference.py, over many random hands of every
 variant: uniformly random hands, and near-ready ones (where a disagreement would show)."""
 

@@ -1,7 +1,8 @@
 """Seeded random playouts of whole 红中麻将 hands with the core invariants after every step
 (tests/playout.py): 112 tiles conserved (four 红中 among them), 红中 never discarded or melded, hidden
-tiles never in another seat's observation, every settlement as RULES.md §7 says and summing to zero, the
-next dealer, every hand ends; replay and notation round-trip.
+tiles never in another seat's observation, every settlement as docs/rules/zhuanzhuan.md §5–§7 and
+docs/rules/hongzhong.md §2 say and summing to zero, the next dealer, every hand ends; replay and notation
+round-trip.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def test_300_random_hands_keep_every_invariant() -> None:
 
 @pytest.mark.soak
 def test_2000_random_hands_keep_every_invariant() -> None:
-    """Issue 16: 2,000-hand playouts with the core invariants (seeds 0 … 1999, the default 300 among them)."""
+    """2,000-hand playouts with the core invariants (seeds 0 … 1999, the default 300 among them)."""
     seen = playouts(HZ, 2000, 112)
     assert_reached(seen, (*REACHED, "qidui", "sihongzhong"))
     assert seen["hand:win"] > 1000 and seen["hand:draw"] > 300

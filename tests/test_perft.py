@@ -109,6 +109,6 @@ def test_perft_depth_1_is_win_plus_one_discard_per_distinct_tile() -> None:
 
 
 def test_a_red_dragon_is_never_discarded() -> None:
-    """docs/rules/hongzhong.md §2.1: the dealer's 红中 is not among his discards."""
+    """docs/rules/hongzhong.md §2.2: the dealer's 红中 is not among his discards."""
     state = arranged("hongzhong", PERFTS[-1].values[1], "9p6s2p5m")  # type: ignore[arg-type]
     assert all(a.tile != 33 for a in legal_actions(state, 0))

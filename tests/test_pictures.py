@@ -198,7 +198,7 @@ def test_three_and_two_seat_tables() -> None:
 
 
 def test_a_seat_that_won_twice_shows_its_count() -> None:
-    """血流成河 (issue 13: the group shows each seat's wins so far): a winner plays on, hand hidden; his
+    """血流成河 (the group shows each seat's wins so far): a winner plays on, hand hidden; his
     marker carries the 胡 ribbon and, from the second win, how many times (x2)."""
     state = sichuan_deal([J0 + "4s", DUIDUI, J1, J2], draws="6p6p6p4s", mode="xueliu")
     state = act(state, 0, Act.DISCARD, "4s")

@@ -335,7 +335,7 @@ def test_tile_labels() -> None:
 
 
 def test_bot_names_no_variant() -> None:
-    """issue 16: bot/ knows no variant by name — pair rule, bird seats, prompts and labels come from the
+    """bot/ knows no variant by name — pair rule, bird seats, prompts and labels come from the
     variant."""
     from pathlib import Path
 
@@ -404,7 +404,7 @@ def test_bird_targets_come_from_the_settlement() -> None:
 
 
 def test_settlements_explain_hammers_piao_and_kongs() -> None:
-    """Issue 12: each payment line shows its arithmetic — 加锤 (Shaoyang) and 飘 (Xiangyin) as their own
+    """Each payment line shows its arithmetic — 加锤 (Shaoyang) and 飘 (Xiangyin) as their own
     parts, a kong payment names its kong, and a variant without birds shows none."""
     from .shaoyang_helpers import chow_then_self_draw
     from .xiangyin_helpers import small_self_draw

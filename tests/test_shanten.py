@@ -21,7 +21,7 @@ HANDS_PER_VARIANT = 1500
 
 @pytest.mark.parametrize("variant", SHANTEN_VARIANTS)
 def test_shanten_is_zero_exactly_when_the_hand_has_waits(variant: str) -> None:
-    """issue 16: shanten == 0 iff waits non-empty, for the variant's win shapes (七小对 counting a four as
+    """Shanten == 0 iff waits non-empty, for the variant's win shapes (七小对 counting a four as
     two pairs, 将将胡 in any shape, 十三幺, 全求人 …), over many random near-ready hands."""
     rs = get_variant(variant)
     rng = random.Random(f"shanten/{variant}")
@@ -55,7 +55,7 @@ def test_a_complete_hand_has_shanten_minus_one(variant: str) -> None:
 
 
 def test_a_four_counts_as_two_pairs_for_seven_pairs() -> None:
-    """issue 16: ``5555699m223399p`` was shanten 2 with waits [6m]: 5555m is two pairs of 七小对."""
+    """``5555699m223399p`` was shanten 2 with waits [6m]: 5555m is two pairs of 七小对."""
     counts, _ = parse_hand("5555699m223399p")
     assert waits(get_variant("changsha"), counts) == [5]
     assert shanten(counts) == 0

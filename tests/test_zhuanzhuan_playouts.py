@@ -1,6 +1,6 @@
 """Seeded random playouts of whole 转转麻将 hands with the core invariants after every step
-(tests/playout.py): 108 tiles conserved, hidden tiles never in another seat's observation, every
-settlement as RULES.md §7 says and summing to zero, the next dealer, every hand ends; replay and notation
+(tests/playout.py): 108 tiles conserved, hidden tiles never in another seat's observation, every settlement as
+docs/rules/zhuanzhuan.md §5–§7 say and summing to zero, the next dealer, every hand ends; replay and notation
 round-trip.
 """
 
@@ -30,7 +30,7 @@ def test_300_random_hands_keep_every_invariant() -> None:
 
 @pytest.mark.soak
 def test_2000_random_hands_keep_every_invariant() -> None:
-    """Issue 16: 2,000-hand playouts with the core invariants (seeds 0 … 1999, the default 300 among them)."""
+    """2,000-hand playouts with the core invariants (seeds 0 … 1999, the default 300 among them)."""
     seen = playouts(ZZ, 2000, 108)
     assert_reached(seen, (*REACHED, "qidui"))
     assert seen["hand:win"] > 700 and seen["hand:draw"] > 300

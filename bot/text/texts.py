@@ -229,7 +229,7 @@ _S: dict[str, tuple[str, str]] = {
     "cmd.stop": ("结束本桌", "stop the table"),
     "cmd.lang": ("切换语言", "switch language"),
     "cmd.help": ("帮助", "help"),
-    # ---------------------------------------------------------------- the game night (issue 11)
+    # ---------------------------------------------------------------- the game night
     # room: 局数, ready, locked settings
     "night.rounds": ("局数：{n} 局", "Hands in the room: {n}"),
     "night.rounds.open": ("局数：不限（/stop 结束）", "Hands in the room: until /stop"),
@@ -360,7 +360,7 @@ _S: dict[str, tuple[str, str]] = {
     "cmd.replay": ("回放一局", "watch a hand again"),
     "cmd.export": ("导出一局的记录", "a hand's full record"),
     "cmd.stats": ("个人战绩", "player statistics"),
-    # --- issue 12: the table you can see (pictures, the panel's context, the clock, results, /view, /rules)
+    # --- the table you can see (pictures, the panel's context, the clock, results, /view, /rules)
     "group.title": ("🀄 {variant} · 第 {tid} 桌 · 第 {n} 局", "🀄 {variant} · table #{tid} · hand {n}"),
     "clock.until": ("{time} 截止（北京时间）", "until {time} UTC"),
     "clock.limit": ("⏱ 限时 {n} 秒 · {until}", "⏱ {n}s to decide · {until}"),
