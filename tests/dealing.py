@@ -39,6 +39,20 @@ from engine import (
 )
 from engine.wall import Wall
 
+
+def param_id(value: object) -> str | None:
+    """A readable pytest id for a parameter pytest would only number (``flags0``, ``expected3``): a dict as
+    its ``key=value`` pairs, a list or tuple joined by ``+``, an action in its notation (``ids=param_id``);
+    None leaves pytest's own id (a string or a number is readable as it is)."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items()) or "{}"
+    if isinstance(value, list | tuple):
+        return "+".join(str(v) for v in value) or "()"
+    if isinstance(value, Action):
+        return str(value)
+    return None
+
+
 # ---------------------------------------------------------------- wall positions
 
 

@@ -97,6 +97,7 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
         "\x00",
         "g|1|2|3|4\n",
     ],
+    ids=lambda data: repr(data)[:24],
 )
 def test_anything_else_decodes_to_nothing(data: str | None) -> None:
     assert decode(data) is None

@@ -11,7 +11,7 @@ import pytest
 from engine import Act, Phase, parse_tiles_ordered
 
 from .changsha_helpers import JUNK, deal
-from .dealing import act, discard, hand_names, last_settlement, paid, play_until_haidi
+from .dealing import act, discard, hand_names, last_settlement, paid, param_id, play_until_haidi
 
 SMALL = "234m45556s23789p"
 
@@ -52,6 +52,7 @@ def test_number_of_birds_is_the_room_option(n: int) -> None:
         ("3s", {2: 20, 0: 20, 1: 10}),  # 3 → 对家 of the dealer = seat 0
         ("8m", {2: 20, 0: 10, 1: 20}),  # 8 → 上家 of the dealer = seat 1
     ],
+    ids=param_id,
 )
 def test_birds_count_from_the_dealer(bird: str, expected: dict[int, int]) -> None:
     """docs/rules/changsha.md §9.2: count the rank from the dealer, counter-clockwise: 1 the dealer, 2 his

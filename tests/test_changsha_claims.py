@@ -20,7 +20,7 @@ SHANPON = "5588m456s123789p"  # waits 5m / 8m (either pair may be the 将)
 # ---------------------------------------------------------------- priority
 
 
-@pytest.mark.parametrize("order", [(2, 3), (3, 2)])
+@pytest.mark.parametrize("order", [(2, 3), (3, 2)], ids=["pung-answers-first", "win-answers-first"])
 def test_win_beats_pung(order: tuple[int, int]) -> None:
     """docs/rules/changsha.md §4.3: priority win > pung/kong > chow. Seat 1 throws 4p: seat 2 (44p) pungs,
     seat 3 wins — whoever answers first, seat 3 wins."""
@@ -37,7 +37,7 @@ def test_win_beats_pung(order: tuple[int, int]) -> None:
     assert state.seats[2].melds == ()
 
 
-@pytest.mark.parametrize("order", [(1, 3), (3, 1)])
+@pytest.mark.parametrize("order", [(1, 3), (3, 1)], ids=["chow-answers-first", "pung-answers-first"])
 def test_pung_beats_chow(order: tuple[int, int]) -> None:
     """docs/rules/changsha.md §4.2, §4.3: only the next seat may chow, and a pung beats it. The dealer throws
     3s: seat 1 may chow 345s, seat 3 (33s) may pung; in either answering order seat 3 pungs."""

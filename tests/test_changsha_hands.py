@@ -10,7 +10,7 @@ import pytest
 from engine import Act
 
 from .changsha_helpers import JUNK, deal, win_names
-from .dealing import act, can, discard, hand_names, last_settlement
+from .dealing import act, can, discard, hand_names, last_settlement, param_id
 
 # ---------------------------------------------------------------- small hand (小胡)
 
@@ -174,6 +174,7 @@ def test_big_hand_pays_as_big_only() -> None:
         ({"kong_discard": True}, False, "gangshangpao"),
         ({"first_discard": True}, False, "dihu"),
     ],
+    ids=param_id,
 )
 def test_situational_big_hand_needs_a_winning_hand(flags: dict[str, Any], self_draw: bool, name: str) -> None:
     """docs/rules/changsha.md 裁定 5: a situational big hand needs a hand that already wins: with a 5s pair

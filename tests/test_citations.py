@@ -97,6 +97,15 @@ def test_the_parser_reads_a_citation_chain() -> None:
     assert LOOSE_ID.search(citations("as §7.3 says")[1])
 
 
+def test_a_clause_the_page_lacks_is_caught() -> None:
+    found, _ = citations("docs/rules/changsha.md §7.3, §99.1, 裁定 99; docs/rules/nowhere.md §1")
+    assert [f for f in found if f[1] not in clause_ids(f[0])] == [
+        ("changsha", "§99.1"),
+        ("changsha", "裁定 99"),
+        ("nowhere", "§1"),
+    ]
+
+
 @pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_citation_resolves(path: Path) -> None:
     found, rest = citations(path.read_text(encoding="utf-8"))

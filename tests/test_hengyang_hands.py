@@ -10,7 +10,7 @@ import pytest
 
 from engine import Act, Phase, parse_tile
 
-from .dealing import act, discard, hand_names, last_settlement, legal
+from .dealing import act, discard, hand_names, last_settlement, legal, param_id
 from .hengyang_helpers import HY, JUNK, deal, win_names
 
 # ---------------------------------------------------------------- 平和 / 门前清
@@ -165,6 +165,7 @@ def test_big_hands_add_up() -> None:
         ({"haidi": True}, True, "haidilaoyue"),
         ({"kong_draw": "kai"}, True, "gangshangkaihua"),
     ],
+    ids=param_id,
 )
 def test_situational_big_hand_needs_a_winning_hand(
     flags: dict[str, object], self_draw: bool, name: str

@@ -21,6 +21,7 @@ from .dealing import (
     hand_names,
     last_settlement,
     paid,
+    param_id,
     pass_claims,
 )
 from .hengyang_helpers import HY, JUNK, deal
@@ -159,7 +160,7 @@ def test_menqianqing_on_a_discard(discarder: int, amount: int) -> None:
 # ---------------------------------------------------------------- 大和自摸
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_self_draw_by_non_dealer(hand: str, tile: str, names: list[str]) -> None:
     """docs/rules/hengyang.md §8.1, §8.5: big self-draw by a non-dealer: the dealer −40, the others −30;
     清一色
@@ -175,7 +176,7 @@ def test_big_self_draw_by_non_dealer(hand: str, tile: str, names: list[str]) -> 
     check_zero_sum(state)
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_self_draw_by_dealer(hand: str, tile: str, names: list[str]) -> None:
     """docs/rules/hengyang.md §8.1, §8.5: big self-draw by the dealer: each −40 (30n+10)."""
     n = len(names)
@@ -193,7 +194,7 @@ def test_big_self_draw_by_dealer(hand: str, tile: str, names: list[str]) -> None
 # ---------------------------------------------------------------- 大和放铳
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_on_discard_between_non_dealers(hand: str, tile: str, names: list[str]) -> None:
     """docs/rules/hengyang.md §8.1, §8.5: big on a discard, a non-dealer dealing in: −60; 清一色 + 七小对:
     −120 (60n)."""
@@ -209,7 +210,7 @@ def test_big_on_discard_between_non_dealers(hand: str, tile: str, names: list[st
     check_zero_sum(state)
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_on_discard_dealer_deals_in(hand: str, tile: str, names: list[str]) -> None:
     """docs/rules/hengyang.md §8.1, §8.5: big on a discard, the dealer dealing in: −70; 清一色 + 七小对: −140
     (70n)."""
@@ -227,7 +228,7 @@ def test_big_on_discard_dealer_deals_in(hand: str, tile: str, names: list[str]) 
     check_zero_sum(state)
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_on_discard_dealer_wins(hand: str, tile: str, names: list[str]) -> None:
     """docs/rules/hengyang.md §8.1, §8.5: big on a discard, a non-dealer dealing into the dealer: −70
     (70n)."""

@@ -21,7 +21,7 @@ from engine import (
 )
 from engine.tiles import full_set
 
-from .dealing import act, can, check_zero_sum, discard, discard_drawn, last_settlement, paid
+from .dealing import act, can, check_zero_sum, discard, discard_drawn, last_settlement, paid, param_id
 from .zhuanzhuan_helpers import HZ, JUNK, NO_HIT, READY, deal, discard_win, self_draw, win_names
 
 RED = parse_tile("7z")
@@ -51,6 +51,7 @@ def test_112_tiles_with_four_red_dragons() -> None:
         ("1133m5577s246p7z7z7z", "6p", ["qidui", "zimo"]),  # 七小对 with three 红中
         ("[333m]456m789s55p1p7z7z", "1p", ["pinghu", "zimo"]),  # with an exposed pung
     ],
+    ids=param_id,
 )
 def test_red_dragon_stands_for_any_tile(hand: str, tile: str, names: list[str]) -> None:
     """docs/rules/hongzhong.md §2.1: 红中 is wild: it stands for any tile in runs, triplets, the pair and

@@ -31,7 +31,7 @@ from engine import (
 from engine.tiles import to_counts
 
 from . import dealing
-from .dealing import kai_dice, pass_openings
+from .dealing import kai_dice, param_id, pass_openings
 
 
 def test_suits_and_honors_are_numbered_as_in_riichi_notation() -> None:
@@ -154,6 +154,7 @@ def test_unbalanced_brackets_raise_invalid_notation(bad: str) -> None:
         Action(0, Act.OPENING, detail="sixi+liuliushun"),
         Action(3, Act.TAKE),
     ],
+    ids=param_id,
 )
 def test_action_text_round_trip(action: Action) -> None:
     """actions.py: a short text form for logs and storage (`2 discard 5m`); parse is the inverse of str."""

@@ -228,6 +228,19 @@ def test_claim_prompt_for_a_win() -> None:
         (Action(0, Act.PASS), Phase.OPENING, "不报", "Don't declare"),
         (Action(0, Act.OPENING, detail="sixi+liuliushun"), Phase.OPENING, "报 四喜 + 六六顺", "Declare"),
     ],
+    ids=[
+        "discard",
+        "pung",
+        "chow",
+        "kong-replace",
+        "kong-open",
+        "win",
+        "pass-claim",
+        "take-haidi",
+        "decline-haidi",
+        "pass-opening",
+        "declare-opening",
+    ],
 )
 def test_action_labels(action: Action, phase: Phase, zh: str, en: str) -> None:
     obs = replace(observe(new_hand(RS, 1), 0), phase=phase, legal=(action,))

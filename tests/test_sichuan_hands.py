@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from .dealing import param_id
 from .sichuan_helpers import fans, total_fan
 
 # ---------------------------------------------------------------- shapes
@@ -164,6 +165,7 @@ def test_zimo_jiafan_adds_a_fan() -> None:
         ("555m77m[(1111m)][3333m][999m]", "7m", {"robbed": True}, 6),
         ("1111m3333m55s77s99s", "9s", {"after_kong": "bu"}, 5),
     ],
+    ids=param_id,
 )
 def test_fans_add_up(hand: str, tile: str, flags: dict[str, object], want: int) -> None:
     """docs/rules/sichuan.md §5, §6.1: the hand's fan plus +1 each (the cap is applied when paying)."""

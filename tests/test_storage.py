@@ -113,12 +113,12 @@ async def test_player_upsert_keeps_language_unless_given(store: Storage) -> None
 @pytest.mark.parametrize(
     ("variant", "options", "seats"),
     [
-        ("nonesuch", None, ()),
-        ("changsha", {"birds": 3}, ()),
-        ("changsha", {"flowers": True}, ()),
-        ("changsha", None, [1, 2, 3, 4, 5]),
-        ("changsha", None, [1, 1, 2, 3]),
-        ("changsha", None, [2**70, 1, 2, 3]),
+        pytest.param("nonesuch", None, (), id="unknown-variant"),
+        pytest.param("changsha", {"birds": 3}, (), id="birds-out-of-range"),
+        pytest.param("changsha", {"flowers": True}, (), id="unknown-option"),
+        pytest.param("changsha", None, [1, 2, 3, 4, 5], id="five-seats"),
+        pytest.param("changsha", None, [1, 1, 2, 3], id="one-player-twice"),
+        pytest.param("changsha", None, [2**70, 1, 2, 3], id="id-too-big"),
     ],
 )
 async def test_bad_table_input_is_refused_before_writing(

@@ -11,7 +11,18 @@ import pytest
 
 from engine import Act, Phase
 
-from .dealing import act, can, discard, hand_names, last_settlement, legal, paid, pass_claims, received
+from .dealing import (
+    act,
+    can,
+    discard,
+    hand_names,
+    last_settlement,
+    legal,
+    paid,
+    param_id,
+    pass_claims,
+    received,
+)
 from .xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"
@@ -114,7 +125,7 @@ def test_split_rounds_half_up() -> None:
 
 
 @pytest.mark.parametrize(
-    ("bird", "expected"), [("2s", {2: 100, 3: 50, 0: 50}), ("1s", {2: 100, 3: 100, 0: 100})]
+    ("bird", "expected"), [("2s", {2: 100, 3: 50, 0: 50}), ("1s", {2: 100, 3: 100, 0: 100})], ids=param_id
 )
 def test_three_winners_the_bird_seat_gets_one_more_fan(bird: str, expected: dict[int, int]) -> None:
     """docs/rules/xiangyin.md §11.3: three winners take a third each, × (bird hits + 1), birds counted from

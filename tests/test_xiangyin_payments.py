@@ -13,7 +13,7 @@ from engine import Act, Phase, observe, parse_tiles_ordered, to_act
 from engine.scoring import bird_target
 from engine.variants.xiangyin import bird_seat
 
-from .dealing import act, discard, hand_names, last_settlement, legal, paid
+from .dealing import act, discard, hand_names, last_settlement, legal, paid, param_id
 from .xiangyin_helpers import JUNK, SMALL, check_zero_sum, deal, small_self_draw
 
 PPH = "111m333s333p77p55m"
@@ -170,6 +170,7 @@ def test_number_of_birds_is_the_room_option(n: int) -> None:
         ("4s", {0: 20, 2: 10, 3: 10}),  # 4/8 → 上家 (seat 0)
         ("8m", {0: 20, 2: 10, 3: 10}),
     ],
+    ids=param_id,
 )
 def test_birds_count_from_the_winner(bird: str, expected: dict[int, int]) -> None:
     """docs/rules/xiangyin.md §8.2, §8.3: the rank counts from the winner, counter-clockwise: 1/5/9 the
@@ -208,6 +209,7 @@ def test_discard_win_bird_on_winner_or_discarder(bird: str, hit: bool) -> None:
         ("8m", {0: 20, 2: 10}),  # 4/8 → 上家 (seat 0)
         ("7s", {0: 10, 2: 10}),  # 3/7 → 对家: no such seat with 3 players
     ],
+    ids=param_id,
 )
 def test_birds_with_three_players(bird: str, expected: dict[int, int]) -> None:
     """docs/rules/xiangyin.md §8.4, 裁定 19: with 3 players the ranks keep their seats — 1/5/9 the winner,
@@ -223,6 +225,7 @@ def test_birds_with_three_players(bird: str, expected: dict[int, int]) -> None:
         ("2s", {0: 10}),  # 2/6, 4/8: empty seats
         ("4s", {0: 10}),
     ],
+    ids=param_id,
 )
 def test_birds_with_two_players(bird: str, expected: dict[int, int]) -> None:
     """docs/rules/xiangyin.md §8.4, 裁定 19: with 2 players the two sit opposite, so 1/5/9 hit the winner,

@@ -20,6 +20,7 @@ from .dealing import (
     discard_drawn,
     last_settlement,
     paid,
+    param_id,
     play_to_end,
     settlements,
 )
@@ -187,7 +188,7 @@ def test_tuigang_keeps_kong_money_when_the_hand_is_won() -> None:
 
 
 @pytest.mark.parametrize(
-    ("options", "left"), [({}, 4), ({"birds": 2}, 2), ({"birds": 6}, 6), ({"yima": True}, 1)]
+    ("options", "left"), [({}, 4), ({"birds": 2}, 2), ({"birds": 6}, 6), ({"yima": True}, 1)], ids=param_id
 )
 def test_no_haidi_the_birds_stay_in_the_wall(options: dict[str, object], left: int) -> None:
     """docs/rules/zhuanzhuan.md §8.1, 裁定 9: no haidi; when the wall less the birds is empty the hand is
