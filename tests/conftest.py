@@ -5,6 +5,7 @@ module imports another (tests/test_suite.py checks it)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -14,6 +15,48 @@ from storage import Storage
 
 from .fake_telegram import FakeTelegramServer
 from .pgcluster import Cluster, MissingPostgres
+
+# ---------------------------------------------------------------------- no ERROR logged unnoticed
+
+OUR_LOGGERS = ("bot", "storage", "engine", "tests")
+
+
+class ErrorRecords(logging.Handler):
+    """Collects the ERROR and CRITICAL records our own loggers emit, from any task or thread of the test
+    process (the outbox and the timers log a failure with ``log.exception`` and go on)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.split(".")[0] in OUR_LOGGERS:
+            self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_error_logged(request: pytest.FixtureRequest) -> Iterator[ErrorRecords]:
+    """Fails a test when our code logged an ERROR during it — its fixtures' teardown included (the bot's
+    background tasks stop there) — unless the test expects one: ``@pytest.mark.allow_error_log``. A test that
+    marks it can read what was logged from this fixture's ``records``."""
+    errors = ErrorRecords()
+    root = logging.getLogger()
+    root.addHandler(errors)
+    try:
+        yield errors
+    finally:
+        root.removeHandler(errors)
+    if errors.records and request.node.get_closest_marker("allow_error_log") is None:
+        lines = [
+            f"  {r.name}: {r.getMessage()}" + (f" ({r.exc_info[1]!r})" if r.exc_info else "")
+            for r in errors.records
+        ]
+        pytest.fail(
+            "our code logged an ERROR (mark the test @pytest.mark.allow_error_log if it expects one):\n"
+            + "\n".join(lines),
+            pytrace=False,
+        )
+
 
 # ---------------------------------------------------------------------- PostgreSQL: a real server per session
 

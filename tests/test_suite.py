@@ -5,7 +5,13 @@ files and runs one's module-level code for the other)."""
 from __future__ import annotations
 
 import ast
+import asyncio
+import logging
 from pathlib import Path
+
+import pytest
+
+from .conftest import ErrorRecords
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -67,3 +73,22 @@ def test_conftest_holds_fixtures_and_hooks_only() -> None:
             "fixture" in ast.unparse(d) or "hookimpl" in ast.unparse(d) for d in node.decorator_list
         )
         assert fixture or node.name.startswith(("pytest_", "_")), f"conftest.py: {node.name} is a helper"
+
+
+@pytest.mark.allow_error_log
+async def test_an_error_logged_in_a_background_task_is_seen(no_error_logged: ErrorRecords) -> None:
+    """The guard (tests/conftest.py) sees what a task logs as the outbox and the timers do — an exception
+    caught and logged, the task going on — and our loggers only."""
+
+    async def job() -> None:
+        try:
+            raise RuntimeError("the turn timer failed")
+        except RuntimeError:
+            logging.getLogger("bot.table.timers").exception("table 1: the turn timer failed")
+        logging.getLogger("telegram.ext").error("not ours")
+        logging.getLogger("storage").warning("not an error")
+
+    await asyncio.create_task(job())
+    assert [(r.name, r.getMessage()) for r in no_error_logged.records] == [
+        ("bot.table.timers", "table 1: the turn timer failed")
+    ]
