@@ -47,7 +47,7 @@ def test_acting_out_of_turn_in_a_claim_window() -> None:
 
 
 def test_answering_a_claim_twice() -> None:
-    """docs/rules/changsha.md §4.1: each player answers a discard once. Seat 1 passes the 4p (win and chow)
+    """docs/rules/common.md §3.6: each player answers a discard once. Seat 1 passes the 4p (win and chow)
     while seat 3 (44p) still may pung; seat 1 answering again is refused."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], "2367m12468s1244p"], draws="5m5m5m5m")
     state = discard(state, 0, "3s")

@@ -37,7 +37,7 @@ def test_the_258_pair_may_sit_in_a_run() -> None:
 
 
 def test_runs_do_not_wrap_around() -> None:
-    """docs/rules/hengyang.md §5.1: a run is three in a row of one suit (123 … 789) — 891 or 912 is none."""
+    """docs/rules/common.md §1.3: a run is three in a row of one suit (123 … 789) — 891 or 912 is none."""
     assert win_names("[123m]456s789p189m55s", "5s") is None
     assert win_names("[123m]456s789p129m55s", "5s") is None
     assert win_names("[123m]456s789p789m55s", "5s") == ["pinghu"]
