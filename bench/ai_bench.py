@@ -1,7 +1,7 @@
-"""AI benchmark: CPU time per decision, and strength against another version of the AI (issue 14).
+"""AI benchmark: CPU time per decision, and strength against another version of the AI.
 
 Speed: four AI seats play Changsha hands; every ``choose`` call is timed (thread CPU time) and the mean,
-median and 99th percentile per decision are printed (target, issue 26: ≤ 2 ms mean, ≤ 10 ms p99).
+median and 99th percentile per decision are printed (target: ≤ 2 ms mean, ≤ 10 ms p99).
 ``--level`` picks the AI's level (bot/ai/levels.py; default the strongest). For strength against the
 baseline level in duplicate matches, bench/ai_duel.py.
 

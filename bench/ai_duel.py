@@ -1,4 +1,4 @@
-"""AI duel in duplicate matches (issue 26): is a level of the AI stronger than the baseline, and by how much?
+"""AI duel in duplicate matches: is a level of the AI stronger than the baseline, and by how much?
 
 Every seeded wall is played once per seat with the candidate in that seat and the baseline in every other
 (four times at four seats, three at 三人两房): each seat sees the same tiles and the same dice, so the luck of

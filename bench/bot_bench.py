@@ -10,15 +10,15 @@ in production, with its production settings: SQLite on disk, group messages pace
 * press → reaction: to the bot's next message or edit in the player's private chat
 * memory per table: the bot process's RSS growth with every table mid-hand, divided by the tables
 * the bot's CPU per press, how long its event loop is blocked at a time, and its garbage collections
-* the group flood budget (issue 12): the most messages and edits one group got in any 60 s (Telegram's
+* the group flood budget: the most messages and edits one group got in any 60 s (Telegram's
   limit is 20 a minute per group; the bot paces them at one per 3 s)
 
-Pictures (issue 12): by default the benchmark runs twice in one go, chats in text mode (the baseline) and
+Pictures: by default the benchmark runs twice in one go, chats in text mode (the baseline) and
 with pictures (every table and panel a photo, edited with editMessageMedia / editMessageCaption), and
 reports both; ``--display text`` or ``--display pictures`` runs one. The pictures are drawn in worker
 processes (bot/pictures/worker.py), children of the bot whose CPU its own ``process_time`` leaves out: their
 CPU is read from /proc/<pid>/stat and counted beside the bot's, and with both modes the last line compares
-CPU per press, bot and workers together (issue 24: pictures ≤ 2× text).
+CPU per press, bot and workers together (target: pictures ≤ 2× text).
 
 AIORateLimiter's global 30 messages/s is off (loopback has no flood limits; on Telegram it would pace the
 bot). Storage is not what limits the press rate (bench/storage_bench.py: ~9,200 actions/s persisted, the
@@ -54,8 +54,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.bot_support import since_of  # noqa: E402
 from tests.fake_telegram import Call, FakeChat, FakeMessage, FakeTelegramServer, FakeUser  # noqa: E402
-from tests.test_bot_support import since_of  # noqa: E402
 
 
 def rss_bytes() -> int:
@@ -194,7 +194,8 @@ async def _bot_main(
     watcher = asyncio.create_task(watch_lag())
 
     def worker_cpu() -> float:
-        """The picture workers' CPU so far (they draw in their own processes: issue 24 counts them)."""
+        """The picture workers' CPU so far (they draw in their own processes, so the bot's CPU alone leaves
+        them out)."""
         painter = app.bot_data.get("painter")
         return process_cpu(list(getattr(painter, "pids", ())))
 
@@ -618,7 +619,7 @@ def cpu_per_press(r: dict[str, Any]) -> float:
 
 
 def compare(text: dict[str, Any], pics: dict[str, Any]) -> str:
-    """Picture mode against text mode, CPU per press with the picture workers counted (issue 24: ≤ 2×)."""
+    """Picture mode against text mode, CPU per press with the picture workers counted (target: ≤ 2×)."""
     t, p = cpu_per_press(text), cpu_per_press(pics)
     worker = 1000 * pics["worker_cpu_s"] / max(1, pics["presses"])
     photos = pics["photos"] / max(1, pics["presses"])

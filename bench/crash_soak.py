@@ -45,8 +45,8 @@ import engine  # noqa: E402
 from bot.table.present import Presenter  # noqa: E402
 from bot.text.texts import t  # noqa: E402
 from storage import Storage, result_to_json  # noqa: E402
+from tests.bot_support import since_of  # noqa: E402
 from tests.fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser  # noqa: E402
-from tests.test_bot_support import since_of  # noqa: E402
 
 LANG = "en"
 

@@ -1,6 +1,6 @@
 """Picture benchmark: time to draw a hand, table and end-of-hand picture, on one core.
 
-Target (issue 12): rendering a picture ≤ 30 ms. For each variant, a seeded mid-hand state (30 discards in)
+Target: rendering a picture ≤ 30 ms. For each variant, a seeded mid-hand state (30 discards in)
 and an ended one (bot/pictures/samples.py); each picture is drawn from scratch every time (layout, paint,
 PNG — the render cache bypassed), and the cache hit is timed too. Same-run baselines: the text view of the
 same Observation (bot/text/render.py), and encoding the same picture as JPEG (4:4:4, q90), the format not

@@ -1,6 +1,6 @@
 """Wild-tile benchmark (红中麻将): win checks, waits and shanten with 红中 as wilds, per second on one core.
 
-Target (issue 16): the win check ≥ 200,000/s for 14-tile hands with up to four 红中 — the full check a draw
+Target: the win check ≥ 200,000/s for 14-tile hands with up to four 红中 — the full check a draw
 triggers (``could_win`` then ``evaluate_win``, as bench/engine_bench.py measures Changsha's), on random
 hands from the 112-tile set with 0–4 红中 (each count equally often). Near-complete hands (4 melds + a pair,
 0–4 of their tiles turned into 红中, half of them with one tile swapped: most win, the slow path through

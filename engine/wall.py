@@ -93,8 +93,8 @@ class Wall:
     def draw_dice(self, n: int) -> tuple[int, Wall]:
         """开杠: the N-th remaining stack from the back; beyond the remaining stacks, the last stack.
 
-        D: 骰子数目大于墩数 → 在最后一墩牌上取 — "the last stack" is read as the back-most one (the same
-        stack a plain replacement uses), as the seed names it.
+        Dice beyond the stacks left take the last stack, read as the back-most one (the same stack a plain
+        replacement uses): docs/rules/changsha.md 裁定 1.
         """
         stacks = self._stacks_from_back()
         if not stacks:

@@ -277,7 +277,7 @@ V5_DISPLAY: tuple[str, ...] = (
 )
 
 V6_GAME_NIGHT: tuple[str, ...] = (
-    # The room (issue 11): 局数 (rounds: 4, 8 or 16 hands, 0 = until /stop), the ready timer between hands,
+    # The room: 局数 (rounds: 4, 8 or 16 hands, 0 = until /stop), the ready timer between hands,
     # the ready phase in progress (its deadline, and which seats pressed Ready).
     """
     ALTER TABLE table_settings ADD COLUMN rounds INTEGER NOT NULL DEFAULT 8 CHECK (rounds IN (0, 4, 8, 16))
@@ -362,7 +362,7 @@ V6_GAME_NIGHT: tuple[str, ...] = (
 )
 
 V7_WORKERS: tuple[str, ...] = (
-    # Several bot worker processes on one PostgreSQL database (issue 15, bot/telegram/cluster.py); SQLite has
+    # Several bot worker processes on one PostgreSQL database (bot/telegram/cluster.py); SQLite has
     # them too (one process never uses them). Written once, in SQL both databases read alike
     # (storage/pg_schema.py).
     #
@@ -392,7 +392,7 @@ V7_WORKERS: tuple[str, ...] = (
 )
 
 V8_SHARED_SENDING: tuple[str, ...] = (
-    # The bot's sending, shared by its workers (issue 15, bot/telegram/cluster.py): Telegram's limits are the
+    # The bot's sending, shared by its workers (bot/telegram/cluster.py): Telegram's limits are the
     # bot's, not a worker's. Portable SQL, as v7.
     #
     # When a table's group was last sent a request (wall-clock seconds): the worker that takes the table
@@ -409,7 +409,7 @@ V8_SHARED_SENDING: tuple[str, ...] = (
 )
 
 V9_OUTBOX: tuple[str, ...] = (
-    # The transactional outbox (issue 15): a one-off message (a hand's result in a player's private chat, a
+    # The transactional outbox: a one-off message (a hand's result in a player's private chat, a
     # note to the group) is written in the transaction of what caused it, and deleted once the bot has sent
     # it; a restart, or the worker that takes a table over, sends the table's rows left, in id order.
     # ``keyboard``: the Bot API's reply_markup JSON. PostgreSQL has its own step (an identity column).

@@ -1,51 +1,64 @@
-"""Helpers for the Changsha rule-clause tests: the Changsha variant, its junk hands and its arranged deal.
-
-The helpers every variant shares (actions in tile notation, claims, settlement look-ups) live in dealing.py;
-tests import those from there. Seats count in play order: seat + 1 is the 下家 (next seat); the dealer holds
-14 tiles."""
+"""Fixtures for every test (the fake Bot API server, the storage backends, a throwaway PostgreSQL server)
+and the order in which ``make test`` runs the tests. Helpers live in helper modules (tests/dealing.py,
+tests/<variant>_helpers.py, tests/bot_support.py, ...), never here and never in a test module: no test
+module imports another (tests/test_suite.py checks it)."""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
-from engine import State, get_variant
+import pytest
 
-from . import dealing
-from .dealing import pass_openings
+from storage import Storage
 
-CS = get_variant("changsha")
+from .fake_telegram import FakeTelegramServer
+from .pgcluster import Cluster, MissingPostgres
 
-# Junk hands: every suit, a 2/5/8 tile, no pair, no run, no opening hand, not ready. They only pass.
-JUNK = ("679m25689s12489p", "2367m12468s1248p", "23679m279s14689p")
+# ---------------------------------------------------------------------- no ERROR logged unnoticed
 
-
-def deal(hands: list[str], birds: int = 0, base: int = 10, openings: bool = False, **kw: Any) -> State:
-    """An arranged Changsha hand (birds=0, 底分 10 unless told), built by dealing.deal; ``kw``: its draws,
-    back, tail, dealer, seed, stacks ({N: tile} puts a tile on top of the N-th stack counted from the back,
-    for 开杠 dice) and other room options. Unless ``openings`` is set, every opening hand (起手小胡) is
-    passed, so the hand is at the dealer's first discard."""
-    state = dealing.deal(CS, hands, birds=birds, base=base, **kw)
-    return state if openings else pass_openings(state)
+OUR_LOGGERS = ("bot", "storage", "engine", "tests")
 
 
-def win_names(
-    hand: str, tile: str, self_draw: bool = True, seat: int = 1, dealer: int = 0, **flags: Any
-) -> list[str] | None:
-    """Changsha's verdict on a complete hand: sorted hand names (a big hand repeated by its count), or None if
-    it does not win. ``hand`` is the whole hand with melds in brackets; its concealed part already holds the
-    winning ``tile``."""
-    return dealing.win_names(CS, hand, tile, self_draw=self_draw, seat=seat, dealer=dealer, **flags)
+class ErrorRecords(logging.Handler):
+    """Collects the ERROR and CRITICAL records our own loggers emit, from any task or thread of the test
+    process (the outbox and the timers log a failure with ``log.exception`` and go on)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.split(".")[0] in OUR_LOGGERS:
+            self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_error_logged(request: pytest.FixtureRequest) -> Iterator[ErrorRecords]:
+    """Fails a test when our code logged an ERROR during it — its fixtures' teardown included (the bot's
+    background tasks stop there) — unless the test expects one: ``@pytest.mark.allow_error_log``. A test that
+    marks it can read what was logged from this fixture's ``records``."""
+    errors = ErrorRecords()
+    root = logging.getLogger()
+    root.addHandler(errors)
+    try:
+        yield errors
+    finally:
+        root.removeHandler(errors)
+    if errors.records and request.node.get_closest_marker("allow_error_log") is None:
+        lines = [
+            f"  {r.name}: {r.getMessage()}" + (f" ({r.exc_info[1]!r})" if r.exc_info else "")
+            for r in errors.records
+        ]
+        pytest.fail(
+            "our code logged an ERROR (mark the test @pytest.mark.allow_error_log if it expects one):\n"
+            + "\n".join(lines),
+            pytrace=False,
+        )
 
 
 # ---------------------------------------------------------------------- PostgreSQL: a real server per session
-
-from collections.abc import AsyncIterator, Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import pytest  # noqa: E402
-
-from .fake_telegram import FakeTelegramServer  # noqa: E402
-from .pgcluster import Cluster, MissingPostgres  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +84,13 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "bot.db")
     cluster: Cluster = request.getfixturevalue("pg_cluster")
     return await cluster.clean_database()
+
+
+@pytest.fixture
+async def store(database: str) -> AsyncIterator[Storage]:
+    """A ``Storage`` open on each backend (the ``database`` fixture), closed after the test."""
+    async with await Storage.open(database) as s:
+        yield s
 
 
 @pytest.fixture

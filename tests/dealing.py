@@ -3,8 +3,8 @@ notation, claims, settlement look-ups and hand verdicts.
 
 Every helper takes the variant (or a state that carries it) and tiles in the text notation (``5m``,
 ``123m456s``), so a test reads like the rule it checks. Seats count in play order: seat + 1 is the 下家 (next
-seat); the dealer holds 14 tiles. The per-variant modules (``conftest.py`` for Changsha,
-``test_<variant>_helpers.py`` for the others) bind these to their variant, junk hands and defaults.
+seat); the dealer holds 14 tiles. The per-variant modules (``<variant>_helpers.py``) bind these to
+their variant, junk hands and defaults.
 
 The wall holds the whole set, dealt tiles included: positions 2k and 2k+1 are the top and bottom tile of
 stack k (see engine/wall.py).
@@ -39,12 +39,26 @@ from engine import (
 )
 from engine.wall import Wall
 
+
+def param_id(value: object) -> str | None:
+    """A readable pytest id for a parameter pytest would only number (``flags0``, ``expected3``): a dict as
+    its ``key=value`` pairs, a list or tuple joined by ``+``, an action in its notation (``ids=param_id``);
+    None leaves pytest's own id (a string or a number is readable as it is)."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items()) or "{}"
+    if isinstance(value, list | tuple):
+        return "+".join(str(v) for v in value) or "()"
+    if isinstance(value, Action):
+        return str(value)
+    return None
+
+
 # ---------------------------------------------------------------- wall positions
 
 
 def back_positions(n_tiles: int = 108) -> list[int]:
     """Wall positions in kong-replacement order: top of the last stack, its bottom, then the stack before it
-    (RULES §1: "top tile of the last stack, then its bottom tile")."""
+    (docs/rules/common.md §2.4: the top tile of the last stack, then its bottom)."""
     return [p for k in range(n_tiles // 2 - 1, -1, -1) for p in (2 * k, 2 * k + 1)]
 
 

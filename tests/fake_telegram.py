@@ -591,7 +591,7 @@ class FakeTelegramServer:
         self._waiters: list[asyncio.Future[None]] = []
         self._last_activity = time.monotonic()
         # An in-process bot's own word on whether it is at work (a reason, or None when idle):
-        # tests/test_bot_support.py's ``bot_running`` sets it. With it, ``wait_idle`` needs only a short quiet
+        # tests/bot_support.py's ``bot_running`` sets it. With it, ``wait_idle`` needs only a short quiet
         # period; without it (a bot in another process) the long one is the only sign of a handler at work.
         self.bot_activity: Callable[[], str | None] | None = None
         self._server: asyncio.Server | None = None
@@ -605,8 +605,8 @@ class FakeTelegramServer:
             "sendChatAction", "editMessageText", "editMessageCaption", "editMessageMedia",
             "editMessageReplyMarkup", "deleteMessage", "answerCallbackQuery", "getChat", "getChatMember",
             "getChatAdministrators", "getFile",
-            "sendDocument",  # issue 11: /export
-            "setWebhook",  # issue 15: webhook workers
+            "sendDocument",  # /export
+            "setWebhook",  # webhook workers
         ):  # fmt: skip
             self._methods[name.lower()] = (name, getattr(self, f"_api_{name}"))
 
@@ -832,7 +832,7 @@ class FakeTelegramServer:
         ]
 
     # ---------------------------------------------------------------- chat lifecycle and slow answers
-    # (issue 9: a group upgraded to a supergroup, the bot removed and added again, Telegram slower than
+    # (a group upgraded to a supergroup, the bot removed and added again, Telegram slower than
     # the client's read timeout)
 
     def migrate_group(self, chat: FakeChat) -> FakeChat:
@@ -885,7 +885,7 @@ class FakeTelegramServer:
                 await asyncio.sleep(entry[2])
                 return
 
-    # ---------------------------------------------------------------- hardening (issue 10): edits, channel
+    # ---------------------------------------------------------------- hardening: edits, channel
     # posts, restricted members and raw presses, for the input/access tests and the fuzz test
 
     def edit_text(self, message: FakeMessage, text: str) -> FakeMessage:
@@ -1861,7 +1861,7 @@ class FakeTelegramServer:
             ids.append(self.bot_id)
         return [self._member(chat, uid) for uid in ids]
 
-    # ---------------------------------------------------------------- documents (issue 11: /export)
+    # ---------------------------------------------------------------- documents (/export)
 
     def _api_sendDocument(self, call: Call) -> dict[str, Any]:
         """A file upload (multipart, field ``document``); a known file_id is sent again."""
@@ -1910,7 +1910,7 @@ class _Poll:
 
 
 # --------------------------------------------------------------------------------------------------
-# Issue 12: a photo edited in place (editMessageMedia)
+# A photo edited in place (editMessageMedia)
 
 
 def _api_editMessageMedia(self: FakeTelegramServer, call: Call) -> dict[str, Any]:

@@ -176,3 +176,13 @@ def assert_reached(seen: Counter[str], names: Iterable[str], arranged: Collectio
 
 
 __all__ = ["assert_reached", "eager_policy", "play_hand", "random_policy"]
+
+
+def perft(state: State, depth: int) -> int:
+    """Every legal action of every seat that must act, followed to ``depth`` (python-chess's perft): the
+    number of legal action sequences of that length (a hand that ends sooner counts once)."""
+    if depth == 0 or state.phase == Phase.ENDED:
+        return 1
+    return sum(
+        perft(apply(state, a)[0], depth - 1) for seat in to_act(state) for a in legal_actions(state, seat)
+    )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,14 +15,8 @@ import engine
 from storage import InvalidInput, SeatPlay, Storage, VersionConflict
 from storage.store import ActionLog
 
+from .bot_support import Player, bot_running, lobby_message, open_table, quiet, service
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import Player, bot_running, lobby_message, open_table, quiet, service
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Storage]:
-    async with await Storage.open(database) as s:
-        yield s
 
 
 def played(seed: int, n: int) -> list[tuple[engine.Action, engine.State]]:

@@ -1,4 +1,4 @@
-"""issue 14: the AI's fast paths decide exactly as the plain computation.
+"""The AI's fast paths decide exactly as the plain computation.
 
 * ``HandShape.discards`` (a hand's per-suit work shared by its discards, memoised per-suit splits) gives, for
   every discard, the shanten and the useful tiles that ``HandShape.shanten`` / ``useful`` give of the hand
@@ -7,18 +7,21 @@
 * ``bot.ai._best_discard`` picks the same discard, with the same tie-break draws, as the plain search it
   replaced (kept below as ``plain_best_discard``), in positions of AI self-play of every variant, turns and
   claims alike.
-* Self-play digests: every decision of four baseline AI seats (level easy, ``bot/ai/baseline.py``: the AI
-  as it was before issue 26) over a few hands of each variant, hashed and pinned.
-  A change that alters any decision fails here; when a rule or the AI is changed on purpose, re-pin the
-  digests with ``.venv/bin/python -m tests.test_ai_fast`` (and say why in the commit).
+* The self-play snapshot (tests/snapshots/ai_selfplay.txt): every decision of four AI seats over 30 hands
+  of each variant, digested, with each seat's total and hand 0's first decisions in notation. A change that
+  alters any decision fails here; when a rule or the AI is changed on purpose, rewrite it with
+  ``UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/test_ai_fast.py -k selfplay`` and say why in the
+  commit. A new variant's line is written the first time it runs.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
 import random
-import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -40,7 +43,7 @@ from engine.shanten import Discards, HandShape, PlainDiscards, clear_caches
 from engine.tiles import NUM_KINDS, Counts, to_counts
 
 from . import reference as ref
-from .test_shanten import _winning
+from .random_hands import winning_hand
 
 ALL_VARIANTS = tuple(VARIANTS)
 HANDS = 120
@@ -54,7 +57,7 @@ def _hands14(variant: str, n: int, seed: str) -> Iterator[tuple[Counts, tuple[Me
     kinds = sorted(set(rs.tile_set(4, rs.make_options())))
     for i in range(n):
         if i % 2:
-            tiles, melds = _winning(rs, rng)
+            tiles, melds = winning_hand(rs, rng)
             if rng.random() < 0.5:
                 tiles[rng.randrange(len(tiles))] = rng.choice(kinds)
         else:
@@ -205,26 +208,30 @@ def test_the_discard_search_decides_as_the_plain_one(variant: str) -> None:
     assert compared > 300
 
 
-# ------------------------------------------------------------------ pinned self-play digests
+# ------------------------------------------------------------------ the self-play snapshot
 
-DIGEST_HANDS = 30
-# sha256 of every decision's repr, four AI seats, hands 0..DIGEST_HANDS-1, seat i's generator seeded
-# "{hand}/{i}" (as bench/ai_bench.py --selfplay); pinned from main before the fast paths (2026-12-03)
-DIGESTS = {
-    "changsha": "30cedb7d3c9c8d51767f6be951119d0298734d4c6c832452ad7f90e778d1e860",
-    "hengyang": "a18b53f7738b6f452bfc6799ef894edc55bd7066c4f85a20e0b91c0a22fb8d8b",
-    "xiangyin": "7cf45d8e0ebf9fc88cbc7e7bec59c3e53e76637e852e1cdfa9508cf8c63080d8",
-    "shaoyang": "4ac07f3d5df9c2adf4e14ad94e3ed3c5040c51cf4276b60e98ba45be9900f888",
-    "sichuan": "e2d6b015e124fc701ae81e4cc1c9cf1837d6f05c909e8f50be37c5170e935240",
-    "zhuanzhuan": "c889ca7cc3ec6647845c5879cfbf40bcb20e9bbcf913ed28bd150680616569bd",
-    "hongzhong": "fa036c338510e53fc7ddb3bf7bc5b8c0a9b33706d7161ef49b34bf50e9c4a61c",
-}
+SNAPSHOT = Path(__file__).parent / "snapshots" / "ai_selfplay.txt"
+SELFPLAY_HANDS = 30  # hands 0..29 of each variant
+SHOWN = 16  # decisions of hand 0 written out
+HEADER = f"""\
+# AI self-play, one line per variant (tests/test_ai_fast.py): four AI seats play hands 0-{SELFPLAY_HANDS - 1},
+# seat i's generator seeded "{{hand}}/{{i}}" (as bench/ai_bench.py --selfplay). On each line: the number of
+# decisions, the first 16 hex digits of the sha256 of every decision's repr, each seat's total score over the
+# hands, and the first {SHOWN} decisions of hand 0 in notation. A variant without a line gets one written the
+# first time it runs.
+# After a deliberate change to the AI or a rule, rewrite the file and review its diff:
+#     UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/test_ai_fast.py -k selfplay
+"""
 
 
-def selfplay_digest(variant: str, hands: int) -> str:
+def selfplay_line(variant: str) -> str:
+    """The variant's snapshot line: every decision of AI self-play, digested, and a readable part of it."""
     rs = get_variant(variant)
     digest = hashlib.sha256()
-    for seed in range(hands):
+    decisions = 0
+    totals = [0] * 4
+    first: list[str] = []
+    for seed in range(SELFPLAY_HANDS):
         state = new_hand(rs, seed)
         rngs = [random.Random(f"{seed}/{i}") for i in range(4)]
         for _ in range(3000):
@@ -233,21 +240,51 @@ def selfplay_digest(variant: str, hands: int) -> str:
             seat = to_act(state)[0]
             action = ai.choose(observe(state, seat), rngs[seat])
             digest.update(repr(action).encode())
+            decisions += 1
+            if seed == 0 and len(first) < SHOWN:
+                first.append(str(action))
             state, _ = apply(state, action)
-        assert state.phase == Phase.ENDED, f"hand {seed} did not end"
-    return digest.hexdigest()
+        assert state.phase == Phase.ENDED and state.result is not None, f"hand {seed} did not end"
+        for i, d in enumerate(state.result.deltas):
+            totals[i] += d
+    scores = " ".join(f"{t:+d}" for t in totals)
+    return (
+        f"{variant}  decisions {decisions}  sha256 {digest.hexdigest()[:16]}  totals {scores}"
+        f"  hand 0: {', '.join(first)}"
+    )
+
+
+def snapshot_lines(text: str) -> dict[str, str]:
+    return {line.split()[0]: line for line in text.splitlines() if line.strip() and not line.startswith("#")}
+
+
+def write_line(variant: str, line: str) -> None:
+    """Put the variant's line into the snapshot (replacing its old line, or appended), under a lock: xdist
+    workers may write lines of different variants at once."""
+    SNAPSHOT.parent.mkdir(exist_ok=True)
+    with open(SNAPSHOT, "a+", encoding="utf-8") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        lines = [x for x in f.read().splitlines() if x.strip() and not x.startswith("#")]
+        at = [i for i, x in enumerate(lines) if x.split()[0] == variant]
+        if at:
+            lines[at[0]] = line
+        else:
+            lines.append(line)
+        order = {v: i for i, v in enumerate(ALL_VARIANTS)}
+        lines.sort(key=lambda x: order.get(x.split()[0], len(order)))
+        f.seek(0)
+        f.truncate()
+        f.write(HEADER + "\n".join(lines) + "\n")
 
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
 def test_selfplay_decisions_are_unchanged(variant: str) -> None:
-    """Every decision of AI self-play, hashed: equal to the pinned digest."""
-    assert selfplay_digest(variant, DIGEST_HANDS) == DIGESTS[variant]
-
-
-def _pin(variants: Sequence[str]) -> None:
-    for v in variants:
-        print(f'    "{v}": "{selfplay_digest(v, DIGEST_HANDS)}",')
-
-
-if __name__ == "__main__":
-    _pin(sys.argv[1:] or ALL_VARIANTS)
+    """Every decision of AI self-play equals the snapshot's (tests/snapshots/ai_selfplay.txt). A change that
+    alters any decision fails here; a new variant's line is written (review it and commit it)."""
+    line = selfplay_line(variant)
+    known = snapshot_lines(SNAPSHOT.read_text(encoding="utf-8")) if SNAPSHOT.exists() else {}
+    if os.environ.get("UPDATE_SNAPSHOTS") or variant not in known:
+        write_line(variant, line)
+        return
+    assert line == known[variant], "the AI decides otherwise: if on purpose, rewrite the snapshot (header)"

@@ -1,4 +1,4 @@
-"""bot.ai levels (issue 26): the value-aware, defending AI, each test naming its clause of docs/ai.md.
+"""bot.ai levels: the value-aware, defending AI, each test naming its clause of docs/ai.md.
 
 Positions are Observations made by hand (the AI reads nothing else): a real observation of a fresh hand
 with the seat's tiles, the table's melds and rivers and the wall left replaced.

@@ -1,4 +1,4 @@
-"""Who may act at a table (issue 10): joining needs membership of the group (getChatMember), deep links
+"""Who may act at a table: joining needs membership of the group (getChatMember), deep links
 cannot be guessed and never show a stranger the group's title, settings and Start belong to the table's
 host and the group's admins, edited messages and channel posts run no command, and what users type is
 capped and cleaned before it is stored or quoted back."""
@@ -11,8 +11,8 @@ import pytest
 
 from bot.table.settings import PAUSE_CHOICES
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, service, setting
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service, setting
 
 TITLE = "Secret Mahjong Club"
 
@@ -45,7 +45,7 @@ async def _group(tg: FakeTelegramServer, user: FakeUser, group: FakeChat, text: 
 async def test_a_stranger_cannot_join_by_deep_link_or_forged_press(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Issue 10: `/start j<id>` in private (ids count up) seated a stranger and told him the group's title;
+    """`/start j<id>` in private (ids count up) seated a stranger and told him the group's title;
     a forged L|<id>|j press did the same."""
     alice = tg.add_user("Alice", started=True)
     mallory = tg.add_user("Mallory", started=True)  # not in the group
@@ -95,7 +95,7 @@ async def test_membership_statuses(tg: FakeTelegramServer, tmp_path: Path, statu
 async def test_settings_and_start_belong_to_the_host_and_admins(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Issue 10: an empty lobby could be changed by anyone, even a non-member through a forged press."""
+    """An empty lobby could be changed by anyone, even a non-member through a forged press."""
     alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
     erin, mallory = tg.add_user("Erin", started=True), tg.add_user("Mallory", started=True)
     group = tg.add_group(TITLE, members=[alice, bob], admins=[erin])
@@ -141,7 +141,7 @@ async def test_settings_and_start_belong_to_the_host_and_admins(
 async def test_edited_messages_and_channel_posts_run_no_command(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Issue 10: editing an old message into /stop counted as a vote."""
+    """Editing an old message into /stop counted as a vote."""
     alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
     group = tg.add_group(TITLE, members=[alice, bob])
     channel = tg.add_channel("News")
@@ -168,7 +168,7 @@ async def test_edited_messages_and_channel_posts_run_no_command(
 async def test_long_arguments_get_a_short_reply_and_names_are_stored_clean(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Issue 10: a 10 KB /newtable or /rules argument was echoed back, Telegram refused the message and the
+    """A 10 KB /newtable or /rules argument was echoed back, Telegram refused the message and the
     user got nothing; display names were stored uncapped."""
     eve = tg.add_user("Eve\u202e" + "A" * 10_000 + "\n\x07", started=True)
     group = tg.add_group(TITLE, members=[eve])

@@ -79,7 +79,7 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
         None,
         "",
         "g",
-        "g|1|2|3",  # the format before issue 10: no hand
+        "g|1|2|3",  # the old format: no hand
         "g|1|2|3|4|5",
         "g|1|2|3|²",
         "g|1|2|3|٣",  # Arabic-Indic three
@@ -115,6 +115,7 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
         "\x00",
         "g|1|2|3|4\n",
     ],
+    ids=lambda data: repr(data)[:24],
 )
 def test_anything_else_decodes_to_nothing(data: str | None) -> None:
     assert decode(data) is None

@@ -13,10 +13,10 @@ from bot.telegram.webhook import WebhookConfig
 from bot.text.texts import t
 from storage import Storage
 
+from .bot_support import Clock, Player, hand_over, lobby_message, make_app, open_table, play_hand
 from .fake_telegram import FakeTelegramServer
 from .pgcluster import Cluster as PgCluster
 from .pgcluster import free_port
-from .test_bot_support import Clock, Player, hand_over, lobby_message, make_app, open_table, play_hand
 
 
 @pytest.mark.soak  # make test runs tests/test_cluster_e2e.py, which covers this with processes

@@ -1,4 +1,4 @@
-"""The uniform claim pause (issue 10, docs/security.md): the group must not be able to tell that someone may
+"""The uniform claim pause (docs/security.md): the group must not be able to tell that someone may
 claim. Before, "waiting for answers to X's tile" appeared only when a human could claim (AI seats answer
 at once). Now after every discard, and every kong that may be robbed (抢杠), every chat shows the same thing
 for the same time - the room's pause - whether or not anyone may claim.
@@ -27,9 +27,9 @@ from bot.table.present import paused_observation
 from bot.text import views
 from engine import Phase
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, service
+from .changsha_helpers import rob_deal
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
-from .test_changsha_kong import rob_deal
 
 NAMES = ["East", "South", "West", "North"]
 
@@ -120,7 +120,7 @@ def test_only_the_rules_decide_a_moment() -> None:
 def test_windows_opened_by_public_events_pause_the_same_whoever_can_decide(
     variant: str, seed: int, kind: engine.EventKind
 ) -> None:
-    """Issue 10's uniform pause covers 开杠's turned-up tiles and the 海底 windows too: the moment comes from
+    """The uniform pause covers 开杠's turned-up tiles and the 海底 windows too: the moment comes from
     the public events alone; during it every chat shows the table as it was before, with those events as
     the latest moves - nothing that depends on whether someone (a human) may now decide."""
     state = engine.new_hand(engine.get_variant(variant), seed)

@@ -1,4 +1,4 @@
-"""A seeded attack on the bot over the fake Bot API (issue 10): thousands of random and forged updates -
+"""A seeded attack on the bot over the fake Bot API: thousands of random and forged updates -
 callback data of random bytes, unicode, huge numbers, other tables, other hands and other decisions; presses
 by non-members and by users who are not seated; commands in the wrong chat; edited messages; channel posts -
 between a few legal moves of the seated players. The database (and the tables in memory) must not change
@@ -21,8 +21,8 @@ import engine
 from bot.table.service import TableRuntime, TableService
 from engine import Phase
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, service
 from .fake_telegram import FakeCallbackQuery, FakeMessage, FakeTelegramServer, FakeUser
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
 
 SEED = 20_250_615
 UPDATES = 2_040  # forged and random updates

@@ -1,4 +1,4 @@
-"""战绩 over the fake Bot API (issue 11): /history paged with buttons, /replay stepped through a whole hand in
+"""战绩 over the fake Bot API: /history paged with buttons, /replay stepped through a whole hand in
 private, /export as a JSON Lines document that replays to the same bytes, /stats recomputed from the action
 log, ratings on the leaderboard; and every refusal: no code, an unknown code, another group's hand, a hand
 in progress, an abandoned hand, a hand the asker has no part in."""
@@ -13,9 +13,19 @@ import engine
 from bot.records.export import hand_jsonl, parse
 from engine import Act, Phase
 
+from .bot_support import (
+    Clock,
+    bot_running,
+    choose_setting,
+    command,
+    lobby_message,
+    open_table,
+    press,
+    quiet,
+    service,
+    until_hands,
+)
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from .test_bot_night import command, press, until_hands
-from .test_bot_support import Clock, bot_running, choose_setting, lobby_message, open_table, quiet, service
 
 
 async def reply_in(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None, text: str) -> FakeMessage:

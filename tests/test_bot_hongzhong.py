@@ -1,4 +1,4 @@
-"""转转麻将 and 红中麻将 in the bot, like the other variants (issue 16): found by id or Chinese name by
+"""转转麻将 and 红中麻将 in the bot, like the other variants: found by id or Chinese name by
 /newtable and /rules, a whole hand played over the fake Telegram Bot API, the 四红中 win at the deal and the
 added-points bird hits rendered from the variant (bot/ names no variant)."""
 
@@ -12,9 +12,7 @@ from bot.text import render
 from bot.text.texts import t
 from engine import Act, observe
 
-from .dealing import act, last_settlement
-from .fake_telegram import FakeTelegramServer
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -24,7 +22,9 @@ from .test_bot_support import (
     play_hand,
     service,
 )
-from .test_zhuanzhuan_helpers import HZ, JUNK, TWO_HITS, deal, self_draw
+from .dealing import act, last_settlement
+from .fake_telegram import FakeTelegramServer
+from .zhuanzhuan_helpers import HZ, JUNK, TWO_HITS, deal, self_draw
 
 
 def test_find_variant_by_id_and_chinese_name() -> None:

@@ -1,4 +1,4 @@
-"""Issue 9, over real HTTP: what Telegram does to a group and its bot around a table - a group upgraded to a
+"""What Telegram does to a group and its bot around a table - a group upgraded to a
 supergroup, the bot removed and added again, a player who blocks the bot, Telegram slower than the client's
 read timeout, a second bot process on the same database, the old settings file, a result cut off by a
 stop. Each was reproduced as it failed before being fixed."""
@@ -21,8 +21,7 @@ from bot.telegram.app import AlreadyRunning, build_application
 from bot.text.texts import t
 from engine import Phase
 
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Player,
     bot_running,
     hand_over,
@@ -33,6 +32,7 @@ from .test_bot_support import (
     quiet,
     service,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -195,9 +195,11 @@ def run_bot(tg: FakeTelegramServer, db: Path, **popen: object) -> subprocess.Pop
     )
 
 
-async def wait_exit(proc: subprocess.Popen[str], timeout: float) -> int:
+async def wait_exit(proc: subprocess.Popen[str], timeout: float) -> tuple[int, str]:
+    """The process's exit code and what it wrote to stderr, once it has ended (its pipes closed)."""
     loop = asyncio.get_running_loop()
-    return await asyncio.wait_for(loop.run_in_executor(None, proc.wait), timeout)
+    _, err = await asyncio.wait_for(loop.run_in_executor(None, proc.communicate), timeout)
+    return proc.returncode, err or ""
 
 
 async def test_a_second_bot_on_the_same_database_exits_without_touching_telegram(
@@ -209,12 +211,13 @@ async def test_a_second_bot_on_the_same_database_exits_without_touching_telegram
         with pytest.raises(AlreadyRunning):
             build_application(tg.token, db, tg.base_url)
         mark = tg.mark()
-        proc = run_bot(tg, db)
-        assert await wait_exit(proc, 30) == 3
-        assert proc.stderr is not None and "another bot process" in proc.stderr.read()
+        code, err = await wait_exit(run_bot(tg, db), 30)
+        assert code == 3 and "another bot process" in err
         await tg.wait_idle()
         assert [c.method for c in tg.calls[mark:] if c.method != "getUpdates"] == []
-    build_application(tg.token, db, tg.base_url)  # free again once the first has stopped
+    app = build_application(tg.token, db, tg.base_url)  # free again once the first has stopped
+    assert app.post_shutdown is not None
+    await app.post_shutdown(app)  # never started: only its lock to release
 
 
 async def test_old_settings_file_is_imported_once_and_bad_values_never_stop_the_bot(
@@ -243,7 +246,7 @@ async def test_old_settings_file_is_imported_once_and_bad_values_never_stop_the_
         await tg.wait_for_call("setMyCommands", timeout=30)
     finally:
         proc.send_signal(signal.SIGTERM)
-        assert await wait_exit(proc, 15) == 0
+        assert (await wait_exit(proc, 15))[0] == 0
     assert not side.exists()
     with sqlite3.connect(db) as c:
         row = c.execute("SELECT claim_s, discard_s, host FROM table_settings WHERE table_id = ?", (tid,))

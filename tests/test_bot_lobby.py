@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .bot_support import bot_running, choose_setting, lobby_message, open_table, service
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import bot_running, choose_setting, lobby_message, open_table, service
 
 LAST_PART = re.compile(r"\(part (\d+)/\1\)")  # the last message of a rules page sent in parts
 
@@ -43,7 +43,7 @@ async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
         await tg.wait_for(
             lambda _: "waiting for the private chat" in (tg.message(group, lobby.message_id).text or "")
         )
-        # issue 12: he is listed apart from the seats (he was "5." at a table of four)
+        # he is listed apart from the seats (he was "5." at a table of four)
         text = tg.message(group, lobby.message_id).text or ""
         assert "waiting for the private chat): Bob" in text and "  5." not in text
 
@@ -51,7 +51,7 @@ async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
         await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
         await tg.wait_for_call("sendMessage", chat_id=bob.id, ok=True)
         await tg.wait_idle()
-        # one message in his private chat, the reply to /start (issue 12: it used to be two)
+        # one message in his private chat, the reply to /start (it used to be two)
         [joined] = tg.calls_to("sendMessage", chat_id=bob.id, ok=True)
         assert "You joined table" in joined.params["text"]
         text = tg.message(group, lobby.message_id).text or ""

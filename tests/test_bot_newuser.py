@@ -1,4 +1,4 @@
-"""What a new user met (issue 12, "Fix what a new user met"), one test each: the group's recent line in
+"""What a new user met, one test each: the group's recent line in
 words, Xiangyin's bird multiplier as paid, 人数 reaching 3 with three seated, Hengyang's own 扳牌 prompt,
 honours in English, toasts in the presser's language, /rules without a repository path, and /newtable by
 a preset's name.
@@ -19,11 +19,11 @@ from bot import ai
 from bot.text import render, views
 from engine import Phase, observe, parse_tile
 
+from .bot_support import Clock, bot_running, choose_setting, lobby_message, open_table, service, setting
 from .dealing import last_settlement
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import Clock, bot_running, choose_setting, lobby_message, open_table, service, setting
-from .test_hengyang_opening import SIXI, opening_deal
-from .test_xiangyin_payments import small_self_draw
+from .hengyang_helpers import SIXI, opening_deal
+from .xiangyin_helpers import small_self_draw
 
 # ------------------------------------------------------------------ texts
 
@@ -50,7 +50,8 @@ def test_the_recent_line_is_words_never_engine_notation(variant: str) -> None:
 
 
 def test_xiangyin_birds_read_as_paid_times_hits_plus_one() -> None:
-    """RULES §4 (湘阴): × (中鸟数 + 1). The settlement printed ×2^hits while paying × (hits + 1)."""
+    """docs/rules/xiangyin.md §8.3: × (中鸟数 + 1). The settlement printed ×2^hits while paying × (hits +
+    1)."""
     state = small_self_draw("9s1m", 2)
     text = render.settlement_view(observe(state, 0), last_settlement(state), "zh")
     assert "小胡 1 · 底分 ×10 · 中鸟2只 ×3 = 30" in text and "×4" not in text

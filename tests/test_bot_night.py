@@ -1,6 +1,6 @@
-"""The game night (issue 11) over the fake Bot API: a whole room of 4 hands in every variant through its
+"""The game night over the fake Bot API: a whole room of 4 hands in every variant through its
 大结算, Ready between hands and the ready timer, host-only and locked settings, remembered settings, /stop
-with the summary of the hands played, "play again", the first dealer a variant names (issue 16: 湘阴's
+with the summary of the hands played, "play again", the first dealer a variant names (湘阴's
 creator deals first), and the provable shuffle (commitment, reveal, the wall rebuilt from the seed).
 
 Hands run without waiting: a player who lets his timer run out twice is on auto-play, and a ready phase
@@ -18,60 +18,25 @@ from typing import Any
 import pytest
 
 import engine
-from bot.table.service import TableService
 from engine.verify import deal
 
-from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
+    command,
     lobby_message,
     open_table,
+    press,
     quiet,
-    run_timer,
+    run_timer_settled,
     service,
     setting,
+    until_hands,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-async def run_timer_settled(
-    app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer
-) -> None:
-    """The table's next timer run now (test_bot_support.run_timer), then its messages settled."""
-    await run_timer(app, svc, clock, tid)
-    await quiet(app, tg)
-
-
-async def until_hands(
-    app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer, n: int
-) -> None:
-    """Let timers run (the players never press) until the table has finished ``n`` hands or closed."""
-    for _ in range(40):
-        await quiet(app, tg)
-        rt = svc.registry.by_id.get(tid)
-        if rt is None or rt.closed or (rt.hands_played >= n and not rt.playing):
-            return
-        await run_timer_settled(app, svc, clock, tid, tg)
-    raise AssertionError(f"table {tid} did not finish {n} hands")
-
-
-async def press(tg: FakeTelegramServer, user: FakeUser, message: FakeMessage, data: str) -> str:
-    q = tg.press(user, message.chat, message.message_id, data, check=False)
-    await tg.wait_for(lambda _: q.answered, what=f"the answer to {data}")
-    return q.text or ""
-
-
-async def command(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None, text: str) -> str:
-    """A command's text reply (in ``chat``; None: the user's private chat)."""
-    mark = tg.mark()
-    tg.send_text(user, chat, text)
-    target = chat.id if chat is not None else user.id
-    quoted = (lambda c: "reply_parameters" in c.params) if chat is not None else None  # private: no quote
-    call = await tg.wait_for_call("sendMessage", chat_id=target, since=mark, predicate=quoted)
-    return str(call.params["text"])
 
 
 async def set_rounds(
@@ -268,8 +233,8 @@ async def test_ready_phase_survives_a_restart(tg: FakeTelegramServer, tmp_path: 
 
 
 async def test_first_dealer_is_the_xiangyin_host(tg: FakeTelegramServer, tmp_path: Path) -> None:
-    """Issue 16 / docs/rules/xiangyin.md (seed 002 一.3.1 第一局由创建者为庄家): the table's creator deals the
-    first hand, wherever he sits; in Changsha the first dealer is drawn from the hand's seed."""
+    """docs/rules/xiangyin.md §2.1, 裁定 1: the table's creator deals the first hand, wherever he sits; in
+    Changsha the first dealer is drawn from the hand's seed (docs/rules/changsha.md §2.1)."""
     alice = tg.add_user("Alice")  # the creator, without a private chat at first
     bob, erin = tg.add_user("Bob", started=True), tg.add_user("Erin")
     group = tg.add_group("Mahjong", members=[alice, bob], admins=[erin])

@@ -13,8 +13,8 @@ import pytest
 
 from bot.table.present import GroupSnap, Presenter, View, group_key
 
+from .bot_support import Player, bot_running, open_table, press_button, quiet, service
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import Player, bot_running, open_table, press_button, quiet, service
 
 INTERVAL = 1.5  # the burst's presses take a few ms each: all within one interval
 

@@ -1,4 +1,4 @@
-"""Pictures in the chats over the fake Bot API (issue 12): the group's table is one photo edited in place
+"""Pictures in the chats over the fake Bot API: the group's table is one photo edited in place
 (editMessageMedia / editMessageCaption), each player has one panel per hand (a photo of his hand, its
 caption the table around him and the clock) and one result message that stays; /view switches a chat
 between pictures and text, and text mode is complete."""
@@ -22,8 +22,7 @@ from bot.text.texts import t
 from engine import Phase
 from storage import Storage
 
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -33,6 +32,7 @@ from .test_bot_support import (
     quiet,
     service,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SENDS = ("sendMessage", "sendPhoto")
@@ -94,7 +94,7 @@ async def test_a_hand_in_pictures_one_panel_each_and_the_table_edited_in_place(
         clocks = [v.caption or "" for v in table.versions if "⏱" in (v.caption or "")]
         assert clocks and all("s left" in c and "to play" in c for c in clocks)
         assert table.photo is not None and table.photo.data.startswith(PNG) and not table.callback_data
-        # issue 23: every seat is named on the pictures, the AI seats as the captions name them
+        # every seat is named on the pictures, the AI seats as the captions name them
         svc = service(app)
         [hand] = await svc.storage.table_hands(tid)
         final = await svc.storage.rebuild(hand.id)

@@ -11,8 +11,7 @@ import engine
 from bot.text.texts import t
 from storage import Storage
 
-from .fake_telegram import FakeTelegramServer
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -22,6 +21,7 @@ from .test_bot_support import (
     play_hand,
     service,
 )
+from .fake_telegram import FakeTelegramServer
 
 
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))

@@ -12,8 +12,7 @@ from bot.text.texts import t
 from bot.text.views import WARN_AT
 from engine import Phase
 
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -25,6 +24,7 @@ from .test_bot_support import (
     play_hand,
     service,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 
 async def alone_at_a_hand(tg: FakeTelegramServer, svc: TableService, alice: FakeUser, group: FakeChat) -> int:
@@ -206,7 +206,7 @@ async def test_a_panel_sent_just_before_a_crash_loses_its_buttons_when_pressed(
 async def test_a_result_cut_off_by_a_stop_reaches_each_player_once_after_the_restart(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Issue 15 (the transactional outbox): the hand's final action is committed, but its players' results
+    """The transactional outbox: the hand's final action is committed, but its players' results
     have not reached their private chats when the bot stops (those chats unreachable for the moment, the
     requests never got through). After the restart each player gets his result - the one written with the
     final action, his total included - exactly once, and the outbox is empty."""

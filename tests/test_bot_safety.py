@@ -19,8 +19,7 @@ from bot.text import render, views
 from bot.text.texts import t
 from engine import Act, Action, Phase
 
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -30,6 +29,7 @@ from .test_bot_support import (
     play_hand,
     service,
 )
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 
 @pytest.fixture(autouse=True)
@@ -215,7 +215,7 @@ def test_game_buttons_carry_table_hand_and_decision_within_64_bytes() -> None:
             assert all(d.startswith("g|123456789|987654321|99999|") for d in datas)
 
 
-# ---------------------------------------------------------- buttons bound to hand and decision (issue 10)
+# ---------------------------------------------------------- buttons bound to hand and decision
 
 
 def decision_of(data: str) -> int:
@@ -244,7 +244,7 @@ async def _answer_of(tg: FakeTelegramServer, query: object) -> str:
 async def test_a_button_of_an_earlier_hand_is_refused_in_the_next(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Issue 10: versions restart every hand, so a button of hand 1 named a decision of hand 2."""
+    """Versions restart every hand, so a button of hand 1 named a decision of hand 2."""
     async with alice_alone(tg, tmp_path, "changsha", seed_base=7) as (app, alice, group, tid):
         rt = service(app).tables[tid]
         player = Player(tg, alice, tid)
@@ -279,7 +279,7 @@ async def test_a_button_of_an_earlier_hand_is_refused_in_the_next(
 async def test_a_second_press_on_a_decision_is_refused_even_if_legal_now(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Issue 10: "Kong (replace)" then "Discard" pressed on one panel: the discard was played without the
+    """Pressing "Kong (replace)" then "Discard" on one panel: the discard was played without the
     player ever seeing the replacement tile. Xiangyin, seed 1035: the dealer (seat 0) holds a kong."""
     async with alice_alone(tg, tmp_path, "xiangyin", seed_base=34) as (app, alice, _, tid):
         svc = service(app)
@@ -308,7 +308,7 @@ async def test_a_second_press_on_a_decision_is_refused_even_if_legal_now(
 async def test_malformed_callback_data_is_answered_and_changes_nothing(
     tg: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 10: int("²") and 5,000-digit numbers raised in the handler; Arabic-Indic digits were indices."""
+    """int("²") and 5,000-digit numbers raised in the handler; Arabic-Indic digits were indices."""
     caplog.set_level(logging.INFO)
     async with alice_alone(tg, tmp_path, "changsha") as (app, alice, _, tid):
         rt = service(app).tables[tid]

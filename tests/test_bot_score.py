@@ -7,8 +7,7 @@ from pathlib import Path
 
 from bot.text.texts import t
 
-from .fake_telegram import FakeTelegramServer
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -20,6 +19,7 @@ from .test_bot_support import (
     play_hand,
     service,
 )
+from .fake_telegram import FakeTelegramServer
 
 DAY = 86_400
 

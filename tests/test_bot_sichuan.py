@@ -1,4 +1,4 @@
-"""Sichuan as the apps play it, through the Telegram front end over real HTTP (issue 13): every mode —
+"""Sichuan as the apps play it, through the Telegram front end over real HTTP: every mode —
 血战到底, 血战换三张, 血流成河, 三人两房 — chosen by its preset in the lobby and played to the end; 换三张's
 three tiles picked on the private panel (toggle, then confirm); 血流's wins counted on the group's table;
 every option and preset in the lobby and /rules.
@@ -17,8 +17,7 @@ from bot.text import render
 from bot.text.texts import t
 from engine import Act
 
-from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -29,6 +28,7 @@ from .test_bot_support import (
     service,
     since_of,
 )
+from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
 
 SC = engine.get_variant("sichuan")
 PRESETS = {p.id: i for i, p in enumerate(SC.presets)}
@@ -66,9 +66,9 @@ async def open_sichuan(
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 async def test_each_mode_is_played_to_the_end(tg: FakeTelegramServer, tmp_path: Path, preset: str) -> None:
-    """Issue 13: the bot plays each mode end to end over the fake API — the room chosen by its preset, the
-    hand dealt with its options and seats, played (Alice takes the first button: the suggested three tiles
-    for 换三张) to its result."""
+    """docs/rules/sichuan.md §14.1–§14.4: the bot plays each mode end to end over the fake API — the room
+    chosen by its preset, the hand dealt with its options and seats, played (Alice takes the first button:
+    the suggested three tiles for 换三张) to its result."""
     alice = tg.add_user("Alice", language_code="en", started=True)
     group = tg.add_group("Mahjong", members=[alice])
     async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
@@ -102,9 +102,9 @@ def pick_panel(tg: FakeTelegramServer, alice: FakeUser, tid: int) -> FakeMessage
 
 
 async def test_swap_three_is_picked_tile_by_tile(tg: FakeTelegramServer, tmp_path: Path) -> None:
-    """RULES §6b 换三张 on the private panel: the prompt asks for three tiles of one suit with the hand
-    shown; a tile pressed is picked (✅) and only tiles that can still make a legal three stay on offer; once
-    three are picked a confirmation sends them. The group never sees them."""
+    """docs/rules/sichuan.md §2.1 on the private panel: the prompt asks for three tiles of one suit with the
+    hand shown; a tile pressed is picked (✅) and only tiles that can still make a legal three stay on offer;
+    once three are picked a confirmation sends them. The group never sees them."""
     alice = tg.add_user("Alice", language_code="en", started=True)
     group = tg.add_group("Mahjong", members=[alice])
     async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
@@ -170,7 +170,8 @@ def _label(message: FakeMessage, data: str) -> str:
 async def test_rules_and_settings_list_every_option_and_preset(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Issue 13: every option in the lobby and /rules, with its values' labels; the presets too."""
+    """docs/rules/sichuan.md §14: every option in the lobby and /rules, with its values' labels; the presets
+    too."""
     alice = tg.add_user("Alice", language_code="en", started=True)
     group = tg.add_group("Mahjong", members=[alice])
     async with bot_running(tg, tmp_path / "bot.db", Clock()):
@@ -199,8 +200,8 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     from bot.text import render
 
     from .dealing import act, act_events, discard_drawn
-    from .test_sichuan_helpers import J0, J1, J2
-    from .test_sichuan_helpers import deal as sichuan_deal
+    from .sichuan_helpers import J0, J1, J2
+    from .sichuan_helpers import deal as sichuan_deal
 
     state = sichuan_deal([J0 + "4s", "333m666m222s888s4s", J1, J2], draws="6p6p6p4s", mode="xueliu")
     state = act(state, 0, Act.DISCARD, "4s")
@@ -225,8 +226,8 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
 
 
 def test_the_ai_passes_the_three_the_variant_suggests() -> None:
-    """Issue 13: the AI picks sensibly by asking the variant (bot/ai/ names none): its 换三张 is the
-    suggestion offered first — three tiles of its shortest suit — and its 定缺 the suit it holds fewest of."""
+    """The AI picks sensibly by asking the variant (bot/ai/ names none): its 换三张 is the suggestion offered
+    first — three tiles of its shortest suit — and its 定缺 the suit it holds fewest of."""
     import random
 
     from bot import ai

@@ -14,8 +14,7 @@ from bot.text.texts import t
 from bot.text.views import WARN_AT
 from engine import Act, Phase, get_variant, new_hand, observe
 
-from .fake_telegram import FakeTelegramServer, FakeUser
-from .test_bot_support import (
+from .bot_support import (
     Clock,
     Player,
     bot_running,
@@ -27,6 +26,7 @@ from .test_bot_support import (
     run_timer,
     service,
 )
+from .fake_telegram import FakeTelegramServer, FakeUser
 
 
 async def _answer_others(players: list[Player], rt: Any, tg: FakeTelegramServer, alone: FakeUser) -> None:

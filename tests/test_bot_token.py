@@ -1,4 +1,4 @@
-"""A token Telegram refuses is never printed (issue 10): PTB's InvalidToken message quotes it, and it used to
+"""A token Telegram refuses is never printed: PTB's InvalidToken message quotes it, and it used to
 reach stderr in an uncaught traceback. `python -m bot` runs in a subprocess against the fake Bot API server
 (TELEGRAM_BASE_URL), which refuses any token but its own."""
 

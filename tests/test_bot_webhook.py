@@ -12,9 +12,9 @@ from bot.telegram.app import running
 from bot.telegram.webhook import DEFAULT_PORT, WebhookConfig, derived_secret, webhook_from_env
 from bot.text.texts import t
 
+from .bot_support import Clock, Player, hand_over, lobby_message, make_app, open_table, play_hand
 from .fake_telegram import FakeTelegramServer
 from .pgcluster import free_port
-from .test_bot_support import Clock, Player, hand_over, lobby_message, make_app, open_table, play_hand
 
 
 def test_the_environment_chooses_polling_or_a_webhook() -> None:

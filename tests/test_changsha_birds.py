@@ -1,4 +1,4 @@
-"""扎鸟 birds (RULES.md §1 "Birds", §2 payments; seed 七.2).
+"""扎鸟 birds (docs/rules/changsha.md §9, §8.3).
 
 Birds are the tiles at the front of the wall after the win; rank r points at seat (dealer + r − 1) mod 4. With
 the dealer at seat 0: 1/5/9 → seat 0, 2/6 → seat 1, 3/7 → seat 2, 4/8 → seat 3. SMALL (234m 456s 55s 23p 789p)
@@ -10,8 +10,8 @@ import pytest
 
 from engine import Act, Phase, parse_tiles_ordered
 
-from .conftest import JUNK, deal
-from .dealing import act, discard, hand_names, last_settlement, paid, play_until_haidi
+from .changsha_helpers import JUNK, deal
+from .dealing import act, discard, hand_names, last_settlement, paid, param_id, play_until_haidi
 
 SMALL = "234m45556s23789p"
 
@@ -28,8 +28,7 @@ def small_self_draw_by_seat_1(birds: str, n: int) -> dict[int, int]:
 
 
 def test_birds_are_the_next_wall_tiles() -> None:
-    """Seed 七.2.A: 玩家胡牌后，再摸紧跟着的牌即为鸟。 RULES §1: N tiles (room option) are taken from the
-    front of the wall."""
+    """docs/rules/changsha.md §9.1: after a win the next tiles at the front of the wall are the birds."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p9s5m", birds=2)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -38,7 +37,7 @@ def test_birds_are_the_next_wall_tiles() -> None:
 
 @pytest.mark.parametrize("n", [0, 1, 2, 4, 6])
 def test_number_of_birds_is_the_room_option(n: int) -> None:
-    """RULES §1: N tiles (room option) are taken from the front of the wall; options birds 0/1/2/4/6."""
+    """docs/rules/changsha.md §9.1: N birds, the room option 0/1/2/4/6."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p", birds=n)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -53,10 +52,12 @@ def test_number_of_birds_is_the_room_option(n: int) -> None:
         ("3s", {2: 20, 0: 20, 1: 10}),  # 3 → 对家 of the dealer = seat 0
         ("8m", {2: 20, 0: 10, 1: 20}),  # 8 → 上家 of the dealer = seat 1
     ],
+    ids=param_id,
 )
 def test_birds_count_from_the_dealer(bird: str, expected: dict[int, int]) -> None:
-    """Seed 七.2.A: 以庄家为起点，按牌面数字逆时针计算。譬如，一表示庄家，二表示下家，三为对家，四为上家。
-    Here seat 2 deals and seat 3 self-draws a small hand (dealer 20, others 10)."""
+    """docs/rules/changsha.md §9.2: count the rank from the dealer, counter-clockwise: 1 the dealer, 2 his
+    next, 3 opposite, 4 previous. Here seat 2 deals and seat 3 self-draws a small hand (dealer 20, others
+    10)."""
     state = deal([JUNK[1], JUNK[2], JUNK[0] + "3s", SMALL], draws="4p" + bird, dealer=2, birds=1)
     state = discard(state, 2, "3s")
     assert state.current == 3
@@ -65,18 +66,18 @@ def test_birds_count_from_the_dealer(bird: str, expected: dict[int, int]) -> Non
 
 
 def test_bird_on_the_self_drawing_winner_doubles_every_payer() -> None:
-    """Seed 七.2.A: 自摸时，鸟如果扎在胡牌方，即所有玩家给双倍分数。"""
+    """docs/rules/changsha.md §9.4: self-draw, a bird on the winner doubles every payer."""
     assert small_self_draw_by_seat_1("6p", 1) == {0: 40, 2: 20, 3: 20}
 
 
 def test_bird_on_another_payer_doubles_only_that_payer() -> None:
-    """Seed 七.2.A: 如果扎在别的玩家，只此一玩家给双倍分数。"""
+    """docs/rules/changsha.md §9.4: self-draw, a bird on one payer doubles only him."""
     assert small_self_draw_by_seat_1("3s", 1) == {0: 20, 2: 20, 3: 10}
     assert small_self_draw_by_seat_1("5m", 1) == {0: 40, 2: 10, 3: 10}
 
 
 def test_two_hits_multiply_by_four() -> None:
-    """RULES §1: each hit doubles that payer's payment (2 birds → ×4)."""
+    """docs/rules/changsha.md §9.3: each further hit doubles again (2 hits ×4)."""
     assert small_self_draw_by_seat_1("6p2m", 2) == {0: 80, 2: 40, 3: 40}  # both on the winner
     assert small_self_draw_by_seat_1("6p3s", 2) == {0: 40, 2: 40, 3: 20}  # winner + seat 2
     assert small_self_draw_by_seat_1("3s7p", 2) == {0: 20, 2: 40, 3: 10}  # seat 2 twice
@@ -92,8 +93,8 @@ def test_two_hits_multiply_by_four() -> None:
     ],
 )
 def test_discard_win_bird_on_winner_or_discarder(bird: str, amount: int) -> None:
-    """Seed 七.2.A: 点炮时，鸟如果扎在胡牌方或点炮方，即为中鸟，点炮人出双倍分数。 Seat 1 deals into seat 2's
-    small hand (10)."""
+    """docs/rules/changsha.md §9.5: on a discard, a bird on the winner or on the discarder doubles the
+    discarder. Seat 1 deals into seat 2's small hand (10)."""
     state = deal([JUNK[0] + "3s", JUNK[1], SMALL, JUNK[2]], draws="5m" + bird, birds=1)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, "4p")
@@ -104,8 +105,8 @@ def test_discard_win_bird_on_winner_or_discarder(bird: str, amount: int) -> None
 
 
 def test_discard_win_two_birds_on_winner_and_discarder() -> None:
-    """RULES §1: A payer is "hit" by a bird on the winner, on himself, or (discard win) on the discarder; each
-    hit doubles (2 birds → ×4)."""
+    """docs/rules/changsha.md §9.3, §9.5: on a discard a bird on the winner and one on the discarder are two
+    hits on the discarder: ×4."""
     state = deal([JUNK[0] + "3s", JUNK[1], SMALL, JUNK[2]], draws="5m7p2m", birds=2)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, "4p")
@@ -114,9 +115,9 @@ def test_discard_win_two_birds_on_winner_and_discarder() -> None:
 
 
 def test_haidi_win_uses_the_haidi_tile_as_the_only_bird() -> None:
-    """Seed 七.2.B: 如果海底胡，即以海底为牌为鸟，看鸟落谁家。 RULES §1: a haidi win uses the haidi tile as
-    the bird. Seat 3 takes the haidi 3p and wins 海底捞月 (big self-draw: dealer 40, others 30); with 2 birds
-    set, the only bird is the 3p, rank 3 → seat 2, who pays double."""
+    """docs/rules/changsha.md §9.6: a haidi win uses the haidi tile as the only bird. Seat 3 takes the haidi
+    3p and wins 海底捞月 (big self-draw: dealer 40, others 30); with 2 birds set, the only bird is the 3p,
+    rank 3 → seat 2, who pays double."""
     waits_3p = "234m45556s12789p"
     state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], waits_3p], tail="9m3p", birds=2)
     state = play_until_haidi(state, "3s")
@@ -129,8 +130,8 @@ def test_haidi_win_uses_the_haidi_tile_as_the_only_bird() -> None:
 
 
 def test_haidipao_bird_is_the_haidi_tile() -> None:
-    """Seed 七.2.B: 如果海底胡，即以海底为牌为鸟 — 海底炮 too. Seat 3 takes the haidi 3p and cannot win; seat
-    2 wins 海底炮 (60 from seat 3); the bird 3p (rank 3 → seat 2, the winner) doubles it."""
+    """docs/rules/changsha.md §9.6: 海底炮 too. Seat 3 takes the haidi 3p and cannot win; seat 2 wins 海底炮
+    (60 from seat 3); the bird 3p (rank 3 → seat 2, the winner) doubles it."""
     state = deal([JUNK[0] + "3s", JUNK[1], "34567888m789s45p", JUNK[2]], tail="9m3p", birds=2)
     state = play_until_haidi(state, "3s")
     state = act(state, 3, Act.TAKE)

@@ -1,5 +1,5 @@
-"""Claims on a discard: priority, chow from the previous seat only, 通炮, 漏胡 (RULES.md §1; seed 三, 七.1,
-七.5).
+"""Claims on a discard: priority, chow from the previous seat only, 通炮, 漏胡 (docs/rules/changsha.md §4,
+§13, 裁定 11).
 
 Seat 0 deals and throws a 3s first; 底分 10, no birds."""
 
@@ -9,7 +9,7 @@ import pytest
 
 from engine import Act, MeldKind, Phase, observe, parse_tile, to_act
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, can, discard, discard_drawn, hand_names, last_settlement, legal, paid, pass_claims
 
 SMALL = "234m45556s23789p"  # waits 1p / 4p
@@ -20,9 +20,9 @@ SHANPON = "5588m456s123789p"  # waits 5m / 8m (either pair may be the 将)
 # ---------------------------------------------------------------- priority
 
 
-@pytest.mark.parametrize("order", [(2, 3), (3, 2)])
+@pytest.mark.parametrize("order", [(2, 3), (3, 2)], ids=["pung-answers-first", "win-answers-first"])
 def test_win_beats_pung(order: tuple[int, int]) -> None:
-    """RULES §1: Claim priority on a discard: win > kong/pung > chow. Seat 1 throws 4p: seat 2 (44p) pungs,
+    """docs/rules/changsha.md §4.3: priority win > pung/kong > chow. Seat 1 throws 4p: seat 2 (44p) pungs,
     seat 3 wins — whoever answers first, seat 3 wins."""
     state = deal([JUNK[0] + "3s", JUNK[2], "2367m12468s1244p", SMALL], draws="5m")
     state = discard(state, 0, "3s")
@@ -37,10 +37,10 @@ def test_win_beats_pung(order: tuple[int, int]) -> None:
     assert state.seats[2].melds == ()
 
 
-@pytest.mark.parametrize("order", [(1, 3), (3, 1)])
+@pytest.mark.parametrize("order", [(1, 3), (3, 1)], ids=["chow-answers-first", "pung-answers-first"])
 def test_pung_beats_chow(order: tuple[int, int]) -> None:
-    """Seed 三: 庄家的下家，有权力吃或碰那张牌 ... “ 碰 ” 比 “ 吃 ” 优先。 The dealer throws 3s: seat 1 may
-    chow 345s, seat 3 (33s) may pung; in either answering order seat 3 pungs."""
+    """docs/rules/changsha.md §4.2, §4.3: only the next seat may chow, and a pung beats it. The dealer throws
+    3s: seat 1 may chow 345s, seat 3 (33s) may pung; in either answering order seat 3 pungs."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], "23679m2339s1468p"])
     state = act(state, 0, Act.DISCARD, "3s")
     assert can(state, 1, Act.CHOW, "3s") and can(state, 3, Act.PUNG)
@@ -55,7 +55,7 @@ def test_pung_beats_chow(order: tuple[int, int]) -> None:
 
 
 def test_chow_when_the_pung_is_passed() -> None:
-    """RULES §1 priority: the chow goes through when the seat that could pung passes."""
+    """docs/rules/changsha.md §4.3: the chow goes through when the seat that could pung passes."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], "23679m2339s1468p"])
     state = act(state, 0, Act.DISCARD, "3s")
     state = act(state, 1, Act.CHOW, "3s")
@@ -65,8 +65,8 @@ def test_chow_when_the_pung_is_passed() -> None:
 
 
 def test_chow_only_by_the_next_seat() -> None:
-    """RULES §1: Chow only by the next seat. RULES table: chow from the previous seat only. Seed 三: 庄家的下
-    家 ... 有权力吃或碰那张牌，其它两家则只可碰或杠那张牌。 Seat 2 holds 24s but may not chow 3s."""
+    """docs/rules/changsha.md §4.2: only the discarder's next player may chow. Seat 2 holds 24s but may not
+    chow 3s."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]])  # seat 2 holds 2s4s
     state = act(state, 0, Act.DISCARD, "3s")
     assert "1 chow 3s" in legal(state, 1)
@@ -75,7 +75,8 @@ def test_chow_only_by_the_next_seat() -> None:
 
 
 def test_chow_offers_every_run() -> None:
-    """RULES §1 Melds: 吃 chow; the action names the lowest tile of the run (345s, 234s, ...)."""
+    """docs/rules/changsha.md §4.1: a chow offers every run the tile completes; the action names the run's
+    lowest tile (345s, 234s, ...: docs/rules/common.md §1.2)."""
     state = deal([JUNK[0] + "4s", "2356m23568s1235p", JUNK[1], JUNK[2]])
     state = act(state, 0, Act.DISCARD, "4s")
     assert {a for a in legal(state, 1) if "chow" in a} == {"1 chow 2s", "1 chow 3s", "1 chow 4s"}
@@ -85,8 +86,8 @@ def test_chow_offers_every_run() -> None:
 
 
 def test_several_winners_on_one_discard() -> None:
-    """RULES §1: Several winners on one tile (一炮多响/通炮). Seed 七.1: 通炮：即几个玩家可胡同一张牌. Seat 1
-    throws 3p: seats 2 and 3 both win and seat 1 pays each (small on discard, 10 each)."""
+    """docs/rules/changsha.md §4.4: several players may win on the same tile (通炮). Seat 1 throws 3p: seats
+    2 and 3 both win and seat 1 pays each (small on discard, 10 each)."""
     state = deal([JUNK[0] + "3s", JUNK[1], WAITS_3P, WAITS_3P_6P], draws="3p")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, "3p")
@@ -101,8 +102,7 @@ def test_several_winners_on_one_discard() -> None:
 
 
 def test_tongpao_discarder_deals_next() -> None:
-    """Seed 四.E: 如果出现通炮情况，则下轮由放炮玩家当庄家。 RULES §1: several winners on one discard → the
-    discarder."""
+    """docs/rules/changsha.md §2.5: several winners on one tile (通炮): the discarder deals next."""
     state = deal([JUNK[0] + "3s", JUNK[1], WAITS_3P, WAITS_3P_6P], draws="3p")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, "3p")
@@ -113,7 +113,8 @@ def test_tongpao_discarder_deals_next() -> None:
 
 
 def test_one_of_two_possible_winners_passes() -> None:
-    """通炮 is each winner's choice: if one passes, the other wins alone and deals next (rule B)."""
+    """通炮 is each winner's choice: if one passes, the other wins alone and deals next
+    (docs/rules/changsha.md §2.2)."""
     state = deal([JUNK[0] + "3s", JUNK[1], WAITS_3P, WAITS_3P_6P], draws="3p")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, "3p")
@@ -127,9 +128,8 @@ def test_one_of_two_possible_winners_passes() -> None:
 
 
 def test_missed_win_bars_only_the_passed_tile() -> None:
-    """RULES §1: Changsha: only the tile he passed is barred; a different winning tile from another
-    discard may be taken. Seed 七.5: 漏胡：如果玩家漏掉了炮胡，则在玩家摸牌前禁止炮胡，摸牌后一切正常，
-    只对该玩家漏胡的那张牌有效。 Seat 1 (waits 5m/8m) passes seat 2's 5m: seat 3's 5m is not offered to him
+    """docs/rules/changsha.md §13.1, 裁定 11: a missed win bars only the tile passed; another winning tile
+    from a discard may be taken. Seat 1 (waits 5m/8m) passes seat 2's 5m: seat 3's 5m is not offered to him
     (only the pung), the dealer's 8m is, and he wins on it before drawing again."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s5m5m8m")
     state = discard(state, 0, "3s")
@@ -149,8 +149,8 @@ def test_missed_win_bars_only_the_passed_tile() -> None:
 
 
 def test_the_passed_tile_wins_again_after_own_draw() -> None:
-    """Seed 七.5: 则在玩家摸牌前禁止炮胡，摸牌后一切正常. Seat 1 passes seat 3's 5m, draws, and then wins
-    on seat 2's 5m."""
+    """docs/rules/changsha.md §13.1: the bar lasts until his own next draw. Seat 1 passes seat 3's 5m, draws,
+    and then wins on seat 2's 5m."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s9s5m")
     state = discard(state, 0, "3s")
     state = discard_drawn(state)  # seat 1: 7s
@@ -168,7 +168,8 @@ def test_the_passed_tile_wins_again_after_own_draw() -> None:
 
 
 def test_missed_win_does_not_block_self_draw() -> None:
-    """RULES §1: Self-drawn wins are not blocked. Seat 1 passes seat 3's 5m, then draws 8m and wins."""
+    """docs/rules/changsha.md §13.1: self-draws are not affected. Seat 1 passes seat 3's 5m, then draws 8m
+    and wins."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s8m")
     state = discard(state, 0, "3s")
     state = discard_drawn(state)
@@ -182,9 +183,9 @@ def test_missed_win_does_not_block_self_draw() -> None:
 
 
 def test_pung_ends_the_missed_win() -> None:
-    """RULES §1: ... until their own next draw, pung or kong. Seat 1 passes seat 3's 5m, pungs the
-    dealer's 8m, throws a 5m (single wait on 5m now) and wins on seat 2's 5m — the tile he passed — before
-    drawing again."""
+    """docs/rules/changsha.md §13.1: ... until his own next draw, pung or kong. Seat 1 passes seat 3's 5m,
+    pungs the dealer's 8m, throws a 5m (single wait on 5m now) and wins on seat 2's 5m — the tile he passed —
+    before drawing again."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m8m5m")
     state = discard(state, 0, "3s")
     state = discard_drawn(state)
@@ -202,8 +203,8 @@ def test_pung_ends_the_missed_win() -> None:
 
 
 def test_chow_does_not_end_the_missed_win() -> None:
-    """RULES §1: the missed win lasts until the player's own next draw, pung or kong — a chow is none of
-    these. Seat 1 passes 5m, chows the dealer's 1p, and may not win seat 2's 5m (the tile he passed)."""
+    """docs/rules/changsha.md 裁定 11: a chow does not end the missed win. Seat 1 passes 5m, chows the
+    dealer's 1p, and may not win seat 2's 5m (the tile he passed)."""
     state = deal([JUNK[0] + "3s", SHANPON, JUNK[1], JUNK[2]], draws="7s7s5m7s5m")
     state = discard(state, 0, "3s")
     state = discard_drawn(state)
@@ -219,8 +220,9 @@ def test_chow_does_not_end_the_missed_win() -> None:
 
 
 def test_kong_ends_the_missed_win() -> None:
-    """RULES §1: ... until their own next draw, pung or kong. Seat 1 (555m + tanki 8m) passes seat 3's 8m,
-    konges the dealer's 5m (补张, replacement 9s thrown) and may win seat 2's 8m before drawing again."""
+    """docs/rules/changsha.md §13.1: ... until his own next draw, pung or kong. Seat 1 (555m + tanki 8m)
+    passes seat 3's 8m, konges the dealer's 5m (补张, replacement 9s thrown) and may win seat 2's 8m before
+    drawing again."""
     state = deal([JUNK[0] + "3s", "5558m456s123789p", JUNK[1], JUNK[2]], draws="7s7s8m5m8m", back="9s")
     state = discard(state, 0, "3s")
     state = discard_drawn(state)  # seat 1: 7s

@@ -1,12 +1,12 @@
-"""天胡, 地胡 and who deals the next hand (RULES.md §1 "Dealer of the next hand", §2 dealer extras; seed
-四.A–G, 五.3.1–2). Rules C, D and F (the haidi) are in test_changsha_haidi.py, E (通炮) in
-test_changsha_claims.py. 底分 10, no birds unless told."""
+"""天胡, 地胡 and who deals the next hand (docs/rules/changsha.md §2, §7.7, §7.8, 裁定 10). Clauses 2.3, 2.4
+and 2.6 (the haidi) are in test_changsha_haidi.py, 2.5 (通炮) in test_changsha_claims.py. 底分 10, no birds
+unless told."""
 
 from __future__ import annotations
 
 from engine import Act, Phase, get_variant, new_hand
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, can, discard, hand_names, last_settlement, paid
 
 TIANHU = "223344m456s789p55s"  # the dealer's 14 tiles already win (small shape)
@@ -17,8 +17,8 @@ DEALER_LIULIU_TIANHU = "444m88m555s345678p"  # 444m and 555s at the deal, and a 
 
 
 def test_tianhu_dealer_wins_at_the_deal() -> None:
-    """Seed 五.3.1: 天胡：单指庄家。庄家起牌后，即已经胡牌。 RULES §2: 天胡 is a big hand: a big self-draw by
-    the dealer, each pays 40."""
+    """docs/rules/changsha.md §7.7: 天胡, the dealer wins on his dealt 14 tiles: a big self-draw by the
+    dealer, each pays 40."""
     state = deal([TIANHU, JUNK[0], JUNK[1], JUNK[2]])
     assert state.phase == Phase.TURN and state.current == 0
     assert can(state, 0, Act.WIN)
@@ -29,7 +29,7 @@ def test_tianhu_dealer_wins_at_the_deal() -> None:
 
 
 def test_tianhu_adds_to_qidui() -> None:
-    """Seed 六 注 1): 大胡之间可以累计计算（算加法） 如：小七对＋天胡 — 2 big hands: each pays 70."""
+    """docs/rules/changsha.md §7.14: big hands add up — 七小对 + 天胡 = 2 big hands: each pays 70."""
     state = deal([TIANHU_QIDUI, JUNK[0], JUNK[1], JUNK[2]])
     state = act(state, 0, Act.WIN)
     settlement = last_settlement(state)
@@ -38,7 +38,8 @@ def test_tianhu_adds_to_qidui() -> None:
 
 
 def test_tianhu_only_for_the_dealer_at_the_deal() -> None:
-    """Seed 五.3.1: 天胡：单指庄家 — the dealer's later self-draw with the same tiles is a small hand."""
+    """docs/rules/changsha.md §7.7, 裁定 10: 天胡 is the dealt 14 tiles only — the dealer's later self-draw
+    with the same tiles is a small hand."""
     state = deal([SMALL + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m4p")
     state = discard(state, 0, "3s")
     for seat in (1, 2, 3):
@@ -48,8 +49,8 @@ def test_tianhu_only_for_the_dealer_at_the_deal() -> None:
 
 
 def test_dihu_on_the_dealers_first_discard() -> None:
-    """Seed 五.3.2: 地胡：指闲家。当庄家打出第一张牌时，给闲家点炮。 A big hand on a discard dealt in by the
-    dealer: 70."""
+    """docs/rules/changsha.md §7.8: 地胡, a non-dealer wins on the dealer's first discard. A big hand on a
+    discard dealt in by the dealer: 70."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]])
     state = act(state, 0, Act.DISCARD, "4p")
     assert can(state, 1, Act.WIN)
@@ -60,7 +61,7 @@ def test_dihu_on_the_dealers_first_discard() -> None:
 
 
 def test_dihu_for_any_non_dealer() -> None:
-    """Seed 五.3.2: 地胡：指闲家 — any non-dealer, not only the next seat."""
+    """docs/rules/changsha.md §7.8: 地胡 — any non-dealer, not only the next seat."""
     state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SMALL])
     state = act(state, 0, Act.DISCARD, "4p")
     state = act(state, 3, Act.WIN)
@@ -68,7 +69,7 @@ def test_dihu_for_any_non_dealer() -> None:
 
 
 def test_no_dihu_on_a_later_discard() -> None:
-    """Seed 五.3.2: 当庄家打出第一张牌时 — only the first discard."""
+    """docs/rules/changsha.md §7.8: only the dealer's first discard."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="5m5m5m5m")
     state = discard(state, 0, "3s")
     for seat in (1, 2, 3):
@@ -82,8 +83,7 @@ def test_no_dihu_on_a_later_discard() -> None:
 
 
 def test_first_hand_dealer_is_random_from_the_seed() -> None:
-    """Seed 四.A: 第一局由系统随机分配庄家。 RULES §1: First hand: random dealer; randomness only through a
-    seed."""
+    """docs/rules/changsha.md §2.1, 裁定 17: the first dealer is drawn at random, from the hand's seed."""
     cs = get_variant("changsha")
     dealers = {new_hand(cs, seed=s).dealer for s in range(40)}
     assert dealers == {0, 1, 2, 3}
@@ -91,7 +91,7 @@ def test_first_hand_dealer_is_random_from_the_seed() -> None:
 
 
 def test_winner_deals_next() -> None:
-    """Seed 四.B: 以后谁胡牌，下局谁做庄. Seat 2 wins on seat 1's discard and deals next."""
+    """docs/rules/changsha.md §2.2: the winner deals next. Seat 2 wins on seat 1's discard and deals next."""
     state = deal([JUNK[0] + "3s", JUNK[1], SMALL, JUNK[2]], draws="5m")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, "4p")
@@ -100,13 +100,13 @@ def test_winner_deals_next() -> None:
 
 
 def test_tianhu_dealer_deals_again() -> None:
-    """Seed 四.B: 谁胡牌，下局谁做庄 — the dealer who wins 天胡 stays."""
+    """docs/rules/changsha.md §2.2: the winner deals next — the dealer who wins 天胡 stays."""
     state = act(deal([TIANHU, JUNK[0], JUNK[1], JUNK[2]]), 0, Act.WIN)
     assert state.result is not None and state.result.next_dealer == 0
 
 
 def test_dihu_winner_deals_next() -> None:
-    """Seed 四.B: 谁胡牌，下局谁做庄 (地胡 included)."""
+    """docs/rules/changsha.md §2.2: the winner deals next (地胡 included)."""
     state = deal([JUNK[0] + "3s", JUNK[1], SMALL, JUNK[2]])
     state = act(state, 0, Act.DISCARD, "4p")
     state = act(state, 2, Act.WIN)
@@ -114,9 +114,9 @@ def test_dihu_winner_deals_next() -> None:
 
 
 def test_two_win_at_the_deal_bird_seat_deals() -> None:
-    """Seed 四.G: 如果起手后，出现 2 个或 2 个以上的玩家胡（即天胡、四喜、六六顺、缺一色、板板胡五种牌型）则中
-    鸟的玩家下局当庄家。 RULES §2: if two or more players win at the deal (天胡 or opening small hands), the
-    seat hit by the bird deals. Seat 1 declares 四喜, the dealer wins 天胡; both birds are 7s → seat 2."""
+    """docs/rules/changsha.md §2.7, 裁定 15: if two or more players win at the deal (天胡 or opening small
+    hands), the player hit by the bird deals. Seat 1 declares 四喜, the dealer wins 天胡; both birds are 7s →
+    seat 2."""
     state = deal([TIANHU, SIXI, JUNK[1], JUNK[2]], draws="7s7s", birds=2, openings=True)
     state = act(state, 1, Act.OPENING, detail="sixi")
     state = act(state, 0, Act.WIN)
@@ -125,8 +125,9 @@ def test_two_win_at_the_deal_bird_seat_deals() -> None:
 
 
 def test_one_opening_hand_and_a_later_win_winner_deals() -> None:
-    """Seed 四.G needs 2 个或 2 个以上的玩家 at the deal: one opening hand (seat 1) does not move the deal;
-    the later winner (seat 2) deals (四.B), not the bird's seat (both birds 1s → seat 0)."""
+    """docs/rules/changsha.md §2.7 needs two or more players at the deal: one opening hand (seat 1) does not
+    move the deal; the later winner (seat 2) deals (docs/rules/changsha.md §2.2), not the bird's seat (both
+    birds 1s → seat 0)."""
     state = deal([JUNK[0] + "3s", SIXI, SMALL, JUNK[2]], draws="1s1s3s", birds=2, openings=True)
     state = act(state, 1, Act.OPENING, detail="sixi")
     state = discard(state, 0, "3s")
@@ -138,8 +139,8 @@ def test_one_opening_hand_and_a_later_win_winner_deals() -> None:
 
 
 def test_opening_hand_and_tianhu_of_one_player_dealer_stays() -> None:
-    """Seed 四.G counts players (2 个或 2 个以上的玩家): the dealer declaring 六六顺 and then winning 天胡 is
-    one player, so 四.B applies and he deals again, though both birds point at seat 2."""
+    """docs/rules/changsha.md §2.7 counts players: the dealer declaring 六六顺 and then winning 天胡 is one
+    player, so docs/rules/changsha.md §2.2 applies and he deals again, though both birds point at seat 2."""
     state = deal([DEALER_LIULIU_TIANHU, JUNK[0], JUNK[1], JUNK[2]], draws="7s7s", birds=2, openings=True)
     state = act(state, 0, Act.OPENING, detail="liuliushun")
     state = act(state, 0, Act.WIN)
@@ -148,8 +149,9 @@ def test_opening_hand_and_tianhu_of_one_player_dealer_stays() -> None:
 
 
 def test_dihu_on_the_first_discard_after_a_dealer_kong() -> None:
-    """Seed 五.3.2: 地胡：指闲家。当庄家打出第一张牌时，给闲家点炮。 The dealer konges his four 5m (补张) and
-    then throws his first tile, 4p: seat 1 wins on the dealer's first discard — 地胡 (70)."""
+    """docs/rules/changsha.md 裁定 10: 地胡 stands after a kong the dealer made before his first discard. The
+    dealer konges his four 5m (补张) and then throws his first tile, 4p: seat 1 wins on the dealer's first
+    discard — 地胡 (70)."""
     state = deal([SIXI + "4p", SMALL, JUNK[1], JUNK[2]], back="1s")
     state = act(state, 0, Act.KONG, "5m", "bu")
     state = act(state, 0, Act.DISCARD, "4p")

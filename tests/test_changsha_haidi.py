@@ -1,5 +1,5 @@
-"""海底漫游: the last tile, 海底捞月, 海底炮, and who deals next (RULES.md §1 "Haidi", "Dealer of the next
-hand"; seed 四.C/D/F, 五.3.6–7, 七.3.C, 七.4, 七.7).
+"""海底漫游: the last tile, 海底捞月, 海底炮, and who deals next (docs/rules/changsha.md §12, §2.3, §2.4,
+§2.6, 裁定 13, 裁定 14).
 
 Seat 0 deals and throws a 3s first; after that everyone throws what he draws and nobody claims, so the 55 wall
 tiles run out in play order and the haidi is offered to seat 3. ``tail`` fixes the last two tiles of the wall:
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine import Act, IllegalAction, Phase, State, parse_tile
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import (
     act,
     can,
@@ -32,8 +32,8 @@ def haidi_deal(hands: list[str], haidi: str = "3p", before: str = "9m") -> State
 
 
 def test_haidi_is_offered_to_the_seat_to_draw() -> None:
-    """RULES §1: when one wall tile is left, the seat to draw may take it or refuse. Seed 五.3.6: 海底牌可漫
-    游。即轮到第一个玩家摸，他不要，则按照次序第二个玩家可要。"""
+    """docs/rules/changsha.md §12.1: when one wall tile is left, the player due to draw chooses whether to
+    take it."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], WAITS_3P])
     assert state.phase == Phase.HAIDI
     assert state.wall.remaining == 1
@@ -43,8 +43,7 @@ def test_haidi_is_offered_to_the_seat_to_draw() -> None:
 
 
 def test_haidi_refusals_pass_on_in_play_order() -> None:
-    """RULES §1: a refusal passes the choice on in play order. Seed 七.4: 海底牌漫游：即玩家可选择是否要海底
-    牌，按照座次轮询。"""
+    """docs/rules/changsha.md §12.1: a refusal passes the choice on in play order."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], WAITS_3P])
     offered = [state.current]
     for _ in range(3):
@@ -55,8 +54,8 @@ def test_haidi_refusals_pass_on_in_play_order() -> None:
 
 
 def test_all_refuse_drawn_hand_first_offered_deals() -> None:
-    """RULES §1: If all refuse ... the hand is drawn (荒庄). Seed 四.D: 如果四个玩家都不要海底牌，则下轮由第一
-    个可以选择海底牌的玩家当庄家。"""
+    """docs/rules/changsha.md §12.4, §2.4: all four refuse: a drawn hand, and the first player offered the
+    haidi deals next."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], WAITS_3P])
     for seat in (3, 0, 1, 2):
         state = act(state, seat, Act.PASS)
@@ -67,8 +66,8 @@ def test_all_refuse_drawn_hand_first_offered_deals() -> None:
 
 
 def test_haidilaoyue_when_the_taker_wins() -> None:
-    """RULES §1: The taker wins on it if he can (海底捞月). Seed 五.3.6: 海底捞月：最后一张牌为海底。海底胡
-    牌，为大胡. Big self-draw: the dealer pays 40, the others 30; the winner deals next (四.B)."""
+    """docs/rules/changsha.md §12.2, §7.9: the taker may win on it (海底捞月, a big hand). Big self-draw: the
+    dealer pays 40, the others 30; the winner deals next (docs/rules/changsha.md §2.2)."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], WAITS_3P])
     state = act(state, 3, Act.TAKE)
     assert legal(state, 3) == {"3 win", "3 pass"}
@@ -80,7 +79,8 @@ def test_haidilaoyue_when_the_taker_wins() -> None:
 
 
 def test_haidi_taken_after_refusals_can_still_be_won() -> None:
-    """RULES §1 (haidi): the taker is whoever takes it after the refusals; 海底捞月 for him."""
+    """docs/rules/changsha.md §12.1, §12.2: the taker is whoever takes it after the refusals; 海底捞月 for
+    him."""
     state = haidi_deal([JUNK[0] + "3s", WAITS_3P, JUNK[1], JUNK[2]])
     state = act(state, 3, Act.PASS)
     state = act(state, 0, Act.PASS)
@@ -90,8 +90,9 @@ def test_haidi_taken_after_refusals_can_still_be_won() -> None:
 
 
 def test_haidi_needs_a_winning_hand() -> None:
-    """Seed 五.3.6: 海底胡牌，为大胡，需要将（将的种类根据当前牌型决定）. Seat 3 completes 234m 44456s 123p
-    789p with the haidi 3p, but its pair is 4s: no win, the tile is shown and nobody wins (海底炮 neither)."""
+    """docs/rules/changsha.md 裁定 5: 海底捞月 needs a hand that already wins (a 2/5/8 pair). Seat 3 completes
+    234m 44456s 123p 789p with the haidi 3p, but its pair is 4s: no win, the tile is shown and nobody wins
+    (海底炮 neither)."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], "234m44456s12789p"])
     state = act(state, 3, Act.TAKE)
     assert state.phase == Phase.ENDED
@@ -99,10 +100,9 @@ def test_haidi_needs_a_winning_hand() -> None:
 
 
 def test_haidipao_when_the_taker_cannot_win() -> None:
-    """RULES §1: otherwise the tile is shown and any other player who can win on it wins (海底炮, several
-    may). Seed 五.3.7: 如果甲玩家要了海底，而又不能胡牌；乙玩家没有要得到海底，而又可以胡这张海底牌，即为乙玩
-    家胡牌。同样如果丙和丁能胡则通胡。 Seat 3 takes 3p and cannot win; seats 1 and 2 both win 海底炮, each a
-    big hand on a discard (60) paid by the taker."""
+    """docs/rules/changsha.md §12.3, §7.10: otherwise the tile is shown and any other player who can win on
+    it does (海底炮, several may), paid by the taker. Seat 3 takes 3p and cannot win; seats 1 and 2 both win
+    海底炮, each a big hand on a discard (60) paid by the taker."""
     state = haidi_deal([JUNK[0] + "3s", WAITS_3P, WAITS_3P_6P, JUNK[1]])
     state = act(state, 3, Act.TAKE)
     assert state.phase == Phase.CLAIM
@@ -117,8 +117,8 @@ def test_haidipao_when_the_taker_cannot_win() -> None:
 
 
 def test_haidipao_several_winners_taker_deals_next() -> None:
-    """Seed 四.E: 如果出现通炮情况，则下轮由放炮玩家当庄家 — 海底炮 with two winners is 通胡 (五.3.7), and the
-    taker's shown tile is the 炮."""
+    """docs/rules/changsha.md §2.5: several winners on one tile — 海底炮 with two winners — the haidi taker
+    deals next."""
     state = haidi_deal([JUNK[0] + "3s", WAITS_3P, WAITS_3P_6P, JUNK[1]])
     state = act(state, 3, Act.TAKE)
     state = act(state, 2, Act.WIN)
@@ -127,7 +127,7 @@ def test_haidipao_several_winners_taker_deals_next() -> None:
 
 
 def test_haidipao_one_winner_deals_next() -> None:
-    """Seed 四.B: 以后谁胡牌，下局谁做庄 — one 海底炮 winner deals next."""
+    """docs/rules/changsha.md §2.2: one 海底炮 winner deals next."""
     state = haidi_deal([JUNK[0] + "3s", WAITS_3P, JUNK[1], JUNK[2]])
     state = act(state, 3, Act.TAKE)
     state = act(state, 1, Act.WIN)
@@ -136,7 +136,8 @@ def test_haidipao_one_winner_deals_next() -> None:
 
 
 def test_taker_wins_nobody_else_asked() -> None:
-    """RULES §1: The taker wins on it if he can — the others are asked only when he cannot."""
+    """docs/rules/changsha.md §12.2, §12.3: the taker may win first — the others are asked only when he
+    cannot."""
     state = haidi_deal([JUNK[0] + "3s", WAITS_3P, JUNK[1], WAITS_3P_6P])
     state = act(state, 3, Act.TAKE)
     assert state.phase == Phase.HAIDI and state.current == 3
@@ -145,8 +146,8 @@ def test_taker_wins_nobody_else_asked() -> None:
 
 
 def test_nobody_wins_the_haidi_taker_deals() -> None:
-    """RULES §1: If all refuse, or nobody wins, the hand is drawn. Seed 四.C: 如果有人要了海底牌后却没人胡则要
-    海底牌的玩家下局当庄家。 Seat 3 refuses, the dealer takes; nobody can win on 9s."""
+    """docs/rules/changsha.md §12.4, §2.3: a taker and nobody wins: drawn hand, the taker deals next. Seat 3
+    refuses, the dealer takes; nobody can win on 9s."""
     state = haidi_deal([JUNK[0] + "3s", WAITS_3P, JUNK[1], JUNK[2]], haidi="9s", before="1s")
     state = act(state, 3, Act.PASS)
     state = act(state, 0, Act.TAKE)
@@ -156,7 +157,8 @@ def test_nobody_wins_the_haidi_taker_deals() -> None:
 
 
 def test_haidi_shown_and_passed_taker_deals() -> None:
-    """Seed 四.C: 要了海底牌后却没人胡 — also when the seats that could win on the shown tile pass."""
+    """docs/rules/changsha.md §2.3: the taker deals — also when the seats that could win on the shown tile
+    pass."""
     state = haidi_deal([JUNK[0] + "3s", WAITS_3P, JUNK[1], JUNK[2]])
     state = act(state, 3, Act.PASS)
     state = act(state, 0, Act.TAKE)
@@ -190,10 +192,10 @@ def play_until_last_tile_drawn(state: State) -> State:
 
 
 def test_last_tile_as_kong_replacement_no_haidi_and_konger_deals() -> None:
-    """RULES §1: If only the haidi tile is left, the replacement is the haidi tile and the hand has no haidi.
-    Seed 七.3.C: 如果补张时只剩下海底，则补海底牌，此局则无海底牌。 四.F: 如果此局无海底牌（即海底牌被补张），
-    则补海底牌的玩家下局当庄家。 Seat 2 draws the fourth 5m as the second-last tile and konges; the haidi 9s
-    is its replacement; nobody wins: drawn hand, seat 2 deals next."""
+    """docs/rules/common.md §4.2, docs/rules/changsha.md §2.6, 裁定 13: if only the haidi tile is left, the
+    kong replacement is the haidi tile and the hand has no haidi; if nobody wins, that player deals next. Seat
+    2 draws the fourth 5m as the second-last tile and konges; the haidi 9s is its replacement; nobody wins:
+    drawn hand, seat 2 deals next."""
     state = deal([JUNK[0] + "3s", JUNK[1], KONG_5M, JUNK[2]], tail="5m9s")
     state = act(state, 0, Act.DISCARD, "3s")
     state = play_until_last_tile_drawn(state)
@@ -208,8 +210,9 @@ def test_last_tile_as_kong_replacement_no_haidi_and_konger_deals() -> None:
 
 
 def test_win_on_the_last_tile_as_replacement_is_no_haidilaoyue() -> None:
-    """Seed 七.7: 如果只有海底牌时候则取海底牌补张，并且该海底牌不做原有功能使用此局无海底牌，即不存在海底捞月
-    和海底炮。 Seat 2's replacement 5p wins as an ordinary 补张 self-draw (small), not 海底捞月."""
+    """docs/rules/common.md §4.2, docs/rules/changsha.md §10.2: the haidi tile taken as a replacement has no
+    haidi role — no 海底捞月, no 海底炮. Seat 2's replacement 5p wins as an ordinary 补张 self-draw
+    (small)."""
     state = deal([JUNK[0] + "3s", JUNK[1], KONG_5M, JUNK[2]], tail="5m5p", birds=2)
     state = act(state, 0, Act.DISCARD, "3s")
     state = play_until_last_tile_drawn(state)
@@ -222,8 +225,8 @@ def test_win_on_the_last_tile_as_replacement_is_no_haidilaoyue() -> None:
 
 
 def test_kaigang_with_only_the_haidi_left_takes_the_haidi() -> None:
-    """Seed 七.7: 如果只有海底牌时候则取海底牌补张 — the dice cannot point anywhere else; no 海底捞月 either (
-    杠上开花 only)."""
+    """docs/rules/common.md §4.2: a 开杠 with only the haidi left takes the haidi tile — the dice cannot point
+    anywhere else; no 海底捞月 either (杠上开花 only: docs/rules/changsha.md §7.11)."""
     state = deal([JUNK[0] + "3s", JUNK[1], KONG_5M, JUNK[2]], tail="5m5p")
     state = act(state, 0, Act.DISCARD, "3s")
     state = play_until_last_tile_drawn(state)

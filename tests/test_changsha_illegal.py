@@ -7,7 +7,7 @@ import pytest
 
 from engine import Act, IllegalAction, Phase, State
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, action, discard
 
 SMALL = "234m45556s23789p"
@@ -30,7 +30,8 @@ def test_discarding_a_tile_not_held() -> None:
 
 
 def test_acting_out_of_turn() -> None:
-    """RULES §1: Dealer starts with 14 tiles ... dealer discards first. Seat 2 may not discard now."""
+    """docs/rules/changsha.md §3.1, §3.2: the dealer holds 14 tiles and discards first. Seat 2 may not
+    discard now."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]])
     reason = refused(state, 2, Act.DISCARD, "2m")
     assert "turn" in reason and "0" in reason
@@ -46,8 +47,8 @@ def test_acting_out_of_turn_in_a_claim_window() -> None:
 
 
 def test_answering_a_claim_twice() -> None:
-    """RULES §1 claims: each seat answers a discard once. Seat 1 passes the 4p (win and chow) while seat 3
-    (44p) still may pung; seat 1 answering again is refused."""
+    """docs/rules/common.md §3.6: each player answers a discard once. Seat 1 passes the 4p (win and chow)
+    while seat 3 (44p) still may pung; seat 1 answering again is refused."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], "2367m12468s1244p"], draws="5m5m5m5m")
     state = discard(state, 0, "3s")
     for seat in (1, 2, 3):
@@ -70,21 +71,23 @@ def test_acting_after_the_hand_ended() -> None:
 
 
 def test_declaring_a_win_that_is_not_there() -> None:
-    """RULES §2: a non-winning hand cannot win."""
+    """docs/rules/changsha.md §5.1: a hand that is not four sets and a 2/5/8 pair (nor a big hand) cannot
+    win."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="9s")
     state = discard(state, 0, "3s")
     assert "win" in refused(state, 1, Act.WIN)
 
 
 def test_chow_by_a_seat_that_is_not_next() -> None:
-    """RULES §1: Chow only by the next seat — seat 2 (24s) may not chow the dealer's 3s."""
+    """docs/rules/changsha.md §4.2: only the next player may chow — seat 2 (24s) may not chow the dealer's
+    3s."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]])
     state = act(state, 0, Act.DISCARD, "3s")
     refused(state, 2, Act.CHOW, "2s")
 
 
 def test_kaigang_when_not_ready_is_refused() -> None:
-    """RULES §1: 开杠 only when ready (听牌)."""
+    """docs/rules/changsha.md §10.3: 开杠 only when the hand is ready after the kong."""
     state = deal([JUNK[0] + "3s", "555m234s678p13p89s", JUNK[1], JUNK[2]], draws="5m")
     state = discard(state, 0, "3s")
     refused(state, 1, Act.KONG, "5m", "kai")

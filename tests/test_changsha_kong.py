@@ -1,5 +1,5 @@
-"""补张 vs 开杠, 杠上开花, 杠上炮 and 抢杠胡 (RULES.md §1 "补 vs 杠", "Robbing the kong"; seed 五.3.9–11,
-七.3, 七.6–7).
+"""补张 vs 开杠, 杠上开花, 杠上炮 and 抢杠胡 (docs/rules/changsha.md §10, §11, 裁定 2, 裁定 3,
+裁定 4).
 
 Seat 0 deals and throws a 3s first; seat 1 holds 555m and draws the fourth 5m. 底分 10, no birds."""
 
@@ -12,7 +12,7 @@ import pytest
 from engine import Act, IllegalAction, MeldKind, Phase, State, observe, parse_tile, tile_str, to_act
 
 from . import dealing
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal, rob_deal
 from .dealing import (
     act,
     act_events,
@@ -48,8 +48,8 @@ def kaigang_stack(seed: int = 0, hand: str = READY_KONG, seat2: str = JUNK[1]) -
 
 
 def test_kaigang_offered_only_when_ready_after_the_kong() -> None:
-    """RULES §1: with four of a kind a player may 补张 ... or, only when ready (听牌), 开杠. Seed 五.3.9: 即可
-    选择开杠掷骰子（听牌的情况下）; 七.6: 玩家的牌处于听牌状态（系统判断）才能掷骰子。"""
+    """docs/rules/changsha.md §10.2, §10.3: with four of a kind a player may 补张, or, only when the hand is
+    ready after the kong (the bot checks), 开杠."""
     ready = kong_deal(READY_KONG)
     assert {"1 kong 5m bu", "1 kong 5m kai"} <= legal(ready, 1)
     unready = kong_deal(UNREADY_KONG)
@@ -58,8 +58,7 @@ def test_kaigang_offered_only_when_ready_after_the_kong() -> None:
 
 
 def test_buzhang_replacement_is_the_top_of_the_last_stack() -> None:
-    """Seed 七.3.B: 没掷骰子补张从最后一叠牌的上张拿起，再拿下张。 RULES §1: Kong replacements come from the
-    back: top tile of the last stack."""
+    """docs/rules/changsha.md §10.2: 补张 takes the top tile of the back-most stack, then its bottom."""
     state = kong_deal(back="9s1s")
     state = act(state, 1, Act.KONG, "5m", "bu")
     assert state.current == 1 and tile_str(state.drawn or 0) == "9s"
@@ -68,8 +67,8 @@ def test_buzhang_replacement_is_the_top_of_the_last_stack() -> None:
 
 
 def test_buzhang_win_is_an_ordinary_self_draw() -> None:
-    """RULES §1: a win on that tile is an ordinary self-draw. Seed 七.3.A: 没掷骰子补张可胡牌，算作自摸；按照
-    当时牌型计算。 A small hand: the dealer pays 20, the others 10."""
+    """docs/rules/changsha.md §10.2: a win on the 补张 tile is an ordinary self-draw. A small hand: the dealer
+    pays 20, the others 10."""
     state = kong_deal(back="4p")
     state = act(state, 1, Act.KONG, "5m", "bu")
     assert can(state, 1, Act.WIN)
@@ -80,8 +79,8 @@ def test_buzhang_win_is_an_ordinary_self_draw() -> None:
 
 
 def test_kaigang_takes_the_top_of_the_dice_stack_from_the_back() -> None:
-    """RULES §1: (Changsha: roll dice, take the top tile of the N-th stack counted from the back, N = dice
-    sum). Seed 五.3.9: 从最后一张牌计算，倒数，骰子开几点，即取倒数第几叠牌的最上面一张。"""
+    """docs/rules/changsha.md §10.3, 裁定 2: 开杠 rolls two dice for N and takes the top tile of the N-th
+    stack from the back."""
     n = kaigang_stack()
     assert 2 <= n <= 12
     state = kong_deal(stacks={n: "9s"}, back="1s1s")
@@ -92,8 +91,8 @@ def test_kaigang_takes_the_top_of_the_dice_stack_from_the_back() -> None:
 
 
 def test_kaigang_win_is_gangshangkaihua() -> None:
-    """RULES §1: Win on a kong tile by the konger = 杠上开花. Seed 五.3.9: 一旦补张的牌能被开杠者胡则算大胡。
-    A big self-draw: the dealer pays 40, the others 30."""
+    """docs/rules/changsha.md §10.4, §7.11: the konger winning on his 开杠 tile = 杠上开花, a big hand. A big
+    self-draw: the dealer pays 40, the others 30."""
     n = kaigang_stack()
     state = kong_deal(stacks={n: "4p"})
     state = act(state, 1, Act.KONG, "5m", "kai")
@@ -105,7 +104,8 @@ def test_kaigang_win_is_gangshangkaihua() -> None:
 
 
 def test_buzhang_after_kaigang_draw_is_not_gangshangkaihua() -> None:
-    """Seed 七.3.A vs 五.3.9: only the dice (开杠) make 杠上开花; the same tile after 补张 is a small hand."""
+    """docs/rules/changsha.md 裁定 3: only the dice (开杠) make 杠上开花; the same tile after 补张 is a small
+    hand."""
     state = kong_deal(back="4p")
     state = act(state, 1, Act.KONG, "5m", "bu")
     state = act(state, 1, Act.WIN)
@@ -116,9 +116,8 @@ def test_buzhang_after_kaigang_draw_is_not_gangshangkaihua() -> None:
 
 
 def test_after_kaigang_non_winning_tiles_are_discarded_automatically() -> None:
-    """RULES §1: After 开杠 the player's hand is locked: every drawn or turned-up tile that does not win is
-    discarded automatically until the hand ends. Seed 七.6: 一旦掷骰子后摸进任何牌掷骰子者如果不能胡则必须打
-    出，直到胡牌或放炮为止。"""
+    """docs/rules/changsha.md §10.5, 裁定 2: after 开杠 the hand is locked: every drawn or turned-up tile that
+    does not win is discarded automatically until the hand ends."""
     n = kaigang_stack()
     state = kong_deal(stacks={n: "9s"}, draws="5m1s1s1s7s7s7s9m4p")
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
@@ -141,9 +140,9 @@ def test_after_kaigang_non_winning_tiles_are_discarded_automatically() -> None:
 
 @pytest.mark.parametrize(("mode", "may_pung"), [("bu", True), ("kai", False)])
 def test_locked_hand_may_not_pung(mode: str, may_pung: bool) -> None:
-    """RULES §1: After 开杠 the player's hand is locked — it no longer claims tiles for melds (it can only
-    win), while after 补张 it plays on freely. Seat 1 (88s in hand) is offered the dealer's 8s only after 补
-    张."""
+    """docs/rules/changsha.md §10.5: after 开杠 the hand is locked — it no longer claims tiles for melds (it
+    can only win), while after 补张 it plays on freely. Seat 1 (88s in hand) is offered the dealer's 8s only
+    after 补张."""
     n = kaigang_stack()
     state = kong_deal(stacks={n: "9s"}, back="9s", draws="5m1s1s8m")
     state = act(state, 1, Act.KONG, "5m", mode)
@@ -157,8 +156,9 @@ def test_locked_hand_may_not_pung(mode: str, may_pung: bool) -> None:
 
 
 def test_locked_hand_still_wins_on_a_discard() -> None:
-    """RULES §1: the locked hand discards what does not win — it still wins: the dealer's 4p is offered to
-    seat 1 after its 开杠, as an ordinary small hand on a discard (20 from the dealer)."""
+    """docs/rules/changsha.md 裁定 2: the locked hand discards what does not win — it still wins on discards:
+    the dealer's 4p is offered to seat 1 after its 开杠, as an ordinary small hand on a discard (20 from the
+    dealer)."""
     n = kaigang_stack()
     state = kong_deal(stacks={n: "9s"}, draws="5m1s1s1s")
     state = act(state, 1, Act.KONG, "5m", "kai")
@@ -174,7 +174,8 @@ def test_locked_hand_still_wins_on_a_discard() -> None:
 
 
 def test_locked_hand_may_not_choose_its_discard() -> None:
-    """RULES §1: the locked hand discards the drawn tile: another discard is illegal, with the reason."""
+    """docs/rules/changsha.md §10.5: the locked hand discards the drawn tile: another discard is illegal,
+    with the reason."""
     n = kaigang_stack()
     state = kong_deal(stacks={n: "4p"})
     state = act(state, 1, Act.KONG, "5m", "kai")
@@ -187,9 +188,9 @@ def test_locked_hand_may_not_choose_its_discard() -> None:
 
 
 def test_gangshangpao_on_the_kaigang_discard() -> None:
-    """RULES §1: another player winning on a tile the locked konger must discard = 杠上炮. Seed 五.3.11: 补张
-    的牌开杠者若不能胡而其他玩家可以胡属于杠上炮; 七.6: 属大胡. Seat 1's dice tile 3p is thrown; seat 2 wins
-    on it: big on discard, 60 from seat 1."""
+    """docs/rules/changsha.md §10.4, §7.13: another player winning on the tile the konger could not use =
+    杠上炮, a big hand paid by the konger. Seat 1's dice tile 3p is thrown; seat 2 wins on it: big on discard,
+    60 from seat 1."""
     n = kaigang_stack(seat2=WAITS_3P)
     state = kong_deal(seat2=WAITS_3P, stacks={n: "3p"})
     state = act(state, 1, Act.KONG, "5m", "kai")
@@ -201,7 +202,8 @@ def test_gangshangpao_on_the_kaigang_discard() -> None:
 
 
 def test_buzhang_discard_is_not_gangshangpao() -> None:
-    """Seed 五.3.11 / 七.6: 杠上炮 comes from 开杠 (掷骰子); after a 补张 the konger's discard is ordinary."""
+    """docs/rules/changsha.md 裁定 4: 杠上炮 comes from 开杠; after a 补张 the konger's discard is
+    ordinary."""
     state = kong_deal(seat2=WAITS_3P, back="3p")
     state = act(state, 1, Act.KONG, "5m", "bu")
     state = act(state, 1, Act.DISCARD, "3p")
@@ -211,27 +213,10 @@ def test_buzhang_discard_is_not_gangshangpao() -> None:
 
 # ---------------------------------------------------------------- 抢杠胡
 
-PUNG_1M = "1168m345s456p789p"
-ROBBER = "239m234789s1235p"  # draws 5p, throws 9m: 23m 234s 789s 123p 55p waits 1m/4m
-
-
-def rob_deal(back: str = "") -> State:
-    """Seat 1 pungs the dealer's 1m and, a round later, has drawn the fourth 1m; seat 2 now waits on it."""
-    state = deal([JUNK[0] + "1m", PUNG_1M, ROBBER, JUNK[2]], draws="5p1s1s1m", back=back)
-    state = act(state, 0, Act.DISCARD, "1m")
-    state = act(state, 1, Act.PUNG)
-    state = discard(state, 1, "8m")
-    state = discard(state, 2, "9m")
-    state = discard_drawn(state)  # seat 3
-    state = discard_drawn(state)  # seat 0
-    assert state.current == 1 and state.drawn == parse_tile("1m")
-    return state
-
 
 def test_robbing_an_added_kong() -> None:
-    """RULES §1: Robbing the kong (抢杠胡): only a 补杠 can be robbed. Seed 五.3.10: 玩家在明杠的时候，其他玩
-    家可以胡被杠的此张牌，叫抢杠胡. Seat 1 adds the fourth 1m to its pung; seat 2 robs it: 抢杠胡, a big hand
-    on a discard paid by the konger (60)."""
+    """docs/rules/changsha.md §11.1, §7.12: another player may win on the tile added to a pung (抢杠胡), a
+    big hand on a discard paid by the konger. Seat 1 adds the fourth 1m to its pung; seat 2 robs it (60)."""
     state = rob_deal()
     assert "1 kong 1m bu" in legal(state, 1)
     state = act(state, 1, Act.KONG, "1m", "bu")
@@ -244,7 +229,8 @@ def test_robbing_an_added_kong() -> None:
 
 
 def test_passing_the_rob_completes_the_kong() -> None:
-    """RULES §1 抢杠: when nobody robs, the 补杠 stands and the konger takes his replacement."""
+    """docs/rules/changsha.md §11.1: when nobody robs, the 补杠 stands and the konger takes his
+    replacement."""
     state = rob_deal(back="9s")
     state = act(state, 1, Act.KONG, "1m", "bu")
     state = act(state, 2, Act.PASS)
@@ -253,8 +239,8 @@ def test_passing_the_rob_completes_the_kong() -> None:
 
 
 def test_concealed_kong_is_never_robbed() -> None:
-    """RULES §1: a concealed kong never (is robbed). Seed 五.3.10: 暗杠不能抢杠胡. Seat 2 waits on 1m/4m, seat
-    1 konges its four 1m: nobody is asked, seat 1 takes its replacement."""
+    """docs/rules/changsha.md §11.1: a concealed kong is never robbed. Seat 2 waits on 1m/4m, seat 1 konges
+    its four 1m: nobody is asked, seat 1 takes its replacement."""
     state = deal([JUNK[0] + "3s", "111m345s456p789p6m", "23m234s789s123p55p", JUNK[2]], draws="1m", back="9s")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.KONG, "1m", "bu")

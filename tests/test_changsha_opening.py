@@ -1,4 +1,4 @@
-"""起手小胡 opening small hands: 四喜, 板板胡, 缺一色, 六六顺 (RULES.md §2; seed 五.2 1–4).
+"""起手小胡 opening small hands: 四喜, 板板胡, 缺一色, 六六顺 (docs/rules/changsha.md §6, 裁定 8, 裁定 9).
 
 Seat 0 deals; seat 1 holds the opening hand, the others junk. 底分 10, no birds unless told."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from engine import Act, Phase, State, observe, parse_tiles, parse_tiles_ordered, to_act
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import act, discard, last_settlement, legal, paid
 
 SIXI = "5555m23479s6789p"  # four 5m
@@ -26,9 +26,9 @@ def opening_deal(hand: str, birds: int = 0, draws: str = "") -> State:
 
 @pytest.mark.parametrize(("hand", "kind"), OPENINGS)
 def test_opening_hand_is_offered_after_the_deal(hand: str, kind: str) -> None:
-    """RULES §2: Opening small hands (起手小胡), declared after the deal, before the first discard. Seed: 四
-    喜：起完牌后，玩家手上已有四张一样的牌 / 板板胡：没有一张 2 、 5 、 8 / 缺一色：筒、索、万任缺一门 / 六六
-    顺：已有 2 个刻子 — 即可胡牌。"""
+    """docs/rules/changsha.md §6.1–§6.5: after the deal, before the dealer's first discard, a player holding
+    四喜 (four of a kind), 板板胡 (no 2/5/8), 缺一色 (a suit missing) or 六六顺 (two triplets) may declare
+    it."""
     state = opening_deal(hand)
     assert state.phase == Phase.OPENING
     assert to_act(state) == (1,)
@@ -37,8 +37,8 @@ def test_opening_hand_is_offered_after_the_deal(hand: str, kind: str) -> None:
 
 @pytest.mark.parametrize(("hand", "kind"), OPENINGS)
 def test_opening_hand_pays_as_small_self_draw(hand: str, kind: str) -> None:
-    """Seed: 四喜计分等同小胡自摸 / 板板胡 ...（等同小胡自摸）. RULES §2: each paid as a small-hand self-draw:
-    the dealer pays 20, the other two 10."""
+    """docs/rules/changsha.md §6.6: each is paid as one small self-draw: the dealer pays 20, the other two
+    10."""
     state = act(opening_deal(hand), 1, Act.OPENING, detail=kind)
     settlement = last_settlement(state, "opening")
     assert settlement.winners == (1,)
@@ -48,7 +48,7 @@ def test_opening_hand_pays_as_small_self_draw(hand: str, kind: str) -> None:
 
 
 def test_dealer_opening_hand_each_pays_20() -> None:
-    """RULES §2: each paid as a small-hand self-draw — 庄家自摸，闲家每人输 20 分."""
+    """docs/rules/changsha.md §6.6, §8.1: paid as a small self-draw — a dealer declaring gets 20 from each."""
     state = deal([SIXI + "3s", JUNK[0], JUNK[1], JUNK[2]], openings=True)
     assert state.phase == Phase.OPENING and to_act(state) == (0,)
     state = act(state, 0, Act.OPENING, detail="sixi")
@@ -56,7 +56,7 @@ def test_dealer_opening_hand_each_pays_20() -> None:
 
 
 def test_several_opening_hands_combine() -> None:
-    """Seed: 小胡和小胡之间能组合累计（如四喜 + 六六顺）. RULES §2: Several combine (each counted)."""
+    """docs/rules/changsha.md §6.7, 裁定 8: several combine, each counted (四喜 + 六六顺)."""
     state = opening_deal(SIXI_LIULIU)
     assert legal(state, 1) == {
         "1 opening sixi+liuliushun",
@@ -71,14 +71,15 @@ def test_several_opening_hands_combine() -> None:
 
 
 def test_declaring_only_one_of_two_opening_hands() -> None:
-    """RULES §2: each opening hand is counted — declaring one of the two is paid once."""
+    """docs/rules/changsha.md 裁定 8: each opening hand declared is counted — declaring one of the two is
+    paid once."""
     state = act(opening_deal(SIXI_LIULIU), 1, Act.OPENING, detail="liuliushun")
     assert paid(last_settlement(state, "opening")) == {0: 20, 2: 10, 3: 10}
 
 
 def test_opening_hand_birds_are_shown_and_stay_in_place() -> None:
-    """RULES §2: (birds apply, drawn from the wall front, D: the bird tiles are shown and then stay in place).
-    Birds 6p (→ seat 1, the declarer: everyone doubles) and 3s (→ seat 2: doubles again)."""
+    """docs/rules/changsha.md §9.7, 裁定 9: opening small hands have birds, looked at and left at the front of
+    the wall. Birds 6p (→ seat 1, the declarer: everyone doubles) and 3s (→ seat 2: doubles again)."""
     state = opening_deal(SIXI, birds=2, draws="6p3s")
     left = state.wall.remaining
     state = act(state, 1, Act.OPENING, detail="sixi")
@@ -91,7 +92,8 @@ def test_opening_hand_birds_are_shown_and_stay_in_place() -> None:
 
 
 def test_declared_tiles_are_shown_to_the_other_seats() -> None:
-    """RULES §2: D: play then continues; the declared tiles are shown in the group. A 四喜 shows its four."""
+    """docs/rules/changsha.md §6.6, 裁定 8: play continues; the declared tiles are shown. A 四喜 shows its
+    four."""
     state = act(opening_deal(SIXI), 1, Act.OPENING, detail="sixi")
     for seat in (0, 2, 3):
         public = observe(state, seat).seats[1]
@@ -102,13 +104,13 @@ def test_declared_tiles_are_shown_to_the_other_seats() -> None:
 
 @pytest.mark.parametrize(("hand", "kind"), [(BANBAN, "banbanhu"), (QUEYISE, "queyise")])
 def test_whole_hand_shown_for_banbanhu_and_queyise(hand: str, kind: str) -> None:
-    """RULES §2: the declared tiles are shown — 板板胡 and 缺一色 are about the whole hand, so all of it."""
+    """docs/rules/changsha.md 裁定 8: 板板胡 and 缺一色 are about the whole hand, so all of it is shown."""
     state = act(opening_deal(hand), 1, Act.OPENING, detail=kind)
     assert observe(state, 2).seats[1].revealed == tuple(parse_tiles(hand))
 
 
 def test_liuliushun_shows_the_two_triplets() -> None:
-    """RULES §2: the declared tiles are shown — 六六顺 shows its two triplets."""
+    """docs/rules/changsha.md 裁定 8: 六六顺 shows its two triplets."""
     state = act(opening_deal(LIULIU), 1, Act.OPENING, detail="liuliushun")
     assert observe(state, 3).seats[1].revealed == tuple(parse_tiles("444m555s"))
 
@@ -122,8 +124,8 @@ def test_undeclared_opening_hand_is_not_shown() -> None:
 
 
 def test_play_continues_after_an_opening_hand() -> None:
-    """RULES §2: D: play then continues. The dealer discards first, seat 1 draws and plays on, and can still
-    win the hand: its later win is settled on its own."""
+    """docs/rules/changsha.md §6.6, 裁定 8: play then continues. The dealer discards first, seat 1 draws and
+    plays on, and can still win the hand: its later win is settled on its own."""
     state = act(opening_deal(SIXI, draws="3s"), 1, Act.OPENING, detail="sixi")
     assert state.phase == Phase.TURN and state.current == 0 and state.result is None
     assert "0 discard 3s" in legal(state, 0)
@@ -134,8 +136,8 @@ def test_play_continues_after_an_opening_hand() -> None:
 
 
 def test_opening_hands_offered_in_play_order_from_the_dealer() -> None:
-    """RULES §2: declared after the deal, before the first discard — every seat holding one is asked, in play
-    order from the dealer."""
+    """docs/rules/changsha.md §6.1: declared after the deal, before the first discard — every player holding
+    one is asked, in play order from the dealer."""
     state = deal([JUNK[0] + "3s", SIXI, JUNK[1], BANBAN], openings=True)
     assert to_act(state) == (1,)
     state = act(state, 1, Act.PASS)

@@ -1,4 +1,4 @@
-"""The Changsha payment table (RULES.md §2 "Payments"; seed 六.1–4), at 底分 10 and without birds.
+"""The Changsha payment table (docs/rules/changsha.md §8), at 底分 10 and without birds.
 
 Seat 0 deals in every test. Hands: SMALL is ready for a small hand (234m 456s 55s 23p 789p, waits 1p/4p),
 QIDUI for 七小对 on 4m (one big hand), HAOHUA for 豪华七小对 on 1m (counts 2). The other seats hold junk; the
@@ -10,7 +10,7 @@ import pytest
 
 from engine import Act
 
-from .conftest import CS, JUNK, deal
+from .changsha_helpers import CS, JUNK, deal
 from .dealing import act, check_zero_sum, discard, discard_drawn, hand_names, last_settlement, paid
 
 SMALL = "234m45556s23789p"
@@ -23,7 +23,7 @@ BIG = [(QIDUI, "4m", 1), (HAOHUA, "1m", 2)]
 
 
 def test_small_self_draw_by_non_dealer() -> None:
-    """Seed 六.1 小胡自摸：闲家自摸，庄家输 20 分，闲家输 10 分。 RULES §2: small self-draw 10 / 20."""
+    """docs/rules/changsha.md §8.1: small self-draw by a non-dealer: the dealer pays 20, the others 10."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -35,7 +35,7 @@ def test_small_self_draw_by_non_dealer() -> None:
 
 
 def test_small_self_draw_by_dealer() -> None:
-    """Seed 六.1 小胡自摸：庄家自摸，闲家每人输 20 分。 RULES §2: dealer wins, each pays 20."""
+    """docs/rules/changsha.md §8.1: small self-draw by the dealer: each pays 20."""
     state = deal([SMALL + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m4p")
     state = discard(state, 0, "3s")
     for _ in range(3):
@@ -53,7 +53,7 @@ def test_small_self_draw_by_dealer() -> None:
 
 
 def test_small_on_discard_between_non_dealers() -> None:
-    """Seed 六.2 小胡捉炮： 点炮方输 10 分. RULES §2: small on discard (discarder only) 10."""
+    """docs/rules/changsha.md §8.1: small on a discard, the discarder only: 10."""
     state = deal([JUNK[0] + "3s", JUNK[1], SMALL, JUNK[2]], draws="5m")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, "4p")
@@ -66,7 +66,7 @@ def test_small_on_discard_between_non_dealers() -> None:
 
 
 def test_small_on_discard_dealer_deals_in() -> None:
-    """Seed 六.2: 如果点炮方为庄家，则庄家多输 10 分 — the dealer who deals in pays 20."""
+    """docs/rules/changsha.md §8.1: the dealer who deals in pays 20."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="5m5m5m5m")
     state = discard(state, 0, "3s")
     for _ in range(3):
@@ -81,7 +81,7 @@ def test_small_on_discard_dealer_deals_in() -> None:
 
 
 def test_small_on_discard_dealer_wins() -> None:
-    """Seed 六.2: 如果捉炮方为庄家，点炮的闲家多输 10 分 — a non-dealer dealing into the dealer pays 20."""
+    """docs/rules/changsha.md §8.1: a non-dealer dealing into the dealer pays 20."""
     state = deal([SMALL + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m")
     state = discard(state, 0, "3s")
     state = discard_drawn(state)
@@ -100,8 +100,8 @@ def test_small_on_discard_dealer_wins() -> None:
 
 @pytest.mark.parametrize(("hand", "tile", "n"), BIG)
 def test_big_self_draw_by_non_dealer(hand: str, tile: str, n: int) -> None:
-    """Seed 六.3 大胡自摸：闲家自摸，庄家输 40 分，闲家输 30 分。 RULES §2: big self-draw, n big hands: 30n
-    from a non-dealer, 30n+10 from the dealer (n=1: 30/40, n=2 豪华七小对: 60/70)."""
+    """docs/rules/changsha.md §8.1: big self-draw, n big hands: 30n from a non-dealer, 30n+10 from the dealer
+    (n=1: 30/40, n=2 豪华七小对: 60/70)."""
     state = deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws=tile)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -113,7 +113,7 @@ def test_big_self_draw_by_non_dealer(hand: str, tile: str, n: int) -> None:
 
 @pytest.mark.parametrize(("hand", "tile", "n"), BIG)
 def test_big_self_draw_by_dealer(hand: str, tile: str, n: int) -> None:
-    """Seed 六.3 大胡自摸：庄家自摸，闲家每人输 40 分。 RULES §2: dealer wins, each pays 30n+10."""
+    """docs/rules/changsha.md §8.1: big self-draw by the dealer: each pays 30n+10."""
     state = deal([hand + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m" + tile)
     state = discard(state, 0, "3s")
     for _ in range(3):
@@ -130,7 +130,7 @@ def test_big_self_draw_by_dealer(hand: str, tile: str, n: int) -> None:
 
 @pytest.mark.parametrize(("hand", "tile", "n"), BIG)
 def test_big_on_discard_between_non_dealers(hand: str, tile: str, n: int) -> None:
-    """Seed 六.4 大胡捉炮： 点炮方输 60 分. RULES §2: big on discard, n big hands (discarder only) 60n."""
+    """docs/rules/changsha.md §8.1: big on a discard, n big hands (the discarder only): 60n."""
     state = deal([JUNK[0] + "3s", JUNK[1], hand, JUNK[2]], draws=tile)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, tile)
@@ -144,7 +144,7 @@ def test_big_on_discard_between_non_dealers(hand: str, tile: str, n: int) -> Non
 
 @pytest.mark.parametrize(("hand", "tile", "n"), BIG)
 def test_big_on_discard_dealer_deals_in(hand: str, tile: str, n: int) -> None:
-    """Seed 六.4: 如果点炮方为庄家，则庄家多输 10 分. RULES §2: payer dealer 60n+10."""
+    """docs/rules/changsha.md §8.1: the dealer dealing in pays 60n+10."""
     state = deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws="5m5m5m" + tile)
     state = discard(state, 0, "3s")
     for _ in range(3):
@@ -159,7 +159,7 @@ def test_big_on_discard_dealer_deals_in(hand: str, tile: str, n: int) -> None:
 
 @pytest.mark.parametrize(("hand", "tile", "n"), BIG)
 def test_big_on_discard_dealer_wins(hand: str, tile: str, n: int) -> None:
-    """Seed 六.4: 如果捉炮方为庄家，点炮的闲家多输 10 分. RULES §2: dealer wins, the discarder pays 60n+10."""
+    """docs/rules/changsha.md §8.1: the dealer wins, the discarder pays 60n+10."""
     state = deal([hand + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m" + tile)
     state = discard(state, 0, "3s")
     state = discard_drawn(state)
@@ -177,8 +177,8 @@ def test_big_on_discard_dealer_wins(hand: str, tile: str, n: int) -> None:
 
 @pytest.mark.parametrize(("base", "dealer_pays", "other_pays"), [(1, 2, 1), (5, 10, 5), (100, 200, 100)])
 def test_payments_scale_with_base(base: int, dealer_pays: int, other_pays: int) -> None:
-    """RULES §2: Payments (×底分/10; the seed's figures at 底分 10). RULES §1: 底分 (base) is a room option
-    (default 1)."""
+    """docs/rules/changsha.md §8.2, §15.2: the table's figures × 底分 ÷ 10; 底分 is a room option (default
+    1)."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p", base=base)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -186,7 +186,6 @@ def test_payments_scale_with_base(base: int, dealer_pays: int, other_pays: int) 
 
 
 def test_default_base_is_one() -> None:
-    """RULES §1: 底分 (base) is a room option (default 1). RULES §1 Birds: N tiles (room option); the engine's
-    default is 2 (seed 七.2: 扎鸟)."""
+    """docs/rules/changsha.md §15.1, §15.2: the room options' defaults: 底分 1, 2 birds."""
     assert CS.make_options()["base"] == 1
     assert CS.make_options()["birds"] == 2

@@ -23,10 +23,10 @@ from bot.messages.presses import GamePress, decode
 from bot.text.texts import t
 from storage import Storage
 
+from .bot_support import Player, hand_over, lobby_message
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .pgcluster import Cluster as PgCluster
 from .pgcluster import free_port
-from .test_bot_support import Player, hand_over, lobby_message
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "e2e-secret"

@@ -20,8 +20,7 @@ from storage.copy import BOT_APPLICATION_NAME, CopyError, copy_database, main
 from storage.lock import DatabaseLock
 
 from .pgcluster import RAW_REFUSED, Cluster, raw_sql
-from .test_storage import FakeClock
-from .test_storage_night import play_out
+from .storage_helpers import FakeClock, play_out
 
 CHATS, USERS = (-100, -200, -300), (1, 2, 3, 4)
 NOW = datetime(2024, 5, 15, 20, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""issue 14: the fast paths (per-suit tables, suit-by-suit waits, shanten by cached option ids and blocks)
+"""The fast paths (per-suit tables, suit-by-suit waits, shanten by cached option ids and blocks)
 agree exactly with the plain reference implementations of tests/reference.py, over many random hands of every
 variant: uniformly random hands, and near-ready ones (where a disagreement would show)."""
 
@@ -16,7 +16,7 @@ from engine.shape import is_standard, seven_pairs_wait, standard_waits
 from engine.tiles import NUM_KINDS, Counts, to_counts
 
 from . import reference as ref
-from .test_shanten import SHANTEN_VARIANTS, _near_ready, _winning
+from .random_hands import SHANTEN_VARIANTS, near_ready_hand, winning_hand
 
 HANDS = 400
 
@@ -28,9 +28,9 @@ def _random_hands(rs_id: str, size: int, n: int, seed: str) -> Iterator[tuple[Co
     pool = list(rs.tile_set(4, rs.make_options()))
     for i in range(n):
         if i % 2:
-            counts, melds = _near_ready(rs, rng)
+            counts, melds = near_ready_hand(rs, rng)
             if size % 3 == 2:
-                tiles, melds = _winning(rs, rng)
+                tiles, melds = winning_hand(rs, rng)
                 counts = to_counts(tiles)
             if all(x <= 4 for x in counts):
                 yield counts, melds

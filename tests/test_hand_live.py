@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bot.table.runtime import HandLive, TableRuntime
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, quiet, run_timer, service
 from .fake_telegram import FakeTelegramServer
-from .test_bot_support import Clock, bot_running, lobby_message, open_table, quiet, run_timer, service
 
 # What a table keeps between hands. A field added to TableRuntime must be added here on purpose: if it
 # belongs to one hand, it goes into HandLive instead.

@@ -1,4 +1,4 @@
-"""捉鸟 birds (RULES.md §1 "Birds", §3; seed 捉鸟).
+"""捉鸟 birds (docs/rules/hengyang.md §9).
 
 Seat 1 holds SMALL, a concealed 平和 waiting 1p/4p: self-drawn the dealer pays 30 and the others 20; on a
 discard a non-dealer pays 20 (平和 + 门前清 at 底分 10). Bird ranks from the dealer (seat 0): 1/5/9 → seat 0,
@@ -12,7 +12,7 @@ import pytest
 from engine import Act, parse_tiles_ordered
 
 from .dealing import act, discard, discard_drawn, last_settlement, paid
-from .test_hengyang_helpers import HY, JUNK, deal
+from .hengyang_helpers import HY, JUNK, deal
 
 SMALL = "234m45556s23789p"
 
@@ -39,14 +39,14 @@ def on_discard(birds: str, n_birds: int = 2):  # type: ignore[no-untyped-def]
 
 
 def test_birds_are_the_next_two_tiles_at_the_wall_front() -> None:
-    """Seed: 和牌后庄家把牌山正序的两张牌翻开。 RULES §3: Birds: 2 tiles from the wall front."""
+    """docs/rules/hengyang.md §9.1: after a win, the next two tiles at the front of the wall are the birds."""
     settlement = self_draw("7p3m")
     assert settlement.birds == tuple(parse_tiles_ordered("7p3m"))
 
 
 def test_birds_count_from_the_dealer() -> None:
-    """Seed: 根据牌面序数以庄家为起点逆时针计算。 With seat 3 dealing, a 1 is seat 3, a 2 seat 0, a 3 seat 1
-    (the winner: everyone doubles), a 4 seat 2."""
+    """docs/rules/hengyang.md §9.2: count the rank from the dealer, counter-clockwise. With seat 3 dealing, a
+    1 is seat 3, a 2 seat 0, a 3 seat 1 (the winner: everyone doubles), a 4 seat 2."""
     settlement = self_draw("3m", n_birds=1, dealer=3)
     assert paid(settlement) == {0: 40, 2: 40, 3: 60}
     settlement = self_draw("1m", n_birds=1, dealer=3)  # the dealer himself: only he doubles
@@ -54,61 +54,63 @@ def test_birds_count_from_the_dealer() -> None:
 
 
 def test_self_draw_bird_on_the_winner_doubles_all_three() -> None:
-    """Seed: 自摸时：如果鸟捉中在和牌方，则其他三家都需要付出双倍点数。"""
+    """docs/rules/hengyang.md §9.4: self-draw, a bird on the winner doubles all three."""
     assert paid(self_draw("6p", n_birds=1)) == {0: 60, 2: 40, 3: 40}
 
 
 def test_self_draw_bird_on_one_payer_doubles_only_him() -> None:
-    """Seed: 如果捉在其中一家身上，此家单独付出双倍点数。"""
+    """docs/rules/hengyang.md §9.4: self-draw, a bird on one payer doubles only him."""
     assert paid(self_draw("3s", n_birds=1)) == {0: 30, 2: 40, 3: 20}
     assert paid(self_draw("9s", n_birds=1)) == {0: 60, 2: 20, 3: 20}
 
 
 def test_two_birds_on_one_payer_pay_four_times() -> None:
-    """Seed: 当同一人被捉中2只鸟的情况下（包含全中），需付出4倍点数。 Both birds on seat 3 (4m, 8s)."""
+    """docs/rules/hengyang.md §9.5: two birds counting for the same payer: ×4. Both birds on seat 3 (4m,
+    8s)."""
     settlement = self_draw("4m8s")
     assert paid(settlement) == {0: 30, 2: 20, 3: 80}
     assert {p.payer: p.hits for p in settlement.payments} == {0: 0, 2: 0, 3: 2}
 
 
 def test_two_birds_on_the_winner_every_payer_pays_four_times() -> None:
-    """Seed: 同一人被捉中2只鸟 … 4倍 — both on the self-drawing winner (2m, 6s): all three ×4."""
+    """docs/rules/hengyang.md §9.5: ×4 — both on the self-drawing winner (2m, 6s): all three ×4."""
     assert paid(self_draw("2m6s")) == {0: 120, 2: 80, 3: 80}
 
 
 def test_bird_on_the_winner_and_on_a_payer_is_four_times_for_him() -> None:
-    """Seed: （包含全中）. RULES §1: each hit doubles that payer's payment (2 birds → ×4): a bird on the
-    winner (6p) and one on the dealer (5m) — the dealer ×4, the others ×2."""
+    """docs/rules/hengyang.md §9.5: one bird on the winner and one on the payer himself count twice for him:
+    a bird on the winner (6p) and one on the dealer (5m) — the dealer ×4, the others ×2."""
     assert paid(self_draw("6p5m")) == {0: 120, 2: 40, 3: 40}
 
 
 def test_discard_bird_on_the_winner_doubles_the_discarder() -> None:
-    """Seed: 点炮时：鸟如果捉在胡牌方或者点炮方，既为中鸟，放铳者需付出双倍点数。 Bird 2p on seat 1, the
-    winner."""
+    """docs/rules/hengyang.md §9.3: on a discard, a bird on the winner doubles the discarder. Bird 2p on seat
+    1, the winner."""
     assert paid(on_discard("2p", n_birds=1)) == {3: 40}
 
 
 def test_discard_bird_on_the_discarder_doubles_him() -> None:
-    """Seed: 鸟如果捉在 … 点炮方，既为中鸟. Bird 8m on seat 3, the discarder."""
+    """docs/rules/hengyang.md §9.3: on a discard, a bird on the discarder doubles him. Bird 8m on seat 3, the
+    discarder."""
     assert paid(on_discard("8m", n_birds=1)) == {3: 40}
 
 
 def test_discard_bird_on_a_bystander_changes_nothing() -> None:
-    """Seed: 鸟如果捉在胡牌方或者点炮方，既为中鸟 — only those two: birds on the dealer (1s) and seat 2 (7s)
-    miss."""
+    """docs/rules/hengyang.md §9.3: on a discard only the winner and the discarder count: birds on the dealer
+    (1s) and seat 2 (7s) miss."""
     settlement = on_discard("1s7s")
     assert paid(settlement) == {3: 20}
     assert settlement.payments[0].hits == 0
 
 
 def test_discard_both_birds_hit_four_times() -> None:
-    """Seed: 当同一人被捉中2只鸟的情况下（包含全中），需付出4倍点数 — one on the winner (6m), one on the
-    discarder (4s)."""
+    """docs/rules/hengyang.md §9.5: ×4 — one on the winner (6m), one on the discarder (4s)."""
     assert paid(on_discard("6m4s")) == {3: 80}
 
 
 def test_bird_count_is_a_room_option() -> None:
-    """Seed: 把牌山正序的两张牌翻开 — D: a room option 0/1/2, default 2; 0 turns up nothing."""
+    """docs/rules/hengyang.md §14.1, 裁定 15: the birds are a room option 0/1/2, default 2; 0 turns up
+    nothing."""
     spec = {s.name: s for s in HY.option_specs}["birds"]
     assert spec.default == 2 and spec.choices == (0, 1, 2)
     settlement = self_draw("6p6p", n_birds=0)
@@ -119,7 +121,8 @@ def test_bird_count_is_a_room_option() -> None:
 
 @pytest.mark.parametrize("birds", [3, 4, 6])
 def test_more_than_two_birds_is_not_offered(birds: int) -> None:
-    """Seed: 两张牌 … 同一人被捉中2只鸟 … 4倍 — the seed defines up to two; a room may not ask for more."""
+    """docs/rules/hengyang.md §14.1, 裁定 15: payments are defined up to two hits; a room may not ask for
+    more birds."""
     from engine import InvalidOption
 
     with pytest.raises(InvalidOption):

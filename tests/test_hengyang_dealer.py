@@ -1,5 +1,5 @@
-"""Who deals next, and the haidi (海底漫游, 海底捞月) in Hengyang (RULES.md §1 "Haidi", "Dealer of the next
-hand", §3; seed 定庄, 海底捞月).
+"""Who deals next, and the haidi (海底漫游, 海底捞月) in Hengyang (docs/rules/hengyang.md §2, §11, 裁定 17,
+裁定 18).
 
 Seat 0 deals. In the haidi tests the dealer throws a 3s first, then everyone throws what he draws and nobody
 claims, so the 55 wall tiles run out in play order and the haidi is offered to seat 3; ``tail`` fixes the
@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine import Act, Phase, State, parse_tile
 
 from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid, play_until_haidi
-from .test_hengyang_helpers import JUNK, deal
+from .hengyang_helpers import JUNK, deal
 
 SMALL = "234m45556s23789p"  # 平和 + 门前清 on 1p/4p
 TWO_4P = "55m567m234s789s56p"  # also waits 4p
@@ -26,21 +26,21 @@ def haidi_deal(hands: list[str], haidi: str = "4p", before: str = "9m", birds: i
 
 
 def test_winner_deals_next() -> None:
-    """Seed 定庄: 之后哪家和牌则为下一局的庄家。"""
+    """docs/rules/hengyang.md §2.2: the winner deals next."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p")
     state = act(discard(state, 0, "3s"), 1, Act.WIN)
     assert state.result is not None and state.result.next_dealer == 1
 
 
 def test_dealer_who_wins_deals_again() -> None:
-    """Seed 定庄: 之后哪家和牌则为下一局的庄家 — the dealer wins (天胡 here), the dealer stays."""
+    """docs/rules/hengyang.md §2.2: a dealer who wins (天胡 here) deals again."""
     state = act(deal(["123m456m789s234p55p", JUNK[0], JUNK[1], JUNK[2]]), 0, Act.WIN)
     assert state.result is not None and state.result.next_dealer == 0
 
 
 def test_dealer_win_adds_one_fan() -> None:
-    """Seed 定庄: 庄家和牌时加1番。 Seed 计番方法: 自摸+1番，庄家和牌放铳都多计1番 — every table row where the
-    dealer wins or pays is 1 番 more (big on a discard: 1 番 more per big hand, RULES §3)."""
+    """docs/rules/hengyang.md §8.1, 裁定 3: every table row where the dealer wins or pays is 1 番 more (big on
+    a discard: 1 番 more per big hand)."""
     from engine import WinInfo
     from engine.state import evaluate
     from engine.variants.hengyang import unit_parts
@@ -54,8 +54,7 @@ def test_dealer_win_adds_one_fan() -> None:
 
 
 def test_dealer_who_deals_into_two_winners_stays() -> None:
-    """Seed 定庄: 庄家放铳时同时有两家和牌可以继续坐庄。 RULES §3: Dealer who deals into two winners stays
-    dealer."""
+    """docs/rules/hengyang.md §2.3: a dealer who deals into two winners stays dealer."""
     state = deal([JUNK[0] + "3s", SMALL, TWO_4P, JUNK[2]], draws="1s1s1s1s")
     state = discard(state, 0, "3s")
     for _ in range(3):
@@ -69,8 +68,8 @@ def test_dealer_who_deals_into_two_winners_stays() -> None:
 
 
 def test_non_dealer_who_deals_into_two_winners_deals_next() -> None:
-    """Seed 定庄: 庄家放铳时同时有两家和牌可以继续坐庄 — D: read as the Hunan rule
-    "通炮, the discarder deals": a non-dealer who deals into two winners deals the next hand."""
+    """docs/rules/hengyang.md §2.3, 裁定 17: several winners on one tile, the discarder deals: a non-dealer
+    who deals into two winners deals the next hand."""
     state = deal([JUNK[0] + "3s", SMALL, TWO_4P, JUNK[2]], draws="1s1s1s")
     state = discard(state, 0, "3s")
     state = discard_drawn(discard_drawn(state))
@@ -80,7 +79,7 @@ def test_non_dealer_who_deals_into_two_winners_deals_next() -> None:
 
 
 def test_one_of_two_possible_winners_passes_the_winner_deals() -> None:
-    """Seed 定庄: 之后哪家和牌则为下一局的庄家 — only one of two possible winners takes the tile: he deals."""
+    """docs/rules/hengyang.md §2.2: only one of two possible winners takes the tile: he deals."""
     state = deal([JUNK[0] + "3s", SMALL, TWO_4P, JUNK[2]], draws="1s1s1s1s")
     state = discard(state, 0, "3s")
     for _ in range(3):
@@ -91,8 +90,7 @@ def test_one_of_two_possible_winners_passes_the_winner_deals() -> None:
 
 
 def test_opening_hand_alone_does_not_pass_the_deal() -> None:
-    """Seed 定庄: 哪家和牌则为下一局的庄家 — a 扳牌 is no 和牌: a drawn hand after it follows the drawn-hand
-    rule."""
+    """docs/rules/hengyang.md §2.5: a 扳牌 is no win: a drawn hand after it follows the drawn-hand rule."""
     state = deal([JUNK[0] + "3s", "5555m23479s6789p", JUNK[1], JUNK[2]], openings=True, tail="9m1p")
     state = act(state, 1, Act.OPENING, detail="sixi")
     state = play_until_haidi(state, "3s")
@@ -106,7 +104,7 @@ def test_opening_hand_alone_does_not_pass_the_deal() -> None:
 
 
 def test_haidi_is_offered_and_refusals_pass_on() -> None:
-    """RULES §1: Haidi (海底漫游 … Hengyang): when one wall tile is left, the seat to draw may take it or
+    """docs/rules/hengyang.md §11.1: when one wall tile is left, the player due to draw may take it or
     refuse; a refusal passes the choice on in play order."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SMALL])
     assert state.phase == Phase.HAIDI and state.wall.remaining == 1
@@ -119,8 +117,8 @@ def test_haidi_is_offered_and_refusals_pass_on() -> None:
 
 
 def test_all_refuse_drawn_hand_first_offered_deals() -> None:
-    """RULES §1: If all refuse … the hand is drawn (荒庄). D: the next dealer as RULES §1 for Changsha: the
-    haidi taker, else the first seat offered it."""
+    """docs/rules/hengyang.md §11.4, §2.4, 裁定 18: all refuse: a drawn hand, and the first player offered
+    the haidi deals next."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SMALL])
     for _ in range(4):
         state = act(state, state.current, Act.PASS)
@@ -130,8 +128,8 @@ def test_all_refuse_drawn_hand_first_offered_deals() -> None:
 
 
 def test_haidilaoyue_when_the_taker_wins() -> None:
-    """Seed: 海底捞月：一家要了海底牌后，海底牌正好是要胡的牌，即海底捞月，计3番。
-    A big self-draw: 40 / 30."""
+    """docs/rules/hengyang.md §11.2, §7.9: 海底捞月, winning on the haidi tile you took: a big self-draw, 40 /
+    30."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SMALL])
     state = act(state, 3, Act.TAKE)
     assert state.drawn == parse_tile("4p") and "3 win" in legal(state, 3)
@@ -143,8 +141,8 @@ def test_haidilaoyue_when_the_taker_wins() -> None:
 
 
 def test_haidi_win_uses_the_haidi_tile_as_the_only_bird() -> None:
-    """RULES §1: Birds … (a haidi win uses the haidi tile as the bird). The 4p points at seat 3, the winner:
-    everyone doubles."""
+    """docs/rules/hengyang.md §9.6: a win on the haidi tile uses it as the only bird. The 4p points at seat 3,
+    the winner: everyone doubles."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SMALL], birds=2)
     state = act(act(state, 3, Act.TAKE), 3, Act.WIN)
     settlement = last_settlement(state)
@@ -153,16 +151,17 @@ def test_haidi_win_uses_the_haidi_tile_as_the_only_bird() -> None:
 
 
 def test_haidilaoyue_needs_a_winning_hand() -> None:
-    """Seed: 海底牌正好是要胡的牌 — the haidi tile must complete the hand (a 258 pair or a shape big hand)."""
+    """docs/rules/hengyang.md 裁定 8: the haidi tile must complete a winning hand (a 258 pair or a shape big
+    hand)."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SMALL], haidi="6p")
     state = act(state, 3, Act.TAKE)
     assert "3 win" not in legal(state, 3)
 
 
 def test_shown_haidi_won_by_another_is_a_plain_discard_win() -> None:
-    """RULES §1: otherwise the tile is shown and any other player who can win on it wins (海底炮). RULES §3
-    has no 海底炮 big hand — D: it is an ordinary win on a discard by the taker (平和 + 门前清: 20), and the
-    winner deals next."""
+    """docs/rules/hengyang.md §11.3, 裁定 9: otherwise the tile is shown and another player may win on it — an
+    ordinary win on a discard paid by the taker (平和 + 门前清: 20), no 海底炮 big hand; the winner deals
+    next."""
     state = haidi_deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], before="9m")
     state = act(state, 3, Act.TAKE)
     assert state.phase == Phase.CLAIM and legal(state, 1) == {"1 win", "1 pass"}
@@ -174,7 +173,7 @@ def test_shown_haidi_won_by_another_is_a_plain_discard_win() -> None:
 
 
 def test_haidi_taken_nobody_wins_the_taker_deals() -> None:
-    """RULES §1: If … nobody wins, the hand is drawn (荒庄); drawn hand → the haidi taker (D for Hengyang)."""
+    """docs/rules/hengyang.md §11.4, §2.4: nobody wins: a drawn hand, and the haidi taker deals next."""
     state = haidi_deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SMALL], haidi="6p")
     state = act(state, 3, Act.PASS)
     state = act(state, 0, Act.TAKE)
@@ -183,8 +182,9 @@ def test_haidi_taken_nobody_wins_the_taker_deals() -> None:
 
 
 def test_last_tile_as_kong_replacement_no_haidi_and_the_konger_deals() -> None:
-    """RULES §1: If only the haidi tile is left, the replacement is the haidi tile and the hand has no haidi.
-    D (as RULES §1 for Changsha): nobody wins, so the seat that took it deals; its 暗杠 money stands."""
+    """docs/rules/common.md §4.2, docs/rules/hengyang.md §2.4: if only the haidi tile is left, the replacement
+    is the haidi tile and the hand has no haidi; nobody wins, so the player who took it deals; his 暗杠 money
+    stands (docs/rules/hengyang.md §13.1)."""
     state = deal([JUNK[0] + "3s", JUNK[1], "555m234s678p13p89s", JUNK[2]], tail="5m9p")
     state = discard(state, 0, "3s")
     while state.wall.remaining > 1:

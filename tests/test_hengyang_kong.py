@@ -1,5 +1,5 @@
-"""Kongs in Hengyang: kong money, no robbing, 补张 from the back, two-tile 开杠 and 杠上开花 (RULES.md §1
-"补 vs 杠", §3; seed 杠, 暗杠, 补杠, 杠上开花).
+"""Kongs in Hengyang: kong money, no robbing, 补张 from the back, two-tile 开杠 and 杠上开花
+(docs/rules/hengyang.md §10, §4.5, 裁定 10, 裁定 11, 裁定 16).
 
 Seat 0 deals and throws first; seat 1 holds 555m. 底分 10 (1 番 = 10), no birds.
 """
@@ -26,7 +26,7 @@ from .dealing import (
     paid,
     pass_claims,
 )
-from .test_hengyang_helpers import HY, JUNK, deal, kai_dice
+from .hengyang_helpers import HY, JUNK, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"  # after the kong: 234s 678p 23p 88s, waits 1p/4p
 UNREADY_KONG = "555m234s678p13p89s"  # after the kong: 234s 678p 13p 89s, not ready
@@ -43,7 +43,7 @@ def kong_deal(hand: str = READY_KONG, seat2: str = JUNK[1], seed: int = 0, **kw:
 
 
 def test_concealed_kong_each_other_player_pays_2_fan() -> None:
-    """Seed: 暗杠成功时，其他三家需要付出2番的点数给开暗杠者。 RULES §3: 暗杠 each other player pays 2 番."""
+    """docs/rules/hengyang.md §10.2: 暗杠, each other player pays 2 番."""
     state = act(kong_deal(), 1, Act.KONG, "5m", "bu")
     settlement = last_settlement(state, "kong")
     assert settlement.winners == (1,) and hand_names(settlement, 1) == ["angang"]
@@ -53,7 +53,7 @@ def test_concealed_kong_each_other_player_pays_2_fan() -> None:
 
 
 def test_added_kong_each_pays_1_fan() -> None:
-    """Seed: 补杠时每家需付出1番的点数给补杠者。 RULES §3: 补杠 each pays 1 番."""
+    """docs/rules/hengyang.md §10.2: 补杠, each other player pays 1 番."""
     state = deal([JUNK[0] + "5m", "155m234s678p23p88s", JUNK[1], JUNK[2]], draws="1s1s1s5m")
     state = pass_claims(act(state, 0, Act.DISCARD, "5m"), keep=lambda s: s == 1)
     state = discard(act(state, 1, Act.PUNG), 1, "1m")
@@ -68,7 +68,7 @@ def test_added_kong_each_pays_1_fan() -> None:
 
 
 def test_exposed_kong_the_discarder_alone_pays_3_fan() -> None:
-    """Seed: 直接点杠者需要单人付出3番的点数给开杠者。 RULES §3: 直杠 the discarder pays 3 番."""
+    """docs/rules/hengyang.md §10.2: 直杠, the discarder pays 3 番."""
     state = deal([JUNK[0] + "5m", READY_KONG, JUNK[1], JUNK[2]])
     state = act(state, 0, Act.DISCARD, "5m")
     assert "1 kong 5m bu" in legal(state, 1)
@@ -82,14 +82,15 @@ def test_exposed_kong_the_discarder_alone_pays_3_fan() -> None:
 
 @pytest.mark.parametrize("base", [1, 5])
 def test_kong_money_scales_with_base(base: int) -> None:
-    """RULES §3: 暗杠 each other player pays 2 番 — 1 番 = 底分."""
+    """docs/rules/hengyang.md §10.2, §14.2: 暗杠 each other player pays 2 番 — 1 番 = 底分."""
     state = deal([JUNK[0] + "3s", READY_KONG, JUNK[1], JUNK[2]], draws="5m", base=base)
     state = act(discard(state, 0, "3s"), 1, Act.KONG, "5m", "bu")
     assert paid(last_settlement(state, "kong")) == {0: 2 * base, 2: 2 * base, 3: 2 * base}
 
 
 def test_kong_money_stays_on_a_drawn_hand() -> None:
-    """RULES §1: Kong payments … are settled when the kong is made and stay on a drawn hand (流局不流杠)."""
+    """docs/rules/hengyang.md §10.2, 裁定 16: kong money is paid when the kong is made and kept on a drawn
+    hand (流局不流杠)."""
     state = act(kong_deal(back="9p"), 1, Act.KONG, "5m", "bu")
     state = discard(state, 1, "9p")
     while state.phase == Phase.TURN:
@@ -102,8 +103,8 @@ def test_kong_money_stays_on_a_drawn_hand() -> None:
 
 
 def test_kong_money_adds_to_the_win() -> None:
-    """Seed: 暗杠成功时，其他三家需要付出2番 … — paid at once, and a later win is paid on top: 补张 win 平和 +
-    门前清 (暗杠可以算作门前清) self-drawn: 30 / 20 / 20, after 20 each for the kong."""
+    """docs/rules/hengyang.md §10.2, 裁定 4: kong money is paid at once, and a later win is paid on top: 补张
+    win 平和 + 门前清 (a concealed kong keeps 门前清) self-drawn: 30 / 20 / 20, after 20 each for the kong."""
     state = act(kong_deal(back="4p"), 1, Act.KONG, "5m", "bu")
     state = act(state, 1, Act.WIN)
     assert hand_names(last_settlement(state), 1) == ["menqianqing", "pinghu"]
@@ -114,8 +115,8 @@ def test_kong_money_adds_to_the_win() -> None:
 
 
 def test_no_robbing_the_added_kong() -> None:
-    """Seed: 衡阳麻将不可以抢杠和牌。 RULES §3: No robbing the kong. Seat 2 waits on 5m, seat 1 adds the
-    fourth 5m to its pung: no claim window opens, the kong goes ahead."""
+    """docs/rules/hengyang.md §4.5: there is no robbing the kong. Seat 2 waits on 5m, seat 1 adds the fourth
+    5m to its pung: no claim window opens, the kong goes ahead."""
     state = deal([JUNK[0] + "5m", "155m234s678p23p88s", WAITS_5M, JUNK[2]], draws="1s1s1s5m")
     assert not HY.robbable(state, MeldKind.KONG_ADDED)
     state = act(state, 0, Act.DISCARD, "5m")
@@ -134,8 +135,8 @@ def test_no_robbing_the_added_kong() -> None:
 
 
 def test_kong_replacement_comes_from_the_back_of_the_wall() -> None:
-    """Seed: 暗杠 … 再到牌山尾补一张牌，补牌后同样要打出一张牌。 RULES §1: Kong replacements come from the
-    back: top tile of the last stack, then its bottom tile."""
+    """docs/rules/hengyang.md §10.3: 补张 takes one tile from the back-most stack, top then bottom, and a
+    discard follows."""
     state = kong_deal(back="9p1s")
     last_top = state.wall.tiles[back_positions()[0]]
     state = act(state, 1, Act.KONG, "5m", "bu")
@@ -145,8 +146,8 @@ def test_kong_replacement_comes_from_the_back_of_the_wall() -> None:
 
 
 def test_exposed_kong_replacement_then_a_discard() -> None:
-    """Seed: 杠：其他人打出一张牌，自己手中有三张相同的牌，即可杠牌，称为明杠，倒下这个杠，
-    再到牌山尾补一张牌，补牌后需要打出一张牌。"""
+    """docs/rules/hengyang.md §10.1, §10.3: an exposed kong on a discard (three in hand), a replacement from
+    the back, then a discard."""
     state = deal([JUNK[0] + "5m", READY_KONG, JUNK[1], JUNK[2]], back="9p")
     state = pass_claims(act(state, 0, Act.DISCARD, "5m"), keep=lambda s: s == 1)
     state = act(state, 1, Act.KONG, "5m", "bu")
@@ -156,8 +157,8 @@ def test_exposed_kong_replacement_then_a_discard() -> None:
 
 
 def test_buzhang_win_is_a_plain_self_draw() -> None:
-    """Seed: 杠上开花：本家在听牌后开杠，可要求打骰数点 … — D: only 开杠 makes 杠上开花; a win on a 补张 tile
-    from the back is an ordinary self-draw."""
+    """docs/rules/hengyang.md 裁定 10: only 开杠 makes 杠上开花; a win on a 补张 tile from the back is an
+    ordinary self-draw."""
     state = act(kong_deal(back="1p"), 1, Act.KONG, "5m", "bu")
     assert state.drawn == parse_tile("1p")
     state = act(state, 1, Act.WIN)
@@ -168,7 +169,7 @@ def test_buzhang_win_is_a_plain_self_draw() -> None:
 
 
 def test_kaigang_offered_only_when_ready() -> None:
-    """Seed: 杠上开花：本家在听牌后开杠。 RULES §1: or, only when ready (听牌), 开杠."""
+    """docs/rules/hengyang.md §10.4: 开杠 only if the hand is ready after the kong."""
     assert {"1 kong 5m bu", "1 kong 5m kai"} <= legal(kong_deal(READY_KONG), 1)
     unready = legal(kong_deal(UNREADY_KONG), 1)
     assert "1 kong 5m bu" in unready and "1 kong 5m kai" not in unready
@@ -176,8 +177,9 @@ def test_kaigang_offered_only_when_ready() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 3, 5])
 def test_kaigang_turns_up_both_tiles_of_the_dice_stack(seed: int) -> None:
-    """Seed: 如果骰子为7点，则从牌尾开始数至第7墩 … 拿取该墩2张牌。 RULES §1: Hengyang: turn up the 2 tiles of
-    one stack. Neither wins here: both fall into the konger's river."""
+    """docs/rules/hengyang.md §10.4, §10.6: 开杠 rolls two dice for N and turns up both tiles of the N-th
+    stack
+    from the back. Neither wins here: both fall into the konger's river."""
     n = kai_dice(seed)
     state = kong_deal(seed=seed, stacks={n: "9m1s"})
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
@@ -190,8 +192,9 @@ def test_kaigang_turns_up_both_tiles_of_the_dice_stack(seed: int) -> None:
 
 @pytest.mark.parametrize("tiles", ["1p9m", "9m4p"])
 def test_gangshangkaihua_on_either_tile(tiles: str) -> None:
-    """Seed: 如果补杠的牌只要有1张正好可以胡牌，则为杠上开花，计3番。 A big self-draw: the dealer pays 40, the
-    others 30 (after 20 each for the 暗杠); the other tile goes to the river."""
+    """docs/rules/hengyang.md §10.5, §7.10: one of the two tiles completes the hand → 杠上开花, a big
+    self-draw: the dealer pays 40, the others 30 (after 20 each for the 暗杠); the other tile goes to the
+    river."""
     n = kai_dice(0)
     state = act(kong_deal(stacks={n: tiles}), 1, Act.KONG, "5m", "kai")
     win = [t for t in parse_tiles_ordered(tiles) if tile_str(t) != "9m"][0]
@@ -205,8 +208,9 @@ def test_gangshangkaihua_on_either_tile(tiles: str) -> None:
 
 
 def test_kaigang_tiles_nobody_wins_are_discards_and_the_hand_locks() -> None:
-    """RULES §1: After 开杠 the player's hand is locked: every drawn or turned-up tile that does not win is
-    discarded automatically. Seat 1's next draw (9s) falls by itself."""
+    """docs/rules/hengyang.md §10.7, 裁定 11: after 开杠 the hand is locked: every drawn or turned-up tile
+    that
+    does not win is discarded automatically. Seat 1's next draw (9s) falls by itself."""
     n = kai_dice(0)
     state = kong_deal(draws="5m1m1m1m9s", stacks={n: "9m1s"})
     state = act(state, 1, Act.KONG, "5m", "kai")
@@ -218,8 +222,9 @@ def test_kaigang_tiles_nobody_wins_are_discards_and_the_hand_locks() -> None:
 
 
 def test_win_on_kaigang_tiles_is_paid_by_the_konger_as_a_discard() -> None:
-    """RULES §1: another player winning on a tile the locked konger must discard — D: in Hengyang no 杠上炮
-    big hand: seat 2 wins 平和 + 门前清 on the fallen 5p, the konger pays 20 as for any discard."""
+    """docs/rules/hengyang.md §10.6, 裁定 9: another player winning on a tile the 开杠 dropped wins an
+    ordinary
+    discard win, no 杠上炮 big hand: seat 2 wins 平和 + 门前清 on the fallen 5p, the konger pays 20."""
     n = kai_dice(0)
     seat2 = "234m45556s789p34p"  # waits 2p/5p
     state = kong_deal(stacks={n: "9m5p"}, seat2=seat2)
@@ -232,8 +237,9 @@ def test_win_on_kaigang_tiles_is_paid_by_the_konger_as_a_discard() -> None:
 
 
 def test_kaigang_stack_counting_half_stacks() -> None:
-    """Seed: 某墩只有1张的话也算1墩，2张全部拿完后则不再算1墩。 After one 补张 the last stack (one tile left)
-    is still stack 1; after two it no longer counts."""
+    """docs/rules/hengyang.md §10.4: a stack with one tile left counts, an emptied one does not. After one
+    补张
+    the last stack (one tile left) is still stack 1; after two it no longer counts."""
     wall = kong_deal(back="9p1s").wall
     n = len(wall.tiles)
     pos = back_positions(n)
@@ -248,7 +254,7 @@ def test_kaigang_stack_counting_half_stacks() -> None:
 
 
 def test_kong_needs_a_tile_left_in_the_wall() -> None:
-    """Seed: 再到牌山尾补一张牌 — with nothing left to draw there is no kong."""
+    """docs/rules/common.md §3.5: with nothing left to draw there is no kong."""
     state = kong_deal()
     empty = state.wall
     while empty.remaining:

@@ -1,4 +1,4 @@
-"""扳牌 opening hands: 缺一门, 四喜, 六六顺 (RULES.md §3; seed 番种介绍).
+"""扳牌 opening hands: 缺一门, 四喜, 六六顺 (docs/rules/hengyang.md §6, 裁定 12–14).
 
 Seat 0 deals; the declarer is seat 1 unless told, the others hold junk. 底分 10; birds as told (扳牌 has
 none whatever the room option says).
@@ -12,11 +12,10 @@ from engine import Act, Phase, observe, parse_tile, parse_tiles, to_act
 from engine.variants.hengyang import open_turns
 
 from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid
-from .test_hengyang_helpers import JUNK, deal
+from .hengyang_helpers import JUNK, SIXI, deal, opening_deal
 
 QUEYIMEN_SUIT = "2345678m234567s"  # no 筒
 QUEYIMEN_258 = "13469m1347s1379p"  # no 2, 5 or 8 (将)
-SIXI = "5555m23479s6789p"  # four 5m
 LIULIU = "1444m45556s2789p"  # triplets 444m and 555s
 SIXI_LIULIU = "35555m4446s6789p"  # four 5m and triplet 444s (the four holds a triplet too)
 ALL_THREE = "15555m13444679s"  # no 筒, four 5m, triplets 555m and 444s
@@ -30,15 +29,10 @@ OPENINGS = [
 ]
 
 
-def opening_deal(hand: str, birds: int = 0, draws: str = ""):  # type: ignore[no-untyped-def]
-    """Seat 1 holds ``hand``; the 扳牌 phase is left open."""
-    return deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws=draws, birds=birds, openings=True)
-
-
 @pytest.mark.parametrize(("hand", "kind"), OPENINGS)
 def test_banpai_is_offered_after_the_deal(hand: str, kind: str) -> None:
-    """Seed: 缺一门：起牌抓完13张牌后手牌没有索、饼、万、将任意一门即可以扳牌 / 四喜：
-    起牌抓完13张牌后手牌有一组杠子即可以计扳牌 / 六六顺：起牌抓完13张牌后手牌有2组刻子即可以计扳牌。"""
+    """docs/rules/hengyang.md §6.1–§6.4: after the deal, a player whose 13 dealt tiles hold 缺一门, 四喜 or
+    六六顺 may declare it (扳牌)."""
     state = opening_deal(hand)
     assert state.phase == Phase.OPENING
     assert to_act(state) == (1,)
@@ -46,15 +40,17 @@ def test_banpai_is_offered_after_the_deal(hand: str, kind: str) -> None:
 
 
 def test_queyimen_missing_a_suit_or_the_258() -> None:
-    """Seed: 缺一门：… 手牌没有索、饼、万、将任意一门 — a suit missing, or no 将 (2/5/8) at all. RULES §3:
-    缺一门 (missing a suit, or no 2/5/8 tile). D: counted once even when two 门 are missing."""
+    """docs/rules/hengyang.md §6.2, 裁定 13: 缺一门 — a suit missing, or no 将 (2/5/8) at all; counted once
+    even
+    when two are missing."""
     for hand in (QUEYIMEN_SUIT, QUEYIMEN_258, "1346799m134679s"):  # the last misses 筒 and 将
         assert legal(opening_deal(hand), 1) == {"1 opening queyimen", "1 pass"}
 
 
 @pytest.mark.parametrize(("hand", "kind"), OPENINGS)
 def test_banpai_pays_one_fan_as_a_small_self_draw(hand: str, kind: str) -> None:
-    """Seed: … 计1番. RULES §3: each 1 番 paid as a small self-draw: the dealer pays 20, the other two 10."""
+    """docs/rules/hengyang.md §6.5: each 1 番 paid as a small self-draw: the dealer pays 20, the other two
+    10."""
     state = act(opening_deal(hand), 1, Act.OPENING, detail=kind)
     settlement = last_settlement(state, "opening")
     assert settlement.winners == (1,)
@@ -64,7 +60,7 @@ def test_banpai_pays_one_fan_as_a_small_self_draw(hand: str, kind: str) -> None:
 
 
 def test_dealer_banpai_each_pays_20() -> None:
-    """RULES §3: each 1 番 paid as a small self-draw — 庄家自摸三家每人-20分."""
+    """docs/rules/hengyang.md §6.5: a dealer declaring gets 20 from each."""
     state = deal([SIXI + "9p", JUNK[0], JUNK[1], JUNK[2]], openings=True)
     assert state.phase == Phase.OPENING and to_act(state) == (0,)
     state = act(state, 0, Act.OPENING, detail="sixi")
@@ -72,16 +68,16 @@ def test_dealer_banpai_each_pays_20() -> None:
 
 
 def test_dealer_banpai_is_judged_on_his_first_13_tiles() -> None:
-    """Seed: 起牌抓完13张牌后 — D: the dealer's 14th tile is his first draw and is left out: 13 tiles with no
-    筒 plus a 14th 5p still make 缺一门."""
+    """docs/rules/hengyang.md 裁定 12: the dealer's 14th tile is his first draw and is left out: 13 tiles with
+    no 筒 plus a 14th 5p still make 缺一门."""
     state = deal([QUEYIMEN_SUIT + "5p", JUNK[0], JUNK[1], JUNK[2]], openings=True)
     assert state.drawn == parse_tile("5p")
     assert legal(state, 0) == {"0 opening queyimen", "0 pass"}
 
 
 def test_dealer_14th_tile_makes_no_banpai() -> None:
-    """Seed: 起牌抓完13张牌后 … 有一组杠子 — D: a four completed only by the dealer's 14th tile is no 四喜
-    (he may kong it in play)."""
+    """docs/rules/hengyang.md 裁定 12: a four completed only by the dealer's 14th tile is no 四喜 (he may kong
+    it in play)."""
     state = deal(["2345m4568s237777p", JUNK[0], JUNK[1], JUNK[2]], openings=True)
     assert state.drawn == parse_tile("7p")
     assert state.phase == Phase.TURN and to_act(state) == (0,)
@@ -89,8 +85,8 @@ def test_dealer_14th_tile_makes_no_banpai() -> None:
 
 
 def test_several_banpai_combine() -> None:
-    """RULES §3: 缺一门 … 四喜 … 六六顺 … each 1 番 — D: several held at once each count (a four also holds a
-    triplet for 六六顺)."""
+    """docs/rules/hengyang.md §6.5, 裁定 13: several held at once each count (a four also holds a triplet for
+    六六顺)."""
     state = opening_deal(SIXI_LIULIU)
     assert legal(state, 1) == {
         "1 opening sixi+liuliushun",
@@ -103,7 +99,8 @@ def test_several_banpai_combine() -> None:
 
 
 def test_all_three_banpai_at_once() -> None:
-    """RULES §3: each 1 番 — 缺一门 + 四喜 + 六六顺 are three 番: the dealer pays 60, the others 30."""
+    """docs/rules/hengyang.md §6.5: each 1 番 — 缺一门 + 四喜 + 六六顺 are three 番: the dealer pays 60, the
+    others 30."""
     state = opening_deal(ALL_THREE)
     assert "1 opening queyimen+sixi+liuliushun" in legal(state, 1)
     state = act(state, 1, Act.OPENING, detail="queyimen+sixi+liuliushun")
@@ -111,8 +108,8 @@ def test_all_three_banpai_at_once() -> None:
 
 
 def test_banpai_has_no_birds() -> None:
-    """RULES §3: 扳牌 … each 1 番 paid as a small self-draw, no birds. Birds 6p and 1m (→ the declarer and the
-    dealer) change nothing and stay at the front of the wall."""
+    """docs/rules/hengyang.md §6.5, §9.7: 扳牌 has no birds. Birds 6p and 1m (→ the declarer and the dealer)
+    change nothing and stay at the front of the wall."""
     state = opening_deal(SIXI, birds=2, draws="6p1m")
     left = state.wall.remaining
     state = act(state, 1, Act.OPENING, detail="sixi")
@@ -123,9 +120,8 @@ def test_banpai_has_no_birds() -> None:
 
 
 def test_banpai_hand_is_shown_for_three_turns() -> None:
-    """Seed: 扳牌后可以继续打，但需要公开手牌三巡。 RULES §3: the player's hand is shown in the group for his
-    next 3 turns (三巡) — his whole current hand, new tiles included; after his third discard it is hidden
-    again."""
+    """docs/rules/hengyang.md §6.5, 裁定 14: after declaring, the whole hand (new tiles included) is shown for
+    three turns — after the declarer's third discard it is hidden again."""
     state = act(opening_deal(SIXI), 1, Act.OPENING, detail="sixi")
     for seat in (0, 2, 3):
         assert observe(state, seat).seats[1].hand == tuple(parse_tiles(SIXI))
@@ -145,7 +141,7 @@ def test_banpai_hand_is_shown_for_three_turns() -> None:
 
 
 def test_undeclared_banpai_is_not_shown_or_paid() -> None:
-    """Seed: … 即可以扳牌 — declaring is the player's choice; passing shows nothing and pays nothing."""
+    """docs/rules/hengyang.md §6.5: declaring is optional; passing shows nothing and pays nothing."""
     state = act(opening_deal(SIXI), 1, Act.PASS)
     assert observe(state, 2).seats[1].hand is None
     assert state.settlements == ()
@@ -153,8 +149,9 @@ def test_undeclared_banpai_is_not_shown_or_paid() -> None:
 
 
 def test_play_continues_after_banpai_and_the_declarer_may_still_win() -> None:
-    """Seed: 扳牌后可以继续打。 The later win is settled on its own: 平和 + 门前清 self-drawn (30 / 20 / 20)
-    on top of the 缺一门 (20 / 10 / 10)."""
+    """docs/rules/hengyang.md §6.5: play goes on after 扳牌. The later win is settled on its own: 平和 +
+    门前清
+    self-drawn (30 / 20 / 20) on top of the 缺一门 (20 / 10 / 10)."""
     state = act(opening_deal(READY_QUEYIMEN, draws="4s"), 1, Act.OPENING, detail="queyimen")
     assert state.phase == Phase.TURN and state.current == 0 and state.result is None
     state = discard(state, 0, "3s")
@@ -165,8 +162,7 @@ def test_play_continues_after_banpai_and_the_declarer_may_still_win() -> None:
 
 
 def test_banpai_offered_in_play_order_from_the_dealer() -> None:
-    """Seed: 起牌抓完13张牌后 … 即可以扳牌 — every seat holding one is asked, in play order from the
-    dealer."""
+    """docs/rules/hengyang.md §6.1: every player holding one is asked, in play order from the dealer."""
     state = deal([JUNK[0] + "3s", SIXI, JUNK[1], QUEYIMEN_258], openings=True)
     assert to_act(state) == (1,)
     state = act(state, 1, Act.PASS)
@@ -177,6 +173,7 @@ def test_banpai_offered_in_play_order_from_the_dealer() -> None:
 
 
 def test_no_banpai_no_opening_phase() -> None:
-    """Seed: 起牌抓完13张牌后 — only a hand holding a 扳牌 is asked; otherwise the dealer plays at once."""
+    """docs/rules/hengyang.md §6.1, §3.2: only a hand holding a 扳牌 is asked; otherwise the dealer plays at
+    once."""
     state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], "135789m1379s258p"], openings=True)
     assert state.phase == Phase.TURN and to_act(state) == (0,)

@@ -1,9 +1,10 @@
-"""The Hengyang payment table (RULES.md §3; seed 和牌 and 计番方法), at 底分 10 (1 番 = 10) without birds.
+"""The Hengyang payment table (docs/rules/hengyang.md §8, 裁定 3–5), at 底分 10 (1 番 = 10) without birds.
 
-Every figure of the seed's 计番方法 is reproduced here, including the 清一色 + 七小对 example. Seat 0 deals
-in every test. Hands: OPEN pungs 9m and throws 9s, then waits 1p/4p for a plain 平和 (not 门前清, so the
-seed's bare figures); SMALL is a concealed 平和 waiting 1p/4p (门前清 adds 1 番); QIDUI waits 4m for 七小对
-(n = 1); QYS_QD waits 6s for 清一色 + 七小对 (n = 2); LONG waits 9p for 龙七对. The other seats hold junk.
+Every figure of the examples in docs/rules/hengyang.md §8.5 is reproduced here, including the 清一色 + 七小对
+one. Seat 0 deals in every test. Hands: OPEN pungs 9m and throws 9s, then waits 1p/4p for a plain 平和 (not
+门前清, so the examples' bare figures); SMALL is a concealed 平和 waiting 1p/4p (门前清 adds 1 番); QIDUI
+waits 4m for 七小对 (n = 1); QYS_QD waits 6s for 清一色 + 七小对 (n = 2); LONG waits 9p for 龙七对. The other
+seats hold junk.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from .dealing import (
     hand_names,
     last_settlement,
     paid,
+    param_id,
     pass_claims,
 )
-from .test_hengyang_helpers import HY, JUNK, deal
+from .hengyang_helpers import HY, JUNK, deal
 
 OPEN = "99m234m45556s9s23p"  # [999m] 234m 456s 55s 23p after the pung
 SMALL = "234m45556s23789p"
@@ -43,7 +45,8 @@ def pung_9m(state: State, seat: int) -> State:
 
 
 def test_small_self_draw_by_non_dealer() -> None:
-    """Seed 计番方法: 小和自摸：闲家自摸其他闲家-10分，庄家-20分。 RULES §3: small self-draw 10 / 20."""
+    """docs/rules/hengyang.md §8.1, §8.5: small self-draw by a non-dealer: the other non-dealers −10, the
+    dealer −20."""
     state = deal([JUNK[0] + "3s", OPEN, JUNK[1], JUNK[2]], draws="5m5m5m4p")
     state = pung_9m(act(state, 0, Act.DISCARD, "9m"), 1)
     for _ in range(3):
@@ -57,7 +60,7 @@ def test_small_self_draw_by_non_dealer() -> None:
 
 
 def test_small_self_draw_by_dealer() -> None:
-    """Seed 计番方法: 庄家自摸三家每人-20分。 RULES §3: small self-draw, dealer involved 20."""
+    """docs/rules/hengyang.md §8.1, §8.5: small self-draw by the dealer: each −20."""
     state = deal([OPEN + "7s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m5m4p")
     state = discard(state, 0, "7s")
     state = pung_9m(act(state, 1, Act.DISCARD, "9m"), 0)
@@ -75,7 +78,7 @@ def test_small_self_draw_by_dealer() -> None:
 
 
 def test_small_on_discard_between_non_dealers() -> None:
-    """Seed 计番方法: 小和放铳：闲家放铳-10分。 Seed 和牌: 小和闲家放铳给闲家计1番。"""
+    """docs/rules/hengyang.md §8.1, §8.5: small on a discard, a non-dealer dealing in: −10."""
     state = deal([JUNK[0] + "3s", JUNK[1], OPEN, JUNK[2]], draws="5m")
     state = pung_9m(act(state, 0, Act.DISCARD, "9m"), 2)
     state = act(state, 3, Act.DISCARD, "4p")
@@ -88,7 +91,7 @@ def test_small_on_discard_between_non_dealers() -> None:
 
 
 def test_small_on_discard_dealer_deals_in() -> None:
-    """Seed 计番方法: 庄家放铳-20分。 Seed 和牌: 庄家放铳给闲家计2番。"""
+    """docs/rules/hengyang.md §8.1, §8.5: small on a discard, the dealer dealing in: −20."""
     state = deal([JUNK[0] + "3s", OPEN, JUNK[1], JUNK[2]], draws="5m5m5m")
     state = pung_9m(act(state, 0, Act.DISCARD, "9m"), 1)
     state = discard_drawn(discard_drawn(state))
@@ -102,7 +105,7 @@ def test_small_on_discard_dealer_deals_in() -> None:
 
 
 def test_small_on_discard_dealer_wins() -> None:
-    """Seed 计番方法: 闲家放铳给庄家和牌-20分。 Seed 和牌: 闲家放铳给庄家计2番。"""
+    """docs/rules/hengyang.md §8.1, §8.5: small on a discard, a non-dealer dealing into the dealer: −20."""
     state = deal([OPEN + "7s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m")
     state = discard(state, 0, "7s")
     state = pung_9m(act(state, 1, Act.DISCARD, "9m"), 0)
@@ -119,7 +122,7 @@ def test_small_on_discard_dealer_wins() -> None:
 
 
 def test_menqianqing_adds_one_fan_to_a_small_self_draw() -> None:
-    """Seed: 门前清：没有吃、碰、明杠的小和，计1番。 RULES §3: 门前清 adds 1 番 to each payment: 20 / 30."""
+    """docs/rules/hengyang.md §5.2, §8.2: 门前清 adds 1 番 to each payment: 20 / 30."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -130,7 +133,7 @@ def test_menqianqing_adds_one_fan_to_a_small_self_draw() -> None:
 
 
 def test_menqianqing_dealer_self_draw_each_pays_30() -> None:
-    """Seed: 门前清 … 计1番; 庄家和牌时加1番 — the concealed dealer's small self-draw: 20 + 10 from each."""
+    """docs/rules/hengyang.md §8.2: the concealed dealer's small self-draw: 20 + 10 from each."""
     state = deal([SMALL + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m4p")
     state = discard(state, 0, "3s")
     for _ in range(3):
@@ -141,7 +144,7 @@ def test_menqianqing_dealer_self_draw_each_pays_30() -> None:
 
 @pytest.mark.parametrize(("discarder", "amount"), [(3, 20), (0, 30)])
 def test_menqianqing_on_a_discard(discarder: int, amount: int) -> None:
-    """Seed: 门前清：没有吃、碰、明杠的小和 — a discard win counts too (D): 10 + 10, or 20 + 10 from the
+    """docs/rules/hengyang.md §5.2, 裁定 4: 门前清 counts on a discard too: 10 + 10, or 20 + 10 from the
     dealer."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="5m5m5m")
     state = discard(state, 0, "3s")
@@ -157,10 +160,11 @@ def test_menqianqing_on_a_discard(discarder: int, amount: int) -> None:
 # ---------------------------------------------------------------- 大和自摸
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_self_draw_by_non_dealer(hand: str, tile: str, names: list[str]) -> None:
-    """Seed 计番方法: 大和自摸：闲家自摸，庄家-40分，其他闲家-30分。 Seed 注：闲家清一色七小对，
-    自摸：庄家-70，其他闲家-60。 RULES §3: big self-draw 30n / 30n+10."""
+    """docs/rules/hengyang.md §8.1, §8.5: big self-draw by a non-dealer: the dealer −40, the others −30;
+    清一色
+    + 七小对 self-drawn: the dealer −70, the others −60 (30n / 30n+10)."""
     n = len(names)
     state = deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws=tile)
     state = discard(state, 0, "3s")
@@ -172,9 +176,9 @@ def test_big_self_draw_by_non_dealer(hand: str, tile: str, names: list[str]) -> 
     check_zero_sum(state)
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_self_draw_by_dealer(hand: str, tile: str, names: list[str]) -> None:
-    """Seed 计番方法: 大和自摸：庄家自摸，闲家每人-40分。 RULES §3: dealer involved 30n+10."""
+    """docs/rules/hengyang.md §8.1, §8.5: big self-draw by the dealer: each −40 (30n+10)."""
     n = len(names)
     state = deal([hand + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m5m" + tile)
     state = discard(state, 0, "3s")
@@ -190,10 +194,10 @@ def test_big_self_draw_by_dealer(hand: str, tile: str, names: list[str]) -> None
 # ---------------------------------------------------------------- 大和放铳
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_on_discard_between_non_dealers(hand: str, tile: str, names: list[str]) -> None:
-    """Seed 计番方法: 大和放铳：闲家放铳-60分。 Seed 注：放铳：闲家放铳-120分。
-    RULES §3: big on discard 60n."""
+    """docs/rules/hengyang.md §8.1, §8.5: big on a discard, a non-dealer dealing in: −60; 清一色 + 七小对:
+    −120 (60n)."""
     n = len(names)
     state = deal([JUNK[0] + "3s", JUNK[1], hand, JUNK[2]], draws=tile)
     state = discard(state, 0, "3s")
@@ -206,10 +210,10 @@ def test_big_on_discard_between_non_dealers(hand: str, tile: str, names: list[st
     check_zero_sum(state)
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_on_discard_dealer_deals_in(hand: str, tile: str, names: list[str]) -> None:
-    """Seed 计番方法: 庄家放铳-70分。 Seed 注：庄家放铳-140分。 RULES §3: big on discard, dealer involved
-    70n."""
+    """docs/rules/hengyang.md §8.1, §8.5: big on a discard, the dealer dealing in: −70; 清一色 + 七小对: −140
+    (70n)."""
     n = len(names)
     state = deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws="5m5m5m" + tile)
     state = discard(state, 0, "3s")
@@ -224,9 +228,10 @@ def test_big_on_discard_dealer_deals_in(hand: str, tile: str, names: list[str]) 
     check_zero_sum(state)
 
 
-@pytest.mark.parametrize(("hand", "tile", "names"), BIG)
+@pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_on_discard_dealer_wins(hand: str, tile: str, names: list[str]) -> None:
-    """Seed 计番方法: 闲家放铳给庄家-70分。 Seed 和牌: 放铳闲家计6番，庄家计7番。 RULES §3: 70n."""
+    """docs/rules/hengyang.md §8.1, §8.5: big on a discard, a non-dealer dealing into the dealer: −70
+    (70n)."""
     n = len(names)
     state = deal([hand + "3s", JUNK[0], JUNK[1], JUNK[2]], draws="5m5m" + tile)
     state = discard(state, 0, "3s")
@@ -243,7 +248,7 @@ def test_big_on_discard_dealer_wins(hand: str, tile: str, names: list[str]) -> N
 
 
 def test_longqidui_self_draw_pays_one_fan_more() -> None:
-    """Seed: 龙七对 … 计7番 (七小对 计6番). RULES §3 D: 龙七对 = 七小对 + 1 番 to each payment: 40 / 50."""
+    """docs/rules/hengyang.md §8.2, 裁定 5: 龙七对 = 七小对 + 1 番 from each payer: 40 / 50."""
     state = deal([JUNK[0] + "3s", LONG, JUNK[1], JUNK[2]], draws="9p")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -254,7 +259,7 @@ def test_longqidui_self_draw_pays_one_fan_more() -> None:
 
 @pytest.mark.parametrize(("discarder", "amount"), [(2, 70), (0, 80)])
 def test_longqidui_on_a_discard_pays_one_fan_more(discarder: int, amount: int) -> None:
-    """Seed: 龙七对 … 计7番. RULES §3 D: 龙七对 = 七小对 + 1 番 to each payment: 60 + 10, or 70 + 10."""
+    """docs/rules/hengyang.md §8.2, 裁定 5: 龙七对 = 七小对 + 1 番 from each payer: 60 + 10, or 70 + 10."""
     state = deal([JUNK[0] + "3s", LONG, JUNK[2], JUNK[1]], draws="5m5m5m")
     state = discard(state, 0, "3s")
     state = discard_drawn(state)
@@ -271,7 +276,8 @@ def test_longqidui_on_a_discard_pays_one_fan_more(discarder: int, amount: int) -
 
 @pytest.mark.parametrize(("base", "dealer_pays", "other_pays"), [(1, 3, 2), (5, 15, 10), (100, 300, 200)])
 def test_payments_scale_with_base(base: int, dealer_pays: int, other_pays: int) -> None:
-    """Seed 计番方法: 如1番=10分。 RULES §1: 底分 (base) is a room option (default 1); 1 番 = 底分."""
+    """docs/rules/hengyang.md §8.3, §14.2: 1 番 = 底分, a room option (default 1); the figures are at 底分
+    10."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p", base=base)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -279,6 +285,6 @@ def test_payments_scale_with_base(base: int, dealer_pays: int, other_pays: int) 
 
 
 def test_room_option_defaults() -> None:
-    """RULES §1: 底分 (base) is a room option (default 1); RULES §3: Birds: 2 tiles."""
+    """docs/rules/hengyang.md §14.1, §14.2: the room options' defaults: 底分 1, 2 birds."""
     opts = HY.make_options()
     assert opts["base"] == 1 and opts["birds"] == 2

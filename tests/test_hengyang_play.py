@@ -1,5 +1,5 @@
-"""Tiles, the deal, the order of play and claims in Hengyang (RULES.md §1; seed 规则术语, 吃, 碰, 杠, 起牌,
-摸牌, 出牌).
+"""Tiles, the deal, the order of play and claims in Hengyang (docs/rules/hengyang.md §1, §3, §4, 裁定 1,
+裁定 2).
 
 Seat 0 deals unless told. 底分 10, no birds.
 """
@@ -12,7 +12,7 @@ from engine import Act, IllegalAction, Phase, arranged_hand, new_hand, parse_til
 from engine.tiles import SUITED_KINDS
 
 from .dealing import act, can, discard, discard_drawn, last_settlement, legal, paid, pass_claims
-from .test_hengyang_helpers import HY, JUNK, deal
+from .hengyang_helpers import HY, JUNK, deal
 
 SMALL = "234m45556s23789p"  # waits 1p/4p
 SEAT3 = "135789m1379s147p"  # junk with a 1m
@@ -23,7 +23,7 @@ DEALER_1M = JUNK[0] + "1m"  # throws the 1m
 
 
 def test_108_tiles_without_honors() -> None:
-    """Seed: 通行的衡阳麻将只有一到九的索、饼、万牌，无“东、南、西、北、中、白板、发”，共108张牌。"""
+    """docs/rules/hengyang.md §1.1: 108 tiles — characters, bamboo and dots 1–9, no winds or dragons."""
     state = new_hand(HY, 1)
     tiles = list(state.wall.tiles)
     assert len(tiles) == 108
@@ -32,17 +32,17 @@ def test_108_tiles_without_honors() -> None:
 
 
 def test_the_first_paragraph_with_honors_is_another_game() -> None:
-    """RULES.md: D: Hengyang's first paragraph (六胡利, 部分字牌) describes a different card game; the
-    detailed rules (108 tiles) win. No honor tile can be dealt."""
+    """docs/rules/hengyang.md 裁定 1: the first paragraph of the source (六胡利, some honors) is another game;
+    108 tiles. No honor tile can be dealt."""
     assert max(HY.tile_set(4, HY.make_options())) < SUITED_KINDS
     with pytest.raises(IllegalAction):
         arranged_hand(HY, [JUNK[0] + "1z", JUNK[1], JUNK[2], SEAT3])
 
 
 def test_deal_dealer_14_others_13_from_the_wall_front() -> None:
-    """Seed: 起牌：打2个骰子 … 从那个方位的第几墩开始抓牌。 RULES §1: Dealer starts with 14 tiles, others 13.
-    D: the dice-chosen break in the wall is not modelled — the wall is shuffled from the seed, which is as
-    random — so the deal starts at the wall front."""
+    """docs/rules/hengyang.md §3.1, 裁定 2: 14 tiles to the dealer, 13 to the others; the dice-chosen break in
+    the wall is not modelled — the wall is shuffled from the seed, which is as random — so the deal starts at
+    the wall front."""
     for seed in range(5):
         state = new_hand(HY, seed, dealer=2)
         assert [sum(s.counts) for s in state.seats] == [13, 13, 14, 13]
@@ -51,15 +51,15 @@ def test_deal_dealer_14_others_13_from_the_wall_front() -> None:
 
 
 def test_first_dealer_by_dice_from_the_seed() -> None:
-    """Seed: 定庄：第一局打骰子定庄家。 RULES §1: First hand: random dealer — drawn from the hand's seed."""
+    """docs/rules/hengyang.md §2.1, 裁定 2: the first dealer is drawn at random, from the hand's seed."""
     dealers = {new_hand(HY, seed).dealer for seed in range(40)}
     assert dealers == {0, 1, 2, 3}
     assert all(new_hand(HY, s).dealer == new_hand(HY, s).dealer for s in range(10))
 
 
 def test_play_goes_counter_clockwise_from_the_dealer() -> None:
-    """Seed: 摸牌：按逆时针方向抓牌。先后是庄（东）家、南家、西家、北家。 RULES §1:
-    dealer → 下家 → 对家 → 上家; the dealer discards first."""
+    """docs/rules/hengyang.md §1.3, §3.2: play goes counter-clockwise, dealer → 下家 → 对家 → 上家; the dealer
+    discards first."""
     state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SEAT3], dealer=0)
     assert to_act(state) == (0,)
     order = []
@@ -71,8 +71,8 @@ def test_play_goes_counter_clockwise_from_the_dealer() -> None:
 
 
 def test_draw_only_after_the_previous_discard_and_no_taking_it_back() -> None:
-    """Seed: 抓牌时，上家出牌落桌以后，本家才能摸牌，牌落地后不准悔牌。 Before the dealer discards nobody else
-    may act; once his tile is down he can neither discard again nor take it back."""
+    """docs/rules/hengyang.md §3.3: a discard cannot be taken back. Before the dealer discards nobody else may
+    act; once his tile is down he can neither discard again nor take it back."""
     state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SEAT3])
     assert legal(state, 1) == set()
     state = act(state, 0, Act.DISCARD, "3s")
@@ -82,8 +82,8 @@ def test_draw_only_after_the_previous_discard_and_no_taking_it_back() -> None:
 
 
 def test_after_a_draw_a_discard_is_due() -> None:
-    """Seed: 出牌：凡是抓一张亦或吃、碰、开杠、补进后，不胡牌便要扔出一张麻将牌。 After a draw the seat holds
-    14 and its choices are discards (or a kong / a win), never another draw."""
+    """docs/rules/hengyang.md §3.3: each player draws one and discards one. After a draw the seat holds 14
+    and its choices are discards (or a kong / a win), never another draw."""
     state = discard(deal([JUNK[0] + "3s", JUNK[1], JUNK[2], SEAT3]), 0, "3s")
     assert state.current == 1 and sum(state.seats[1].counts) == 14
     assert {a.split()[1] for a in legal(state, 1)} == {"discard"}
@@ -93,8 +93,8 @@ def test_after_a_draw_a_discard_is_due() -> None:
 
 
 def test_chow_only_from_the_previous_seat() -> None:
-    """Seed: 吃：本家手上持有两张即将成顺的牌时，上家打出可以使那两张的成顺的牌，本家就可以通过吃将其组合
-    为顺子。 Seats 1 and 2 both hold 23m; only seat 1, the dealer's 下家, may chow his 1m."""
+    """docs/rules/hengyang.md §4.2: only the discarder's next player may chow. Seats 1 and 2 both hold 23m;
+    only seat 1, the dealer's 下家, may chow his 1m."""
     state = act(deal([DEALER_1M, JUNK[1], JUNK[2], SEAT3]), 0, Act.DISCARD, "1m")
     assert can(state, 1, Act.CHOW, "1m")
     assert not any("chow" in a for a in legal(state, 2))
@@ -102,7 +102,7 @@ def test_chow_only_from_the_previous_seat() -> None:
 
 
 def test_after_a_chow_no_draw_and_a_discard() -> None:
-    """Seed: 吃后不能摸牌并需要打出一张牌。"""
+    """docs/rules/hengyang.md §4.2: after a chow you do not draw: you discard."""
     state = act(deal([DEALER_1M, JUNK[1], JUNK[2], SEAT3]), 0, Act.DISCARD, "1m")
     left = state.wall.remaining
     state = act(state, 1, Act.CHOW, "1m")
@@ -118,9 +118,8 @@ SEAT3_NO_1M = "235789m1379s147p"
 
 @pytest.mark.parametrize("first", [1, 2])
 def test_pung_by_any_seat_beats_chow(first: int) -> None:
-    """Seed: 碰：其他三家任意一人打出一张牌，自己手中有两张相同的牌正好组成一副刻子，就可以碰，优先级大于吃，
-    碰后需要打出一张牌。 Seat 1 chows, seat 2 pungs the dealer's 1m: seat 2 takes it, whoever answers
-    first."""
+    """docs/rules/hengyang.md §4.3: a pung beats a chow, and a discard follows it. Seat 1 chows, seat 2 pungs
+    the dealer's 1m: seat 2 takes it, whoever answers first."""
     state = act(deal([DEALER_1M, JUNK[1], PAIR_1M, SEAT3_NO_1M]), 0, Act.DISCARD, "1m")
     assert can(state, 1, Act.CHOW, "1m") and can(state, 2, Act.PUNG)
     if first == 1:
@@ -134,14 +133,14 @@ def test_pung_by_any_seat_beats_chow(first: int) -> None:
 
 
 def test_chow_when_the_pung_is_passed() -> None:
-    """Seed: 碰 … 优先级大于吃 — only if the pung is taken: seat 2 passes, seat 1 chows."""
+    """docs/rules/hengyang.md §4.3: only if the pung is taken: seat 2 passes, seat 1 chows."""
     state = act(deal([DEALER_1M, JUNK[1], PAIR_1M, SEAT3_NO_1M]), 0, Act.DISCARD, "1m")
     state = act(act(state, 2, Act.PASS), 1, Act.CHOW, "1m")
     assert state.current == 1 and [str(m) for m in state.seats[1].melds] == ["[123m]"]
 
 
 def test_kong_beats_chow() -> None:
-    """Seed: 杠的优先级大于吃。 Seat 1 chows, seat 2 konges the dealer's 1m."""
+    """docs/rules/hengyang.md §4.3: a kong beats a chow. Seat 1 chows, seat 2 konges the dealer's 1m."""
     state = act(deal([DEALER_1M, JUNK[1], TRIPLET_1M, SEAT3_NO_1M]), 0, Act.DISCARD, "1m")
     assert can(state, 2, Act.KONG, "1m", "bu")
     state = act(act(state, 1, Act.CHOW, "1m"), 2, Act.KONG, "1m", "bu")
@@ -150,8 +149,7 @@ def test_kong_beats_chow() -> None:
 
 
 def test_win_beats_pung() -> None:
-    """RULES §1: Claim priority on a discard: win > kong/pung > chow. Seat 2 pungs the 4p, seat 1 wins on
-    it."""
+    """docs/rules/hengyang.md §4.3: win > pung/kong > chow. Seat 2 pungs the 4p, seat 1 wins on it."""
     pung_4p = "44p" + "3679m279s1689p"
     state = deal([JUNK[0] + "3s", SMALL, pung_4p, SEAT3_NO_1M])
     state = act(state, 0, Act.DISCARD, "4p")
@@ -167,9 +165,8 @@ TWO_4P = "55m567m234s789s56p"  # seat 2: waits 4p/7p
 
 
 def test_several_winners_on_one_discard() -> None:
-    """RULES §1: Several winners on one tile (一炮多响/通炮) where the variant allows — Hengyang does
-    (seed 定庄: 庄家放铳时同时有两家和牌). Each winner is paid by the discarder (here 平和 + 门前清 from a
-    non-dealer: 20)."""
+    """docs/rules/hengyang.md §4.4: several players may win on the same tile; the discarder pays each (here
+    平和 + 门前清 from a non-dealer: 20)."""
     state = deal([JUNK[0] + "3s", SMALL, TWO_4P, JUNK[2]], draws="1s1s1s")
     state = discard(state, 0, "3s")
     state = discard_drawn(discard_drawn(state))
@@ -181,9 +178,9 @@ def test_several_winners_on_one_discard() -> None:
 
 
 def test_missed_win_blocks_discard_wins_until_own_draw() -> None:
-    """RULES §1: Missed win (漏胡/过胡不胡): a player who passes a win on a discard cannot win on any discard
-    until their own next draw … Self-drawn wins are not blocked. Seat 2 passes the dealer's 4p, cannot win on
-    seat 1's 1p, then self-draws 4p."""
+    """docs/rules/hengyang.md §12.1, 裁定 19: a player who passes a win on a discard cannot win on any discard
+    until his own next draw, pung or kong; self-draws are not blocked. Seat 2 passes the dealer's 4p, cannot
+    win on seat 1's 1p, then self-draws 4p."""
     state = deal([JUNK[0] + "3s", JUNK[1], SMALL, JUNK[2]], draws="9s4p")
     state = act(state, 0, Act.DISCARD, "4p")
     assert can(state, 2, Act.WIN)

@@ -13,8 +13,8 @@ import pytest
 from engine import Act, Phase, State, get_variant, new_hand, replay
 
 from .dealing import act, discard, discard_drawn, play_until_haidi
+from .hengyang_helpers import JUNK, deal
 from .playout import assert_reached, eager_policy, play_hand, random_policy
-from .test_hengyang_helpers import JUNK, deal
 
 RULES = get_variant("hengyang")
 KONG_FAN = {"angang": 2, "bugang": 1, "zhigang": 3}
@@ -24,8 +24,8 @@ SMALL = {"pinghu", "menqianqing"}
 
 
 def table_fan(names: tuple[str, ...], self_draw: bool, dealer: bool) -> int:
-    """RULES.md §3 written out again: small 1 / 2 (+1 门前清), big self-draw 3n / 3n+1, big on a discard 6n /
-    7n, 龙七对 +1."""
+    """docs/rules/hengyang.md §8 written out again: small 1 / 2 (+1 门前清), big self-draw 3n / 3n+1, big on a
+    discard 6n / 7n, 龙七对 +1."""
     if set(names) <= SMALL:
         return (2 if dealer else 1) + ("menqianqing" in names)
     n = len(names)
@@ -34,7 +34,8 @@ def table_fan(names: tuple[str, ...], self_draw: bool, dealer: bool) -> int:
 
 
 def check_money(state: State) -> None:
-    """Every payment is the table amount × 底分 × 2^hits; kong money per RULES §3; 扳牌 without birds."""
+    """Every payment is the table amount × 底分 × 2^hits; kong money per docs/rules/hengyang.md §10.2; 扳牌
+    without birds."""
     base = state.options["base"]
     for st in state.settlements:
         assert sum(st.deltas) == 0, st
@@ -107,8 +108,10 @@ ARRANGED = {"qingyise", "qidui", "haidilaoyue", "multi_win"}
 
 
 def test_300_random_hands_keep_every_invariant() -> None:
-    """108 tiles conserved, deltas sum to zero, every hand ends, every payment as RULES §3 says; the default
-    run (2,000 under `make soak`). The hands it must reach are the soak's, but for ARRANGED."""
+    """108 tiles conserved, deltas sum to zero, every hand ends, every payment as docs/rules/hengyang.md §8
+    and
+    §10.2 say; the default run (2,000 under `make soak`). The hands it must reach are the soak's, but for
+    ARRANGED."""
     seen = playouts(300)
     assert_reached(seen, REACHED, ARRANGED)
     assert seen["win"] > 30 and seen["draw"] > 30

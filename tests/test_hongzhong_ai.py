@@ -1,5 +1,5 @@
-"""bot.ai at a 红中麻将 table (RULES.md §7: 红中 is wild and can't be discarded; issue 16: "the AI handles
-wilds"): it reads 红中 as wild through the variant's shanten (engine/wild.py), never tries to throw one, takes
+"""bot.ai at a 红中麻将 table (docs/rules/hongzhong.md §2.1, §2.2: 红中 is wild and can't be discarded): it
+reads 红中 as wild through the variant's shanten (engine/wild.py), never tries to throw one, takes
 四红中 at the deal, and beats random play. Nothing in bot/ names the variant.
 """
 
@@ -14,7 +14,7 @@ from engine.tiles import parse_tile, parse_tiles, remove_tile, to_counts
 from engine.wild import WildShape
 
 from .dealing import deal
-from .test_zhuanzhuan_helpers import HZ, JUNK
+from .zhuanzhuan_helpers import HZ, JUNK
 
 RED = 33
 
@@ -67,7 +67,8 @@ def test_the_ai_keeps_a_ready_hand_that_only_wilds_make() -> None:
 
 
 def test_the_ai_wins_with_four_red_dragons_at_the_deal() -> None:
-    """RULES §7: four 红中 win at once — the AI takes the win it is offered at the deal."""
+    """docs/rules/hongzhong.md §2.3, §2.4: four 红中 win at once — the AI takes the win it is offered at the
+    deal."""
     state = deal(HZ, [JUNK[0] + "8m", "369m369s369p7z7z7z7z", JUNK[1], JUNK[2]])
     obs: Observation = observe(state, 1)
     assert obs.phase == Phase.OPENING

@@ -1,7 +1,6 @@
-"""红中麻将 (RULES.md §7 "红中: 112 tiles … 红中 is wild"): the 112-tile set, 红中 standing for any tile in
-melds, pairs and 七小对, what 红中 cannot do, 四红中, 可接炮 only without 红中, 无红中, 红中 as a bird
-(docs/rules/hongzhong.md). Everything else is 转转麻将's (test_zhuanzhuan_*.py), checked here where 红中
-changes it.
+"""红中麻将 (docs/rules/hongzhong.md §1, §2, 裁定 1–7): the 112-tile set, 红中 standing for any tile in melds,
+pairs and 七小对, what 红中 cannot do, 四红中, 可接炮 only without 红中, 无红中, 红中 as a bird. Everything
+else is 转转麻将's (test_zhuanzhuan_*.py), checked here where 红中 changes it.
 """
 
 from __future__ import annotations
@@ -22,8 +21,8 @@ from engine import (
 )
 from engine.tiles import full_set
 
-from .dealing import act, can, check_zero_sum, discard, discard_drawn, last_settlement, paid
-from .test_zhuanzhuan_helpers import HZ, JUNK, NO_HIT, READY, deal, discard_win, self_draw, win_names
+from .dealing import act, can, check_zero_sum, discard, discard_drawn, last_settlement, paid, param_id
+from .zhuanzhuan_helpers import HZ, JUNK, NO_HIT, READY, deal, discard_win, self_draw, win_names
 
 RED = parse_tile("7z")
 
@@ -31,7 +30,7 @@ RED = parse_tile("7z")
 
 
 def test_112_tiles_with_four_red_dragons() -> None:
-    """RULES §7: "红中: 112 tiles (108 + four 7z 红中)"."""
+    """docs/rules/hongzhong.md §1.1: 112 tiles (108 + four 7z 红中)."""
     assert sorted(HZ.tile_set(4, HZ.make_options())) == full_set(False) + [RED] * 4
     state = new_hand(HZ, 3)
     assert len(state.wall.tiles) == 112
@@ -52,9 +51,11 @@ def test_112_tiles_with_four_red_dragons() -> None:
         ("1133m5577s246p7z7z7z", "6p", ["qidui", "zimo"]),  # 七小对 with three 红中
         ("[333m]456m789s55p1p7z7z", "1p", ["pinghu", "zimo"]),  # with an exposed pung
     ],
+    ids=param_id,
 )
 def test_red_dragon_stands_for_any_tile(hand: str, tile: str, names: list[str]) -> None:
-    """RULES §7: "红中 is wild (万能牌): it stands for any tile in melds, pairs and 七小对"."""
+    """docs/rules/hongzhong.md §2.1: 红中 is wild: it stands for any tile in runs, triplets, the pair and
+    七小对."""
     assert win_names(HZ, hand, tile) == names
 
 
@@ -76,8 +77,8 @@ def test_seven_pairs_with_wilds_need_the_option() -> None:
 
 
 def test_a_red_dragon_may_be_a_fifth_copy() -> None:
-    """D (docs/rules/hongzhong.md): a 红中 stands for any tile, even one whose four copies are in the hand —
-    567m 567m 111s 777s and 7s + 红中 as the pair."""
+    """docs/rules/hongzhong.md 裁定 1: a 红中 stands for any tile, even one whose four copies are in the hand
+    — 567m 567m 111s 777s and 7s + 红中 as the pair."""
     assert win_names(HZ, "[111s]556677m7777s7z", "7z") == ["pinghu", "zimo"]
 
 
@@ -104,7 +105,7 @@ def test_a_ready_hand_without_red_dragons_also_waits_on_one() -> None:
 
 
 def test_red_dragon_cannot_be_discarded() -> None:
-    """RULES §7: "it cannot be discarded"."""
+    """docs/rules/hongzhong.md §2.2: a 红中 cannot be discarded."""
     state = deal([JUNK[0] + "7z", READY, JUNK[1], JUNK[2]], HZ)
     discards = {a.tile for a in legal_actions(state, 0) if a.act == Act.DISCARD}
     assert RED not in discards and len(discards) == 13
@@ -113,7 +114,8 @@ def test_red_dragon_cannot_be_discarded() -> None:
 
 
 def test_red_dragon_cannot_be_punged_or_konged() -> None:
-    """RULES §7: "cannot be … punged or konged" — four 红中 in the dealer's hand offer no kong (they win)."""
+    """docs/rules/hongzhong.md §2.2: 红中 cannot be punged or konged — four 红中 in the dealer's hand offer no
+    kong (they win)."""
     state = deal(["124578m1245s7z7z7z7z", JUNK[0], JUNK[1], JUNK[2]], HZ)
     acts = legal_actions(state, 0)
     assert not any(a.act == Act.KONG for a in acts)
@@ -130,8 +132,9 @@ FOUR_RED = "369m369s369p7z7z7z7z"
 
 
 def test_four_red_dragons_dealt_win_at_once() -> None:
-    """RULES §7: "four 红中 in hand win at once (四红中, self-draw value)" — D: seat 2, dealt four 红中, is
-    offered the win before the dealer's first discard; each other seat pays 2 (+ birds)."""
+    """docs/rules/hongzhong.md §2.3, §2.4, 裁定 2: four 红中 in hand win at once, as a self-draw — seat 2,
+    dealt four 红中, is offered the win before the dealer's first discard; each other seat pays 2 (+
+    birds)."""
     state = deal([JUNK[0] + "8m", JUNK[1], FOUR_RED, JUNK[2]], HZ, draws=NO_HIT)
     assert state.phase == Phase.OPENING and state.current == 2
     assert {a.act for a in legal_actions(state, 2)} == {Act.WIN, Act.PASS}
@@ -144,7 +147,8 @@ def test_four_red_dragons_dealt_win_at_once() -> None:
 
 
 def test_four_red_dragons_passed_at_the_deal_win_on_the_own_turn() -> None:
-    """D: the holder may pass at the deal; four 红中 still win whenever he has a turn."""
+    """docs/rules/hongzhong.md §2.5, 裁定 3: the holder may pass at the deal; four 红中 still win whenever he
+    has a turn."""
     state = deal([JUNK[0] + "8m", FOUR_RED, JUNK[1], JUNK[2]], HZ, draws="9s")
     state = act(state, 1, Act.PASS)
     assert state.phase == Phase.TURN and state.current == 0
@@ -179,7 +183,7 @@ RED_READY = "333m666m999s66p3p7z"  # 红中 pairs the 3p: waits on 6p (and anyth
 
 
 def test_jiepao_only_for_a_hand_without_red_dragons() -> None:
-    """RULES §7: "option 可接炮: only a hand holding no 红中 may win on a discard"."""
+    """docs/rules/hongzhong.md §2.6: with 可接炮 only a hand holding no 红中 may win on a discard."""
     state = deal([JUNK[0] + "6p", RED_READY, JUNK[1], JUNK[2]], HZ, jiepao=True)
     state = act(state, 0, Act.DISCARD, "6p")
     assert can(state, 1, Act.PUNG) and not can(state, 1, Act.WIN)
@@ -189,7 +193,7 @@ def test_jiepao_only_for_a_hand_without_red_dragons() -> None:
 
 
 def test_self_draw_only_by_default() -> None:
-    """RULES §7: "Win by self-draw only" (可接炮 off by default), with or without 红中."""
+    """docs/rules/zhuanzhuan.md §4.3: self-draw only by default (可接炮 off), with or without 红中."""
     state = deal([JUNK[0] + "6p", READY, JUNK[1], JUNK[2]], HZ)
     state = act(state, 0, Act.DISCARD, "6p")
     assert not can(state, 1, Act.WIN)
@@ -207,7 +211,8 @@ def test_a_hand_with_red_dragons_wins_by_self_draw() -> None:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_wuhongzhong_is_one_bird_hit_more(base: int) -> None:
-    """RULES §7: "无红中 (a winning hand with no 红中): D: +1 bird hit (option)" — 2 + 2 from each."""
+    """docs/rules/hongzhong.md §2.7, 裁定 5: 无红中 (a winning hand with no 红中, option) is one bird hit more
+    — 2 + 2 from each."""
     state = self_draw(HZ, base=base, wuhongzhong=True)
     settlement = last_settlement(state)
     assert dict(settlement.hands)[1] == ("pinghu", "zimo", "wuhongzhong")
@@ -234,13 +239,13 @@ def test_wuhongzhong_on_a_discard_win() -> None:
 
 
 def test_red_dragon_bird_is_a_hit() -> None:
-    """RULES §7 Birds: "a bird of rank 1, 5 or 9 (or 红中) is a hit" — birds 红中 3s 6s 3s: one hit, 2 + 2."""
+    """docs/rules/hongzhong.md §2.8: a 红中 bird hits under 159中码 — birds 红中 3s 6s 3s: one hit, 2 + 2."""
     settlement = last_settlement(self_draw(HZ, front="7z3s6s3s"))
     assert paid(settlement) == {0: 4, 2: 4, 3: 4}
 
 
 def test_yima_red_dragon_is_worth_10() -> None:
-    """RULES §7: "Option 一码全中: one bird, worth its rank in points (红中 10)" — 2 + 10 from each."""
+    """docs/rules/hongzhong.md §2.8: under 一码全中 a 红中 bird is worth 10 — 2 + 10 from each."""
     settlement = last_settlement(self_draw(HZ, front="7z", yima=True))
     assert settlement.birds == (RED,)
     assert paid(settlement) == {0: 12, 2: 12, 3: 12}
@@ -250,7 +255,7 @@ def test_yima_red_dragon_is_worth_10() -> None:
 
 
 def test_hongzhong_options_are_zhuanzhuans_and_wuhongzhong() -> None:
-    """RULES §7: every option of 转转 and 无红中 — labelled in Chinese and English."""
+    """docs/rules/hongzhong.md §3: every option of 转转 and 无红中 — labelled in Chinese and English."""
     names = [s.name for s in HZ.option_specs]
     assert names == [
         "qidui",
@@ -287,8 +292,8 @@ def test_the_red_dragon_stays_in_hand_all_hand_long() -> None:
 
 
 def test_a_red_dragon_never_helps_a_pung_or_kong() -> None:
-    """D (docs/rules/hongzhong.md): pungs and kongs take real tiles only — seat 1's one 5m and a 红中 cannot
-    pung the dealer's 5m."""
+    """docs/rules/hongzhong.md 裁定 6: pungs and kongs take real tiles only — seat 1's one 5m and a 红中
+    cannot pung the dealer's 5m."""
     state = deal([JUNK[0] + "5m", "5m7z333m666m999s36p", JUNK[1], JUNK[2]], HZ)
     state = act(state, 0, Act.DISCARD, "5m")
     assert state.phase == Phase.TURN and state.current == 1  # no claim window at all

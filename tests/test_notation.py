@@ -1,4 +1,4 @@
-"""Tile, meld and action notation (RULES.md §1 "Notation"), and the action log: every action the engine makes
+"""Tile, meld and action notation (docs/rules/common.md §1), and the action log: every action the engine makes
 prints and parses back, and a finished hand replays from its text log."""
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from engine import (
 from engine.tiles import to_counts
 
 from . import dealing
-from .dealing import kai_dice, pass_openings
+from .dealing import kai_dice, param_id, pass_openings
 
 
 def test_suits_and_honors_are_numbered_as_in_riichi_notation() -> None:
-    """RULES §1: `123m` 万 (characters), `456s` 条/索 (bamboo), `789p` 筒/饼 (dots), honors `1z..7z` = 东南西
-    北白发中."""
+    """docs/rules/common.md §1.1: `123m` 万 (characters), `456s` 条/索 (bamboo), `789p` 筒/饼 (dots), honors
+    `1z..7z` = 东南西北白发中."""
     assert [tile_zh(t) for t in parse_tiles("1m")] == ["一万"]
     assert [tile_zh(t) for t in parse_tiles("5s")] == ["五条"]
     assert [tile_zh(t) for t in parse_tiles("9p")] == ["九筒"]
@@ -44,7 +44,7 @@ def test_suits_and_honors_are_numbered_as_in_riichi_notation() -> None:
 
 
 def test_tiles_round_trip() -> None:
-    """RULES §1 Notation: `123m456s789p1z`."""
+    """docs/rules/common.md §1.1: `123m456s789p1z`."""
     tiles = parse_tiles("123m456s789p1z")
     assert len(tiles) == 10
     assert format_tiles(tiles) == "123m456s789p1z"
@@ -67,7 +67,7 @@ def test_tiles_format_sorted_and_grouped() -> None:
     ],
 )
 def test_meld_notation_round_trip(text: str, kind: MeldKind) -> None:
-    """RULES §1: Melds in brackets: `[555p]`, `[7777m]`, concealed kong `[(2222s)]`."""
+    """docs/rules/common.md §1.1: melds in brackets: `[555p]`, `[7777m]`, a concealed kong `[(2222s)]`."""
     counts, melds = parse_hand(text)
     assert sum(counts) == 0
     assert [m.kind for m in melds] == [kind]
@@ -76,7 +76,8 @@ def test_meld_notation_round_trip(text: str, kind: MeldKind) -> None:
 
 
 def test_hand_with_melds_round_trip() -> None:
-    """RULES §1: concealed tiles then melds in brackets, e.g. `123m456s[555p][7777m][(2222s)]`."""
+    """docs/rules/common.md §1.1: concealed tiles, then melds in brackets, e.g.
+    `123m456s[555p][7777m][(2222s)]`."""
     text = "123m456s[555p][7777m][(2222s)]"
     counts, melds = parse_hand(text)
     assert counts == to_counts(parse_tiles("123m456s"))
@@ -153,6 +154,7 @@ def test_unbalanced_brackets_raise_invalid_notation(bad: str) -> None:
         Action(0, Act.OPENING, detail="sixi+liuliushun"),
         Action(3, Act.TAKE),
     ],
+    ids=param_id,
 )
 def test_action_text_round_trip(action: Action) -> None:
     """actions.py: a short text form for logs and storage (`2 discard 5m`); parse is the inverse of str."""
@@ -176,8 +178,9 @@ def test_bad_action_text_raises_invalid_notation(bad: str) -> None:
 
 
 def test_a_win_on_a_turned_up_kong_tile_round_trips() -> None:
-    """issue 10: ``Action.parse(str(a)) != a`` for a win on a turned-up 开杠 tile — ``2 win 2s`` read ``2s``
-    as a detail word. A win names its tile when two tiles were turned up; the text form keeps it."""
+    """docs/rules/common.md §1.2: ``Action.parse(str(a)) == a`` for a win on a turned-up 开杠 tile — ``2 win
+    2s`` once read ``2s`` as a detail word. A win names its tile when two tiles were turned up; the text form
+    keeps it."""
     win = Action(2, Act.WIN, parse_tile("2s"))
     assert str(win) == "2 win 2s"
     assert Action.parse("2 win 2s") == win
@@ -219,9 +222,9 @@ def _eager(acts: tuple[Action, ...], rng: random.Random) -> Action:
 
 @pytest.mark.parametrize("variant", sorted(PLAYOUTS))
 def test_every_action_of_seeded_playouts_round_trips_and_every_hand_replays(variant: str) -> None:
-    """issue 10: the notation round-trips for every action the engine can produce (every legal action of
-    every step of seeded playouts, taken or not), and replaying a finished hand's log, parsed back from
-    text, gives the very same final state (the action log is the source of truth)."""
+    """docs/rules/common.md §1.2, §2.5: the notation round-trips for every action the engine can produce
+    (every legal action of every step of seeded playouts, taken or not), and replaying a finished hand's log,
+    parsed back from text, gives the very same final state (the action log is the source of truth)."""
     rs = get_variant(variant)
     kinds: set[tuple[Act, bool, bool]] = set()
     for seed in range(HANDS):

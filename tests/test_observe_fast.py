@@ -1,4 +1,4 @@
-"""issue 14: the fast observation (public parts memoised on each Seat, built positionally) is exactly what the
+"""The fast observation (public parts memoised on each Seat, built positionally) is exactly what the
 plain construction makes — the same fields, the same types, the same repr — for every seat and the table, at
 every step of random hands of every variant, room options and table size; so a hidden tile reaches no more
 chats than before."""
@@ -37,7 +37,8 @@ SEEDS = (*range(8), 17, 29)
 
 
 def reference_observe(state: State, seat: int) -> Observation:
-    """The plain construction (engine/observe.py before issue 14): keyword __init__, nothing memoised."""
+    """The plain construction (engine/observe.py before the fast paths): keyword __init__, nothing
+    memoised."""
     ended = state.phase == Phase.ENDED
     seats = []
     choosing = state.phase == Phase.CHOOSE

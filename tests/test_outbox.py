@@ -1,4 +1,4 @@
-"""The outbox against the fake Bot API over HTTP (issue 12): photos edited in place (editMessageMedia when
+"""The outbox against the fake Bot API over HTTP: photos edited in place (editMessageMedia when
 the picture changes, editMessageCaption when only the words or buttons do), a live message that changes
 between photo and text sent anew, texts over 4,096 characters split (never cut), captions kept within
 1,024, and requests to a group spaced by its interval (Telegram's 20 a minute), also when another worker's
@@ -94,7 +94,7 @@ async def test_a_photo_is_edited_in_place_and_drawn_only_when_sent(tg: FakeTeleg
 async def test_a_new_private_message_gets_its_buttons_only_once_its_id_is_stored(
     tg: FakeTelegramServer, bot: Bot
 ) -> None:
-    """Issue 9 (crash soak: no live stale keyboards): a bot killed between Telegram making a new panel and
+    """No live stale keyboards (the crash soak): a bot killed between Telegram making a new panel and
     the bot storing its id must not leave a second live keyboard - so in a private chat the buttons are
     added by an edit after ``on_message``. A group's message keeps its buttons in one request (paced)."""
     alice = tg.add_user("Alice", started=True)
@@ -120,7 +120,7 @@ async def test_a_new_private_message_gets_its_buttons_only_once_its_id_is_stored
 
 
 async def test_long_texts_are_split_never_cut(tg: FakeTelegramServer, bot: Bot) -> None:
-    """Issue 12: texts over 4,096 characters were silently cut. A posted one goes in parts; a live one keeps
+    """Texts over 4,096 characters were silently cut. A posted one goes in parts; a live one keeps
     its keyboard on its last part and edits its earlier parts in place."""
     alice = tg.add_user("Alice", started=True)
     out = Outbox(bot, group_interval=0)
@@ -239,7 +239,7 @@ async def test_a_groups_pace_goes_on_with_its_table(tg: FakeTelegramServer, bot:
 async def test_a_posts_on_sent_runs_once_its_sending_is_over_never_when_closed_first(
     tg: FakeTelegramServer, bot: Bot
 ) -> None:
-    """The transactional outbox (issue 15) deletes a post's row in ``on_sent``: after the message went, or
+    """The transactional outbox deletes a post's row in ``on_sent``: after the message went, or
     after Telegram refused it for good (a blocked bot: every post queued for that chat is over), and in the
     chat's order; never for a post the outbox was closed before sending (its row stays, for the restart)."""
     alice = tg.add_user("Alice", started=True)

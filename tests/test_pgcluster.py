@@ -38,15 +38,15 @@ def ended(pid: int, timeout: float = 60.0) -> bool:
 
 
 def test_a_server_dies_with_its_owner_even_on_kill_9(pg_cluster: Cluster) -> None:
-    owner = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", OWNER], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert owner.stdout is not None
-        said = owner.stdout.readline().split()
-    finally:
-        owner.kill()  # SIGKILL: no finaliser, no atexit
-        owner.wait()
+    ) as owner:  # its pipes are closed on the way out
+        try:
+            assert owner.stdout is not None
+            said = owner.stdout.readline().split()
+        finally:
+            owner.kill()  # SIGKILL: no finaliser, no atexit
+            owner.wait()
     assert len(said) == 5, f"the owner did not start its clusters (exit {owner.returncode})"
     watched, unwatched = Path(said[0]), Path(said[3])
     server, watchdog, orphan = int(said[1]), int(said[2]), int(said[4])

@@ -40,19 +40,19 @@ from bot.pictures.tiles import back_sprite, tile_sprite
 from engine import Act, EventKind, Observation, Phase, State, observe, observe_public, parse_tile, tile_str
 from engine.variants import VARIANTS
 
-from .conftest import JUNK
-from .conftest import deal as changsha_deal
+from .changsha_helpers import JUNK
+from .changsha_helpers import deal as changsha_deal
 from .dealing import act, act_events, discard, discard_drawn
+from .hengyang_helpers import deal as hengyang_deal
 from .playout import swap_hidden
-from .test_hengyang_helpers import deal as hengyang_deal
-from .test_shaoyang_helpers import JUNK as SY_JUNK
-from .test_shaoyang_helpers import deal as shaoyang_deal
-from .test_sichuan_helpers import J0, J1, J2
-from .test_sichuan_helpers import deal as sichuan_deal
-from .test_xiangyin_helpers import deal as xiangyin_deal
-from .test_zhuanzhuan_helpers import HZ
-from .test_zhuanzhuan_helpers import JUNK as ZZ_JUNK
-from .test_zhuanzhuan_helpers import deal as zz_deal
+from .shaoyang_helpers import JUNK as SY_JUNK
+from .shaoyang_helpers import deal as shaoyang_deal
+from .sichuan_helpers import J0, J1, J2
+from .sichuan_helpers import deal as sichuan_deal
+from .xiangyin_helpers import deal as xiangyin_deal
+from .zhuanzhuan_helpers import HZ
+from .zhuanzhuan_helpers import JUNK as ZZ_JUNK
+from .zhuanzhuan_helpers import deal as zz_deal
 
 T = parse_tile
 
@@ -235,7 +235,7 @@ def test_three_and_two_seat_tables() -> None:
 
 
 def test_a_seat_that_won_twice_shows_its_count() -> None:
-    """血流成河 (issue 13: the group shows each seat's wins so far): a winner plays on, hand hidden; his
+    """血流成河 (the group shows each seat's wins so far): a winner plays on, hand hidden; his
     marker carries the 胡 ribbon and, from the second win, how many times (x2)."""
     state = sichuan_deal([J0 + "4s", DUIDUI, J1, J2], draws="6p6p6p4s", mode="xueliu")
     state = act(state, 0, Act.DISCARD, "4s")
@@ -434,7 +434,7 @@ def changsha_discard_win(birds: str) -> State:
 
 
 def test_end_marks_my_row_the_birds_that_hit_and_who_dealt_in() -> None:
-    """Issue 23: the end picture marks the viewer's own row (none in the group's), 接炮 on the winner and
+    """The end picture marks the viewer's own row (none in the group's), 接炮 on the winner and
     点炮 on the seat that dealt in, and which birds hit — a bird hits when it points at the winner or at a
     seat that paid (扎鸟, counted from the dealer: 9 → the dealer, who paid; 3 → 对家, who did not) —
     with the wind of the seat it hit under it; a bird that missed is dimmed."""
@@ -651,7 +651,7 @@ def test_pictures_are_png_of_their_layout_size_and_cached() -> None:
 
 
 def test_names_in_any_script_are_drawn_on_their_seats() -> None:
-    """Issue 23: every seat's name on its plate, in its own script — Latin, Chinese, Cyrillic, an AI seat's
+    """Every seat's name on its plate, in its own script — Latin, Chinese, Cyrillic, an AI seat's
     name as the bot gives it ("电脑1"); a name too wide for its plate is cut by its rendered width with "…";
     emoji and invisible characters are dropped, never drawn as boxes. The English picture marks the
     dealer "D"."""

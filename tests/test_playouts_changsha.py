@@ -14,7 +14,7 @@ import pytest
 
 from engine import Phase, get_variant, new_hand, replay
 
-from .conftest import JUNK, deal
+from .changsha_helpers import JUNK, deal
 from .dealing import discard, play_until_haidi
 from .playout import assert_reached, eager_policy, play_hand, random_policy
 

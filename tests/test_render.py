@@ -228,6 +228,19 @@ def test_claim_prompt_for_a_win() -> None:
         (Action(0, Act.PASS), Phase.OPENING, "不报", "Don't declare"),
         (Action(0, Act.OPENING, detail="sixi+liuliushun"), Phase.OPENING, "报 四喜 + 六六顺", "Declare"),
     ],
+    ids=[
+        "discard",
+        "pung",
+        "chow",
+        "kong-replace",
+        "kong-open",
+        "win",
+        "pass-claim",
+        "take-haidi",
+        "decline-haidi",
+        "pass-opening",
+        "declare-opening",
+    ],
 )
 def test_action_labels(action: Action, phase: Phase, zh: str, en: str) -> None:
     obs = replace(observe(new_hand(RS, 1), 0), phase=phase, legal=(action,))
@@ -341,7 +354,7 @@ def test_tile_labels() -> None:
 
 
 def test_bot_names_no_variant() -> None:
-    """issue 16: bot/ knows no variant by name — pair rule, bird seats, prompts and labels come from the
+    """bot/ knows no variant by name — pair rule, bird seats, prompts and labels come from the
     variant."""
     from pathlib import Path
 
@@ -410,10 +423,10 @@ def test_bird_targets_come_from_the_settlement() -> None:
 
 
 def test_settlements_explain_hammers_piao_and_kongs() -> None:
-    """Issue 12: each payment line shows its arithmetic — 加锤 (Shaoyang) and 飘 (Xiangyin) as their own
+    """Each payment line shows its arithmetic — 加锤 (Shaoyang) and 飘 (Xiangyin) as their own
     parts, a kong payment names its kong, and a variant without birds shows none."""
-    from .test_shaoyang_hammers import chow_then_self_draw
-    from .test_xiangyin_payments import small_self_draw
+    from .shaoyang_helpers import chow_then_self_draw
+    from .xiangyin_helpers import small_self_draw
 
     state = chow_then_self_draw(base=1, hammers="0221")
     text = render.settlement_view(observe(state, 0), last_settlement(state), "en")

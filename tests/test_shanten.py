@@ -10,105 +10,24 @@ import random
 
 import pytest
 
-from engine import Meld, MeldKind, Variant, WinContext, format_hand, get_variant, parse_hand, waits
+from engine import WinContext, format_hand, get_variant, parse_hand, waits
 from engine.shape import shanten
-from engine.tiles import NUM_KINDS, Counts, to_counts
+from engine.tiles import NUM_KINDS, to_counts
 
-SHANTEN_VARIANTS = ("changsha", "hengyang", "xiangyin", "shaoyang", "sichuan")
+from .random_hands import SHANTEN_VARIANTS, near_ready_hand, winning_hand
+
 HANDS_PER_VARIANT = 1500
-
-
-def _kinds(rs: Variant) -> list[int]:
-    return sorted(set(rs.tile_set(4, rs.make_options())))
-
-
-def _winning(rs: Variant, rng: random.Random) -> tuple[list[int], tuple[Meld, ...]]:
-    """A random hand of 14 tiles (melds count 3) in one of the shapes the variant wins with."""
-    kinds = _kinds(rs)
-    suited = [t for t in kinds if t < 27]
-    pool = {t: 4 for t in kinds}
-
-    def take(t: int, n: int) -> bool:
-        if pool.get(t, 0) < n:
-            return False
-        pool[t] -= n
-        return True
-
-    shape = rng.random()
-    if shape < 0.2:  # seven pairs (a four counts as two)
-        tiles: list[int] = []
-        while len(tiles) < 14:
-            t = rng.choice(suited if rng.random() < 0.8 else kinds)
-            if take(t, 2):
-                tiles += [t, t]
-        return tiles, ()
-    if shape < 0.3:  # all 2/5/8 in any shape
-        tiles = []
-        t258 = [t for t in suited if t % 9 in (1, 4, 7)]
-        while len(tiles) < 14:
-            t = rng.choice(t258)
-            if take(t, 1):
-                tiles.append(t)
-        return tiles, ()
-    if shape < 0.35 and len(kinds) > 27:  # thirteen orphans
-        orphans = [0, 8, 9, 17, 18, 26, *range(27, 34)]
-        return [*orphans, rng.choice(orphans)], ()
-    one_suit = rng.random() < 0.25
-    suit = rng.randrange(3)
-    allowed = [t for t in kinds if not one_suit or t // 9 == suit]
-    tiles = []
-    melds: list[Meld] = []
-    n_melds = rng.choice((0, 0, 1, 2, 4)) if rng.random() < 0.5 else 0
-    while len(tiles) + 3 * len(melds) < 12:
-        t = rng.choice(allowed)
-        if t < 27 and t % 9 <= 6 and rng.random() < 0.6 and t + 2 in allowed:
-            run = [t, t + 1, t + 2]
-            if all(pool.get(x, 0) >= 1 for x in run):
-                for x in run:
-                    take(x, 1)
-                if len(melds) < n_melds:
-                    melds.append(Meld(MeldKind.CHOW, t, 0))
-                else:
-                    tiles += run
-                continue
-        if take(t, 3):
-            if len(melds) < n_melds:
-                melds.append(Meld(MeldKind.PUNG, t, 0))
-            else:
-                tiles += [t, t, t]
-    while True:
-        t = rng.choice(allowed)
-        if rng.random() < 0.5 and t < 27:
-            t = t - t % 9 + rng.choice((1, 4, 7))  # often a 2/5/8 pair (将)
-        if take(t, 2):
-            tiles += [t, t]
-            return tiles, tuple(melds)
-
-
-def _near_ready(rs: Variant, rng: random.Random) -> tuple[Counts, tuple[Meld, ...]]:
-    tiles, melds = _winning(rs, rng)
-    rng.shuffle(tiles)
-    tiles.pop()
-    if rng.random() < 0.5:
-        held = to_counts(tiles)
-        used = list(held)
-        for m in melds:
-            for x in m.tiles:
-                used[x] += 1
-        spare = [t for t in _kinds(rs) if used[t] < 4]
-        tiles[rng.randrange(len(tiles))] = rng.choice(spare)
-    return to_counts(tiles), melds
 
 
 @pytest.mark.parametrize("variant", SHANTEN_VARIANTS)
 def test_shanten_is_zero_exactly_when_the_hand_has_waits(variant: str) -> None:
-    """issue 16: shanten == 0 iff waits non-empty, for the variant's win shapes (七小对 counting a four as
+    """Shanten == 0 iff waits non-empty, for the variant's win shapes (七小对 counting a four as
     two pairs, 将将胡 in any shape, 十三幺, 全求人 …), over many random near-ready hands."""
     rs = get_variant(variant)
     rng = random.Random(f"shanten/{variant}")
     ready = 0
     for _ in range(HANDS_PER_VARIANT):
-        counts, melds = _near_ready(rs, rng)
+        counts, melds = near_ready_hand(rs, rng)
         if any(n > 4 for n in counts):
             continue
         s = rs.shanten(counts, melds)
@@ -126,7 +45,7 @@ def test_a_complete_hand_has_shanten_minus_one(variant: str) -> None:
     rng = random.Random(f"complete/{variant}")
     wins = 0
     for _ in range(300):
-        tiles, melds = _winning(rs, rng)
+        tiles, melds = winning_hand(rs, rng)
         counts = to_counts(tiles)
         ctx = WinContext(1, 0, counts, melds, tiles[-1], True, options=rs.make_options())
         if rs.could_win(counts, melds) and rs.evaluate_win(ctx) is not None:
@@ -136,7 +55,7 @@ def test_a_complete_hand_has_shanten_minus_one(variant: str) -> None:
 
 
 def test_a_four_counts_as_two_pairs_for_seven_pairs() -> None:
-    """issue 16: ``5555699m223399p`` was shanten 2 with waits [6m]: 5555m is two pairs of 七小对."""
+    """``5555699m223399p`` was shanten 2 with waits [6m]: 5555m is two pairs of 七小对."""
     counts, _ = parse_hand("5555699m223399p")
     assert waits(get_variant("changsha"), counts) == [5]
     assert shanten(counts) == 0
@@ -159,7 +78,7 @@ def test_sample_covers_every_tile_kind() -> None:
     rng = random.Random(0)
     seen = [0] * NUM_KINDS
     for _ in range(400):
-        counts, _ = _near_ready(rs, rng)
+        counts, _ = near_ready_hand(rs, rng)
         for t, n in enumerate(counts):
             seen[t] += n
     assert all(seen)

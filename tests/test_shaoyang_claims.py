@@ -1,5 +1,5 @@
-"""Who may take a tile in Shaoyang: self-draw only, except 杠上炮 and 抢杠 (RULES.md §5; seed 胡牌规则,
-胡牌方式 搶杠/杠開); chow, pung and kong claims; several winners; the last tile (RULES.md §1).
+"""Who may take a tile in Shaoyang: self-draw only, except 杠上炮 and 抢杠 (docs/rules/shaoyang.md §5, 裁定 6,
+裁定 7); chow, pung and kong claims; several winners; the last tile (docs/rules/shaoyang.md §4).
 
 Seat 0 deals; 底分 1, nobody hammers. READY_3S = 234m 789s 789p 234p + a single 3s: it waits on 3s only
 (and cannot chow or pung a 3s).
@@ -10,15 +10,16 @@ from __future__ import annotations
 from engine import Act, KongMode, MeldKind, Phase, parse_tile, tile_str, to_act
 
 from .dealing import act, can, discard, discard_drawn, last_settlement, legal, paid, win_context
-from .test_shaoyang_helpers import JUNK, SY, deal, hand_names, win_name
+from .shaoyang_helpers import JUNK, SY, deal, hand_names, win_name
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"  # 暗杠 1111m, then throws 3s
 
 
 def test_flags_of_the_variant() -> None:
-    """RULES §5: 136 tiles; chow and pung; … several winners allowed. No 补张/开杠 distinction, no haidi
-    roaming, a 补杠 may be robbed and a concealed kong too (by 十三幺 only: see evaluate_win)."""
+    """docs/rules/shaoyang.md §1.1, §4.2, §4.3, §5.4–§5.6: 136 tiles; chow and pung; several winners allowed.
+    A kong just draws its replacement (no 补张/开杠), no haidi roaming, a 补杠 may be robbed and a concealed
+    kong too (by 十三幺 only: see evaluate_win)."""
     state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], "123m456s789p1122z"])
     assert SY.multi_win and SY.claim_allowed(state, 1, Act.CHOW, parse_tile("3s"))
     assert SY.robbable(state, MeldKind.KONG_ADDED) and SY.robbable(state, MeldKind.KONG_CONCEALED)
@@ -31,8 +32,8 @@ def test_flags_of_the_variant() -> None:
 
 
 def test_no_win_on_an_ordinary_discard() -> None:
-    """Seed: 胡牌必須自摸，不能點炮 … RULES §5: **self-draw only**. Seat 1 waits on 3s: the dealer's 3s is
-    not offered to him; the 3s he draws himself wins."""
+    """docs/rules/shaoyang.md §5.2: you win only on your own draw. Seat 1 waits on 3s: the dealer's 3s is not
+    offered to him; the 3s he draws himself wins."""
     state = deal([JUNK[0] + "3s", READY_3S, JUNK[1], JUNK[2]], draws="3s")
     state = act(state, 0, Act.DISCARD, "3s")
     assert state.phase == Phase.TURN and state.current == 1  # no claim window at all
@@ -43,7 +44,7 @@ def test_no_win_on_an_ordinary_discard() -> None:
 
 
 def test_self_draw_win_is_never_forced() -> None:
-    """RULES §1 (no forced win in Shaoyang): the seat may still discard instead of winning."""
+    """docs/rules/shaoyang.md §5.7: winning is never forced: the player may still discard instead."""
     state = deal([JUNK[0] + "3s", READY_3S, JUNK[1], JUNK[2]], draws="3s")
     state = act(state, 0, Act.DISCARD, "3s")
     assert {"1 win", "1 discard 3s"} <= legal(state, 1)
@@ -53,8 +54,8 @@ def test_self_draw_win_is_never_forced() -> None:
 
 
 def test_gangshangpao_after_a_concealed_kong() -> None:
-    """Seed: 除非是接杠上炮 … 開杠完成之后，再打出一張牌，其他玩家也可搶這張牌胡，算放炮。 RULES §5: 杠上炮
-    (the discard a konger makes after his kong). The dealer 暗杠s 1111m and throws 3s: seat 1 wins on it."""
+    """docs/rules/shaoyang.md §5.3: 杠上炮, the tile a player discards straight after his kong. The dealer
+    暗杠s 1111m and throws 3s: seat 1 wins on it."""
     state = deal([KONG_DEALER, READY_3S, JUNK[1], JUNK[2]], back="5z")
     state = act(state, 0, Act.KONG, "1m")
     assert state.current == 0 and tile_str(state.drawn or 0) == "5z"
@@ -66,8 +67,8 @@ def test_gangshangpao_after_a_concealed_kong() -> None:
 
 
 def test_gangshangpao_after_an_exposed_kong() -> None:
-    """RULES §5 / brief: 杠上炮 = the discard a konger makes right after ANY kong. Seat 1 kongs the dealer's
-    6z (直杠) and throws 3s: seat 2 wins on it."""
+    """docs/rules/shaoyang.md §5.3, 裁定 6: 杠上炮 after any kind of kong. Seat 1 kongs the dealer's 6z
+    (直杠) and throws 3s: seat 2 wins on it."""
     state = deal([JUNK[0] + "6z", "666z258m33s69s147p", READY_3S, JUNK[2]], back="5z")
     state = act(state, 0, Act.DISCARD, "6z")
     assert can(state, 1, Act.KONG, "6z")
@@ -79,7 +80,8 @@ def test_gangshangpao_after_an_exposed_kong() -> None:
 
 
 def test_gangshangpao_after_an_added_kong() -> None:
-    """RULES §5: 杠上炮 after a 补杠 too. Seat 1 pungs 6z, later draws the fourth 6z, 补杠s, throws 3s."""
+    """docs/rules/shaoyang.md §5.3, 裁定 6: 杠上炮 after a 补杠 too. Seat 1 pungs 6z, later draws the fourth
+    6z, 补杠s, throws 3s."""
     state = deal([JUNK[0] + "6z", "66z258m33s69s147p2z", READY_3S, JUNK[2]], draws="6m6m6m6z", back="5z")
     state = act(state, 0, Act.DISCARD, "6z")
     state = act(state, 1, Act.PUNG)
@@ -94,8 +96,8 @@ def test_gangshangpao_after_an_added_kong() -> None:
 
 
 def test_only_the_discard_straight_after_the_kong() -> None:
-    """Seed: 開杠完成之后，再打出一張牌 — only that one tile. The dealer kongs and throws 9p; his 3s a round
-    later is an ordinary discard, and seat 1 cannot win on it."""
+    """docs/rules/shaoyang.md 裁定 6: only the tile straight after the kong. The dealer kongs and throws 9p;
+    his 3s a round later is an ordinary discard, and seat 1 cannot win on it."""
     state = deal([KONG_DEALER, READY_3S, JUNK[1], JUNK[2]], draws="6m6m6m", back="5z")
     state = act(state, 0, Act.KONG, "1m")
     state = discard(state, 0, "9p")
@@ -108,8 +110,7 @@ def test_only_the_discard_straight_after_the_kong() -> None:
 
 
 def test_gangshangpao_after_a_kong_and_a_second_kong() -> None:
-    """RULES §5: the discard a konger makes after his kong — two kongs in a row, then the discard: still
-    杠上炮."""
+    """docs/rules/shaoyang.md 裁定 6: two kongs in a row, then the discard: still 杠上炮."""
     state = deal(["1111m2222z47m258s3s", READY_3S, JUNK[1], "369m147s258p3456z"], back="5z7z")
     state = act(state, 0, Act.KONG, "1m")
     state = act(state, 0, Act.KONG, "2z")
@@ -134,8 +135,8 @@ def rob_deal(robber: str = "23m456s789p234p55s"):  # type: ignore[no-untyped-def
 
 
 def test_qianggang_robs_an_added_kong() -> None:
-    """Seed 術語: 搶杠：玩家摸明杠時，有人正胡其所杠這張牌，即稱之為“搶杠胡”. 胡牌方式: 搶杠：杠的那張牌剛好
-    是別人要胡的牌，此時被胡掉就叫做搶杠。 Seat 2 (23m, waits 1m/4m) robs seat 1's 补杠 of 1m."""
+    """docs/rules/shaoyang.md §5.4: 抢杠, the tile a player adds to his pung may be robbed. Seat 2 (23m, waits
+    1m/4m) robs seat 1's 补杠 of 1m."""
     state = rob_deal()
     state = act(state, 1, Act.KONG, "1m")
     assert state.phase == Phase.CLAIM and state.claim is not None and state.claim.kind == "rob"
@@ -146,7 +147,7 @@ def test_qianggang_robs_an_added_kong() -> None:
 
 
 def test_rob_passed_the_kong_goes_ahead() -> None:
-    """RULES §1: only a 补杠 can be robbed — if the robber passes, the kong is made and replaced."""
+    """docs/rules/shaoyang.md §5.4: if the robber passes, the added kong is made and replaced."""
     state = rob_deal()
     state = act(state, 1, Act.KONG, "1m")
     state = act(state, 2, Act.PASS)
@@ -156,8 +157,8 @@ def test_rob_passed_the_kong_goes_ahead() -> None:
 
 
 def test_concealed_kong_cannot_be_robbed() -> None:
-    """Seed: 暗杠不能搶 … RULES §1: a concealed kong never (Shaoyang: except by 十三幺). Seat 1 waits on 6m/9m
-    with a plain hand; the dealer's 暗杠 of 9999m goes ahead."""
+    """docs/rules/shaoyang.md §5.4, 裁定 7: a concealed kong cannot be robbed but by 十三幺. Seat 1 waits on
+    6m/9m with a plain hand; the dealer's 暗杠 of 9999m goes ahead."""
     dealer = "9999m47m258s368p23z"
     state = deal([dealer, "78m456s789p234p11s", JUNK[1], "47m258s369p1234z3m"], back="5z")
     state = act(state, 0, Act.KONG, "9m")
@@ -166,9 +167,8 @@ def test_concealed_kong_cannot_be_robbed() -> None:
 
 
 def test_shisanyao_robs_a_concealed_kong() -> None:
-    """Seed: 暗杠不能搶（搶杠玩家胡十三幺除外）。 RULES §5: a concealed kong only by 十三幺. Seat 1 holds
-    十三幺
-    waiting on 9m and robs the dealer's 暗杠 9999m."""
+    """docs/rules/shaoyang.md §5.4: only 十三幺 robs a concealed kong. Seat 1 holds 十三幺 waiting on 9m and
+    robs the dealer's 暗杠 9999m."""
     dealer = "9999m47m258s368p23z"
     state = deal([dealer, "11m19s19p1234567z", JUNK[1], "47m258s369p1234z3m"], back="5z")
     state = act(state, 0, Act.KONG, "9m")
@@ -179,7 +179,7 @@ def test_shisanyao_robs_a_concealed_kong() -> None:
 
 
 def test_robbing_a_concealed_kong_needs_shisanyao() -> None:
-    """Seed: 暗杠不能搶（搶杠玩家胡十三幺除外）— the rule itself, as evaluate_win sees it."""
+    """docs/rules/shaoyang.md §5.4, 裁定 7: only 十三幺 robs a concealed kong — as evaluate_win sees it."""
     assert win_name("119m19s19p1234567z", "9m", self_draw=False, robbed=True, robbed_concealed=True) == (
         "shisanyao"
     )
@@ -188,8 +188,8 @@ def test_robbing_a_concealed_kong_needs_shisanyao() -> None:
 
 
 def test_the_tile_of_an_exposed_kong_is_not_robbed() -> None:
-    """RULES §5: 抢杠 (robbing a 补杠) — D: the discard another seat kongs (直杠) stays a discard, which
-    cannot be won on. Seat 1 may kong the dealer's 5p; seat 2 (46p, waits 5p) is not offered a win."""
+    """docs/rules/shaoyang.md 裁定 7: a discard another player kongs (直杠) stays a discard, which cannot be
+    won on. Seat 1 may kong the dealer's 5p; seat 2 (46p, waits 5p) is not offered a win."""
     state = deal([JUNK[1] + "5p", "555p479m258s1234z", "234m456s789p46p11z", "369m147s28p23456z"])
     state = act(state, 0, Act.DISCARD, "5p")
     assert state.phase == Phase.CLAIM
@@ -203,8 +203,8 @@ def test_the_tile_of_an_exposed_kong_is_not_robbed() -> None:
 
 
 def test_yipao_duoxiang_on_gangshangpao() -> None:
-    """Seed: 允許一炮多響：如果同時有2家以上叫相同的牌, 若有人打出該牌, 該2家可以同時吃糊. Seats 1 and 2 both
-    wait on 3s and both win the dealer's 杠上炮; the dealer pays each."""
+    """docs/rules/shaoyang.md §5.5: several players may win on the same tile. Seats 1 and 2 both wait on 3s
+    and both win the dealer's 杠上炮; the dealer pays each."""
     state = deal([KONG_DEALER, READY_3S, "567m456s789p234p3s", JUNK[2]], back="5z")
     state = act(state, 0, Act.KONG, "1m")
     state = act(state, 0, Act.DISCARD, "3s")
@@ -217,7 +217,7 @@ def test_yipao_duoxiang_on_gangshangpao() -> None:
 
 
 def test_yipao_duoxiang_on_a_robbed_kong() -> None:
-    """Seed: 一炮雙響 — robbing the kong too: seats 2 and 3 both rob seat 1's 补杠 of 1m."""
+    """docs/rules/shaoyang.md §5.5: robbing the kong too: seats 2 and 3 both rob seat 1's 补杠 of 1m."""
     state = deal(
         [JUNK[0] + "6z", "1158m69s147p1567z", "23m456s789p234p55s", "23m123s789p234p66s"],
         draws="8s8s8s1m",
@@ -239,9 +239,8 @@ def test_yipao_duoxiang_on_a_robbed_kong() -> None:
 
 
 def test_chow_from_the_previous_seat_only() -> None:
-    """Seed: 推倒胡麻將允許碰牌，允許吃牌。 RULES §1: Chow only by the next seat. The dealer's 3s: seat 1
-    (45s)
-    may chow, seat 2 (45s) may not."""
+    """docs/rules/shaoyang.md §4.2: only the next player may chow. The dealer's 3s: seat 1 (45s) may chow,
+    seat 2 (45s) may not."""
     state = deal([JUNK[0] + "3s", "45s" + "147m369p1234z7z", "45s258m147p1567z9p", JUNK[2]])
     state = act(state, 0, Act.DISCARD, "3s")
     assert can(state, 1, Act.CHOW, "3s")
@@ -249,8 +248,8 @@ def test_chow_from_the_previous_seat_only() -> None:
 
 
 def test_pung_from_any_seat() -> None:
-    """Seed: 其它三家都有權力要那張丟出的牌 … 允許碰牌. Seat 2 (33s) may pung the dealer's 3s; pung beats
-    chow (RULES §1)."""
+    """docs/rules/shaoyang.md §4.2: any other player may pung a discard, and a pung beats a chow. Seat 2
+    (33s) may pung the dealer's 3s."""
     state = deal([JUNK[0] + "3s", "45s" + "147m369p1234z7z", "33s258m147p1567z9p", JUNK[2]])
     state = act(state, 0, Act.DISCARD, "3s")
     assert can(state, 2, Act.PUNG)
@@ -264,8 +263,8 @@ def test_pung_from_any_seat() -> None:
 
 
 def test_no_haidi_roaming_the_last_tile_is_drawn_normally() -> None:
-    """RULES §1 haidi roaming is Changsha/Xiangyin/Hengyang only; Shaoyang draws the last tile like any
-    other and may self-draw on it (no 海底 hand). 83 wall tiles: seat 3 draws the last one, 3s."""
+    """docs/rules/shaoyang.md §5.6, 裁定 15: no haidi roaming: the last tile is drawn like any other and may
+    be self-drawn (no 海底 hand). 83 wall tiles: seat 3 draws the last one, 3s."""
     state = deal([JUNK[0] + "7z", JUNK[1], JUNK[2], READY_3S], tail="3s")
     state = discard(state, 0, "7z")
     while state.wall.remaining > 0:
@@ -278,8 +277,8 @@ def test_no_haidi_roaming_the_last_tile_is_drawn_normally() -> None:
 
 
 def test_concealed_kong_shows_one_tile_to_the_others() -> None:
-    """Seed 搶杠: 暗杠亮一張牌，其余三張蓋住 — the other seats see which tile a concealed kong is (in
-    Changsha it stays face down until the hand ends)."""
+    """docs/rules/shaoyang.md 裁定 18: a concealed kong shows one tile — the other players see which tile it
+    is (in Changsha it stays face down until the hand ends: docs/rules/changsha.md 裁定 18)."""
     from engine import observe
 
     state = deal([KONG_DEALER, READY_3S, JUNK[1], JUNK[2]], back="5z")

@@ -1,4 +1,4 @@
-"""Who deals next in Shaoyang (RULES.md §1 "Dealer of the next hand", §5; seed 坐莊規則).
+"""Who deals next in Shaoyang (docs/rules/shaoyang.md §3, 裁定 13, 裁定 14, 裁定 17).
 
 The wall holds 136 − 53 = 83 tiles after the deal; with everyone throwing what he draws, seat 3 draws the
 83rd, the last one.
@@ -9,21 +9,21 @@ from __future__ import annotations
 from engine import Act, new_hand
 
 from .dealing import act, discard, discard_drawn
-from .test_shaoyang_helpers import JUNK, SY, deal
+from .shaoyang_helpers import JUNK, SY, deal
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"
 
 
 def test_first_dealer_is_random_from_the_seed() -> None:
-    """Seed 坐莊規則: 僅第一局為系統隨機定莊 — drawn from the hand's seed, reproducibly."""
+    """docs/rules/shaoyang.md §3.1, 裁定 17: the first dealer is drawn from the hand's seed, reproducibly."""
     dealers = {new_hand(SY, seed).dealer for seed in range(40)}
     assert dealers == {0, 1, 2, 3}
     assert new_hand(SY, 7).dealer == new_hand(SY, 7).dealer
 
 
 def test_the_winner_deals_next() -> None:
-    """Seed 坐莊規則: 之后將由本局胡牌的玩家下局坐莊."""
+    """docs/rules/shaoyang.md §3.2: the winner deals next."""
     state = deal([JUNK[0] + "3s", READY_3S, JUNK[1], JUNK[2]], draws="3s")
     state = act(state, 0, Act.DISCARD, "3s")
     state = act(state, 1, Act.WIN)
@@ -31,7 +31,7 @@ def test_the_winner_deals_next() -> None:
 
 
 def test_dealer_wins_and_stays() -> None:
-    """Seed 坐莊規則: 如莊家胡牌，則繼續連莊。"""
+    """docs/rules/shaoyang.md §3.2: a winning dealer stays dealer."""
     state = deal([READY_3S + "7z", JUNK[0], JUNK[1], JUNK[2]], draws="6m6m6m3s")
     state = discard(state, 0, "7z")
     for _ in range(3):
@@ -41,7 +41,8 @@ def test_dealer_wins_and_stays() -> None:
 
 
 def test_drawn_hand_the_seat_that_drew_the_last_tile_deals() -> None:
-    """Seed 坐莊規則: 若流局則摸最后一張牌的玩家下局坐莊。 Seat 3 draws the 83rd tile, nobody wins."""
+    """docs/rules/shaoyang.md §3.3: a drawn hand: the player who drew the last tile deals. Seat 3 draws the
+    83rd tile, nobody wins."""
     state = deal([JUNK[0] + "7z", JUNK[1], JUNK[2], "258m369s147p1567z"])
     state = discard(state, 0, "7z")
     while state.wall.remaining > 0:
@@ -53,7 +54,7 @@ def test_drawn_hand_the_seat_that_drew_the_last_tile_deals() -> None:
 
 
 def test_drawn_hand_a_kong_replacement_can_be_the_last_tile() -> None:
-    """Seed 坐莊規則: 摸最后一張牌的玩家 — a kong replacement is drawn too. Seat 2 draws the 82nd tile, the
+    """docs/rules/shaoyang.md §3.3, 裁定 14: a kong replacement is drawn too. Seat 2 draws the 82nd tile, the
     fourth 7z, and 暗杠s: his replacement is the last tile, so he deals next (not seat 3)."""
     state = deal([JUNK[0] + "6z", "258m369s147p1256z", "147m258s369p4777z", JUNK[2]], tail="7z5s")
     state = discard(state, 0, "6z")
@@ -68,8 +69,8 @@ def test_drawn_hand_a_kong_replacement_can_be_the_last_tile() -> None:
 
 
 def test_several_winners_the_first_after_the_discarder_deals() -> None:
-    """D: seed 由本局胡牌的玩家下局坐莊 with two winners on one tile: the first winner in play order from the
-    discarder (the one nearest to him) deals. Seats 1 and 2 win the dealer's 杠上炮 → seat 1."""
+    """docs/rules/shaoyang.md §3.4, 裁定 13: two winners on one tile, the dealer not among them: the first
+    winner in play order after the discarder deals. Seats 1 and 2 win the dealer's 杠上炮 → seat 1."""
     state = deal([KONG_DEALER, READY_3S, "567m456s789p234p3s", JUNK[2]], back="5z")
     state = act(state, 0, Act.KONG, "1m")
     state = act(state, 0, Act.DISCARD, "3s")
@@ -80,8 +81,9 @@ def test_several_winners_the_first_after_the_discarder_deals() -> None:
 
 
 def test_several_winners_with_the_dealer_among_them_dealer_stays() -> None:
-    """D: seed 如莊家胡牌，則繼續連莊 — if the dealer is one of several winners, he stays. Seat 1 暗杠s and
-    throws 3s: seat 2 and the dealer both win it; play order from seat 1 is 2, 3, 0, yet the dealer stays."""
+    """docs/rules/shaoyang.md §3.4, 裁定 13: if the dealer is one of several winners, he stays. Seat 1 暗杠s
+    and throws 3s: seat 2 and the dealer both win it; play order from seat 1 is 2, 3, 0, yet the dealer
+    stays."""
     state = deal(
         [READY_3S + "7z", "1111m47m258s369p1z", "567m456s789p234p3s", JUNK[2]], draws="3s", back="5z"
     )

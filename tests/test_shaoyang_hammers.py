@@ -1,5 +1,5 @@
-"""加锤 (hammers): chosen before the hand, each hammer doubles a payment between winner and payer (RULES.md
-§5 "加锤"; seed 加錘).
+"""加锤 (hammers): chosen before the hand, each hammer doubles a payment between winner and payer
+(docs/rules/shaoyang.md §2, 裁定 8, 裁定 11).
 
 A payment between winner W and payer P is × 2^(hammers(W) + hammers(P)). ``hammers="0111"`` = seat 0 none,
 seats 1-3 one each (chosen in seat order).
@@ -10,15 +10,14 @@ from __future__ import annotations
 from engine import Act, Phase, arranged_hand, observe, to_act
 
 from .dealing import act, discard, discard_drawn, last_settlement, legal, paid
-from .test_shaoyang_helpers import JUNK, SY, choose_hammers, chow_then_self_draw, deal
+from .shaoyang_helpers import JUNK, SY, choose_hammers, chow_then_self_draw, deal
 
 READY_3S = "234m789s789p234p3s"
 KONG_DEALER = "1111m47m258s369p1z3s"
 
 
 def test_every_seat_chooses_0_1_or_2_hammers_before_the_hand() -> None:
-    """Seed 加錘: 在游戲開始前，系統將會彈出加錘的畫面，玩家可以選擇是否加錘，可選擇加一錘或加兩錘，
-    或者不加錘。"""
+    """docs/rules/shaoyang.md §2.1: before the hand each player chooses no hammer, one or two."""
     state = deal([JUNK[0] + "3s", READY_3S, JUNK[1], JUNK[2]], hammers=None)
     assert state.phase == Phase.CHOOSE
     assert to_act(state) == (0, 1, 2, 3)
@@ -30,8 +29,8 @@ def test_every_seat_chooses_0_1_or_2_hammers_before_the_hand() -> None:
 
 
 def test_hammers_are_chosen_before_seeing_the_tiles() -> None:
-    """Seed 加錘: 在開牌打色子前 … 加錘 — before the tiles are opened: a choosing seat sees no tiles, and no
-    other seat's choice until everyone has chosen."""
+    """docs/rules/shaoyang.md §2.1: before looking at the tiles: a choosing seat sees no tiles, and no other
+    seat's choice until everyone has chosen."""
     state = deal([JUNK[0] + "3s", READY_3S, JUNK[1], JUNK[2]], hammers=None)
     assert SY.choose_blind(state)
     state = act(state, 0, Act.CHOOSE, detail="2")
@@ -44,11 +43,9 @@ def test_hammers_are_chosen_before_seeing_the_tiles() -> None:
 
 
 def test_seed_example_1000() -> None:
-    """Seed 加錘: 如A玩家加錘，B玩家加錘，C玩家加錘，D玩家沒加錘，若A玩家胡牌，胡牌所得為100，
-    則B玩家付給A玩家二錘的
-    加成，即400，C玩家需付給A玩家二錘的加成，即400，D玩家需付給A玩家一錘的加成，即200，A玩家總計獲得400+400+200=1000.
-    A = seat 1, B = seat 2, C = seat 3, D = the dealer; "100" is the per-payer amount before hammers: 平胡 2 ×
-    自摸 2 × 底分 25."""
+    """docs/rules/shaoyang.md §2.3, 裁定 2: A, B and C take one hammer each, D none; A wins and each would pay
+    100: B pays 400, C 400, D 200; A gets 1000. A = seat 1, B = seat 2, C = seat 3, D = the dealer; "100" is
+    the per-payer amount before hammers: 平胡 2 × 自摸 2 × 底分 25."""
     state = chow_then_self_draw(base=25, hammers="0111")
     settlement = last_settlement(state)
     assert paid(settlement) == {2: 400, 3: 400, 0: 200}
@@ -57,15 +54,15 @@ def test_seed_example_1000() -> None:
 
 
 def test_each_hammer_doubles_again() -> None:
-    """Seed 加錘: 加錘代表最后的輸贏結果將*2 … 可選擇加一錘或加兩錘. RULES §5: × 2^(hammers(W)+hammers(P)) —
-    winner 2 and payer 2 hammers: ×16; winner 2, payer 0: ×4; winner 2, payer 1: ×8."""
+    """docs/rules/shaoyang.md §2.2: × 2^(hammers(W)+hammers(P)) — winner 2 and payer 2 hammers: ×16; winner
+    2, payer 0: ×4; winner 2, payer 1: ×8."""
     settlement = last_settlement(chow_then_self_draw(base=1, hammers="0221"))
     assert paid(settlement) == {0: 4 * 4, 2: 4 * 16, 3: 4 * 8}
 
 
 def test_hammers_of_other_seats_do_not_count() -> None:
-    """Seed 加錘: 加錘是贏家與輸家之間相互結算的 — only the winner's and that payer's hammers count. Seat 1
-    (no hammer) wins 杠上炮 off the dealer (no hammer): seats 2 and 3's two hammers change nothing."""
+    """docs/rules/shaoyang.md §2.2: only the winner's and that payer's hammers count. Seat 1 (no hammer) wins
+    杠上炮 off the dealer (no hammer): seats 2 and 3's two hammers change nothing."""
     state = deal([KONG_DEALER, READY_3S, JUNK[1], JUNK[2]], back="5z", hammers="0022")
     state = act(state, 0, Act.KONG, "1m")
     state = act(state, 0, Act.DISCARD, "3s")
@@ -74,8 +71,8 @@ def test_hammers_of_other_seats_do_not_count() -> None:
 
 
 def test_gangshangpao_with_hammers() -> None:
-    """RULES §5: a payment between winner W and payer P is × 2^(hammers(W)+hammers(P)) — 杠上炮: 4 ×
-    2^(1+2)."""
+    """docs/rules/shaoyang.md §2.2: a payment between winner W and payer P is × 2^(hammers(W)+hammers(P)) —
+    杠上炮: 4 × 2^(1+2)."""
     state = deal([KONG_DEALER, READY_3S, JUNK[1], JUNK[2]], back="5z", hammers="2100")
     state = act(state, 0, Act.KONG, "1m")
     state = act(state, 0, Act.DISCARD, "3s")
@@ -84,9 +81,10 @@ def test_gangshangpao_with_hammers() -> None:
 
 
 def test_baosanjia_uses_the_paying_seats_hammers() -> None:
-    """D: when one seat pays for all three (抢杠, 杠开 after 点杠) the payment is between the winner and that
-    seat: 3 shares × 2^(hammers(W)+hammers(payer)); the other seats' hammers do not count. Seat 2 (1 hammer)
-    robs seat 1 (1 hammer): 4 × 2 × 3 × 4 = 96; seat 3's two hammers change nothing."""
+    """docs/rules/shaoyang.md 裁定 8: when one player pays for all three (抢杠, 杠开 after 点杠) the payment
+    is between the winner and him: 3 shares × 2^(hammers(W)+hammers(payer)); the other seats' hammers do not
+    count. Seat 2 (1 hammer) robs seat 1 (1 hammer): 4 × 2 × 3 × 4 = 96; seat 3's two hammers change
+    nothing."""
     state = deal(
         [JUNK[0] + "6z", "1158m69s147p1567z", "23m456s789p234p55s", JUNK[2]], draws="8s8s8s1m", hammers="0112"
     )
@@ -101,8 +99,8 @@ def test_baosanjia_uses_the_paying_seats_hammers() -> None:
 
 
 def test_kong_money_is_not_hammered() -> None:
-    """D: 加锤 multiplies the win payments only ("胡牌所得" in the seed's example); kong money is paid plain
-    (杠照常計算): the dealer's 暗杠 with two hammers still collects 2 from each."""
+    """docs/rules/shaoyang.md §2.4, 裁定 11: hammers multiply the win payments only; kong money is paid plain:
+    the dealer's 暗杠 with two hammers still collects 2 from each."""
     state = deal([KONG_DEALER, READY_3S, JUNK[1], JUNK[2]], back="5z", hammers="2222")
     state = act(state, 0, Act.KONG, "1m")
     assert paid(last_settlement(state, "kong")) == {1: 2, 2: 2, 3: 2}

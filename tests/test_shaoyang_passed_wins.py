@@ -1,6 +1,6 @@
-"""过胡不胡 (missed win): RULES.md §1 "Missed win"; seed 胡牌規則 過胡不胡 with its 36筒 example.
+"""过胡不胡 (missed win): docs/rules/shaoyang.md §9, 裁定 16, with the page's 36筒 example.
 
-In Shaoyang a tile from another seat wins only as 杠上炮 or 抢杠, so the seed's example is built from
+In Shaoyang a tile from another seat wins only as 杠上炮 or 抢杠, so the page's example is built from
 杠上炮: seat 2 (A) waits on 3p/6p (123m 456m 789s 11z 45p). The dealer 暗杠s 9999m and throws 3p; seat 1
 draws, 暗杠s 5555s and throws 6p; seat 3 draws, 暗杠s 2222s and throws 6p.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import Act, Phase
 
 from .dealing import act, can, discard, discard_drawn, pass_claims
-from .test_shaoyang_helpers import JUNK, deal
+from .shaoyang_helpers import JUNK, deal
 
 A = 2
 HANDS = ["9999m3p147s17p2347z", "5555s6p147m39p156z", "123m456m789s11z45p", "2222s6p258m3567z8p"]
@@ -26,8 +26,8 @@ def dealer_gangshangpao_3p(draws: str = "8m8m8m"):  # type: ignore[no-untyped-de
 
 
 def test_seed_example_36p_passed_3p_cannot_win_6p_in_the_same_round() -> None:
-    """Seed: 問題：聽36桶時，棄胡3桶后同一圈有人打6桶不可以胡。 RULES §1: a player who passes a win on a
-    discard cannot win on any discard until their own next draw, pung or kong."""
+    """docs/rules/shaoyang.md §9.1, §9.2: waiting on 3p and 6p, after passing a 3p a 6p thrown in the same
+    round cannot be won either — no win on anyone's tile until his own next draw, pung or kong."""
     state = dealer_gangshangpao_3p()
     state = act(state, A, Act.PASS)
     assert state.seats[A].passed_wins
@@ -39,8 +39,8 @@ def test_seed_example_36p_passed_3p_cannot_win_6p_in_the_same_round() -> None:
 
 
 def test_after_his_own_draw_a_may_win_again() -> None:
-    """Seed: 只有在A有進行動牌的情況，才能再胡同一張牌。 RULES §1: … until their own next draw. After A has
-    drawn (and thrown) a tile, seat 3's 杠上炮 6p is his to win."""
+    """docs/rules/shaoyang.md §9.1: … until his own next draw. After A has drawn (and thrown) a tile, seat 3's
+    杠上炮 6p is his to win."""
     state = dealer_gangshangpao_3p()
     state = act(state, A, Act.PASS)
     state = act(state, 1, Act.KONG, "5s")
@@ -54,7 +54,7 @@ def test_after_his_own_draw_a_may_win_again() -> None:
 
 
 def test_a_pung_ends_the_block() -> None:
-    """Seed: 那么在A沒有再次摸、碰、杠牌之前 … A不能胡 — a pung ends it too: A pungs seat 1's 1z."""
+    """docs/rules/shaoyang.md §9.1: a pung ends it too: A pungs seat 1's 1z."""
     state = dealer_gangshangpao_3p()
     state = act(state, A, Act.PASS)
     state = act(state, 1, Act.DISCARD, "1z")
@@ -64,8 +64,8 @@ def test_a_pung_ends_the_block() -> None:
 
 
 def test_self_draw_is_not_blocked() -> None:
-    """RULES §1: Self-drawn wins are not blocked. A passes the 3p, then draws the other 3p himself and
-    wins."""
+    """docs/rules/shaoyang.md §9.1: self-draws are not affected. A passes the 3p, then draws the other 3p
+    himself and wins."""
     state = dealer_gangshangpao_3p(draws="8m3p")
     state = act(state, A, Act.PASS)
     state = discard(state, 1, "8m")
@@ -74,9 +74,9 @@ def test_self_draw_is_not_blocked() -> None:
 
 
 def test_passing_a_robbed_kong_blocks_too() -> None:
-    """Seed 過胡不胡: 如某家B打出一張玩家A可以胡的牌而玩家A卻放棄不胡 — RULES §1 counts every win on another
-    seat's tile: seat 2 (23m, waits 1m/4m) passes robbing seat 1's 补杠 of 1m, and then may not win the 4m
-    seat 1 throws straight after that kong (杠上炮)."""
+    """docs/rules/shaoyang.md §9.1, 裁定 16: every win on another player's tile counts: seat 2 (23m, waits
+    1m/4m) passes robbing seat 1's 补杠 of 1m, and then may not win the 4m seat 1 throws straight after that
+    kong (杠上炮)."""
     hands = [JUNK[0] + "6z", "1158m69s147p1567z", "23m456s789p234p55s", JUNK[2]]
     state = deal(hands, draws="8s8s8s1m", back="4m")
     state = act(state, 0, Act.DISCARD, "1m")

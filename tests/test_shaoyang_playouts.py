@@ -20,8 +20,8 @@ WAYS = {"zimo", "gangkai", "qianggang", "gangshangpao"}
 
 
 def check_win_payments(state: State) -> None:
-    """Every win is paid as RULES §5 says: 底分 × multiplier × way × shares × 2^(hammers W + hammers P), by
-    three payers (自摸, 杠开) or one (杠上炮; 抢杠 and 杠开 after 点杠: 包三家)."""
+    """Every win is paid as docs/rules/shaoyang.md §7.1 says: 底分 × multiplier × way × shares × 2^(hammers W
+    + hammers P), by three payers (自摸, 杠开) or one (杠上炮; 抢杠 and 杠开 after 点杠: 包三家)."""
     base = state.options["base"]
     for st in state.settlements:
         if st.kind != "win":

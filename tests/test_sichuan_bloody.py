@@ -1,5 +1,4 @@
-"""血战到底: winners leave, the hand goes on, 一炮多响, 抢杠胡 (RULES.md §6 second line, §1 "Robbing the
-kong"; seed 三.5).
+"""血战到底: winners leave, the hand goes on, 一炮多响, 抢杠胡 (docs/rules/sichuan.md §7, §3.4, §10, §11).
 
 Seat 0 deals and throws its 14th tile first. DUIDUI (对对胡) waits on 4s; PING2 (平胡) waits on 4s/7s."""
 
@@ -19,7 +18,7 @@ from .dealing import (
     pass_claims,
     settlements,
 )
-from .test_sichuan_helpers import J0, J1, J2, deal
+from .sichuan_helpers import J0, J1, J2, deal
 
 DUIDUI = "333m666m222s888s4s"
 PING2 = "123p456p789p56s77s"
@@ -27,8 +26,8 @@ PING3 = "234p567p888p35s99p"  # waits 4s
 
 
 def test_winner_leaves_play_and_the_hand_goes_on() -> None:
-    """RULES §6: 血战到底: after a win the winner leaves play; the hand goes on. The next seat draws; the
-    winner has nothing to do and his hand is laid open."""
+    """docs/rules/sichuan.md §7.1, §7.2: a player who wins leaves the hand; the others play on. The next seat
+    draws; the winner has nothing to do and his hand is laid open."""
     state = deal([J0 + "4s", DUIDUI, J1, J2])
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
@@ -39,7 +38,8 @@ def test_winner_leaves_play_and_the_hand_goes_on() -> None:
 
 
 def test_a_winner_never_acts_again() -> None:
-    """RULES §6: the winner leaves play — no turn, no claim, no win, however long the hand goes on."""
+    """docs/rules/sichuan.md §7.1: the winner leaves — no turn, no claim, no win, however long the hand goes
+    on."""
     state = deal([J0 + "4s", DUIDUI, J1, J2], last_four=False)
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
@@ -53,8 +53,8 @@ def test_a_winner_never_acts_again() -> None:
 
 
 def test_play_resumes_after_the_last_winner_of_a_multi_win() -> None:
-    """RULES §6 一炮多响 allowed; the core goes on from the seat after the last winner: seats 1 and 2 win
-    on the dealer's 4s, seat 3 draws next."""
+    """docs/rules/sichuan.md §3.4, §7.2: 一炮多响, and play goes on with the next player after the last
+    winner: seats 1 and 2 win on the dealer's 4s, seat 3 draws next."""
     state = deal([J0 + "4s", DUIDUI, PING2, J2])
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
@@ -64,7 +64,8 @@ def test_play_resumes_after_the_last_winner_of_a_multi_win() -> None:
 
 
 def test_multi_win_needs_every_answer() -> None:
-    """Seed 三.5 一炮多响 … 则均可胡牌: one seat taking the win does not take it from the other."""
+    """docs/rules/sichuan.md §3.4: all of several players may win on one discard — one taking the win does
+    not take it from the other."""
     state = deal([J0 + "4s", DUIDUI, PING2, J2])
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
@@ -75,7 +76,7 @@ def test_multi_win_needs_every_answer() -> None:
 
 
 def test_passed_win_blocks_discard_wins_until_the_own_draw() -> None:
-    """RULES §1 Missed win (漏胡): a player who passes a win on a discard cannot win on any discard until
+    """docs/rules/sichuan.md §11.1: a player who passes a win on a discard cannot win on any discard until
     his own next draw. Seat 1 (waits 1s/4s) lets seat 2's 4s go: seat 3's 1s is not offered to him."""
     state = deal([J0 + "3p", "123m456m789m23s55s", J2, J1], draws="6p4s1s")
     state = discard_drawn(discard(state, 0, "3p"))
@@ -88,8 +89,8 @@ def test_passed_win_blocks_discard_wins_until_the_own_draw() -> None:
 
 
 def test_hand_ends_when_three_have_won() -> None:
-    """RULES §6: the hand goes on until three have won (or the wall is empty). Three win on one 4s: the
-    hand is over at once, with no 查叫."""
+    """docs/rules/sichuan.md §7.3: the hand ends when three have won (or the wall is empty). Three win on one
+    4s: the hand is over at once, with no 查叫."""
     state = deal([J0 + "4s", DUIDUI, PING2, PING3])
     state = act(state, 0, Act.DISCARD, "4s")
     for seat in (3, 1, 2):
@@ -101,9 +102,9 @@ def test_hand_ends_when_three_have_won() -> None:
 
 
 def test_robbing_an_added_kong() -> None:
-    """RULES §1: Robbing the kong (抢杠胡): only a 补杠 can be robbed. RULES §6: +1 for 抢杠胡, paid by the
-    konger as on a discard. Seat 2 pungs the dealer's 7s (seat 3 lets that win go), later adds his
-    drawn 7s; seat 3 robs it: 平胡 + 抢杠胡 = 1 番, 2 from seat 2, and no kong money is paid."""
+    """docs/rules/sichuan.md §10.1, §5.8: only an added kong can be robbed; +1 for 抢杠胡, paid by the konger
+    as on a discard, and the kong earns nothing. Seat 2 pungs the dealer's 7s (seat 3 lets that win go),
+    later adds his drawn 7s; seat 3 robs it: 平胡 + 抢杠胡 = 1 番, 2 from seat 2."""
     state = deal([J0 + "7s", J2, "77s123p456p789p13s", "123m456m789m56s99s"], draws="4p4p4p7s")
     state = act(state, 0, Act.DISCARD, "7s")
     assert can(state, 3, Act.WIN) and can(state, 2, Act.PUNG)
@@ -123,8 +124,8 @@ def test_robbing_an_added_kong() -> None:
 
 
 def test_a_concealed_kong_cannot_be_robbed() -> None:
-    """RULES §1: a concealed kong never (is robbed). Seat 3 waits on 7s; seat 2's 暗杠 of 7s opens no
-    window."""
+    """docs/rules/sichuan.md §10.1: a concealed kong is never robbed. Seat 3 waits on 7s; seat 2's 暗杠 of
+    7s opens no window."""
     state = deal([J0 + "3p", J2, "7777s123p456p789p", "123m456m789m56s99s"], draws="4p4p")
     state = discard(state, 0, "3p")
     state = discard_drawn(state)

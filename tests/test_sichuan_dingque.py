@@ -1,6 +1,6 @@
-"""定缺 (void suit), the 108 tiles and no chow (seed 四川麻将 二.1, 三.1–3; RULES.md §6 first line).
+"""定缺 (void suit), the 108 tiles and no chow (docs/rules/sichuan.md §1.1, §2b, §3.1, §4.2, 裁定 1–3).
 
-Seat 0 deals. J0/J1/J2 are junk hands that void their missing suit (see test_sichuan_helpers)."""
+Seat 0 deals. J0/J1/J2 are junk hands that void their missing suit (see sichuan_helpers)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from engine import Act, Phase, arranged_hand, legal_actions, new_hand, observe, 
 from engine.tiles import SUITED_KINDS
 
 from .dealing import act, can, discard, legal
-from .test_sichuan_helpers import J0, J1, J2, SC, deal, fans
+from .sichuan_helpers import J0, J1, J2, SC, deal, fans
 
 
 def offered(hands: list[str], seat: int) -> list[str]:
@@ -22,7 +22,7 @@ def offered(hands: list[str], seat: int) -> list[str]:
 
 
 def test_108_tiles_without_honors() -> None:
-    """Seed 三.1: 只有条（索）、筒（饼）、万三种牌共108张，没有花、风牌和箭牌。"""
+    """docs/rules/sichuan.md §1.1: 108 tiles — characters, bamboo and dots; no flowers, winds or dragons."""
     state = new_hand(SC, 1)
     assert sorted(state.wall.tiles) == parse_tiles("123456789m123456789s123456789p" * 4)
     assert sum(sum(s.counts) for s in state.seats) + state.wall.remaining == 108
@@ -34,8 +34,8 @@ def test_108_tiles_without_honors() -> None:
 
 
 def test_dingque_is_chosen_after_the_deal_by_every_player() -> None:
-    """Seed 二.1: 摸牌结束后由玩家选择一门花色作为该局游戏的定缺花色。 Every seat chooses, looking at its
-    tiles; play starts with the dealer only when all four have chosen."""
+    """docs/rules/sichuan.md §2b.1: after the deal each player picks a void suit, looking at his tiles; the
+    dealer plays only when all four have chosen."""
     state = arranged_hand(SC, [J0 + "3p", "123456m1234s123p", J1, J2])
     assert state.phase == Phase.CHOOSE
     assert observe(state, 1).hand  # chosen after looking at the tiles (not blind)
@@ -48,30 +48,32 @@ def test_dingque_is_chosen_after_the_deal_by_every_player() -> None:
 
 
 def test_dingque_default_is_the_suit_with_fewest_tiles() -> None:
-    """RULES §6: each player picks a void suit (default: the suit with fewest tiles). 6 万, 4 条, 3 筒: 筒
-    is offered first, any suit may be chosen."""
+    """docs/rules/sichuan.md §2b.2: the default (offered first) is the suit held fewest of; any suit may be
+    chosen. 6 万, 4 条, 3 筒: 筒 is offered first."""
     assert offered([J0 + "3p", "123456m1234s123p", J1, J2], 1) == ["p", "s", "m"]
 
 
 def test_dingque_default_tie_goes_in_the_order_wan_tiao_tong() -> None:
-    """D: with equally few tiles in two suits the default is the first in the order 万 条 筒."""
+    """docs/rules/sichuan.md §2b.2, 裁定 1: with equally few tiles in two suits the default is the first in
+    the order 万 条 筒."""
     assert offered([J0 + "3p", "12345m1234s1234p", J1, J2], 1) == ["s", "p", "m"]
 
 
 def test_dingque_with_two_suits_the_third_is_the_void() -> None:
-    """Seed 二.1 注：若摸牌结束只有两门花色，则以第三门花色作为定缺花色。 D: it is the only choice offered."""
+    """docs/rules/sichuan.md §2b.3, 裁定 1: holding two suits, the third is the void — the only choice
+    offered."""
     hands = [J0 + "3p", J1, J2, "123456789m1234s"]
     assert offered(hands, 3) == ["p"]
     assert offered(hands, 1) == ["m"]
 
 
 def test_dingque_with_one_suit_choose_either_other_suit() -> None:
-    """Seed 二.1 注：若为一门花色，则可以在其他两门花色中选择。"""
+    """docs/rules/sichuan.md §2b.3: holding one suit, either of the other two."""
     assert offered([J0 + "3p", J1, J2, "1122344578899s"], 3) == ["m", "p"]
 
 
 def test_dingque_is_shown_once_everyone_has_chosen() -> None:
-    """Seed 二.1: 游戏时会在个人游戏秀旁显示定缺花色 — public during play; hidden while others still
+    """docs/rules/sichuan.md §2b.1: the voids are shown when all have chosen — hidden while others still
     choose."""
     state = arranged_hand(SC, [J0 + "3p", "123456m1234s123p", J1, J2])
     state = act(state, 1, Act.CHOOSE, detail="s")
@@ -86,14 +88,15 @@ def test_dingque_is_shown_once_everyone_has_chosen() -> None:
 
 
 def test_void_tiles_must_be_discarded_first() -> None:
-    """Seed 二.1: 游戏中必须先打完该门花色，即手上不能留定缺花色的牌。 Void 筒: only 3p and 5p may go."""
+    """docs/rules/sichuan.md §2b.4: holding void tiles you may only discard them. Void 筒: only 3p and 5p may
+    go."""
     state = deal(["12345678m1145s35p", J0, J1, J2])
     assert state.seats[0].choice == "p"
     assert {a for a in legal(state, 0) if "discard" in a} == {"0 discard 3p", "0 discard 5p"}
 
 
 def test_any_tile_may_go_once_the_void_is_gone() -> None:
-    """Seed 二.1 先打完该门花色: after the last 筒 the whole hand is free again."""
+    """docs/rules/sichuan.md §2b.4: after the last 筒 the whole hand is free again."""
     state = deal(["123456789m1145s3p", J0, J1, J2], draws="6p6p6p9m")
     assert can(state, 0, Act.DISCARD, "3p") and not can(state, 0, Act.DISCARD, "1m")
     state = discard(state, 0, "3p")
@@ -104,7 +107,7 @@ def test_any_tile_may_go_once_the_void_is_gone() -> None:
 
 
 def test_a_drawn_void_tile_must_go_before_anything_else() -> None:
-    """Seed 二.1 手上不能留定缺花色的牌: a 筒 drawn by a player who voided 筒 is his only discard."""
+    """docs/rules/sichuan.md §2b.4: a void tile drawn later must go first: it is the only discard."""
     state = deal([J0 + "3p", "123456789m1234s", J1, J2], draws="6p")
     state = discard(state, 0, "3p")
     assert state.current == 1
@@ -112,8 +115,8 @@ def test_a_drawn_void_tile_must_go_before_anything_else() -> None:
 
 
 def test_no_pung_of_the_void_suit() -> None:
-    """D (手上不能留定缺花色的牌): a void tile cannot be punged or konged. Seat 1 holds 33p: with 筒 as
-    the void no claim is offered on the dealer's 3p; with 条 as the void the pung is."""
+    """docs/rules/sichuan.md §2b.5, 裁定 2: a void tile cannot be punged or konged. Seat 1 holds 33p: with 筒
+    as the void no claim is offered on the dealer's 3p; with 条 as the void the pung is."""
     hands = [J0 + "3p", "123456789m12s33p", J1, J2]
     voided = deal(hands, voids=".p..")
     voided = act(voided, 0, Act.DISCARD, "3p")
@@ -124,7 +127,7 @@ def test_no_pung_of_the_void_suit() -> None:
 
 
 def test_no_concealed_kong_of_the_void_suit() -> None:
-    """D (手上不能留定缺花色的牌): four void tiles are not konged, they are thrown."""
+    """docs/rules/sichuan.md §2b.5, 裁定 2: four void tiles are not konged, they are thrown."""
     hands = ["5555p123456789m1s", J0, "1245789m134679s", "1234679m235689s"]
     voided = deal(hands, voids="p...")
     assert not can(voided, 0, Act.KONG, "5p")
@@ -137,23 +140,22 @@ def test_no_concealed_kong_of_the_void_suit() -> None:
 
 
 def test_no_win_with_three_suits() -> None:
-    """Seed 三.3: 必须缺门可胡，即胡牌的时候不能有三种花色的牌。 A complete 4 sets + pair with 万 条 筒 does
-    not win, whatever the void."""
+    """docs/rules/sichuan.md §4.2: at most two suits to win. A complete 4 sets + pair with 万 条 筒 does not
+    win, whatever the void."""
     for void in ("m", "s", "p"):
         assert fans("123456789m123s55p", "3s", void=void) is None
     assert fans("123456789m123s55s", "3s", void="p") == {"pinghu": 0}
 
 
 def test_no_win_holding_the_void_suit() -> None:
-    """RULES §6: must discard it before anything else; a hand with three suits can't win — nor one holding
-    the void suit: 万 and 条 only, but 条 is the void."""
+    """docs/rules/sichuan.md §4.2: no tile of the void suit either: 万 and 条 only, but 条 is the void."""
     assert fans("123456789m123s55s", "3s", void="s") is None
     assert fans("123456789m123s55s", "3s", void="m") is None
 
 
 def test_three_suit_hand_is_not_offered_the_win() -> None:
-    """Seed 三.3 必须缺门可胡, in play: seat 1 completes 123456789m 23s+1s 55p on the dealer's 1s, but holds
-    three suits (the 5p are his void tiles): no win is offered, no claim window opens."""
+    """docs/rules/sichuan.md §4.2, in play: seat 1 completes 123456789m 23s+1s 55p on the dealer's 1s, but
+    holds three suits (the 5p are his void tiles): no win is offered, no claim window opens."""
     state = deal([J0 + "1s", "123456789m23s55p", J1, J2], voids=".p..")
     state = act(state, 0, Act.DISCARD, "1s")
     assert state.phase == Phase.TURN and state.current == 1
@@ -163,7 +165,7 @@ def test_three_suit_hand_is_not_offered_the_win() -> None:
 
 
 def test_no_chow() -> None:
-    """Seed 三.2: 不可以吃。 RULES §6: No chow. The next seat holding 12m gets no claim on a 3m."""
+    """docs/rules/sichuan.md §3.1: no chow. The next seat holding 12m gets no claim on a 3m."""
     state = deal([J0 + "3m", "12m456789m12345s", J1, J2])
     assert not SC.claim_allowed(state, 1, Act.CHOW, parse_tile("3m"))
     state = act(state, 0, Act.DISCARD, "3m")

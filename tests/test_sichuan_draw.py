@@ -1,5 +1,5 @@
-"""The wall runs out: 查花猪, 查大叫, 退税 (RULES.md §6 "Drawn hand"; seed 一 流局查卫生（查花猪）), and the
-next dealer.
+"""The wall runs out: 查花猪, 查大叫, 退税 (docs/rules/sichuan.md §12, 裁定 14–16), and the next dealer
+(docs/rules/sichuan.md §13, 裁定 18).
 
 Played-out hands run with ``last_four=False`` so that everyone may keep throwing what he draws; nobody
 claims anything."""
@@ -14,7 +14,7 @@ from engine.tiles import to_counts
 from engine.variants.sichuan import best_fan, is_huazhu
 
 from .dealing import act, discard, discard_drawn, flows, hand_names, last_settlement, play_to_end
-from .test_sichuan_helpers import J0, J1, J2, SC, deal
+from .sichuan_helpers import J0, J1, J2, SC, deal
 
 PINGHU = "123m456m789m23s55s"  # waits 1s/4s: 平胡, 0 番
 QINGYISE_P = "123p456p789p23p55p"  # waits 1p/4p: 清一色, 2 番
@@ -23,8 +23,9 @@ PING2 = "123p456p789p56s77s"  # waits 4s/7s
 
 
 def test_chadajiao_unready_players_pay_every_ready_player_his_best_hand() -> None:
-    """RULES §6: 查大叫 (not ready) pays each ready player his best possible hand. Seats 0 and 2 are not
-    ready: each pays seat 1 (平胡, 1) and seat 3 (清一色, 4). Nobody won: the dealer stays (D)."""
+    """docs/rules/sichuan.md §12.3: a player not ready pays each ready player his best possible hand. Seats 0
+    and 2 are not ready: each pays seat 1 (平胡, 1) and seat 3 (清一色, 4). Nobody won: the dealer stays
+    (docs/rules/sichuan.md §13.3)."""
     state = deal([J0 + "3p", PINGHU, J1, QINGYISE_P], last_four=False)
     state = play_to_end(discard(state, 0, "3p"))
     settlement = last_settlement(state, "draw")
@@ -36,8 +37,8 @@ def test_chadajiao_unready_players_pay_every_ready_player_his_best_hand() -> Non
 
 
 def test_tuishui_unready_konger_returns_his_kong_money() -> None:
-    """RULES §6: the kong income of players not ready is returned (退税). Seat 2's 暗杠 took 2 from each;
-    at the end he is not ready: he gives it back, and pays seat 1's 大叫 as well."""
+    """docs/rules/sichuan.md §12.4: players not ready return their kong money (退税). Seat 2's 暗杠 took 2
+    from each; at the end he is not ready: he gives it back, and pays seat 1's 大叫 as well."""
     state = deal([J0 + "3p", PINGHU, "7777s1359s13579p", J2], draws="6s1p", last_four=False)
     state = discard_drawn(discard(state, 0, "3p"))
     state = act(state, 2, Act.KONG, "7s")
@@ -49,8 +50,8 @@ def test_tuishui_unready_konger_returns_his_kong_money() -> None:
 
 
 def test_ready_konger_keeps_his_kong_money_and_gen_counts() -> None:
-    """RULES §6: only players not ready return kong money. Seat 2 is ready (123p456p789p1p + [(7777s)]):
-    he keeps the 6 and is paid 平胡 + 根 = 1 番, 2 by each of the others."""
+    """docs/rules/sichuan.md §12.4: only players not ready return kong money. Seat 2 is ready
+    (123p456p789p1p + [(7777s)]): he keeps the 6 and is paid 平胡 + 根 = 1 番, 2 by each of the others."""
     state = deal([J0 + "3p", J2, "7777s123p456p789p", J0], draws="6s1p", last_four=False)
     state = discard_drawn(discard(state, 0, "3p"))
     state = act(state, 2, Act.KONG, "7s")
@@ -60,8 +61,8 @@ def test_ready_konger_keeps_his_kong_money_and_gen_counts() -> None:
 
 
 def test_winners_take_no_part_in_chajiao() -> None:
-    """RULES §6 查花猪 / 查大叫 are between the players still in: seat 1 has won; the not-ready seats 0, 2
-    and 3 have nobody ready to pay; no draw settlement. The first winner deals next."""
+    """docs/rules/sichuan.md §12.1: 查花猪 / 查大叫 are between the players still in: seat 1 has won; the
+    not-ready seats 0, 2 and 3 have nobody ready to pay; no draw settlement. The first winner deals next."""
     state = deal([J0 + "4s", DUIDUI, J1, J2], last_four=False)
     state = act(state, 0, Act.DISCARD, "4s")
     state = play_to_end(act(state, 1, Act.WIN))
@@ -70,8 +71,8 @@ def test_winners_take_no_part_in_chajiao() -> None:
 
 
 def test_next_dealer_after_yipao_duoxiang_is_the_discarder() -> None:
-    """D: if the first win of the hand was 一炮多响, the player who dealt in deals next. Seat 3 throws the 4s
-    he drew (his void); seats 1 and 2 win on it."""
+    """docs/rules/sichuan.md §13.2, 裁定 18: if the first win of the hand was 一炮多响, the player who dealt
+    in deals next. Seat 3 throws the 4s he drew (his void); seats 1 and 2 win on it."""
     state = deal([J0 + "3p", DUIDUI, PING2, J2], draws="6p6p4s", last_four=False)
     state = discard(state, 0, "3p")
     state = discard_drawn(discard_drawn(state))
@@ -103,9 +104,9 @@ HUAZHU = "123m456s789p1234m"  # three suits: 花猪
 
 
 def test_huazhu_pays_the_cap_to_every_other_player_still_in() -> None:
-    """RULES §6: 查花猪 (holding three suits) pays each other player the cap. Seed 一: 流局查卫生（查花猪）.
-    The cap (default 3 番) is 8: to the ready seat 1 and the unready seat 2; seat 3 has won and gets
-    nothing. The unready seat 2 still pays seat 1's 大叫; the 花猪 pays no 大叫 on top of the cap (D)."""
+    """docs/rules/sichuan.md §12.2, 裁定 15: a 花猪 (three suits) pays the cap to every non-花猪 player still
+    in, ready or not, and no 大叫 on top. The cap (default 3 番) is 8: to the ready seat 1 and the unready
+    seat 2; seat 3 has won and gets nothing. The unready seat 2 still pays seat 1's 大叫."""
     state = position([HUAZHU, PINGHU, J1, J2], won=(3,))
     assert is_huazhu(state, 0) and not is_huazhu(state, 2)
     settlement = SC.settle_draw(state)
@@ -115,8 +116,7 @@ def test_huazhu_pays_the_cap_to_every_other_player_still_in() -> None:
 
 
 def test_huazhu_do_not_pay_each_other() -> None:
-    """RULES §6: a 花猪 pays each other (non-花猪) player; two 花猪 settle nothing between them. Cap 4:
-    16."""
+    """docs/rules/sichuan.md §12.2: two 花猪 settle nothing between them. Cap 4: 16."""
     state = position([HUAZHU, PINGHU, "123m456s789p1234s", J2], cap=4)
     settlement = SC.settle_draw(state)
     assert settlement is not None
@@ -124,7 +124,7 @@ def test_huazhu_do_not_pay_each_other() -> None:
 
 
 def test_huazhu_returns_kong_money() -> None:
-    """RULES §6: the kong income of players not ready is returned — a 花猪 is not ready."""
+    """docs/rules/sichuan.md §12.4: a 花猪 is not ready: he returns his kong money too."""
     pays = (Payment(1, 0, 2), Payment(2, 0, 2))
     kong = Settlement.from_payments("kong", 4, (0,), ((0, ("angang",)),), (), pays)
     state = position([HUAZHU, J1, J2, "1245789m134679s"], kongs=(kong,))
@@ -134,8 +134,8 @@ def test_huazhu_returns_kong_money() -> None:
 
 
 def test_best_hand_for_chadajiao() -> None:
-    """RULES §6 his best possible hand: the best wait counts — 1112345678999p waits on every 筒; on 1p or 9p
-    it holds four (清一色 + 根 = 3), and that is what it is paid (D: shape and 根 only)."""
+    """docs/rules/sichuan.md §12.3, 裁定 14: the best wait counts — 1112345678999p waits on every 筒; on 1p
+    or 9p it holds four (清一色 + 根 = 3), and that is what it is paid (shape and 根 only)."""
     state = position([J0, "1112345678999p", J2, PINGHU])
     assert best_fan(state, 1) == 3
     assert best_fan(state, 3) == 0
@@ -143,7 +143,7 @@ def test_best_hand_for_chadajiao() -> None:
 
 
 def test_best_hand_is_capped() -> None:
-    """RULES §6 Payment … capped: a ready 清龙七对 (5 番) collects 8 at the default cap."""
+    """docs/rules/sichuan.md §12.3: capped — a ready 清龙七对 (5 番) collects 8 at the default cap."""
     state = position(["6666p11p33p77p99p2p", J0, J2, "1245789m134679s"])
     settlement = SC.settle_draw(state)
     assert settlement is not None
@@ -151,7 +151,8 @@ def test_best_hand_is_capped() -> None:
 
 
 def test_no_settlement_when_everyone_is_ready() -> None:
-    """RULES §6: only players not ready (or 花猪) pay; nothing moves between ready players."""
+    """docs/rules/sichuan.md §12.2, §12.3: only players not ready (or 花猪) pay; nothing moves between ready
+    players."""
     state = position([PINGHU, QINGYISE_P, J2, "123m456m789m23s55s"], won=(2,))
     assert SC.settle_draw(state) is None
 

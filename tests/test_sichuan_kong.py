@@ -1,4 +1,4 @@
-"""刮风下雨 (kong money), 杠上花, 杠上炮 and 呼叫转移 (seed 二.3–5, 三.6; RULES.md §6 third line).
+"""刮风下雨 (kong money), 杠上花, 杠上炮 and 呼叫转移 (docs/rules/sichuan.md §8, §5.6, §5.7, §6.4, 裁定 5–8).
 
 Seat 0 deals. The kongs are of 7s, which J0 and J2 do not hold; seat 2 is the konger. 底分 1."""
 
@@ -20,7 +20,7 @@ from .dealing import (
     play_to_end,
     settlements,
 )
-from .test_sichuan_helpers import J0, J2, deal
+from .sichuan_helpers import J0, J2, deal
 
 DUIDUI = "333m666m222s888s4s"  # 对对胡, waits 4s
 
@@ -34,9 +34,8 @@ def exposed_kong(**options: object):  # type: ignore[no-untyped-def]
 
 
 def test_zhigang_chengbao_only_the_discarder_pays_2() -> None:
-    """Seed 三.6: 直杠就是玩家手中有三张一样的牌，当其他玩家打出了第四张一样的牌时，玩家选择的杠牌。直杠时
-    立刻收取引杠者2倍点数。 Seed 二.4 承包制：玩家直杠时，只收取点杠(引杠)玩家2倍基础分 (the default,
-    RULES §6)."""
+    """docs/rules/sichuan.md §8.2, 裁定 19: 直杠 (three in hand and another's discard), 承包制 by default: the
+    discarder alone pays 2 bases, at once."""
     state = exposed_kong()
     settlement = last_settlement(state, "kong")
     assert hand_names(settlement, 2) == ["zhigang"]
@@ -44,13 +43,13 @@ def test_zhigang_chengbao_only_the_discarder_pays_2() -> None:
 
 
 def test_zhigang_jiajiayou_everyone_else_pays_1() -> None:
-    """Seed 二.3 家家有：玩家直杠时，在收取点杠(引杠)玩家2倍基础分的情况下，同时收取其他未胡玩家1倍基础分。"""
+    """docs/rules/sichuan.md §8.2: 家家有 (option): the discarder pays 2 and every other player still in 1."""
     state = exposed_kong(zhigang="jiajiayou")
     assert flows(last_settlement(state, "kong")) == {(0, 2, 2), (1, 2, 1), (3, 2, 1)}
 
 
 def test_kong_money_is_paid_at_once_and_base_scales_it() -> None:
-    """Seed 三.6 立刻收取 … （在游戏中为基本分）: the money moves when the kong is made; 底分 5 → 10."""
+    """docs/rules/sichuan.md §8.1: the money moves when the kong is made, in bases: 底分 5 → 10."""
     state = exposed_kong(base=5)
     assert state.phase == Phase.TURN and state.current == 2  # the kong is done, seat 2 plays on
     assert last_settlement(state, "kong").deltas == (-10, 0, 10, 0)
@@ -69,8 +68,8 @@ def added_kong_deal(**options: object):  # type: ignore[no-untyped-def]
 
 
 def test_bugang_each_player_still_in_pays_1() -> None:
-    """Seed 三.6: 面下杠 … 已经碰了三张一样的牌时，玩家自己又摸到了第四张一样的牌，这时选择的杠牌。面下杠时
-    立刻收取其他未胡者1倍点数。"""
+    """docs/rules/sichuan.md §8.3: 面下杠 / 补杠, the fourth tile to a pung konged when drawn: every player
+    still in pays 1 base, at once."""
     state = act(added_kong_deal(), 2, Act.KONG, "7s")
     settlement = last_settlement(state, "kong")
     assert hand_names(settlement, 2) == ["bugang"]
@@ -78,8 +77,8 @@ def test_bugang_each_player_still_in_pays_1() -> None:
 
 
 def test_bugang_of_a_fourth_tile_kept_earns_nothing() -> None:
-    """D (seed 三.6 面下杠 is the 4th tile 摸到…这时选择的杠牌): a fourth tile kept past a discard may
-    still be konged later (过手杠) — a kong for 根 and a replacement, but no money."""
+    """docs/rules/sichuan.md §8.5, 裁定 8: a fourth tile kept past a discard may still be konged later
+    (过手杠) — a kong for 根 and a replacement, but no money."""
     state = discard(added_kong_deal(), 2, "3s")
     for _ in range(3):
         state = discard_drawn(state)
@@ -91,8 +90,7 @@ def test_bugang_of_a_fourth_tile_kept_earns_nothing() -> None:
 
 
 def test_angang_each_player_still_in_pays_2() -> None:
-    """Seed 三.6: 下雨指玩家持有了四张一样的牌（未碰），此时玩家可以选择从手中把牌拿出来杠牌。下雨立刻收取
-    其他未胡者2倍点数。"""
+    """docs/rules/sichuan.md §8.4: 暗杠 (下雨), four in hand: every player still in pays 2 bases, at once."""
     state = deal([J0 + "3p", J2, "7777s123p456p789p", J0], draws="1m1p")
     state = discard(state, 0, "3p")
     state = discard_drawn(state)
@@ -103,7 +101,8 @@ def test_angang_each_player_still_in_pays_2() -> None:
 
 
 def test_players_who_have_won_pay_no_kong_money() -> None:
-    """Seed 三.6 其他未胡者: seat 1 has won on the dealer's 4s; seat 2's 暗杠 is paid by seats 0 and 3."""
+    """docs/rules/sichuan.md §8.1, 裁定 17: only players still in pay: seat 1 has won on the dealer's 4s; seat
+    2's 暗杠 is paid by seats 0 and 3."""
     state = deal([J0 + "4s", DUIDUI, "7777s123p456p789p", J2], draws="1m")
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
@@ -113,8 +112,8 @@ def test_players_who_have_won_pay_no_kong_money() -> None:
 
 
 def test_gangshanghua_self_draw_on_the_replacement() -> None:
-    """RULES §6: +1 for 杠上花. Seat 2 makes a 暗杠 of 7s and wins on the replacement 6p: 平胡 + 根 + 杠上花 =
-    2 番 → 4, + 1 自摸加底, from each of the three."""
+    """docs/rules/sichuan.md §5.6, 裁定 5: +1 for 杠上花. Seat 2 makes a 暗杠 of 7s and wins on the
+    replacement 6p: 平胡 + 根 + 杠上花 = 2 番 → 4, + 1 自摸加底, from each of the three."""
     state = deal([J0 + "3p", J2, "7777s123p456p7p99p", J0], draws="1m8p", back="6p")
     state = discard(state, 0, "3p")
     state = discard_drawn(state)
@@ -127,8 +126,8 @@ def test_gangshanghua_self_draw_on_the_replacement() -> None:
 
 
 def test_gangshanghua_after_a_zhigang_is_a_self_draw() -> None:
-    """RULES §6b 点杠花 option: paid as a self-draw (default) — by everyone still in, not by the player who
-    fed the kong alone."""
+    """docs/rules/sichuan.md §6.4, 裁定 5: 点杠花 is paid as a self-draw by default — by everyone still in,
+    not by the player who fed the kong alone."""
     state = deal([J0 + "7s", J2, "777s123p456p78p99p", J0], back="6p")
     state = act(state, 0, Act.DISCARD, "7s")
     state = act(state, 2, Act.KONG, "7s")
@@ -139,8 +138,8 @@ def test_gangshanghua_after_a_zhigang_is_a_self_draw() -> None:
 
 
 def test_dianganghua_paid_by_the_feeder_alone() -> None:
-    """RULES §6b: 点杠花 option: … or by the kong feeder alone as a discard win. The dealer fed the 直杠:
-    he alone pays 平胡 + 根 + 杠上花 = 2 番, 4, with no self-draw bonus."""
+    """docs/rules/sichuan.md §6.4: with the 点杠花 option "the kong's feeder pays", the dealer, who fed the
+    直杠, alone pays 平胡 + 根 + 杠上花 = 2 番, 4, with no self-draw bonus."""
     state = deal([J0 + "7s", J2, "777s123p456p78p99p", J0], back="6p", dianganghua="dianpao")
     state = act(state, 0, Act.DISCARD, "7s")
     state = act(state, 2, Act.KONG, "7s")
@@ -151,8 +150,8 @@ def test_dianganghua_paid_by_the_feeder_alone() -> None:
 
 
 def test_dianganghua_option_leaves_other_kongs_self_draws() -> None:
-    """RULES §6b 点杠花 is the replacement of an exposed kong only: after a 暗杠 nobody fed it, and the win is
-    a self-draw paid by all whatever the option."""
+    """docs/rules/sichuan.md §6.4: 点杠花 is the replacement of an exposed kong only: after a 暗杠 nobody fed
+    it, and the win is a self-draw paid by all whatever the option."""
     state = deal([J0 + "3p", J2, "7777s123p456p7p99p", J0], draws="1m8p", back="6p", dianganghua="dianpao")
     state = discard(state, 0, "3p")
     state = discard_drawn(state)
@@ -178,9 +177,8 @@ def gangshangpao(seat3: str = J0, **options: object):  # type: ignore[no-untyped
 
 
 def test_gangshangpao_and_hujiao_zhuanyi() -> None:
-    """RULES §6: +1 for 杠上炮. Seed 二.5: 呼叫转移：即某玩家杠牌后打出的牌其他玩家可以胡，那么该玩家的刮风
-    下雨所得则转移给胡牌玩家。 Seat 1 wins 清一色 + 杠上炮 = 3 番 (8) on the konger's 4m and takes his 6 of
-    kong money."""
+    """docs/rules/sichuan.md §5.7, §8.6: +1 for 杠上炮, and 呼叫转移 passes the kong's money to the winner.
+    Seat 1 wins 清一色 + 杠上炮 = 3 番 (8) on the konger's 4m and takes his 6 of kong money."""
     state = act(gangshangpao(), 1, Act.WIN)
     settlement = last_settlement(state)
     assert hand_names(settlement, 1) == ["gangshangpao", "qingyise"]
@@ -197,8 +195,8 @@ def test_hujiao_zhuanyi_is_a_room_option() -> None:
 
 
 def test_hujiao_zhuanyi_with_yipao_duoxiang_goes_to_the_first_winner() -> None:
-    """D: 一炮多响 on the konger's discard — the kong money goes to the first winner in play order after the
-    konger (seat 3 before seat 1); each winner is paid his own hand."""
+    """docs/rules/sichuan.md 裁定 7: 一炮多响 on the konger's discard — the kong money goes to the first
+    winner in play order after the konger (seat 3 before seat 1); each winner is paid his own hand."""
     state = gangshangpao(seat3="56m789m234m11s234s")
     state = act(state, 1, Act.WIN)
     state = act(state, 3, Act.WIN)
@@ -208,8 +206,9 @@ def test_hujiao_zhuanyi_with_yipao_duoxiang_goes_to_the_first_winner() -> None:
 
 
 def test_transferred_kong_money_is_not_returned_again() -> None:
-    """D: 退税 returns only kong money the konger still has: after 呼叫转移 the unready konger refunds
-    nothing at the wall's end; without 呼叫转移 he gives the 2 back to each payer, the winner included."""
+    """docs/rules/sichuan.md 裁定 16: 退税 returns only kong money the konger still has: after 呼叫转移 the
+    unready konger refunds nothing at the wall's end; without 呼叫转移 he gives the 2 back to each payer, the
+    winner included."""
     state = play_to_end(pass_claims(act(gangshangpao(last_four=False), 1, Act.WIN)))
     assert settlements(state, "draw") == []
     kept = play_to_end(pass_claims(act(gangshangpao(last_four=False, hujiao=False), 1, Act.WIN)))
@@ -217,7 +216,8 @@ def test_transferred_kong_money_is_not_returned_again() -> None:
 
 
 def test_no_gangshangpao_on_a_later_discard() -> None:
-    """RULES §6 杠上炮 is the discard right after the kong; the konger's next discards are plain."""
+    """docs/rules/sichuan.md 裁定 6: 杠上炮 is the discard right after the kong; the konger's next discards
+    are plain."""
     state = deal([J0 + "3p", QINGYISE, KONGER, J0], draws="6p2p6p6p9m4m", back="1p")
     state = discard(state, 0, "3p")
     state = discard_drawn(state)

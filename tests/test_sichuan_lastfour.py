@@ -1,5 +1,5 @@
-"""The last four wall tiles force a win (seed 三.4; RULES.md §6: room option ``last_four``, off by default,
-on in these tests unless told), and 海底 (the last tile, +1 番).
+"""The last four wall tiles force a win (docs/rules/sichuan.md §9, 裁定 4: room option ``last_four``, off by
+default, on in these tests unless told), and 海底 (the last tile, +1 番: docs/rules/sichuan.md §5.9, 裁定 11).
 
 TANKI (123m456m789m123s9s) waits on 9s alone; the other three 9s are in J0, J1 and the wall tail, so the
 tail decides when it comes. Nobody claims anything on the way (junk hands hold no pair). With no claim or
@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine import Act, Phase, State
 
 from .dealing import act, discard, discard_drawn, flows, hand_names, last_settlement, legal, paid, settlements
-from .test_sichuan_helpers import J0, J1, J2, SC, deal
+from .sichuan_helpers import J0, J1, J2, SC, deal
 
 TANKI = "123m456m789m123s9s"
 
@@ -25,8 +25,8 @@ def until_remaining(state: State, left: int) -> State:
 
 
 def test_last_four_self_draw_must_win() -> None:
-    """Seed 三.4: 最后四张自动胡，即当牌墙只剩下最后4张的时候，如果玩家的手牌已经下叫，而叫牌正好是这4张中的任
-    意一张，那么当这张牌出现时，叫的玩家只能胡牌. Seat 1 draws 9s as the 3rd of the last four: win only."""
+    """docs/rules/sichuan.md §9.1: once the last four wall tiles are being drawn, a player who can win must
+    win. Seat 1 draws 9s as the 3rd of the last four: win only."""
     state = deal([J0 + "3p", TANKI, J1, J2], tail="6p9s6p6p", last_four=True)
     state = discard(state, 0, "3p")
     state = until_remaining(state, 2)
@@ -37,8 +37,8 @@ def test_last_four_self_draw_must_win() -> None:
 
 
 def test_before_the_last_four_the_win_may_be_passed() -> None:
-    """Seed 三.4 只剩下最后4张的时候: the 5th tile from the end is not one of them. Seat 3 draws 9s with four
-    tiles still in the wall and may throw it."""
+    """docs/rules/sichuan.md 裁定 4: fewer than 4 tiles left — the 5th tile from the end is not one of them.
+    Seat 3 draws 9s with four tiles still in the wall and may throw it."""
     state = deal([J0 + "3p", J1, J2, TANKI], tail="9s6p6p6p1p", last_four=True)
     state = discard(state, 0, "3p")
     state = until_remaining(state, 4)
@@ -47,8 +47,8 @@ def test_before_the_last_four_the_win_may_be_passed() -> None:
 
 
 def test_first_of_the_last_four_is_forced() -> None:
-    """Seed 三.4 这4张中的任意一张: the 4th tile from the end (seat 0 draws it, 3 left after) already
-    forces."""
+    """docs/rules/sichuan.md 裁定 4: from the first of the last four on — the 4th tile from the end (seat 0
+    draws it, 3 left after) already forces."""
     state = deal([TANKI + "3p", J0, J1, J2], tail="9s6p6p6p", last_four=True)
     state = discard(state, 0, "3p")
     state = until_remaining(state, 3)
@@ -57,8 +57,8 @@ def test_first_of_the_last_four_is_forced() -> None:
 
 
 def test_last_four_discard_must_be_won() -> None:
-    """Seed 三.4 当这张牌出现时，叫的玩家只能胡牌: a 9s thrown by another player in the last four is a forced
-    win too (seat 2 draws it and throws it, 1 tile left)."""
+    """docs/rules/sichuan.md §9.1: on a discard too — a 9s thrown by another player in the last four is a
+    forced win (seat 2 draws it and throws it, 1 tile left)."""
     state = deal([J0 + "3p", TANKI, J1, J2], tail="6p6p9s6p", last_four=True)
     state = discard(state, 0, "3p")
     state = until_remaining(state, 1)
@@ -68,8 +68,8 @@ def test_last_four_discard_must_be_won() -> None:
 
 
 def test_last_four_is_off_by_default() -> None:
-    """Seed 三.4 注：定缺规则中最后四张可以不胡。 RULES.md §6: the forced win is an option, default off (this
-    table always plays 定缺): by default the win on the last four may be passed."""
+    """docs/rules/sichuan.md §9.1, 裁定 4: the forced win is an option, off by default (this table always
+    plays 定缺): by default the win on the last four may be passed."""
     assert SC.make_options()["last_four"] is False
     state = deal([J0 + "3p", TANKI, J1, J2], tail="6p9s6p6p")
     state = discard(state, 0, "3p")
@@ -78,9 +78,9 @@ def test_last_four_is_off_by_default() -> None:
 
 
 def test_haidilaoyue_self_drawn_last_tile() -> None:
-    """RULES §6: +1 for 海底 (the last tile) — seat 3 draws the last tile and wins: 平胡 + 海底捞月 = 1 番,
-    2 + 1 (自摸加底) from each player still in. The wall is empty, so the hand ends; nobody else is ready, so
-    查叫 moves nothing; seat 3, the first winner, deals next."""
+    """docs/rules/sichuan.md §5.9: +1 for 海底 (the last tile) — seat 3 draws the last tile and wins: 平胡 +
+    海底捞月 = 1 番, 2 + 1 (自摸加底) from each player still in. The wall is empty, so the hand ends; nobody
+    else is ready, so 查叫 moves nothing; seat 3, the first winner, deals next."""
     state = deal([J0 + "3p", J1, J2, TANKI], tail="6p6p6p9s", last_four=True)
     state = discard(state, 0, "3p")
     state = until_remaining(state, 0)
@@ -95,8 +95,8 @@ def test_haidilaoyue_self_drawn_last_tile() -> None:
 
 
 def test_haidipao_win_on_the_last_discard() -> None:
-    """RULES §6: +1 for 海底 — seat 3 draws the last tile, 9s (his void), and throws it; seat 1 wins on it:
-    平胡 + 海底炮 = 1 番, 2 from seat 3."""
+    """docs/rules/sichuan.md §5.9: +1 for 海底 — seat 3 draws the last tile, 9s (his void), and throws it;
+    seat 1 wins on it: 平胡 + 海底炮 = 1 番, 2 from seat 3."""
     state = deal([J0 + "3p", TANKI, J1, J2], tail="6p6p6p9s")
     state = discard(state, 0, "3p")
     state = until_remaining(state, 0)
@@ -109,7 +109,7 @@ def test_haidipao_win_on_the_last_discard() -> None:
 
 
 def test_no_haidi_before_the_last_tile() -> None:
-    """RULES §6 海底 is the last tile only: a win on the second-to-last is plain."""
+    """docs/rules/sichuan.md §5.9: 海底 is the last tile only: a win on the second-to-last is plain."""
     state = deal([J0 + "3p", TANKI, J1, J2], tail="6p6p9s6p")
     state = discard(state, 0, "3p")
     state = until_remaining(state, 1)
@@ -119,9 +119,9 @@ def test_no_haidi_before_the_last_tile() -> None:
 
 
 def test_no_haidi_when_the_last_tile_is_a_kong_replacement() -> None:
-    """D (RULES §1: if only the haidi tile is left, the replacement is the haidi tile and the hand has no
-    haidi): seat 2 draws the fourth 7s with one tile left, konges, and wins on that last tile as his
-    replacement — 杠上花 and 根, no 海底捞月."""
+    """docs/rules/sichuan.md 裁定 11: if the last tile went as a kong replacement there is no 海底: seat 2
+    draws the fourth 7s with one tile left, konges, and wins on that last tile as his replacement — 杠上花 and
+    根, no 海底捞月."""
     state = deal([J0 + "3p", J2, "777s123456789p5p", J0], tail="3m3m7s5p", last_four=True)
     state = discard(state, 0, "3p")
     state = until_remaining(state, 1)

@@ -1,5 +1,5 @@
-"""The Sichuan room options and presets (RULES.md §6, §6b): every option has its labels and defaults, and a
-preset — one lobby choice — sets several options at once (血战换三张 = 血战到底 + 换三张)."""
+"""The Sichuan room options and presets (docs/rules/sichuan.md §14): every option has its labels and defaults,
+and a preset — one lobby choice — sets several options at once (血战换三张 = 血战到底 + 换三张)."""
 
 from __future__ import annotations
 
@@ -7,29 +7,29 @@ import pytest
 
 from engine import InvalidOption, Preset
 
-from .test_sichuan_helpers import SC
+from .sichuan_helpers import SC
 
 DEFAULTS = {
-    "mode": "xuezhan",  # RULES §6b: 血流成河 is the alternative mode
-    "swap": False,  # §6b: 换三张 default off
-    "dianganghua": "zimo",  # §6b: 点杠花 paid as a self-draw (default)
-    "full_fans": True,  # §6b: the full Chengdu table, default on
-    "menqing_zhongzhang": False,
-    "tiandihu": False,
-    "last_four": False,  # §6: an option, default off
-    "cap": 3,  # §6: capped at a room option (default 3 番)
+    "mode": "xuezhan",  # docs/rules/sichuan.md §14.5: 血战到底, or 血流成河
+    "swap": False,  # docs/rules/sichuan.md §14.6: 换三张 default off
+    "dianganghua": "zimo",  # docs/rules/sichuan.md §14.12: 点杠花 paid as a self-draw (default)
+    "full_fans": True,  # docs/rules/sichuan.md §14.13: the full Chengdu table, default on
+    "menqing_zhongzhang": False,  # docs/rules/sichuan.md §14.14
+    "tiandihu": False,  # docs/rules/sichuan.md §14.15
+    "last_four": False,  # docs/rules/sichuan.md §14.16: an option, default off
+    "cap": 3,  # docs/rules/sichuan.md §14.8: the cap, default 3 番
 }
 
 
 @pytest.mark.parametrize(("name", "default"), sorted(DEFAULTS.items()))
 def test_defaults(name: str, default: object) -> None:
-    """RULES §6 / §6b: each option's default."""
+    """docs/rules/sichuan.md §14: each option's default."""
     assert SC.make_options()[name] == default
 
 
 def test_every_option_reads_in_chinese_and_english() -> None:
-    """Issue 13: every option in the lobby and /rules — each has a label and each value a label, zh and en
-    (booleans read 是/否, yes/no)."""
+    """docs/rules/sichuan.md §14: every option in the lobby and /rules — each has a label and each value a
+    label, zh and en (booleans read 是/否, yes/no)."""
     for spec in SC.option_specs:
         assert spec.label("zh") and spec.label("en") and spec.label("zh") != spec.label("en")
         for value in spec.choices:
@@ -40,7 +40,8 @@ def test_every_option_reads_in_chinese_and_english() -> None:
 
 
 def test_presets_are_the_apps_rooms() -> None:
-    """RULES §6b: the "血战换三张" preset; and 血战到底, 血流成河 (with 换三张, as the apps) and 三人两房."""
+    """docs/rules/sichuan.md §14.1–§14.4: the presets 血战到底, 血战换三张, 血流成河 (with 换三张, as the
+    apps) and 三人两房."""
     by_id = {p.id: p for p in SC.presets}
     assert [p.label("zh") for p in SC.presets] == ["血战到底", "血战换三张", "血流成河", "三人两房"]
     assert by_id["xuezhan_swap"].options == {"mode": "xuezhan", "swap": True}
@@ -68,8 +69,8 @@ def test_unknown_values_are_refused() -> None:
 
 
 def test_the_rules_page_lists_every_fan_and_option() -> None:
-    """Issue 13: the fan table in docs/rules/sichuan.md — every hand shape with its fan in a table row, and
-    every room option by its id."""
+    """docs/rules/sichuan.md §5.1, §5.2, §14: the fan tables — every hand shape with its fan in a table row,
+    and every room option by its id."""
     from pathlib import Path
 
     from engine.variants.sichuan import NAMES, SHAPE_FAN

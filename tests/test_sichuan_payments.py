@@ -1,5 +1,5 @@
-"""Win payments: 底分 × 2^fan capped at the room's cap, who pays, 自摸加底 / 自摸加番 (RULES.md §6
-"Payment"; seed 二.2).
+"""Win payments: 底分 × 2^fan capped at the room's cap, who pays, 自摸加底 / 自摸加番 (docs/rules/sichuan.md
+§6, 裁定 12, 裁定 17).
 
 Seat 0 deals and throws its 14th tile first. Hands for seat 1:
 PINGHU  123m456m789m23s55s waits 1s/4s (平胡 0),
@@ -13,7 +13,7 @@ import pytest
 from engine import Act
 
 from .dealing import act, discard, flows, hand_names, last_settlement, paid
-from .test_sichuan_helpers import J0, J1, J2, J3, deal
+from .sichuan_helpers import J0, J1, J2, J3, deal
 
 PINGHU = "123m456m789m23s55s"
 DUIDUI = "333m666m222s888s4s"
@@ -21,7 +21,8 @@ QLQD = "6666p11p33p77p99p2p"
 
 
 def test_discard_win_the_discarder_pays_base_times_2_to_the_fan() -> None:
-    """RULES §6: Payment = 底分 × 2^fan; discard: the discarder pays. 平胡 (0) on the dealer's 4s: 1."""
+    """docs/rules/sichuan.md §6.1, §6.2: a win pays 底分 × 2^fan; on a discard the discarder pays. 平胡 (0) on
+    the dealer's 4s: 1."""
     state = deal([J0 + "4s", PINGHU, J1, J2])
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
@@ -31,7 +32,7 @@ def test_discard_win_the_discarder_pays_base_times_2_to_the_fan() -> None:
 
 
 def test_base_is_a_room_option() -> None:
-    """RULES §1: `底分` (base) is a room option. 对对胡 (1 番) at 底分 5: 5 × 2 = 10."""
+    """docs/rules/sichuan.md §14.7: 底分 is a room option. 对对胡 (1 番) at 底分 5: 5 × 2 = 10."""
     state = deal([J0 + "4s", DUIDUI, J1, J2], base=5)
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
@@ -39,8 +40,8 @@ def test_base_is_a_room_option() -> None:
 
 
 def test_self_draw_everyone_still_in_pays_plus_zimo_jiadi() -> None:
-    """RULES §6: self-draw: each player still in pays. Seed 二.2: 自摸加底：玩家自摸时额外收取其他未胡玩家1倍
-    基础分. 对对胡 self-drawn: 2 + 1 from each of the three."""
+    """docs/rules/sichuan.md §6.2, §6.3: on a self-draw each player still in pays, 1 base more (自摸加底).
+    对对胡 self-drawn: 2 + 1 from each of the three."""
     state = deal([J0 + "3p", DUIDUI, J1, J2], draws="4s")
     state = discard(state, 0, "3p")
     state = act(state, 1, Act.WIN)
@@ -50,7 +51,8 @@ def test_self_draw_everyone_still_in_pays_plus_zimo_jiadi() -> None:
 
 
 def test_zimo_jiafan_option() -> None:
-    """RULES §6: 自摸加底 (option: 自摸加番) — +1 fan instead: 对对胡 self-drawn is 2 番, 4 from each."""
+    """docs/rules/sichuan.md §6.3: with 自摸加番 a self-draw is +1 fan instead: 对对胡 self-drawn is 2 番, 4
+    from each."""
     state = deal([J0 + "3p", DUIDUI, J1, J2], draws="4s", zimo="jiafan")
     state = discard(state, 0, "3p")
     state = act(state, 1, Act.WIN)
@@ -60,8 +62,8 @@ def test_zimo_jiafan_option() -> None:
 
 
 def test_players_who_have_won_pay_nothing() -> None:
-    """RULES §6: self-draw: each player still in pays (seed 二.2 其他未胡玩家). Seat 1 wins first; seat 2's
-    later self-draw (平胡 on 6s) is paid by seats 0 and 3 only, 1 + 1 each."""
+    """docs/rules/sichuan.md §6.2, 裁定 17: on a self-draw each player still in pays. Seat 1 wins first; seat
+    2's later self-draw (平胡 on 6s) is paid by seats 0 and 3 only, 1 + 1 each."""
     state = deal([J0 + "4s", DUIDUI, "123p456p789p57s77s", J2], draws="6s")
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
@@ -74,8 +76,8 @@ def test_players_who_have_won_pay_nothing() -> None:
 
 @pytest.mark.parametrize(("cap", "each"), [(2, 4), (3, 8), (4, 16), (5, 32), (6, 32)])
 def test_fan_cap_is_a_room_option(cap: int, each: int) -> None:
-    """RULES §6: Payment = 底分 × 2^fan, capped at a room option (default 3 番). 清龙七对 (5 番) on a
-    discard: 2^min(5, cap)."""
+    """docs/rules/sichuan.md §6.1: 底分 × 2^fan, the fan counted up to the cap (default 3 番). 清龙七对 (5 番)
+    on a discard: 2^min(5, cap)."""
     state = deal([J0 + "2p", QLQD, J1, J3], cap=cap)
     state = act(state, 0, Act.DISCARD, "2p")
     state = act(state, 1, Act.WIN)
@@ -83,7 +85,7 @@ def test_fan_cap_is_a_room_option(cap: int, each: int) -> None:
 
 
 def test_default_cap_is_3_fan() -> None:
-    """RULES §6: capped at a room option (default 3 番): 清龙七对 pays 8."""
+    """docs/rules/sichuan.md §6.1, §6.5: capped at the room's cap (default 3 番): 清龙七对 pays 8."""
     state = deal([J0 + "2p", QLQD, J1, J3])
     state = act(state, 0, Act.DISCARD, "2p")
     state = act(state, 1, Act.WIN)
@@ -91,8 +93,8 @@ def test_default_cap_is_3_fan() -> None:
 
 
 def test_zimo_jiadi_is_added_after_the_cap() -> None:
-    """D: the cap limits the fan; 自摸加底 is a base added on top (8 + 1). With 自摸加番 the extra fan is
-    under the cap (still 8)."""
+    """docs/rules/sichuan.md §6.3, 裁定 12: the cap limits the fan; 自摸加底 is a base added on top (8 + 1).
+    With 自摸加番 the extra fan is under the cap (still 8)."""
     for zimo, each in (("jiadi", 9), ("jiafan", 8)):
         state = deal([J0 + "4s", QLQD, J1, J3], draws="2p", zimo=zimo)
         state = discard(state, 0, "4s")
@@ -101,8 +103,8 @@ def test_zimo_jiadi_is_added_after_the_cap() -> None:
 
 
 def test_yipao_duoxiang_the_discarder_pays_each_winner() -> None:
-    """Seed 三.5: 一炮多响。即某个玩家打出一张牌，有不止一个的玩家要之成胡，则均可胡牌。 The dealer's 4s:
-    seat 1 (对对胡, 2) and seat 2 (平胡 on 456s, 1) both win, both paid by the dealer."""
+    """docs/rules/sichuan.md §3.4: 一炮多响 — the dealer's 4s: seat 1 (对对胡, 2) and seat 2 (平胡 on 456s, 1)
+    both win, both paid by the dealer."""
     state = deal([J0 + "4s", DUIDUI, "123p456p789p56s77s", J2])
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 2, Act.WIN)

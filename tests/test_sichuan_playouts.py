@@ -5,7 +5,7 @@ mode's own: a 血战 winner never acts again; a 血流 winner plays on with a lo
 the wall; 换三张 passes three tiles of one suit by the dice before 定缺; 三人两房 deals 条 and 筒 to three
 seats with no 定缺.
 
-Issue 13: "2,000-hand playouts per mode (血战, 血流, 换三张, 三人两房) with the core invariants" — 300 per
+The soak runs 2,000-hand playouts per mode (血战, 血流, 换三张, 三人两房) with the core invariants — 300 per
 mode by default, 2,000 under `make soak`."""
 
 from __future__ import annotations
@@ -217,8 +217,8 @@ def test_replay_from_the_action_log_gives_the_same_state(mode: str) -> None:
 
 
 def test_the_swap_is_told_to_each_seat_alone() -> None:
-    """RULES §6b 换三张 is blind: the three tiles a seat receives are a private event; everyone sees the
-    dice and the direction."""
+    """docs/rules/sichuan.md §2.1: 换三张 is blind: the three tiles a seat receives are a private event;
+    everyone sees the dice and the direction."""
     state = new_hand(RULES, 11, room(11, "swap"))
     events: tuple[Any, ...] = ()
     while state.phase == Phase.CHOOSE and not isinstance(state.extra, Swapped):

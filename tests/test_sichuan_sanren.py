@@ -1,5 +1,5 @@
-"""三人两房 (RULES.md §6b): 3 players, 条 and 筒 only (72 tiles), no 定缺; everything else as 4 players —
-payments and 查叫 for three. A table picks it by its seat count (the "三人两房" preset sets it).
+"""三人两房 (docs/rules/sichuan.md §1.4): 3 players, 条 and 筒 only (72 tiles), no 定缺; everything else as 4
+players — payments and 查叫 for three. A table picks it by its seat count (the "三人两房" preset sets it).
 
 The junk hands hold both suits, no pair and are not ready: they only pass and throw what they draw."""
 
@@ -11,7 +11,7 @@ from engine import Act, Phase, legal_actions, new_hand, parse_tiles
 
 from . import dealing
 from .dealing import act, discard, flows, hand_names, last_settlement, paid, play_to_end, settlements
-from .test_sichuan_helpers import SC
+from .sichuan_helpers import SC
 
 JA = "12345678s12457p"
 JB = "12345678s12467p"
@@ -25,7 +25,7 @@ def deal3(hands: list[str], **kw: object):  # type: ignore[no-untyped-def]
 
 
 def test_three_players_72_tiles_of_two_suits() -> None:
-    """RULES §6b: 三人两房 (3 players, 条 and 筒 only, 72 tiles)."""
+    """docs/rules/sichuan.md §1.4: 三人两房, 3 players, 条 and 筒 only, 72 tiles."""
     state = new_hand(SC, 4, seats=3)
     assert state.num_seats == 3 and len(state.wall.tiles) == 72
     assert Counter(state.wall.tiles) == Counter(parse_tiles("123456789s123456789p" * 4))
@@ -34,8 +34,8 @@ def test_three_players_72_tiles_of_two_suits() -> None:
 
 
 def test_no_dingque_the_dealer_plays_at_once() -> None:
-    """RULES §6b: no 定缺 — two suits leave nothing to do without: the dealer's first discard is the first
-    decision, and a hand of both suits wins."""
+    """docs/rules/sichuan.md §1.4: no 定缺 — two suits leave nothing to do without: the dealer's first discard
+    is the first decision, and a hand of both suits wins."""
     state = new_hand(SC, 4, seats=3)
     assert state.phase == Phase.TURN and state.current == state.dealer
     assert all(a.act != Act.CHOOSE for a in legal_actions(state, state.dealer))
@@ -43,7 +43,7 @@ def test_no_dingque_the_dealer_plays_at_once() -> None:
 
 
 def test_a_discard_win_the_discarder_pays() -> None:
-    """RULES §6: the discarder pays — 平胡 on the dealer's 4p: 1."""
+    """docs/rules/sichuan.md §6.2: the discarder pays — 平胡 on the dealer's 4p: 1."""
     state = deal3([JA + "4p", READY, JB])
     state = act(state, 0, Act.DISCARD, "4p")
     state = act(state, 1, Act.WIN)
@@ -52,8 +52,8 @@ def test_a_discard_win_the_discarder_pays() -> None:
 
 
 def test_a_self_draw_is_paid_by_the_two_others() -> None:
-    """RULES §6b "payments for three": a self-draw is paid by each other player still in — two of them:
-    对对胡 2 + 1 自摸加底 each."""
+    """docs/rules/sichuan.md §1.4, §6.2: payments among the three — a self-draw is paid by each other player
+    still in, two of them: 对对胡 2 + 1 自摸加底 each."""
     state = deal3([JA + "3s", DUIDUI, JB], draws="4p")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -63,7 +63,7 @@ def test_a_self_draw_is_paid_by_the_two_others() -> None:
 
 
 def test_the_hand_ends_when_two_have_won() -> None:
-    """RULES §6 血战到底 for three: the hand goes on until all but one have won."""
+    """docs/rules/sichuan.md §1.4, §7.3: 血战到底 for three — the hand goes on until all but one have won."""
     state = deal3([JA + "4p", READY, DUIDUI])
     state = act(state, 0, Act.DISCARD, "4p")
     state = act(state, 1, Act.WIN)
@@ -74,8 +74,8 @@ def test_the_hand_ends_when_two_have_won() -> None:
 
 
 def test_chajiao_for_three() -> None:
-    """RULES §6b "查叫 for three": at the end of the wall the unready seats 0 and 2 each pay the ready seat
-    1 his 平胡 (1); nobody can be a 花猪 with two suits."""
+    """docs/rules/sichuan.md §1.4, §12.3: 查叫 among the three — at the end of the wall the unready seats 0
+    and 2 each pay the ready seat 1 his 平胡 (1); nobody can be a 花猪 with two suits."""
     state = deal3([JA + "3s", READY, JC])
     state = play_to_end(discard(state, 0, "3s"))
     (draw,) = settlements(state, "draw")

@@ -1,6 +1,6 @@
-"""换三张 (RULES.md §6b): after the deal and before 定缺 each player picks three tiles of one suit, blind; the
-sets pass by the dice: sum 1–4 to 下家, 5–8 to 上家, 9–12 across (D). Room option ``swap`` (default off; on
-in the "血战换三张" and "血流成河" presets).
+"""换三张 (docs/rules/sichuan.md §2, 裁定 21): after the deal and before 定缺 each player picks three tiles of
+one suit, blind; the sets pass by the dice: 2–4 to 下家, 5–8 to 上家, 9–12 across. Room option ``swap``
+(default off; on in the "血战换三张" and "血流成河" presets).
 
 The dice are the engine's first roll of the hand (``dealing.kai_dice(SC, seed, 0)``: the same seeded stream
 as every dice roll): seed 0 rolls 4 (下家), seed 1 rolls 8 (上家), seed 3 rolls 9 (across)."""
@@ -31,7 +31,7 @@ from engine.variants.sichuan import Swapped, swap_step
 
 from . import dealing
 from .dealing import act, act_events, kai_dice, legal
-from .test_sichuan_helpers import J0, J1, J2, J3, SC
+from .sichuan_helpers import J0, J1, J2, J3, SC
 
 HANDS = [J0 + "3p", J1, J2, J3]
 # what each seat passes in the tests below: three tiles of one suit it holds
@@ -51,15 +51,15 @@ def swap_all(state: State, picks: list[str]) -> tuple[State, tuple[Event, ...]]:
 
 
 def test_swap_is_off_by_default() -> None:
-    """RULES §6b: 换三张 (option, default off): the deal goes straight to 定缺."""
+    """docs/rules/sichuan.md §2.1: 换三张 is an option, default off: the deal goes straight to 定缺."""
     assert SC.make_options()["swap"] is False
     state = dealing.deal(SC, HANDS)
     assert legal(state, 0) == {"0 choose s", "0 choose m", "0 choose p"}
 
 
 def test_every_three_of_one_suit_is_offered() -> None:
-    """RULES §6b: each player picks three tiles of one suit: every set of three of one suit he holds is a
-    choice (the dealer's one 筒 is too few), named by its tiles."""
+    """docs/rules/sichuan.md §2.1: each player picks three tiles of one suit: every set of three of one suit
+    he holds is a choice (the dealer's one 筒 is too few), named by its tiles."""
     state = dealt()
     offered = [a.detail for a in legal_actions(state, 0)]
     want = set()
@@ -92,8 +92,8 @@ def test_the_suggested_three_come_from_the_shortest_suit() -> None:
     ("seed", "step", "note"), [(0, 1, "swap_next"), (1, -1, "swap_prev"), (3, 2, "swap_across")]
 )
 def test_the_dice_send_the_tiles(seed: int, step: int, note: str) -> None:
-    """RULES §6b: the sets pass by the dice: sum 1–4 to 下家, 5–8 to 上家, 9–12 across (D). Every seat gives
-    its three and gets those of the seat that passes to it; the hand sizes stay."""
+    """docs/rules/sichuan.md §2.2, 裁定 21: the sets pass by the dice: 2–4 to 下家, 5–8 to 上家, 9–12 across.
+    Every seat gives its three and gets those of the seat that passes to it; the hand sizes stay."""
     state = dealt(seed)
     before = [state.seats[i].counts for i in range(4)]
     state, events = swap_all(state, PASS)
@@ -112,14 +112,15 @@ def test_the_dice_send_the_tiles(seed: int, step: int, note: str) -> None:
 
 
 def test_dice_table() -> None:
-    """RULES §6b (D) for every dice sum; three seats have nobody across (D): odd → 下家, even → 上家."""
+    """docs/rules/sichuan.md §2.2, §2.3, 裁定 21: every dice sum; three seats have nobody across: odd →
+    下家, even → 上家."""
     assert [swap_step(n, 4) for n in range(2, 13)] == [1, 1, 1, -1, -1, -1, -1, 2, 2, 2, 2]
     assert [swap_step(n, 3) for n in range(2, 13)] == [-1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1]
 
 
 def test_each_seat_learns_only_its_own_tiles() -> None:
-    """RULES §6b blind: a seat's three tiles are hidden while the others choose; once passed, each seat is
-    told privately what it got; the sets are never shown (no CHOICES event)."""
+    """docs/rules/sichuan.md §2.1, §2.2: blind — a seat's three tiles are hidden while the others choose;
+    once passed, each seat sees only what it got; the sets are never shown (no CHOICES event)."""
     state = dealt()
     state = act(state, 0, Act.CHOOSE, detail=PASS[0])
     assert observe(state, 1).seats[0].choice is None and observe(state, 0).seats[0].choice == PASS[0]
@@ -139,9 +140,9 @@ def test_each_seat_learns_only_its_own_tiles() -> None:
 
 
 def test_void_is_chosen_after_the_swap() -> None:
-    """RULES §6b: 换三张 comes before 定缺 — with the tiles received. Seat 0 passed 124m and got 127m back
-    from 上家 (seed 0 sends to 下家): his 定缺 is offered on his new hand, and once all have chosen the voids
-    are shown and the dealer plays."""
+    """docs/rules/sichuan.md §2.5: 换三张 comes before 定缺 — with the tiles received. Seat 0 passed 124m and
+    got 127m back from 上家 (seed 0 sends to 下家): his 定缺 is offered on his new hand, and once all have
+    chosen the voids are shown and the dealer plays."""
     state, _ = swap_all(dealt(), PASS)
     assert state.phase == Phase.CHOOSE
     assert all(a.act == Act.CHOOSE and len(a.detail) == 1 for a in legal_actions(state, 0))
@@ -153,8 +154,8 @@ def test_void_is_chosen_after_the_swap() -> None:
 
 
 def test_everyone_sees_which_choice_is_being_made() -> None:
-    """RULES §6b: 换三张 comes before 定缺. The group's turn line names the stage the table is in: the tiles
-    to swap first, then the void suit (it said "定缺" during the swap)."""
+    """docs/rules/sichuan.md §2.5: 换三张 comes before 定缺. The group's turn line names the stage the table
+    is in: the tiles to swap first, then the void suit (it said "定缺" during the swap)."""
     state = dealt()
     public = observe_public(state)
     assert public.choice_stage == "swap" and observe(state, 1).choice_stage == "swap"
@@ -175,7 +176,8 @@ def test_the_dealer_has_no_drawn_tile_after_the_swap() -> None:
 
 
 def test_tiles_of_two_suits_or_not_held_are_refused() -> None:
-    """RULES §6b: three tiles of one suit, from one's own hand — anything else is illegal, with a reason."""
+    """docs/rules/sichuan.md §2.1: three tiles of one suit, from one's own hand — anything else is illegal,
+    with a reason."""
     state = dealt()
     for bad in ("12m3s", "333m", "12m"):
         with pytest.raises(IllegalAction):
@@ -186,8 +188,8 @@ SANREN = ["1245789s2356899p", "134679s1245789p", "235689s1234679p"]
 
 
 def test_three_seats_swap_too() -> None:
-    """RULES §6b with 三人两房 (D): three seats swap by odd/even dice; there is no 定缺 after it: the dealer
-    plays at once. Seed 3 rolls 9: to 下家."""
+    """docs/rules/sichuan.md §2.3, §2.5, 裁定 21: 三人两房 swaps by odd/even dice; there is no 定缺 after it:
+    the dealer plays at once. Hand seed 3 rolls 9: to 下家."""
     state = dealt(seed=3, seats=3)
     assert kai_dice(SC, 3, 0) == 9
     picks = [legal_actions(state, s)[0].detail for s in range(3)]

@@ -1,9 +1,10 @@
-"""血流成河 (RULES.md §6b, room option ``mode`` = xueliu): a winner stays in play and may win again; each win
-is settled at once; the hand ends only when the wall is empty (then 查花猪/查大叫 for those not ready).
+"""血流成河 (docs/rules/sichuan.md §7b, 裁定 22, 裁定 23; room option ``mode`` = xueliu): a winner stays in
+play and may win again; each win is settled at once; the hand ends only when the wall is empty (then
+查花猪/查大叫 for those not ready).
 
-D (docs/rules/sichuan.md, as the apps play it): a winner's hand is locked — every tile he draws that does not
-win is thrown for him, he claims nothing but wins, and may kong a drawn tile only if his waits stay the same;
-a self-drawn winning tile is laid face up before him (in his river); the winners take no part in 查叫.
+As the apps play it: a winner's hand is locked — every tile he draws that does not win is thrown for him, he
+claims nothing but wins, and may kong a drawn tile only if his waits stay the same; a self-drawn winning tile
+is laid face up before him (in his river); the winners take no part in 查叫.
 
 Seat 0 deals. DUIDUI (对对胡) waits on 4s alone; the junk hands only pass and throw what they draw."""
 
@@ -13,7 +14,7 @@ from engine import Act, EventKind, Phase, State, observe, observe_public, tile_s
 from engine.tiles import parse_tile
 
 from .dealing import act, act_events, can, discard_drawn, flows, last_settlement, legal, paid, settlements
-from .test_sichuan_helpers import J0, J1, J2, J3, SC, deal
+from .sichuan_helpers import J0, J1, J2, J3, SC, deal
 
 DUIDUI = "333m666m222s888s4s"  # 对对胡, waits 4s
 QINGYISE_P = "123p456p789p23p55p"  # 清一色, waits 1p/4p
@@ -27,14 +28,14 @@ def won_once(draws: str = "", seat3: str = J2) -> State:
 
 
 def test_xuezhan_is_the_default_mode() -> None:
-    """RULES §6b: 血流成河 is a mode beside 血战到底, which stays the default."""
+    """docs/rules/sichuan.md §14.5: 血流成河 is a mode beside 血战到底, which stays the default."""
     assert SC.make_options()["mode"] == "xuezhan"
     assert SC.option_spec("mode").value_label("xueliu", "zh") == "血流成河"
 
 
 def test_the_winner_stays_in_play_with_his_hand_locked() -> None:
-    """RULES §6b: a winner stays in play. He is not out (won=False), his hand is locked (D) and keeps its 13
-    tiles; the tile he won stays in the dealer's river; the next seat draws."""
+    """docs/rules/sichuan.md §7b.1, §7b.2: a winner stays in play. He is not out (won=False), his hand is
+    locked and keeps its 13 tiles; the tile he won stays in the dealer's river; the next seat draws."""
     state = won_once()
     s = state.seats[1]
     assert not s.won and s.locked and sum(s.counts) == 13
@@ -44,9 +45,9 @@ def test_the_winner_stays_in_play_with_his_hand_locked() -> None:
 
 
 def test_a_winner_may_win_again_each_win_settled_at_once() -> None:
-    """RULES §6b: a winner may win again; each win is settled at once. Seat 1 self-draws the next 4s: 对对胡
-    2 + 1 自摸加底 from each of the three — all still in play. The self-drawn tile is laid before him (D):
-    he holds 13 again, waiting as before."""
+    """docs/rules/sichuan.md §7b.1, §7b.3: a winner may win again; each win is settled at once. Seat 1
+    self-draws the next 4s: 对对胡 2 + 1 自摸加底 from each of the three — all still in play. The self-drawn
+    tile is laid before him: he holds 13 again, waiting as before."""
     state = won_once(draws="6p6p6p4s")
     for _ in range(3):
         state = discard_drawn(state)
@@ -59,7 +60,8 @@ def test_a_winner_may_win_again_each_win_settled_at_once() -> None:
 
 
 def test_the_table_sees_each_seats_wins() -> None:
-    """Issue 13: the group shows each seat's wins so far — the observation counts them (PublicSeat.wins)."""
+    """docs/rules/sichuan.md §7b.4: the group shows each seat's wins so far — the observation counts them
+    (PublicSeat.wins)."""
     state = won_once(draws="6p6p6p4s")
     for _ in range(3):
         state = discard_drawn(state)
@@ -69,7 +71,8 @@ def test_the_table_sees_each_seats_wins() -> None:
 
 
 def test_a_locked_winner_throws_what_does_not_win() -> None:
-    """D: a winner's hand is locked: a drawn tile that does not win is thrown for him (he is never asked)."""
+    """docs/rules/sichuan.md §7b.2, 裁定 22: a winner's hand is locked: a drawn tile that does not win is
+    thrown for him (he is never asked)."""
     state = won_once(draws="6p6p6p7p")
     for _ in range(2):
         state = discard_drawn(state)
@@ -80,8 +83,8 @@ def test_a_locked_winner_throws_what_does_not_win() -> None:
 
 
 def test_a_locked_winner_claims_nothing_but_a_win() -> None:
-    """D: a locked winner neither pungs nor konges a discard (he holds 666m: no window opens on 6m), but
-    he may win on a discard again (another 4s)."""
+    """docs/rules/sichuan.md §7b.2: a locked winner neither pungs nor konges a discard (he holds 666m: no
+    window opens on 6m), but he may win on a discard again (another 4s)."""
     state = won_once(draws="6m5m", seat3=J3)
     state = act(state, 2, Act.DISCARD, "6m")
     assert state.phase == Phase.TURN and state.current == 3
@@ -92,8 +95,9 @@ def test_a_locked_winner_claims_nothing_but_a_win() -> None:
 
 
 def test_a_locked_winner_may_kong_if_his_waits_stay() -> None:
-    """D: a winner may kong the tile he draws if his waits stay the same: seat 1 draws the fourth 3m; 3333m
-    leaves him waiting on 4s alone — the kong is offered, and paid (暗杠 2 from each, all in play)."""
+    """docs/rules/sichuan.md §7b.2, 裁定 22: a winner may kong the tile he draws if his waits stay the same:
+    seat 1 draws the fourth 3m; 3333m leaves him waiting on 4s alone — the kong is offered, and paid (暗杠 2
+    from each, all in play)."""
     state = won_once(draws="6p6p6p3m", seat3=J3)
     for _ in range(3):
         state = discard_drawn(state)
@@ -103,8 +107,8 @@ def test_a_locked_winner_may_kong_if_his_waits_stay() -> None:
 
 
 def test_a_locked_winner_may_not_kong_if_his_waits_change() -> None:
-    """D: … and not when the kong changes his waits: 111s2223445678p waits 3p/4p/6p/9p; with 2222p it
-    would wait on 4p alone — no kong: the 2p he draws is thrown for him."""
+    """docs/rules/sichuan.md §7b.2: … and not when the kong changes his waits: 111s2223445678p waits
+    3p/4p/6p/9p; with 2222p it would wait on 4p alone — no kong: the 2p he draws is thrown for him."""
     hand = "111s2223445678p"
     state = deal([J0 + "9p", hand, "1245789m34679s3p", J0], draws="5p6m6m2p", mode="xueliu")
     state = act(state, 0, Act.DISCARD, "9p")
@@ -130,16 +134,16 @@ def throw_to_end(state: State) -> State:
 
 
 def test_the_hand_ends_only_with_the_wall() -> None:
-    """RULES §6b: the hand ends only when the wall is empty."""
+    """docs/rules/sichuan.md §7b.1: the hand ends only when the wall is empty."""
     state = throw_to_end(won_once())
     assert state.wall.remaining == 0 and state.result is not None
     assert state.result.winners == (1,)
 
 
 def test_chajiao_among_those_who_never_won() -> None:
-    """RULES §6b: at the end of the wall, 查花猪/查大叫 for those not ready. D: a winner takes no part (he has
-    been paid for his wins): the unready seats 0 and 3 pay the ready seat 2 his 清一色 (4), nothing to
-    seat 1."""
+    """docs/rules/sichuan.md §7b.1, 裁定 23: at the end of the wall, 查花猪/查大叫 among those who never won
+    (a winner has been paid for his wins): the unready seats 0 and 3 pay the ready seat 2 his 清一色 (4),
+    nothing to seat 1."""
     state = deal([J0 + "4s", DUIDUI, QINGYISE_P, J2], mode="xueliu")
     state = act(state, 0, Act.DISCARD, "4s")
     state = throw_to_end(act(state, 1, Act.WIN))
@@ -149,6 +153,6 @@ def test_chajiao_among_those_who_never_won() -> None:
 
 
 def test_the_first_winner_deals_next() -> None:
-    """docs/rules/sichuan.md 定庄 (D) holds in 血流: the first to win deals the next hand."""
+    """docs/rules/sichuan.md §7b.5, 裁定 18: in 血流 too the first to win deals the next hand."""
     state = throw_to_end(won_once())
     assert state.result is not None and state.result.next_dealer == 1

@@ -32,19 +32,10 @@ from storage import (
 from storage.stats import LEADERBOARD_ALL_SQL, LEADERBOARD_PERIOD_SQL
 
 from .pgcluster import raw_sql
+from .storage_helpers import FakeClock
 
 CHANGSHA = engine.get_variant("changsha")
 T0 = datetime(2024, 5, 15, 12, 0, tzinfo=UTC).timestamp()
-
-
-class FakeClock:
-    """Stored times come from here: tests set them, nothing reads the real clock."""
-
-    def __init__(self, t: float = T0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def game(
@@ -136,12 +127,12 @@ async def test_player_upsert_keeps_language_unless_given(store: Storage) -> None
 @pytest.mark.parametrize(
     ("variant", "options", "seats"),
     [
-        ("nonesuch", None, ()),
-        ("changsha", {"birds": 3}, ()),
-        ("changsha", {"flowers": True}, ()),
-        ("changsha", None, [1, 2, 3, 4, 5]),
-        ("changsha", None, [1, 1, 2, 3]),
-        ("changsha", None, [2**70, 1, 2, 3]),
+        pytest.param("nonesuch", None, (), id="unknown-variant"),
+        pytest.param("changsha", {"birds": 3}, (), id="birds-out-of-range"),
+        pytest.param("changsha", {"flowers": True}, (), id="unknown-option"),
+        pytest.param("changsha", None, [1, 2, 3, 4, 5], id="five-seats"),
+        pytest.param("changsha", None, [1, 1, 2, 3], id="one-player-twice"),
+        pytest.param("changsha", None, [2**70, 1, 2, 3], id="id-too-big"),
     ],
 )
 async def test_bad_table_input_is_refused_before_writing(

@@ -4,32 +4,13 @@ what causes it."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
-
 import pytest
 
 import engine
 from storage import InvalidInput, SeatPlay, Storage, TableSettings
 
 from .pgcluster import RAW_REFUSED, raw_sql
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Storage]:
-    async with await Storage.open(database) as s:
-        yield s
-
-
-def play_out(state: engine.State, seed: int) -> list[tuple[engine.Action, engine.State]]:
-    rng = random.Random(seed)
-    out = []
-    while state.phase != engine.Phase.ENDED:
-        seat = rng.choice(engine.to_act(state))
-        action = rng.choice(engine.legal_actions(state, seat))
-        state, _ = engine.apply(state, action)
-        out.append((action, state))
-    return out
+from .storage_helpers import random_moves as play_out
 
 
 @pytest.mark.parametrize(
@@ -52,7 +33,7 @@ def play_out(state: engine.State, seed: int) -> list[tuple[engine.Action, engine
     ],
 )
 async def test_bad_values_are_impossible_by_schema(store: Storage, sql: str, why: str) -> None:
-    """Issue 9: a settings file with wrong types stopped the bot; the database refuses them outright."""
+    """A settings file with wrong types stopped the bot; the database refuses them outright."""
     await store.create_table(-100, "changsha", settings=TableSettings(host=7))
     await store.set_chat_language(-100, "en")
     await store.upsert_player(7, "Ann", "zh")
@@ -78,7 +59,7 @@ async def test_table_settings_are_stored_with_the_table(store: Storage) -> None:
 
 
 async def test_a_chosen_language_is_stored_once_and_kept(store: Storage) -> None:
-    """Issue 9: a user's language was stored twice (players and the side file); now players only."""
+    """A user's language was stored twice (players and the side file); now players only."""
     assert (await store.upsert_player(7, "Ann", "en")).language == "en"
     await store.set_player_language(7, "zh")
     p = await store.upsert_player(7, "Annie", "en")  # his client still says English
@@ -138,7 +119,7 @@ async def test_panels_are_remembered_per_table_and_player(store: Storage) -> Non
 
 
 async def test_a_migrated_group_takes_its_tables_scores_and_settings(store: Storage) -> None:
-    """Issue 9: after ``migrate_to_chat_id`` the table stayed bound to the old id; now everything moves."""
+    """After ``migrate_to_chat_id`` the table stayed bound to the old id; now everything moves."""
     old, new = -4_000_000_001, -1_001_000_000_001
     await store.upsert_player(7, "Ann", "en")
     await store.set_chat_language(old, "en")
@@ -166,7 +147,7 @@ async def test_a_migrated_group_takes_its_tables_scores_and_settings(store: Stor
 
 
 async def test_a_chats_display_mode_is_stored_checked_and_follows_a_migrated_group(store: Storage) -> None:
-    """Schema v5 (issue 12): each chat - a group, or a player's private chat - shows pictures (the default)
+    """Schema v5: each chat - a group, or a player's private chat - shows pictures (the default)
     or text; the choice is a checked column of chat_settings and moves with a group to its supergroup."""
     assert await store.chat_displays() == {}
     await store.set_chat_language(-100, "en")

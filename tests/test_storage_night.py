@@ -14,21 +14,9 @@ from storage import InvalidInput, Storage, TableSettings, clean_code, ratings, s
 from storage.facts import seat_facts
 
 from .playout import eager_policy
-from .test_storage_migrations import FINISHED_SEED, moves, old_database
+from .storage_helpers import FINISHED_SEED, moves, old_database, play_out
 
 CHANGSHA = engine.get_variant("changsha")
-
-
-async def play_out(s: Storage, table_id: int, seed: int, rng: random.Random) -> engine.State:
-    """Deal the table's next hand and play random legal moves to its end, logging each."""
-    hand, state = await s.start_hand(table_id, seed, salt="0123456789abcdef")
-    while state.phase != engine.Phase.ENDED:
-        seat = rng.choice(engine.to_act(state))
-        action = rng.choice(engine.legal_actions(state, seat))
-        state, _ = engine.apply(state, action)
-        final = state if state.phase == engine.Phase.ENDED else None
-        await s.log_action(hand.id, action, state.version, final=final)
-    return state
 
 
 @pytest.mark.parametrize("version", [4, 5])

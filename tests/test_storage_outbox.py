@@ -1,4 +1,4 @@
-"""Schema v9, the transactional outbox (issue 15: "messages for one chat keep their order", nothing lost
+"""Schema v9, the transactional outbox ("messages for one chat keep their order", nothing lost
 across a worker's death): a one-off message is a row written in the very transaction of what causes it - a
 hand's final action and its players' results, a seat put on auto-play and the group's note - so a refused or
 failed transaction writes none, and a committed one always leaves its messages to be sent. Rows come back in
@@ -13,10 +13,7 @@ import pytest
 from storage import InvalidInput, Post, SeatPlay, Storage, VersionConflict
 from storage.store import ActionLog
 
-from . import test_storage_bot_state
-from .test_storage_bot_state import play_out
-
-store = test_storage_bot_state.store  # the fixture: a Storage on each backend
+from .storage_helpers import random_moves as play_out
 
 
 def texts(posts: list[Post]) -> list[tuple[int, str]]:

@@ -14,7 +14,7 @@ from storage import IncompatibleDatabase, OpenError, Storage, pg_schema, schema
 from storage.postgres import redact, schema_version, to_dollar
 
 from .pgcluster import Cluster
-from .test_storage_migrations import assert_upgraded, old_database
+from .storage_helpers import assert_upgraded, old_database
 
 
 async def dump_schema(url: str) -> list[tuple[object, ...]]:

@@ -1,4 +1,4 @@
-"""Snapshots of the texts every chat reads, per variant (issue 12): from a fixed seeded hand (the bot's AI in
+"""Snapshots of the texts every chat reads, per variant: from a fixed seeded hand (the bot's AI in
 every seat), mid-hand and at its end — the group's table in text mode and as a picture's caption, a
 player's panel in text mode and as his hand picture's caption, and the settlement explained — in Chinese
 and English. A change to any of them shows as a diff against ``tests/snapshots/<variant>.txt``.

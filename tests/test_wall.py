@@ -1,4 +1,5 @@
-"""The wall (牌墙): RULES.md §1 "Wall" and the Changsha dice rule (seed 七.7, RULES §1 补 vs 杠)."""
+"""The wall (牌墙): docs/rules/common.md §2.3–§2.5, §4.2 and the Changsha dice rule (docs/rules/changsha.md
+§10.3, 裁定 1)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from engine import get_variant, new_hand, parse_tiles, tile_str
 from engine.game import arranged_hand, parse_tiles_ordered
 from engine.wall import Wall
 
-from .conftest import CS, JUNK
+from .changsha_helpers import CS, JUNK
 from .dealing import back_positions, discard
 
 # ten tiles = five stacks; positions 2k / 2k+1 are the top / bottom of stack k
@@ -27,7 +28,7 @@ def names(tiles: list[int] | tuple[int, ...]) -> list[str]:
 
 
 def test_changsha_wall_has_108_tiles() -> None:
-    """Seed: 长沙麻将 共一百零八张牌：包括筒、索、万，不带东、南、西、北风、中、发、白。"""
+    """docs/rules/changsha.md §1.1: 108 tiles — characters, bamboo and dots 1–9, four of each, no honors."""
     wall = Wall.shuffled(random.Random(1), CS.tile_set(4, CS.make_options()))
     assert len(wall.tiles) == 108 and wall.remaining == 108 and wall.stacks == 54
     counts = Counter(wall.tiles)
@@ -36,7 +37,7 @@ def test_changsha_wall_has_108_tiles() -> None:
 
 
 def test_a_dealt_hand_accounts_for_108_tiles() -> None:
-    """Seed: 只有庄家可得到十四张牌，其余的人十三张 — 14 + 3×13 dealt, the other 55 stay in the wall."""
+    """docs/rules/common.md §2.3: 14 to the dealer, 13 to each other player; the other 55 stay in the wall."""
     state = new_hand(get_variant("changsha"), seed=3, dealer=2)
     sizes = [sum(s.counts) for s in state.seats]
     assert sizes == [13, 13, 14, 13]
@@ -44,7 +45,7 @@ def test_a_dealt_hand_accounts_for_108_tiles() -> None:
 
 
 def test_normal_draws_come_from_the_front() -> None:
-    """RULES §1: Normal draws come from the front."""
+    """docs/rules/common.md §2.4: normal draws come from the front."""
     wall = small_wall()
     drawn = []
     for _ in range(4):
@@ -55,7 +56,7 @@ def test_normal_draws_come_from_the_front() -> None:
 
 
 def test_peek_front_takes_nothing() -> None:
-    """RULES §2: the bird tiles are shown and then stay in place (peek, not draw)."""
+    """docs/rules/changsha.md 裁定 9: the bird tiles are looked at and stay in place (peek, not draw)."""
     wall = small_wall()
     assert names(wall.peek_front(3)) == ["1m", "2m", "3m"]
     assert wall.remaining == 10
@@ -63,8 +64,8 @@ def test_peek_front_takes_nothing() -> None:
 
 
 def test_kong_replacements_come_from_the_back_top_then_bottom() -> None:
-    """RULES §1: Kong replacements come from the back: top tile of the last stack, then its bottom. Seed
-    七.3.B: 没掷骰子补张从最后一叠牌的上张拿起，再拿下张，一次一张。"""
+    """docs/rules/common.md §2.4: kong replacements come from the back: the top tile of the last stack, then
+    its bottom, one at a time."""
     wall = small_wall()
     got = []
     for _ in range(4):
@@ -75,7 +76,7 @@ def test_kong_replacements_come_from_the_back_top_then_bottom() -> None:
 
 
 def test_front_and_back_meet_at_the_last_tile() -> None:
-    """RULES §1: The last tile left in the wall is 海底 (haidi)."""
+    """docs/rules/common.md §2.4: the last tile of the wall is the haidi."""
     wall = small_wall()
     for _ in range(8):
         _, wall = wall.draw_front()
@@ -94,15 +95,15 @@ def test_front_and_back_meet_at_the_last_tile() -> None:
 
 @pytest.mark.parametrize(("dice", "tile"), [(1, "9m"), (2, "7m"), (3, "5m"), (5, "1m")])
 def test_dice_count_stacks_from_the_back(dice: int, tile: str) -> None:
-    """RULES §1 开杠: take the top tile of the N-th stack counted from the back, N = dice sum. Seed 五.3.9: 从
-    最后一张牌计算，倒数，骰子开几点，即取倒数第几叠牌的最上面一张。"""
+    """docs/rules/changsha.md §10.3: 开杠 takes the top tile of the N-th stack counted from the back, N = the
+    dice."""
     t, wall = small_wall().draw_dice(dice)
     assert tile_str(t) == tile
     assert wall.remaining == 9
 
 
 def test_dice_take_the_bottom_when_the_top_is_gone() -> None:
-    """Seed 五.3.9: 如最上一张没有则取下方一张."""
+    """docs/rules/changsha.md §10.3: its bottom tile when the top one is gone."""
     wall = small_wall()
     _, wall = wall.draw_dice(2)  # 7m, the top of the 2nd stack from the back
     t, wall = wall.draw_dice(2)
@@ -119,8 +120,8 @@ def test_dice_skip_stacks_already_emptied() -> None:
 
 
 def test_dice_beyond_the_stacks_take_the_last_stack() -> None:
-    """Seed 七.7: 如果投掷骰子出来的数目大于牌局上墩数，则在最后一墩牌上取牌补张。如果一墩牌的上面一张不存在则
-    取下面一张。 RULES §1: capped at the last stack (the back-most stack, as "last stack" means for 补张)."""
+    """docs/rules/changsha.md 裁定 1: dice beyond the stacks left take the back-most stack (最后一墩, the
+    stack a plain replacement uses); its bottom tile when the top one is gone."""
     wall = small_wall()
     for _ in range(4):
         _, wall = wall.draw_front()  # 3 stacks left: (5m 6m) (7m 8m) (9m 1s)
@@ -131,7 +132,7 @@ def test_dice_beyond_the_stacks_take_the_last_stack() -> None:
 
 
 def test_dice_with_only_the_haidi_left_take_the_haidi() -> None:
-    """Seed 七.7: 如果只有海底牌时候则取海底牌补张。"""
+    """docs/rules/common.md §4.2: with only the haidi left, the replacement is the haidi tile."""
     wall = small_wall()
     for _ in range(9):
         _, wall = wall.draw_front()
@@ -150,8 +151,8 @@ def test_arranged_draws_follow_the_written_order() -> None:
 
 
 def test_arranged_back_replacements_follow_the_written_order() -> None:
-    """arranged_hand: `back` = next kong replacements from the back (RULES §1: top tile of the last stack,
-    then its bottom tile)."""
+    """arranged_hand: `back` = next kong replacements from the back (docs/rules/common.md §2.4: the top tile
+    of the last stack, then its bottom tile)."""
     state = arranged_hand(CS, [JUNK[0] + "5m", JUNK[1], JUNK[2], "135789m1379s357p"], back="1p4p6p8p")
     wall = state.wall
     got = []

@@ -1,6 +1,6 @@
-"""engine/wild.py — 红中 as a wild tile (RULES.md §7 "红中 is wild (万能牌): it stands for any tile in
-melds, pairs and 七小对"): the table-fast win check, 七小对, shanten and useful tiles, each against a slow
-oracle that tries every tile for every 红中.
+"""engine/wild.py — 红中 as a wild tile (docs/rules/hongzhong.md §2.1: it stands for any tile in runs,
+triplets, the pair and 七小对): the table-fast win check, 七小对, shanten and useful tiles, each against a
+slow oracle that tries every tile for every 红中.
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def check_against_oracle(
 
 
 def test_win_check_agrees_with_trying_every_tile_for_every_red_dragon() -> None:
-    """RULES §7: 红中 "stands for any tile in melds, pairs": the fast check against the slow oracle."""
+    """docs/rules/hongzhong.md §2.1: 红中 stands for any tile in melds and pairs: the fast check against the
+    slow oracle."""
     rng = random.Random(1)
     hands = [near_complete(rng, w) for w in (0, 1, 2, 3) for _ in range(150)]
     wins = check_against_oracle(is_complete, slow_standard, hands)
@@ -118,7 +119,7 @@ def test_four_wilds_and_fourteen_wilds_shapes() -> None:
 
 
 def test_seven_pairs_with_wilds_agree_with_the_oracle() -> None:
-    """RULES §7: 红中 stands for any tile in 七小对 (a four is two pairs)."""
+    """docs/rules/hongzhong.md §2.1, 裁定 7: 红中 stands for any tile in 七小对 (a four is two pairs)."""
     rng = random.Random(2)
     hands = []
     for i in range(400):
@@ -174,8 +175,8 @@ def test_shanten_with_wilds_is_the_best_substitution() -> None:
 
 
 def test_four_red_dragons_are_complete() -> None:
-    """RULES §7: four 红中 in hand win at once — shanten −1 with 14 tiles, 0 (every tile wins) with 13; three
-    are ready (the fourth wins), whatever else the hand holds."""
+    """docs/rules/hongzhong.md §2.3, §2.9: four 红中 in hand win at once — shanten −1 with 14 tiles, 0 (every
+    tile wins) with 13; three are ready (the fourth wins), whatever else the hand holds."""
     rng = random.Random(5)
     shape = HZ.hand_shape()
     for _ in range(20):

@@ -1,5 +1,5 @@
-"""Claims: no chow (option 清一色可吃 and its limits), 通炮, 漏胡 (RULES.md §1 claims, §4 "No chow"; seed
-一.2, 二 清一色, 三 通炮 / 漏胡, 四.5, 六.3).
+"""Claims: no chow (option 清一色可吃 and its limits), 通炮, 漏胡 (docs/rules/xiangyin.md §3, §9, §13,
+裁定 23, 裁定 24).
 
 Seat 0 deals; 底分 10, no birds unless told. CHOWER holds seven 万 (1346789m) — enough to chow toward
 清一色 when the option is on.
@@ -26,7 +26,7 @@ from .dealing import (
     pass_claims,
     received,
 )
-from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, win_names
+from .xiangyin_helpers import JUNK, check_zero_sum, deal, win_names
 
 CHOWER = "1346789m2356s36p"  # seven 万, four 条, two 筒
 SIX_WAN = "134678m23556s36p"  # six 万 only
@@ -39,17 +39,16 @@ CHOW_ON = {"qingyise_chow": True}
 
 
 def test_no_chow_by_default() -> None:
-    """Seed 一.2: 其他三家有权要打出的牌，只能胡、碰、杠，但不能吃; 六.3: 清一色可吃：默认不能吃牌. The
-    dealer's 2m is not offered to seat 1 for a chow, though 1m 3m 4m are in hand."""
+    """docs/rules/xiangyin.md §3.2, §14.5: no chow by default. The dealer's 2m is not offered to seat 1 for a
+    chow, though 1m 3m 4m are in hand."""
     state = deal([JUNK[0] + "2m", CHOWER, JUNK[1], JUNK[2]])
     state = act(state, 0, Act.DISCARD, "2m")
     assert not any("chow" in a for a in legal(state, 1))
 
 
 def test_option_chow_with_seven_of_a_suit() -> None:
-    """Seed 清一色 吃的判断 (1): 手牌和桌面上碰的牌，某个花色大于等于7个时，当上家出的牌，可吃时，则提示吃;
-    六.3: 勾选后，符合前面吃牌规则的情况下，可以吃牌. Seat 1 holds seven 万: it may chow the dealer's 2m
-    (123m, 234m)."""
+    """docs/rules/xiangyin.md §9.3: with 清一色可吃, a suit of at least 7 tiles in hand and melds may chow.
+    Seat 1 holds seven 万: it may chow the dealer's 2m (123m, 234m)."""
     state = deal([JUNK[0] + "2m", CHOWER, JUNK[1], JUNK[2]], **CHOW_ON)
     state = act(state, 0, Act.DISCARD, "2m")
     assert {a for a in legal(state, 1) if "chow" in a} == {"1 chow 1m", "1 chow 2m"}
@@ -59,23 +58,24 @@ def test_option_chow_with_seven_of_a_suit() -> None:
 
 
 def test_option_chow_needs_seven() -> None:
-    """Seed 吃的判断 (1): 某个花色大于等于7个 — with six 万 there is no chow. D: the discard itself is not
-    counted."""
+    """docs/rules/xiangyin.md §9.3, 裁定 24: at least 7 — with six 万 there is no chow; the discard itself is
+    not counted."""
     state = deal([JUNK[0] + "2m", SIX_WAN, JUNK[1], JUNK[2]], **CHOW_ON)
     state = act(state, 0, Act.DISCARD, "2m")
     assert not any("chow" in a for a in legal(state, 1))
 
 
 def test_option_chow_only_in_the_long_suit() -> None:
-    """Seed 吃的判断 (1): the suit with seven or more — seat 1's four 条 (2356s) may not chow the dealer's
-    4s."""
+    """docs/rules/xiangyin.md §9.3: only in the suit with seven or more — seat 1's four 条 (2356s) may not
+    chow the dealer's 4s."""
     state = deal([JUNK[0] + "4s", CHOWER, JUNK[1], JUNK[2]], **CHOW_ON)
     state = act(state, 0, Act.DISCARD, "4s")
     assert not any("chow" in a for a in legal(state, 1))
 
 
 def test_option_chow_only_from_the_previous_seat() -> None:
-    """Seed 吃的判断 (1): 当上家出的牌 — seat 2's 2m is not chowed by seat 1 (seat 1 is its 上家)."""
+    """docs/rules/xiangyin.md §9.2: only from the previous player — seat 2's 2m is not chowed by seat 1 (seat
+    1 is its 上家)."""
     state = deal([JUNK[0] + "9m", CHOWER, "2367m12468s1248p", JUNK[2]], draws="5p", **CHOW_ON)
     state = discard(state, 0, "9m")
     state = discard(state, 1, "5p")
@@ -84,7 +84,7 @@ def test_option_chow_only_from_the_previous_seat() -> None:
 
 
 def test_option_no_chow_after_a_pung_of_another_suit() -> None:
-    """Seed 吃的判断 (2): 当已经碰了某个花色的牌，则不能再吃其他花色的牌. Seat 1 pungs 5s, then the
+    """docs/rules/xiangyin.md §9.4: a pung of another suit forbids the chow. Seat 1 pungs 5s, then the
     dealer's 2m is not chowed although seat 1 still holds seven 万."""
     hand = "1346789m2556s36p"
     state = deal([JUNK[0] + "5s", hand, JUNK[1], JUNK[2]], draws="4s4s2m", **CHOW_ON)
@@ -106,8 +106,8 @@ def chowed(hand: str, draws: str = ""):  # type: ignore[no-untyped-def]
 
 
 def test_after_chow_no_pung_of_another_suit() -> None:
-    """Seed 清一色: 做清一色牌型吃了后，不能碰、杠(明、暗)、吃、胡其他花色的牌. Seat 2 throws 5s; seat 1
-    (55s) may not pung it."""
+    """docs/rules/xiangyin.md §9.5: after a chow, no pung, kong, chow or win in another suit. Seat 2 throws
+    5s; seat 1 (55s) may not pung it."""
     state = chowed("1346789m2556s36p", draws="5s")
     state = pass_and_throw(state, 2, "5s")
     assert not can(state, 1, Act.PUNG)
@@ -121,8 +121,8 @@ def pass_and_throw(state, seat: int, tile: str):  # type: ignore[no-untyped-def]
 
 
 def test_after_chow_no_exposed_kong_of_another_suit() -> None:
-    """Seed 清一色: 吃了后，不能碰、杠(明) ... 其他花色的牌. Seat 1 (333s) is offered neither kong nor pung
-    on 3s."""
+    """docs/rules/xiangyin.md §9.5: after a chow, no exposed kong in another suit. Seat 1 (333s) is offered
+    neither kong nor pung on 3s."""
     state = chowed("1346789m2333s36p", draws="3s")
     state = pass_and_throw(state, 2, "3s")
     assert not can(state, 1, Act.PUNG)
@@ -130,7 +130,8 @@ def test_after_chow_no_exposed_kong_of_another_suit() -> None:
 
 
 def test_after_chow_no_concealed_kong_of_another_suit() -> None:
-    """Seed 清一色: 吃了后，不能 ... 杠(暗) ... 其他花色的牌. Seat 1 draws the fourth 3s: no kong."""
+    """docs/rules/xiangyin.md §9.5, 裁定 24: after a chow, no concealed kong in another suit. Seat 1 draws the
+    fourth 3s: no kong."""
     state = chowed("1346789m2333s36p", draws="5p5p9p3s")
     for _ in range(3):
         state = discard_drawn(state)  # seats 2, 3, 0
@@ -139,22 +140,21 @@ def test_after_chow_no_concealed_kong_of_another_suit() -> None:
 
 
 def test_after_chow_pung_in_the_same_suit() -> None:
-    """Seed 清一色: 可吃、可碰、可杠 — in the chowed suit a pung is still offered."""
+    """docs/rules/xiangyin.md §9.5: in the chowed suit a pung is still offered."""
     state = chowed("1346788m2356s36p", draws="8m")
     state = pass_and_throw(state, 2, "8m")
     assert can(state, 1, Act.PUNG)
 
 
 def test_after_chow_only_qingyise_wins() -> None:
-    """Seed 四.5》: 吃牌后，只能胡带清一色的牌型."""
+    """docs/rules/xiangyin.md §9.5: after a chow, only a 清一色 wins."""
     assert win_names("[123m]456s789p234p33s", "3s", options=CHOW_ON) is None
     assert win_names("[123m]456m789m234m33m", "3m", options=CHOW_ON) == ["qingyise"]
 
 
 def test_after_chow_no_chow_of_another_suit() -> None:
-    """Seed 清一色: 清一色第一次吃了某个花色，则不能再吃其他花色(比如第一次吃了万，则不能再吃筒和条). Seat
-    1 has chowed 123m and now holds seven 条: still no 条 chow. With seven 万 instead, a 万 chow stays
-    possible."""
+    """docs/rules/xiangyin.md §9.4: after a chow of one suit, no chow of another. Seat 1 has chowed 123m and
+    now holds seven 条: still no 条 chow. With seven 万 instead, a 万 chow stays possible."""
     state = deal([JUNK[0] + "2m", CHOWER, JUNK[1], JUNK[2]], **CHOW_ON)
     seat = evolve_seat(
         state.seats[1],
@@ -173,8 +173,8 @@ def test_after_chow_no_chow_of_another_suit() -> None:
 
 
 def test_tongpao_several_win_on_one_discard() -> None:
-    """Seed 三: 通炮：即几个玩家可胡同一张牌，此牌即为通炮. The dealer's 7p: seat 1 (碰碰胡) and seat 2
-    (七小对) both win; the dealer pays each 5 × 10."""
+    """docs/rules/xiangyin.md §3.3: several players may win on one tile (通炮). The dealer's 7p: seat 1
+    (碰碰胡) and seat 2 (七小对) both win; the dealer pays each 5 × 10."""
     state = deal([JUNK[0] + "7p", PPH, QD_7P, JUNK[2]])
     state = act(state, 0, Act.DISCARD, "7p")
     state = act(state, 1, Act.WIN)
@@ -194,7 +194,7 @@ def tongpao_with_bird(bird: str):  # type: ignore[no-untyped-def]
 
 
 def test_tongpao_birds_count_from_the_discarder() -> None:
-    """Seed 五: 由胡牌方进行(一炮多响时点炮玩家进行). RULES §1: in a multi-win, from the discarder. A 1
+    """docs/rules/xiangyin.md §8.2: with several winners on one discard, birds count from the discarder. A 1
     points at the discarder (seat 0) — he is hit in both payments; a 2 at his 下家 (seat 1) — only seat 1's
     payment doubles."""
     assert received(tongpao_with_bird("1s")) == {1: 100, 2: 100}
@@ -205,8 +205,8 @@ def test_tongpao_birds_count_from_the_discarder() -> None:
 
 
 def test_louhu_no_discard_win_until_own_draw() -> None:
-    """Seed 三: 漏胡：如果玩家漏掉了炮胡，则在玩家摸牌前禁止炮胡，摸牌后一切正常，只对该玩家有效. Seat 1
-    passes 7p from seat 2; seat 3's 5m is not offered; after seat 1's own draw, seat 2's next 7p is."""
+    """docs/rules/xiangyin.md §13.1, 裁定 23: a missed win bars every discard win until his own next draw.
+    Seat 1 passes 7p from seat 2; seat 3's 5m is not offered; after seat 1's own draw, seat 2's next 7p is."""
     state = deal([JUNK[0] + "9m", PPH, JUNK[1], JUNK[2]], draws="1s7p5m4s2s7p")
     state = discard(state, 0, "9m")
     state = discard(state, 1, "1s")
@@ -225,8 +225,8 @@ def test_louhu_no_discard_win_until_own_draw() -> None:
 
 
 def test_louhu_only_for_that_player() -> None:
-    """Seed 漏胡: 只对该玩家有效，其他玩家正常. Seat 1 passes the dealer's 7p; seat 2 (also waiting 7p)
-    still wins on it."""
+    """docs/rules/xiangyin.md §13.1: the bar is his alone, not the other players'. Seat 1 passes the dealer's
+    7p; seat 2 (also waiting 7p) still wins on it."""
     state = deal([JUNK[0] + "7p", PPH, QD_7P, JUNK[2]])
     state = act(state, 0, Act.DISCARD, "7p")
     state = act(state, 1, Act.PASS)

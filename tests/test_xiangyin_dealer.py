@@ -1,5 +1,5 @@
-"""海底漫游 for ready players only, 海底捞月 / 海底炮, and who deals next (RULES.md §1 "Haidi", "Dealer of the
-next hand", §4; seed 一.3 庄家分配 1》–5》, 二 海底 / 海底炮, 三 海底漫游).
+"""海底漫游 for ready players only, 海底捞月 / 海底炮, and who deals next (docs/rules/xiangyin.md §2, §12,
+裁定 1, 裁定 22).
 
 Seat 0 deals and throws 3s; then everyone throws what he draws and nobody claims, so the 55 wall tiles run out
 in play order and seat 3 is the first due to draw the haidi. ``tail`` fixes the second-last tile (drawn by
@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine import Act, Phase, State, get_variant, new_hand, parse_tile
 
 from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid, play_until_haidi
-from .test_xiangyin_helpers import JUNK, deal
+from .xiangyin_helpers import JUNK, deal
 
 XY = get_variant("xiangyin")
 SMALL = "234m45556s23789p"
@@ -29,8 +29,8 @@ def haidi_deal(seat3: str = JUNK[2], haidi: str = "4p", birds: int = 0) -> State
 
 
 def test_haidi_only_for_ready_players() -> None:
-    """Seed 三 海底漫游：海底时，听牌者才有摸海底的权利. Seat 3 is due to draw it but is not ready, nor is
-    seat 0: the first offer goes to seat 1."""
+    """docs/rules/xiangyin.md §12.1: only ready players may take the haidi. Seat 3 is due to draw it but is
+    not ready, nor is seat 0: the first offer goes to seat 1."""
     state = haidi_deal()
     assert state.phase == Phase.HAIDI and state.wall.remaining == 1
     assert state.current == 1 and state.haidi_first == 1
@@ -38,8 +38,8 @@ def test_haidi_only_for_ready_players() -> None:
 
 
 def test_haidi_refusal_passes_to_the_next_ready_player() -> None:
-    """Seed 三 海底漫游: 如果第一个玩家不要海底，则第二个玩家才能要，依次类推. Seats 3 and 1 are ready:
-    seat 3 is asked first, then seat 1 (seat 0 is skipped)."""
+    """docs/rules/xiangyin.md §12.1: from the player due to draw, each ready player in turn. Seats 3 and 1
+    are ready: seat 3 is asked first, then seat 1 (seat 0 is skipped)."""
     state = haidi_deal(WAITS_3P)
     assert state.current == 3
     state = act(state, 3, Act.PASS)
@@ -47,8 +47,8 @@ def test_haidi_refusal_passes_to_the_next_ready_player() -> None:
 
 
 def test_all_refuse_drawn_first_offered_deals() -> None:
-    """Seed 三 海底漫游: 都不要则自动黄庄; 一.3.5》:
-    如果4个玩家都不要海底牌，则下局庄家为第一个可选择海底胡的玩家."""
+    """docs/rules/xiangyin.md §12.3, §2.5: all refuse: a drawn hand, and the first player offered the haidi
+    deals next."""
     state = haidi_deal(WAITS_3P)
     state = act(state, 3, Act.PASS)
     state = act(state, 1, Act.PASS)
@@ -58,8 +58,8 @@ def test_all_refuse_drawn_first_offered_deals() -> None:
 
 
 def test_haidilaoyue() -> None:
-    """Seed 二 海底：最后一张牌为海底 (a big hand). Seat 1 takes the haidi 4p and wins: a big self-draw,
-    each pays 50; the winner deals next (一.3.2》 以后谁胡牌，下局谁做庄)."""
+    """docs/rules/xiangyin.md §5.9, §2.2: 海底捞月 is a big hand. Seat 1 takes the haidi 4p and wins: a big
+    self-draw, each pays 50; the winner deals next."""
     state = haidi_deal()
     state = act(state, 1, Act.TAKE)
     state = act(state, 1, Act.WIN)
@@ -70,8 +70,8 @@ def test_haidilaoyue() -> None:
 
 
 def test_haidi_win_uses_the_haidi_tile_as_the_bird() -> None:
-    """RULES §1 Birds: (a haidi win uses the haidi tile as the bird). The haidi 4p is the only bird: a 4
-    points at the winner's 上家 (seat 0), who pays double."""
+    """docs/rules/xiangyin.md §8.5: a haidi win uses the haidi tile as the only bird. The 4p points at the
+    winner's 上家 (seat 0), who pays double."""
     state = haidi_deal(birds=2)
     state = act(state, 1, Act.TAKE)
     state = act(state, 1, Act.WIN)
@@ -81,8 +81,8 @@ def test_haidi_win_uses_the_haidi_tile_as_the_bird() -> None:
 
 
 def test_haidipao_the_taker_pays() -> None:
-    """Seed 二 海底炮：如果玩家摸了海底牌，自己不能胡，而其他玩家能胡. Seat 3 takes the haidi 4p and cannot
-    win; seat 1 wins on the shown tile with a small shape (海底炮 is a big hand): seat 3 pays 50."""
+    """docs/rules/xiangyin.md §12.2, §5.10: the taker cannot win; the tile is shown and seat 1 wins on it
+    with a small shape (海底炮 is a big hand): seat 3 pays 50."""
     state = haidi_deal(WAITS_3P)
     state = act(state, 3, Act.TAKE)
     assert state.phase == Phase.CLAIM and legal(state, 1) == {"1 win", "1 pass"}
@@ -93,8 +93,8 @@ def test_haidipao_the_taker_pays() -> None:
 
 
 def test_haidi_taken_nobody_wins_the_taker_deals() -> None:
-    """Seed 一.3.3》: 如果有人要了海底牌没人胡，则摸海底牌的玩家下局做庄. Seat 3 takes 9s, which wins for
-    nobody."""
+    """docs/rules/xiangyin.md §2.3: someone took the haidi and nobody won: the taker deals. Seat 3 takes 9s,
+    which wins for nobody."""
     state = haidi_deal(WAITS_3P, haidi="9s")
     state = act(state, 3, Act.TAKE)
     assert state.phase == Phase.ENDED and state.result is not None
@@ -102,8 +102,8 @@ def test_haidi_taken_nobody_wins_the_taker_deals() -> None:
 
 
 def test_nobody_ready_no_haidi_dealer_stays() -> None:
-    """Seed 三 海底漫游 (听牌者才有摸海底的权利) with nobody ready. D: nobody is offered the haidi, the
-    hand is drawn at once and the dealer (seat 2 here) deals again."""
+    """docs/rules/xiangyin.md §12.3, 裁定 22: nobody ready at the haidi: nobody is offered it, the hand is
+    drawn at once and the dealer (seat 2 here) deals again."""
     state = deal([JUNK[1], DEAD, JUNK[0] + "3s", JUNK[2]], dealer=2)
     state = play_until_haidi(state, "3s")
     assert state.phase == Phase.ENDED and state.result is not None
@@ -112,9 +112,8 @@ def test_nobody_ready_no_haidi_dealer_stays() -> None:
 
 
 def test_last_tile_as_kong_replacement_that_seat_deals() -> None:
-    """Seed 一.3.3》 (要了海底牌 ... 下局做庄), D: a seat whose kong took the last tile as its replacement
-    has taken the haidi: if nobody wins it deals next. Seat 2 draws the fourth 5m as the second-last tile
-    and konges."""
+    """docs/rules/xiangyin.md 裁定 22: a player whose kong took the last tile as its replacement has taken
+    the haidi: if nobody wins he deals next. Seat 2 draws the fourth 5m as the second-last tile and konges."""
     state = deal([JUNK[0] + "3s", SMALL, "555m279s14689p13m", JUNK[2]], tail="5m9s")
     state = discard(state, 0, "3s")
     while not (state.current == 2 and state.wall.remaining == 1):
@@ -132,9 +131,9 @@ def test_last_tile_as_kong_replacement_that_seat_deals() -> None:
 
 
 def test_first_dealer_is_the_tables_creator() -> None:
-    """Seed 一.3.1》: 第一局由创建者为庄家. The variant names the creator's seat as the first dealer
-    (Variant.first_dealer); the caller passes it to new_hand as ``dealer``, which keeps it for 2, 3 and 4
-    players."""
+    """docs/rules/xiangyin.md §2.1, 裁定 1: the table's creator deals first. The variant names the creator's
+    seat as the first dealer (Variant.first_dealer); the caller passes it to new_hand as ``dealer``, which
+    keeps it for 2, 3 and 4 players."""
     for seats in (2, 3, 4):
         for creator in range(seats):
             dealer = XY.first_dealer(seats, creator)
@@ -144,14 +143,14 @@ def test_first_dealer_is_the_tables_creator() -> None:
 
 
 def test_other_variants_draw_the_first_dealer_from_the_seed() -> None:
-    """The common rule (e.g. Changsha seed 四.A 第一局由系统随机分配庄家): no fixed first dealer, whoever
-    created the table."""
+    """docs/rules/common.md §2.2: the other variants have no fixed first dealer, whoever created the
+    table."""
     for variant in ("changsha", "hengyang", "shaoyang", "sichuan"):
         assert get_variant(variant).first_dealer(4, 2) is None
 
 
 def test_winner_deals_next() -> None:
-    """Seed 一.3.2》: 以后谁胡牌，下局谁做庄. Seat 1 self-draws a small hand."""
+    """docs/rules/xiangyin.md §2.2: the winner deals next. Seat 1 self-draws a small hand."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -159,7 +158,7 @@ def test_winner_deals_next() -> None:
 
 
 def test_tongpao_the_discarder_deals() -> None:
-    """Seed 一.3.4》: 如果出现通炮的情况，则放炮玩家下局为庄家. Seat 2 throws 7p into two big hands."""
+    """docs/rules/xiangyin.md §2.4: 通炮, the discarder deals next. Seat 2 throws 7p into two big hands."""
     pph, qidui = "111m333s333p77p55m", "11s44s88s22m99p66p7p"
     state = deal([JUNK[0] + "9m", pph, "2367m12468s1248p", qidui], draws="5s7p")
     state = discard(state, 0, "9m")

@@ -1,8 +1,8 @@
-"""杠上炮 (RULES.md §4 "杠上炮"; seed 二 杠上炮, 三 杠上炮 and its 备注 with the 150-point example).
+"""杠上炮 (docs/rules/xiangyin.md §11, §5.13, 裁定 17, 裁定 18).
 
 Seat 0 deals and throws 3s; seat 1 (A) holds READY_KONG, draws the fourth 5m and makes 开杠: after the kong
-234s 678p 23p 88s waits 1p/4p — a small hand ("A小胡听牌选择开杠"). The two tiles of the dice stack fall, and
-other players win on them. 底分 10 as in the seed's example, no birds unless told.
+234s 678p 23p 88s waits 1p/4p — a small hand (the example of docs/rules/xiangyin.md §11.4). The two tiles of
+the dice stack fall, and other players win on them. 底分 10 as in that example, no birds unless told.
 """
 
 from __future__ import annotations
@@ -11,8 +11,19 @@ import pytest
 
 from engine import Act, Phase
 
-from .dealing import act, can, discard, hand_names, last_settlement, legal, paid, pass_claims, received
-from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
+from .dealing import (
+    act,
+    can,
+    discard,
+    hand_names,
+    last_settlement,
+    legal,
+    paid,
+    param_id,
+    pass_claims,
+    received,
+)
+from .xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"
 WAITS_3P = "234m45556s12789p"  # a small hand: 234m 456s 55s 12p 789p
@@ -41,9 +52,9 @@ def gangshangpao(hands: list[str], stack: str, throw: str = "3s", winners: tuple
 
 
 def test_seed_example_150() -> None:
-    """Seed 备注:
-    例如A小胡听牌选择开杠，假设底分为10分，如B杠上炮，则A需付给B150分(进多少出多少)，因为若A胡牌则A进
-    50*3=150分，其中50分为开杠后小胡变大胡的分数。 A = seat 1, B = seat 2 (a small hand on 3p)."""
+    """docs/rules/xiangyin.md §11.4: A is ready for a small hand and makes 开杠; B wins 杠上炮. Had A made
+    杠上开花 it would be one big hand = 50 from each of three, 150 — so A pays B 150. A = seat 1, B = seat 2
+    (a small hand on 3p)."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P, JUNK[2]], "3p9s")
     settlement = last_settlement(state)
     assert hand_names(settlement, 2) == ["gangshangpao"]
@@ -51,8 +62,8 @@ def test_seed_example_150() -> None:
 
 
 def test_the_konger_cannot_win_the_tile_the_others_can() -> None:
-    """Seed 杠上炮：开杠者补张，补张的牌开杠者不能胡，而其他玩家可以胡. The konger (waits 1p/4p) is not
-    asked about 3p 9s; seat 2 is, and may take 3p with a small hand (二.1: 杠上炮 ... 除外)."""
+    """docs/rules/xiangyin.md §5.13, §4.2: the konger (waits 1p/4p) is not asked about 3p 9s; seat 2 is, and
+    may take 3p with a small hand (杠上炮 is a big hand)."""
     state = deal([JUNK[0] + "3s", READY_KONG, WAITS_3P, JUNK[2]], draws="5m", stacks={N: "3p9s"})
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.KONG, "5m", "kai")
@@ -60,15 +71,15 @@ def test_the_konger_cannot_win_the_tile_the_others_can() -> None:
 
 
 def test_the_winners_own_hand_is_not_scored() -> None:
-    """Seed 备注: 发生杠上炮时，不计算胡牌人的牌型分数. Seat 2 wins with 七小对 — still 150, the konger's
-    figure."""
+    """docs/rules/xiangyin.md §11.1: the winner's own hand is not scored. Seat 2 wins with 七小对 — still 150,
+    the konger's figure."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P_QIDUI, JUNK[2]], "3p9s")
     assert paid(last_settlement(state)) == {1: 150}
 
 
 def test_konger_pays_his_own_big_hands() -> None:
-    """Seed 备注: 只计算开杠者理论开杠成功时所获分数的总和. The konger waits for 清一色: his 杠上开花 would
-    have been 清一色 + 杠上开花 = 5·2 = 10 points from each of three: 300."""
+    """docs/rules/xiangyin.md §11.1: the konger's best wait plus 杠上开花. The konger waits for 清一色: his
+    杠上开花 would have been 清一色 + 杠上开花 = 5·2 = 10 points from each of three: 300."""
     state = gangshangpao([JUNK[0] + "3s", QINGYISE_KONG, WAITS_3P, JUNK[2]], "3p9s")
     settlement = last_settlement(state)
     assert paid(settlement) == {1: 300}
@@ -77,22 +88,22 @@ def test_konger_pays_his_own_big_hands() -> None:
 
 
 def test_both_kong_tiles_winnable_two_big() -> None:
-    """Seed 杠上炮: 两张杠出的牌都能胡，则计算2个大番。只能胡其中一张牌，则计算1个大番. Seat 2 waits 3p/6p
-    and the stack is 3p 6p: 2 big hands = 10 points × 3 = 300."""
+    """docs/rules/xiangyin.md §11.2: both turned-up tiles won on: one more big hand. Seat 2 waits 3p/6p and
+    the stack is 3p 6p: 2 big hands = 10 points × 3 = 300."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P_6P, JUNK[2]], "3p6p")
     assert paid(last_settlement(state)) == {1: 300}
     assert hand_names(last_settlement(state), 2) == ["gangshangpao", "gangshangpao"]
 
 
 def test_one_kong_tile_winnable_one_big() -> None:
-    """Seed 杠上炮: 只能胡其中一张牌，则计算1个大番 — the same seat 2 with the stack 3p 9s: 150."""
+    """docs/rules/xiangyin.md §11.2: only one tile won on — the same seat 2 with the stack 3p 9s: 150."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P_6P, JUNK[2]], "3p9s")
     assert paid(last_settlement(state)) == {1: 150}
 
 
 def test_two_winners_split_the_score() -> None:
-    """Seed 杠上炮: 2人接炮，则该张牌的分数平分. Seats 2 and 3 both win on 3p: 150 split, 75 each; the
-    konger deals next (一.3.4》 通炮 → 放炮玩家)."""
+    """docs/rules/xiangyin.md §11.3, §2.4: two winners split it. Seats 2 and 3 both win on 3p: 150 split, 75
+    each; the konger deals next."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P, WAITS_3P_B], "3p9s", winners=(2, 3))
     settlement = last_settlement(state)
     assert received(settlement) == {2: 75, 3: 75} and paid(settlement) == {1: 150}
@@ -100,25 +111,26 @@ def test_two_winners_split_the_score() -> None:
 
 
 def test_two_winners_on_the_two_tiles() -> None:
-    """Seed 杠上炮: 两张杠出的牌都能胡 — D: counted over all winners: seat 2 takes 3p and seat 3 takes 6p,
-    so both tiles win (2 big, 300) and the two split it."""
+    """docs/rules/xiangyin.md §11.2, 裁定 17: both tiles won on, by different players too: seat 2 takes 3p
+    and seat 3 takes 6p, so both tiles win (2 big, 300) and the two split it."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P, WAITS_6P], "3p6p", winners=(2, 3))
     assert received(last_settlement(state)) == {2: 150, 3: 150}
 
 
 def test_split_rounds_half_up() -> None:
-    """D: 平分 in whole points, rounded half up (四舍五入): at 底分 1 the 15 points become 8 + 8."""
+    """docs/rules/xiangyin.md §11.3, 裁定 17: a split is in whole points, rounded half up: at 底分 1 the 15
+    points become 8 + 8."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P, WAITS_3P_B], "3p9s", winners=(2, 3), base=1)
     assert received(last_settlement(state)) == {2: 8, 3: 8}
 
 
 @pytest.mark.parametrize(
-    ("bird", "expected"), [("2s", {2: 100, 3: 50, 0: 50}), ("1s", {2: 100, 3: 100, 0: 100})]
+    ("bird", "expected"), [("2s", {2: 100, 3: 50, 0: 50}), ("1s", {2: 100, 3: 100, 0: 100})], ids=param_id
 )
 def test_three_winners_the_bird_seat_gets_one_more_fan(bird: str, expected: dict[int, int]) -> None:
-    """Seed 杠上炮: 3人接炮，则中鸟的玩家多拿一番; 五: 一炮多响时点炮玩家进行. Everyone but the konger wins
-    on 3p: each of the three takes 50; birds count from the konger — a 2 hits his 下家 (seat 2), whose
-    share doubles (one more 番); a 1 hits the konger, the payer of all three."""
+    """docs/rules/xiangyin.md §11.3: three winners take a third each, × (bird hits + 1), birds counted from
+    the konger. Everyone but the konger wins on 3p: each of the three takes 50; a 2 hits the konger's 下家
+    (seat 2), whose share doubles (one more 番); a 1 hits the konger, the payer of all three."""
     hands = [DEALER_WAITS_3P, READY_KONG, WAITS_3P, WAITS_3P_B]
     state = gangshangpao(hands, "3p7m", throw="2s", winners=(2, 3, 0), draws=bird, birds=1)
     assert received(last_settlement(state)) == expected
@@ -126,7 +138,8 @@ def test_three_winners_the_bird_seat_gets_one_more_fan(bird: str, expected: dict
 
 @pytest.mark.parametrize(("seats", "amount"), [(3, 100), (2, 50)])
 def test_fewer_players_the_konger_pays_what_he_would_have_won(seats: int, amount: int) -> None:
-    """Seed 备注: 进多少出多少 — with 3 players A would have won 50 × 2, with 2 players 50 × 1."""
+    """docs/rules/xiangyin.md §11.1, 裁定 2: what the konger would have received — with 3 players 50 × 2,
+    with 2 players 50 × 1."""
     if seats == 3:
         hands, winner = [JUNK[0] + "3s", READY_KONG, WAITS_3P], 2
     else:
@@ -136,19 +149,20 @@ def test_fewer_players_the_konger_pays_what_he_would_have_won(seats: int, amount
 
 
 def test_piao_is_added() -> None:
-    """Seed 计分 + 六.1: the 飘 of konger (2) and winner (1) adds 3 × 10 to the 150."""
+    """docs/rules/xiangyin.md §11.3, §7.2: the 飘 of konger (2) and winner (1) adds 3 × 10 to the 150."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P, JUNK[2]], "3p9s", piao=[0, 2, 1, 0])
     assert paid(last_settlement(state)) == {1: 180}
 
 
 def test_bird_on_the_winner_doubles() -> None:
-    """Seed 五 / RULES §4: payment × (hits + 1) — one winner, birds from him: a 1 doubles the 150."""
+    """docs/rules/xiangyin.md §11.3: × (hits + 1) — one winner, birds counted from him: a 1 doubles the
+    150."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P, JUNK[2]], "3p9s", draws="1s", birds=1)
     assert paid(last_settlement(state)) == {1: 300}
 
 
 def test_konger_keeps_his_kong_points() -> None:
-    """Seed 三 杠 (流局不流杠): kong points are settled when the kong is made. D: a 杠上炮 does not undo
-    them — the konger's 暗杠 +60 stays, and he pays the 150: net −90."""
+    """docs/rules/xiangyin.md §11.5, 裁定 15: a 杠上炮 does not undo kong points — the konger's 暗杠 +60
+    stays, and he pays the 150: net −90."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P, JUNK[2]], "3p9s")
     assert state.result is not None and state.result.deltas == (-20, -90, 130, -20)

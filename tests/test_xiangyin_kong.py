@@ -1,6 +1,5 @@
-"""Kongs: kong points for 4, 3 and 2 players, 流局不流杠, 补杠 at once (option 4), 补 vs 开杠 (two tiles),
-特殊规则 1》–4》, 杠上开花, 抢杠胡 (RULES.md §1 "补 vs 杠", "Robbing the kong", §4 "Kong points"; seed 二,
-三 杠, 四, 六.4).
+"""Kongs: kong points for 4, 3 and 2 players, 流局不流杠, 补杠 at once (option no_late_bu), 补 vs 开杠 (two
+tiles), the locked hand, 杠上开花, 抢杠胡 (docs/rules/xiangyin.md §10, 裁定 11–16).
 
 Seat 0 deals and throws first; 底分 10, no birds. READY_KONG holds 555m and draws the fourth 5m: after the
 kong 234s 678p 23p 88s waits 1p/4p (a small hand), so 开杠 is allowed. The dice of the first 开杠 of seed 0
@@ -27,7 +26,7 @@ from .dealing import (
     play_until_haidi,
     received,
 )
-from .test_xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
+from .xiangyin_helpers import JUNK, check_zero_sum, deal, kai_dice
 
 READY_KONG = "555m234s678p23p88s"  # + 5m: after the kong waits 1p/4p
 UNREADY_KONG = "555m234s678p13p89s"  # + 5m: after the kong not ready
@@ -62,9 +61,7 @@ def pung_then_fourth(seats: int = 4, later: str = "", **kw):  # type: ignore[no-
 
 @pytest.mark.parametrize(("seats", "amount"), [(4, 30), (3, 20), (2, 10)])
 def test_fanggang_points(seats: int, amount: int) -> None:
-    """Seed 三
-    放杠：自己抓到3张相同的牌，其他玩家打出1张相同的牌，即可开杠/补，则打出该牌的玩家出3分，杠牌玩家进3分。
-    3人玩法为2分。2人玩法为1分。 (× 底分 10, D)"""
+    """docs/rules/xiangyin.md §10.1: 放杠, the discarder pays 3 (3 players: 2, 2 players: 1) × 底分 (10)."""
     hands = [JUNK[0] + "5m", READY_KONG, JUNK[1], JUNK[2]][:seats]
     state = deal(hands)
     state = act(state, 0, Act.DISCARD, "5m")
@@ -77,9 +74,7 @@ def test_fanggang_points(seats: int, amount: int) -> None:
 
 @pytest.mark.parametrize(("seats", "gain"), [(4, 30), (3, 20), (2, 10)])
 def test_minggang_points(seats: int, gain: int) -> None:
-    """Seed 三
-    明杠：自己碰牌后，自己又摸到一张相同的牌，即可开杠/补，其他玩家每人出1分，杠牌玩家进3分。(3人玩法进2分
-    2人玩法进1分) — the seed's 明杠 is the 补杠 (added kong)."""
+    """docs/rules/xiangyin.md §10.1, 裁定 7: 明杠 (补杠, the added kong), each other player pays 1."""
     state = pung_then_fourth(seats)
     state = act(state, 1, Act.KONG, "5m", "bu")
     kong = last_settlement(state, "kong")
@@ -90,8 +85,7 @@ def test_minggang_points(seats: int, gain: int) -> None:
 
 @pytest.mark.parametrize(("seats", "gain"), [(4, 60), (3, 40), (2, 20)])
 def test_angang_points(seats: int, gain: int) -> None:
-    """Seed 三
-    暗杠：自己抓到4张相同的牌，即可开杠/补，其他玩家每人出2分，杠牌玩家进6分。(3人玩法进4分，2人玩法进2分)"""
+    """docs/rules/xiangyin.md §10.1: 暗杠, each other player pays 2."""
     state = kong_deal(seats=seats)
     state = act(state, 1, Act.KONG, "5m", "bu")
     kong = last_settlement(state, "kong")
@@ -101,7 +95,8 @@ def test_angang_points(seats: int, gain: int) -> None:
 
 
 def test_kong_points_stay_on_a_drawn_hand() -> None:
-    """Seed 三 杠： （流局不流杠). Seat 1's 暗杠 is paid at once; the hand is drawn and the 60 stay."""
+    """docs/rules/xiangyin.md §10.1, 裁定 15: kong points are paid at once and kept on a drawn hand. Seat 1's
+    暗杠 is paid at once; the hand is drawn and the 60 stay."""
     state = kong_deal()
     state = act(state, 1, Act.KONG, "5m", "bu")
     state = play_until_haidi(state, tile_str(state.drawn or 0))
@@ -114,7 +109,7 @@ def test_kong_points_stay_on_a_drawn_hand() -> None:
 
 
 def test_kong_points_have_no_piao_and_no_birds() -> None:
-    """Seed 计分: 最终得分=牌型分X(中鸟分+1)+飘分+杠分 — the 杠分 is added as it is: no 飘, no bird."""
+    """docs/rules/xiangyin.md §6.1, 裁定 15: the kong points are added as they are: no 飘, no bird."""
     state = kong_deal(piao=[4, 4, 4, 4], birds=6)
     state = act(state, 1, Act.KONG, "5m", "bu")
     assert paid(last_settlement(state, "kong")) == {0: 20, 2: 20, 3: 20}
@@ -124,9 +119,8 @@ def test_kong_points_have_no_piao_and_no_birds() -> None:
 
 
 def test_minggang_skipped_may_be_made_later_without_points() -> None:
-    """Seed 六.4: (没勾选时，没第一时间补时，后面可以再补和杠 ... 两种玩法下过补后再补和杠，都不算杠分); 三
-    明杠: 明杠必须第一时间杠. D: by default a skipped 补杠 may still be made, as 补 or 开杠, but scores no
-    kong points."""
+    """docs/rules/xiangyin.md §10.2, 裁定 14: an added kong must be made at the first chance; by default a
+    skipped one may still be made, as 补 or 开杠, but scores no kong points."""
     state = pung_then_fourth(later="5p5p5p7s")
     assert can(state, 1, Act.KONG, "5m", "bu")
     state = discard(state, 1, "7s")  # the 补杠 is skipped
@@ -141,9 +135,8 @@ def test_minggang_skipped_may_be_made_later_without_points() -> None:
 
 
 def test_option_skipped_minggang_only_kaigang() -> None:
-    """Seed 六.4: 明杠过杠不能再补：勾选后，明杠第一时间没选择补，之后就不能再补该牌(...
-    勾选后，就只允许杠，不允许补了). With the option a skipped 补杠 may only be made as 开杠, and scores
-    nothing."""
+    """docs/rules/xiangyin.md §14.6, 裁定 14: with 明杠过杠不能再补 a skipped added kong may only be made as
+    开杠, and scores nothing."""
     state = pung_then_fourth(later="5p5p5p7s", no_late_bu=True)
     assert {"1 kong 5m bu", "1 kong 5m kai"} <= legal(state, 1)  # the first chance: both
     state = discard(state, 1, "7s")
@@ -157,8 +150,8 @@ def test_option_skipped_minggang_only_kaigang() -> None:
 
 
 def test_minggang_at_the_first_chance_scores() -> None:
-    """Seed 三 明杠: 明杠必须第一时间杠 — made at once (right after drawing the fourth), it scores 1 from
-    each."""
+    """docs/rules/xiangyin.md §10.2: made at the first chance (right after drawing the fourth), an added kong
+    scores 1 from each."""
     state = pung_then_fourth(no_late_bu=True)
     state = act(state, 1, Act.KONG, "5m", "bu")
     assert paid(last_settlement(state, "kong")) == {0: 10, 2: 10, 3: 10}
@@ -168,15 +161,14 @@ def test_minggang_at_the_first_chance_scores() -> None:
 
 
 def test_bu_always_kai_only_when_ready() -> None:
-    """Seed 杠上开花：玩家手中有4张一样的牌，即可选择开杠; RULES §1: 补张 ... or, only when ready (听牌),
-    开杠."""
+    """docs/rules/xiangyin.md §10.5, 裁定 12: 开杠 only if the hand is ready after the kong; 补张 always."""
     assert {"1 kong 5m bu", "1 kong 5m kai"} <= legal(kong_deal(READY_KONG), 1)
     unready = legal(kong_deal(UNREADY_KONG), 1)
     assert "1 kong 5m bu" in unready and "1 kong 5m kai" not in unready
 
 
 def test_bu_draws_one_replacement_and_plays_on() -> None:
-    """RULES §1: 补张 (declare the kong, draw one replacement, play on freely)."""
+    """docs/rules/xiangyin.md §10.4: 补张 takes one tile from the back of the wall and plays on."""
     state = kong_deal(back="9s")
     state = act(state, 1, Act.KONG, "5m", "bu")
     assert state.current == 1 and state.drawn == parse_tile("9s") and not state.seats[1].locked
@@ -184,8 +176,8 @@ def test_bu_draws_one_replacement_and_plays_on() -> None:
 
 
 def test_kaigang_turns_up_the_two_tiles_of_a_stack() -> None:
-    """RULES §1: Xiangyin ...: turn up the 2 tiles of one stack. D: the stack is chosen by the dice,
-    counted from the back, as in the other Hunan games."""
+    """docs/rules/xiangyin.md §10.5, 裁定 11: 开杠 turns up both tiles of the N-th stack from the back, N =
+    the dice."""
     state = kong_deal(stacks={N: "9s1s"})
     state, events = act_events(state, 1, Act.KONG, "5m", "kai")
     (shown,) = [e for e in events if e.kind == "kong_tiles"]
@@ -195,8 +187,9 @@ def test_kaigang_turns_up_the_two_tiles_of_a_stack() -> None:
 
 
 def test_gangshangkaihua_on_either_tile() -> None:
-    """Seed 杠上开花: 开杠补张的牌开杠者胡为杠上开花. The stack is 9s 4p; seat 1 wins on 4p: small +
-    杠上开花 = one big hand, a self-draw: each pays 5 × 10 (the 暗杠 points were paid before)."""
+    """docs/rules/xiangyin.md §10.5, §5.11: winning on either tile is 杠上开花. The stack is 9s 4p; seat 1
+    wins on 4p: small + 杠上开花 = one big hand, a self-draw: each pays 5 × 10 (the 暗杠 points were paid
+    before)."""
     state = kong_deal(stacks={N: "9s4p"})
     state = act(state, 1, Act.KONG, "5m", "kai")
     assert legal(state, 1) == {"1 win 4p", "1 pass"}
@@ -212,8 +205,8 @@ def test_gangshangkaihua_on_either_tile() -> None:
 
 
 def test_rule1_after_kaigang_only_kong_or_draw_and_discard() -> None:
-    """Seed 四.1》: 开完杠后，只能继续杠(听牌和番数可以改变)或者摸牌打牌，不能再进行其它操作. The locked
-    hand throws what it draws by itself, and is not offered a pung (88s in hand, the dealer throws 8s)."""
+    """docs/rules/xiangyin.md §10.6: after 开杠 the hand is locked: it throws what it draws by itself, and is
+    not offered a pung (88s in hand, the dealer throws 8s)."""
     state = kong_deal(stacks={N: "9s1s"}, draws="2m6m4s9p")
     state = act(state, 1, Act.KONG, "5m", "kai")
     state = discard_drawn(state)  # seat 2: 2m
@@ -226,8 +219,8 @@ def test_rule1_after_kaigang_only_kong_or_draw_and_discard() -> None:
 
 
 def test_rule1_locked_hand_may_kong_again() -> None:
-    """Seed 四.1》: 只能继续杠; 四.3》: 开完杠后不能再补. Seat 1 (777p in hand) draws the fourth 7p after
-    its 开杠: it may 开杠 again, never 补."""
+    """docs/rules/xiangyin.md §10.6: after 开杠, 开杠 again but no more 补张. Seat 1 (777p in hand) draws the
+    fourth 7p after its 开杠: it may 开杠 again, never 补."""
     state = kong_deal("555m777p234s23p88s", stacks={N: "9s1s"}, draws="2m6m9p7p")
     state = act(state, 1, Act.KONG, "5m", "kai")
     for _ in range(3):
@@ -237,8 +230,8 @@ def test_rule1_locked_hand_may_kong_again() -> None:
 
 
 def test_rule1_a_further_kaigang_must_stay_ready() -> None:
-    """Seed 四.1》: 只能继续杠(听牌和番数可以改变). D: the waits may change but the hand must stay ready —
-    here konging 333s would leave 45s 456p 78p (not ready), so the fourth 3s is thrown by itself."""
+    """docs/rules/xiangyin.md 裁定 12: the waits may change but the hand must stay ready — here konging 333s
+    would leave 45s 456p 78p (not ready), so the fourth 3s is thrown by itself."""
     hands = [JUNK[0] + "9m", "555m33345s456p78p", JUNK[1], JUNK[2]]
     state = deal(hands, draws="5m2m6m9p3s", stacks={N: "9s1s"})
     state = discard(state, 0, "9m")
@@ -250,8 +243,8 @@ def test_rule1_a_further_kaigang_must_stay_ready() -> None:
 
 
 def test_rule2_others_may_only_win_on_the_kong_tiles() -> None:
-    """Seed 四.2》: 开杠开出来的牌，其余玩家除了胡，不能操作其它的. Seat 2 holds 11s, but the turned-up 1s
-    is not offered for a pung."""
+    """docs/rules/xiangyin.md §10.5: the others may only win on the turned-up tiles. Seat 2 holds 11s, but
+    the turned-up 1s is not offered for a pung."""
     state = deal([JUNK[0] + "3s", READY_KONG, "2367m112468s124p", JUNK[2]], draws="5m", stacks={N: "9s1s"})
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.KONG, "5m", "kai")
@@ -260,7 +253,7 @@ def test_rule2_others_may_only_win_on_the_kong_tiles() -> None:
 
 
 def test_rule2_the_konger_may_win() -> None:
-    """Seed 四.2》: 自己可以杠可以胡 — the konger is asked first, and may win on a turned-up tile."""
+    """docs/rules/xiangyin.md §10.5, 裁定 13: the konger is asked first, and may win on a turned-up tile."""
     state = kong_deal(stacks={N: "4p1s"})
     state = act(state, 1, Act.KONG, "5m", "kai")
     assert to_act(state) == (1,) and can(state, 1, Act.WIN, "4p")
@@ -280,9 +273,9 @@ def rob_deal(mode: str):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("mode", ["bu", "kai"])
 def test_rule4_robbing_bu_or_kai_is_qiangganghu(mode: str) -> None:
-    """Seed 四.4》: 抢别人补和杠的那张都属于抢杠胡; 二 抢杠胡：当玩家在杠时，其他玩家可以胡那张补牌. Seat
-    2's small hand robs seat 1's 5m: 抢杠胡 (one big hand), paid by the konger alone (D): 5 × 10; no kong
-    points."""
+    """docs/rules/xiangyin.md §10.7, 裁定 16: another player may win on the tile added to a pung (抢杠胡, one
+    big hand), paid by the konger alone, and the kong scores nothing. Seat 2's small hand robs seat 1's 5m:
+    5 × 10."""
     state = rob_deal(mode)
     assert state.phase == Phase.CLAIM and legal(state, 2) == {"2 win", "2 pass"}
     state = act(state, 2, Act.WIN)
@@ -293,7 +286,7 @@ def test_rule4_robbing_bu_or_kai_is_qiangganghu(mode: str) -> None:
 
 
 def test_passing_the_rob_completes_the_kong() -> None:
-    """RULES §1 抢杠: when nobody robs, the 补杠 stands and its points are paid."""
+    """docs/rules/xiangyin.md §10.7: when nobody robs, the added kong stands and its points are paid."""
     state = rob_deal("bu")
     state = act(state, 2, Act.PASS)
     assert [(m.kind, m.tile) for m in state.seats[1].melds] == [(MeldKind.KONG_ADDED, parse_tile("5m"))]
@@ -301,8 +294,8 @@ def test_passing_the_rob_completes_the_kong() -> None:
 
 
 def test_concealed_kong_is_never_robbed() -> None:
-    """RULES §1: only a 补杠 can be robbed; a concealed kong never. Seat 2 waits on 5m; seat 1's 暗杠 goes
-    ahead."""
+    """docs/rules/xiangyin.md §10.7: a concealed kong cannot be robbed. Seat 2 waits on 5m; seat 1's 暗杠
+    goes ahead."""
     state = deal([JUNK[0] + "3s", READY_KONG, "46m123p789s234s99p", JUNK[2]], draws="5m", back="9s")
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.KONG, "5m", "bu")
@@ -310,8 +303,8 @@ def test_concealed_kong_is_never_robbed() -> None:
 
 
 def test_bu_discard_is_not_gangshangpao() -> None:
-    """Seed 杠上炮：开杠者补张，补张的牌开杠者不能胡，而其他玩家可以胡 — only after 开杠. After a 补张 the
-    discard is ordinary: seat 2's small hand (waits 3p) may not win on it."""
+    """docs/rules/xiangyin.md §5.13, §10.4: 杠上炮 only after 开杠. After a 补张 the discard is ordinary: seat
+    2's small hand (waits 3p) may not win on it."""
     hands = [JUNK[0] + "3s", READY_KONG, "234m45556s12789p", JUNK[2]]
     state = deal(hands, draws="5m", back="3p")
     state = discard(state, 0, "3s")
@@ -321,9 +314,10 @@ def test_bu_discard_is_not_gangshangpao() -> None:
 
 
 def test_rule2_the_konger_may_kong_a_turned_up_tile() -> None:
-    """Seed 四.2》: 开杠开出来的牌，其余玩家除了胡，不能操作其它的，自己可以杠可以胡. Seat 1 holds 777p; its
-    开杠 turns up 7p and 1s: it keeps 7p for a second 开杠 (a concealed kong, 234s 23p 88s still waits
-    1p/4p), the 1s falls, and the new kong rolls the dice again."""
+    """docs/rules/xiangyin.md 裁定 13: the konger may keep a turned-up tile for a new 开杠; the other falls
+    first and the others may only win on it. Seat 1 holds 777p; its 开杠 turns up 7p and 1s: it keeps 7p for
+    a second 开杠 (a concealed kong, 234s 23p 88s still waits 1p/4p), the 1s falls, and the new kong rolls
+    the dice again."""
     state = kong_deal("555m777p234s23p88s", stacks={N: "7p1s"})
     state = act(state, 1, Act.KONG, "5m", "kai")
     assert legal(state, 1) == {"1 kong 7p kai", "1 pass"}

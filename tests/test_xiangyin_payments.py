@@ -1,6 +1,6 @@
-"""计分, 飘 and 抓鸟 (RULES.md §4 "Final", "飘 option", §1 "Birds"; seed 二 计分, 五 抓鸟, 六.1 加飘).
+"""计分, 飘 and 抓鸟 (docs/rules/xiangyin.md §6, §7, §8, 裁定 19–21).
 
-Seat 0 deals and throws first (3s or 9m); 底分 10 as in the seed's example, no birds unless told. SMALL is
+Seat 0 deals and throws first (3s or 9m); 底分 10 as in the page's examples, no birds unless told. SMALL is
 ready for a small hand (234m 456s 55s 23p 789p, waits 1p/4p); PPH for 碰碰胡 (111m 333s 333p 77p 55m, waits
 7p/5m).
 """
@@ -13,22 +13,11 @@ from engine import Act, Phase, observe, parse_tiles_ordered, to_act
 from engine.scoring import bird_target
 from engine.variants.xiangyin import bird_seat
 
-from .dealing import act, discard, hand_names, last_settlement, legal, paid
-from .test_xiangyin_helpers import JUNK, check_zero_sum, deal
+from .dealing import act, discard, hand_names, last_settlement, legal, paid, param_id
+from .xiangyin_helpers import JUNK, SMALL, check_zero_sum, deal, small_self_draw
 
-SMALL = "234m45556s23789p"
 PPH = "111m333s333p77p55m"
 QYS_QD = "1122334455889m"  # 11 22 33 44 55 88 9m: 七小对 + 清一色 on 9m (2 big hands)
-
-
-def small_self_draw(birds: str = "", n_birds: int = 0, piao: list[int] | None = None, seats: int = 4):  # type: ignore[no-untyped-def]
-    """Seat 1 self-draws a small hand on 4p; ``birds`` lie next on the wall."""
-    hands = [JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]][:seats]
-    state = deal(hands, draws="4p" + birds, birds=n_birds, piao=piao)
-    state = discard(state, 0, "3s")
-    state = act(state, 1, Act.WIN)
-    check_zero_sum(state)
-    return state
 
 
 def pph_on_discard(birds: str = "", n_birds: int = 0, piao: list[int] | None = None):  # type: ignore[no-untyped-def]
@@ -46,7 +35,8 @@ def pph_on_discard(birds: str = "", n_birds: int = 0, piao: list[int] | None = N
 
 
 def test_small_hand_self_draw_each_pays_one_point() -> None:
-    """Seed 二.1: 小胡 ... 基础分1分; 计分: 自摸每人出分. At 底分 10 each of the three pays 10."""
+    """docs/rules/xiangyin.md §4.3, §6.2: a small hand is worth 1; on a self-draw every other player pays.
+    At 底分 10 each of the three pays 10."""
     state = small_self_draw()
     settlement = last_settlement(state)
     assert hand_names(settlement, 1) == ["xiaohu"]
@@ -55,7 +45,8 @@ def test_small_hand_self_draw_each_pays_one_point() -> None:
 
 
 def test_big_hand_on_discard_only_the_discarder_pays() -> None:
-    """Seed 二.2: 大胡：基础分5分; 计分: 接炮，点炮者出分. 碰碰胡 on seat 2's 7p: seat 2 alone pays 5 × 10."""
+    """docs/rules/xiangyin.md §5.1, §6.2: a big hand is worth 5; on a discard the discarder alone pays.
+    碰碰胡 on seat 2's 7p: seat 2 alone pays 5 × 10."""
     settlement = last_settlement(pph_on_discard())
     assert hand_names(settlement, 1) == ["pengpenghu"]
     assert paid(settlement) == {2: 50}
@@ -63,7 +54,8 @@ def test_big_hand_on_discard_only_the_discarder_pays() -> None:
 
 
 def test_big_hand_self_draw_each_pays() -> None:
-    """Seed 计分: 自摸每人出分 — 碰碰胡 self-drawn on 5m: each of the three pays 5 × 10."""
+    """docs/rules/xiangyin.md §6.2: on a self-draw every other player pays — 碰碰胡 self-drawn on 5m: each of
+    the three pays 5 × 10."""
     state = deal([JUNK[0] + "9m", PPH, JUNK[1], JUNK[2]], draws="5m")
     state = discard(state, 0, "9m")
     state = act(state, 1, Act.WIN)
@@ -73,7 +65,7 @@ def test_big_hand_self_draw_each_pays() -> None:
 
 
 def test_two_big_hands_are_worth_5_times_2() -> None:
-    """Seed 计分: 大胡牌型叠加算分公式 5*2~(n-1); 二.2: 多个大胡时番数相加. 七小对 + 清一色 (n = 2)
+    """docs/rules/xiangyin.md §5.1, §6.3: n big hands are worth 5 × 2^(n−1). 七小对 + 清一色 (n = 2)
     self-drawn: each pays 5·2 = 10 points × 底分 10."""
     state = deal([JUNK[0] + "3s", QYS_QD, JUNK[1], JUNK[2]], draws="9m")
     state = discard(state, 0, "3s")
@@ -84,7 +76,8 @@ def test_two_big_hands_are_worth_5_times_2() -> None:
 
 
 def test_base_is_the_room_option() -> None:
-    """RULES §1: 底分 (base) is a room option (default 1). At the default a small self-draw costs 1 each."""
+    """docs/rules/xiangyin.md §14.2, 裁定 25: 底分 is a room option (default 1). At the default a small
+    self-draw costs 1 each."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], draws="4p", base=1)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.WIN)
@@ -93,7 +86,8 @@ def test_base_is_the_room_option() -> None:
 
 @pytest.mark.parametrize("seats", [2, 3])
 def test_self_draw_with_fewer_players(seats: int) -> None:
-    """Seed 计分: 自摸每人出分 — with 3 or 2 players every other player pays."""
+    """docs/rules/xiangyin.md §6.2, 裁定 2: on a self-draw every other player pays — with 3 or 2 players
+    too."""
     settlement = last_settlement(small_self_draw(seats=seats))
     assert paid(settlement) == {p: 10 for p in range(seats) if p != 1}
 
@@ -102,8 +96,8 @@ def test_self_draw_with_fewer_players(seats: int) -> None:
 
 
 def test_piao_is_chosen_blind_before_the_hand() -> None:
-    """Seed 六.1: 加飘：玩家勾选后，每局有0-4的飘分选项. RULES §4: each player picks 0..4 before the hand.
-    Every seat chooses at once, and nobody sees another's 飘 until all have chosen."""
+    """docs/rules/xiangyin.md §7.1, 裁定 21: with 加飘 every player picks a 飘 of 0–4 before the hand, all at
+    once, and nobody sees another's until all have chosen."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]], piao=[])
     assert state.phase == Phase.CHOOSE and to_act(state) == (0, 1, 2, 3)
     assert legal(state, 2) == {f"2 choose {v}" for v in "01234"}
@@ -116,29 +110,29 @@ def test_piao_is_chosen_blind_before_the_hand() -> None:
 
 
 def test_no_piao_choice_without_the_option() -> None:
-    """Seed 六.1: 玩家勾选后 — without 加飘 nobody chooses: the dealer plays at once."""
+    """docs/rules/xiangyin.md §7.1, §14.3: without 加飘 nobody chooses: the dealer plays at once."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]])
     assert state.phase == Phase.TURN and state.current == 0
     assert all(not legal(state, s) or "choose" not in " ".join(legal(state, s)) for s in range(4))
 
 
 def test_piao_example_from_the_seed() -> None:
-    """Seed 六.1: 例如玩家A飘1，玩家B飘2，B对A放炮，B要额外出3分的底分. A = seat 1 (碰碰胡), B = seat 2:
-    B pays 5 × 10 + (1 + 2) × 10 = 80."""
+    """docs/rules/xiangyin.md §7.3: A 飘 1, B 飘 2, B deals into A: B pays 3 × base extra. A = seat 1
+    (碰碰胡), B = seat 2: B pays 5 × 10 + (1 + 2) × 10 = 80."""
     settlement = last_settlement(pph_on_discard(piao=[0, 1, 2, 0]))
     assert paid(settlement) == {2: 80}
 
 
 def test_piao_on_a_self_draw_each_payer_adds_his_and_the_winners() -> None:
-    """RULES §4: a payer pays (his 飘 + winner's 飘) × 底分 extra. Winner 飘 1; payers 飘 2, 0, 4 pay
-    10 + 30, 10 + 10, 10 + 50."""
+    """docs/rules/xiangyin.md §7.2: a payer adds (his 飘 + the winner's 飘) × 底分. Winner 飘 1; payers 飘 2,
+    0, 4 pay 10 + 30, 10 + 10, 10 + 50."""
     settlement = last_settlement(small_self_draw(piao=[2, 1, 0, 4]))
     assert paid(settlement) == {0: 40, 2: 20, 3: 60}
 
 
 def test_piao_is_not_multiplied_by_birds() -> None:
-    """Seed 计分: 最终得分=牌型分X(中鸟分+1)+飘分 — the bird multiplies the hand, the 飘 is added after. A
-    bird on the winner: each pays 10 × 2 + (1 + 0) × 10 = 30."""
+    """docs/rules/xiangyin.md §6.1, §7.2: the bird multiplies the hand, the 飘 is added after. A bird on the
+    winner: each pays 10 × 2 + (1 + 0) × 10 = 30."""
     settlement = last_settlement(small_self_draw("9s", 1, piao=[0, 1, 0, 0]))
     assert paid(settlement) == {0: 30, 2: 30, 3: 30}
 
@@ -152,15 +146,14 @@ def test_piao_zero_adds_nothing() -> None:
 
 
 def test_birds_are_the_next_wall_tiles() -> None:
-    """Seed 五: 在胡牌之后 ... 此时从牌堆上取创建房间时选取的鸟数 — the birds are the next tiles of the
-    wall."""
+    """docs/rules/xiangyin.md §8.1: after a win the birds are the next tiles at the front of the wall."""
     settlement = last_settlement(small_self_draw("9s5m", 2))
     assert settlement.birds == tuple(parse_tiles_ordered("9s5m"))
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 4, 6])
 def test_number_of_birds_is_the_room_option(n: int) -> None:
-    """Seed 五: 创建房间时选取的鸟数; options 0/1/2/4/6."""
+    """docs/rules/xiangyin.md §8.1, §14.1: the number of birds is a room option 0/1/2/4/6."""
     assert len(last_settlement(small_self_draw("", n)).birds) == n
 
 
@@ -177,21 +170,23 @@ def test_number_of_birds_is_the_room_option(n: int) -> None:
         ("4s", {0: 20, 2: 10, 3: 10}),  # 4/8 → 上家 (seat 0)
         ("8m", {0: 20, 2: 10, 3: 10}),
     ],
+    ids=param_id,
 )
 def test_birds_count_from_the_winner(bird: str, expected: dict[int, int]) -> None:
-    """Seed 五: 鸟的点数从胡牌者逆时针开始计算。1/5/9为胡牌者全中，2/6下家，3/7对家，4/8上家。中1只鸟为2.
-    Seat 1 self-draws a small hand (10 each); a hit doubles that payer."""
+    """docs/rules/xiangyin.md §8.2, §8.3: the rank counts from the winner, counter-clockwise: 1/5/9 the
+    winner, 2/6 next, 3/7 opposite, 4/8 previous; one hit ×2. Seat 1 self-draws a small hand (10 each); a hit
+    doubles that payer."""
     assert paid(last_settlement(small_self_draw(bird, 1))) == expected
 
 
 def test_two_hits_triple_the_payment() -> None:
-    """RULES §4: Final = hand value × 底分 × (bird hits + 1) — two birds on the winner: × 3, not × 4."""
+    """docs/rules/xiangyin.md §8.3: × (bird hits + 1) — two birds on the winner: × 3, not × 4."""
     assert paid(last_settlement(small_self_draw("9s1m", 2))) == {0: 30, 2: 30, 3: 30}
 
 
 def test_bird_on_the_winner_and_one_on_a_payer() -> None:
-    """RULES §1: A payer is "hit" by a bird on the winner, on himself. 9s (winner) + 6p (seat 2): seat 2
-    has two hits (× 3), the others one (× 2)."""
+    """docs/rules/xiangyin.md §8.3: a bird on the winner or on the payer hits that payment. 9s (winner) + 6p
+    (seat 2): seat 2 has two hits (× 3), the others one (× 2)."""
     assert paid(last_settlement(small_self_draw("9s6p", 2))) == {0: 20, 2: 30, 3: 20}
 
 
@@ -200,9 +195,8 @@ def test_bird_on_the_winner_and_one_on_a_payer() -> None:
     [("1s", True), ("2m", True), ("3m", False), ("4s", False)],
 )
 def test_discard_win_bird_on_winner_or_discarder(bird: str, hit: bool) -> None:
-    """RULES §1: A payer is "hit" by a bird on the winner, on himself, or (discard win) on the discarder.
-    Seat 1 wins on seat 2's discard: 1 → the winner, 2 → his 下家 = the discarder: × 2; 3 → seat 3, 4 →
-    seat 0: no hit."""
+    """docs/rules/xiangyin.md §8.3: on a discard a bird on the winner or the discarder hits. Seat 1 wins on
+    seat 2's discard: 1 → the winner, 2 → his 下家 = the discarder: × 2; 3 → seat 3, 4 → seat 0: no hit."""
     settlement = last_settlement(pph_on_discard(bird, 1))
     assert paid(settlement) == {2: 100 if hit else 50}
 
@@ -215,10 +209,11 @@ def test_discard_win_bird_on_winner_or_discarder(bird: str, hit: bool) -> None:
         ("8m", {0: 20, 2: 10}),  # 4/8 → 上家 (seat 0)
         ("7s", {0: 10, 2: 10}),  # 3/7 → 对家: no such seat with 3 players
     ],
+    ids=param_id,
 )
 def test_birds_with_three_players(bird: str, expected: dict[int, int]) -> None:
-    """Seed 五 with 3 players. D: the ranks keep their seats — 1/5/9 the winner, 2/6 下家, 4/8 上家 — and
-    3/7 (对家) hit nobody."""
+    """docs/rules/xiangyin.md §8.4, 裁定 19: with 3 players the ranks keep their seats — 1/5/9 the winner,
+    2/6 下家, 4/8 上家 — and 3/7 (对家) hit nobody."""
     assert paid(last_settlement(small_self_draw(bird, 1, seats=3))) == expected
 
 
@@ -230,16 +225,17 @@ def test_birds_with_three_players(bird: str, expected: dict[int, int]) -> None:
         ("2s", {0: 10}),  # 2/6, 4/8: empty seats
         ("4s", {0: 10}),
     ],
+    ids=param_id,
 )
 def test_birds_with_two_players(bird: str, expected: dict[int, int]) -> None:
-    """Seed 五 with 2 players. D: the two sit opposite, so 1/5/9 hit the winner, 3/7 (对家) the other
-    player, and 2/6/4/8 (empty seats) nobody."""
+    """docs/rules/xiangyin.md §8.4, 裁定 19: with 2 players the two sit opposite, so 1/5/9 hit the winner,
+    3/7 (对家) the other player, and 2/6/4/8 (empty seats) nobody."""
     assert paid(last_settlement(small_self_draw(bird, 1, seats=2))) == expected
 
 
 def test_bird_seat_for_four_players_is_the_common_rule() -> None:
-    """RULES §1: a tile of rank r points at seat ((r−1) mod 4) counted from the winner — the same count as the
-    core's bird_target for a 4-player table."""
+    """docs/rules/common.md §6.1: a tile of rank r points at seat ((r−1) mod 4) counted from the origin (the
+    winner in Xiangyin) — the same count as the core's bird_target for a 4-player table."""
     state = deal([JUNK[0] + "3s", SMALL, JUNK[1], JUNK[2]])
     for origin in range(4):
         for t in range(27):

@@ -14,7 +14,7 @@ from engine import Act, Action, MeldKind, Phase, State, get_variant, new_hand, r
 
 from .dealing import act, discard
 from .playout import assert_reached, eager_policy, play_hand, random_policy
-from .test_xiangyin_helpers import deal
+from .xiangyin_helpers import deal
 
 RULES = get_variant("xiangyin")
 

@@ -1,5 +1,4 @@
-"""Who pays what in 转转麻将 (RULES.md §7 "Scoring (both)", "Birds (抓码)", "抢杠胡 … the robbed player pays
-for all three"; docs/rules/zhuanzhuan.md §5–§7).
+"""Who pays what in 转转麻将 (docs/rules/zhuanzhuan.md §5–§7, 裁定 3–8).
 
 One payment = shares × (way + birds + dealer) × 底分: way 自摸 / 抢杠胡 2, 接炮 1; birds 2 per 159中码 hit or
 the 一码全中 bird's rank; dealer +1 with 庄闲. Seat 0 deals; seat 1 wins unless told.
@@ -14,14 +13,15 @@ import pytest
 from engine import Act, State
 
 from .dealing import act, check_zero_sum, discard, discard_drawn, last_settlement, paid
-from .test_zhuanzhuan_helpers import JUNK, NO_HIT, READY, TWO_HITS, ZZ, deal, discard_win, self_draw
+from .zhuanzhuan_helpers import JUNK, NO_HIT, READY, TWO_HITS, ZZ, deal, discard_win, self_draw
 
 # ---------------------------------------------------------------- 自摸 / 接炮
 
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_self_draw_each_other_player_pays_2_base(base: int) -> None:
-    """RULES §7: "self-draw: each other player pays 2 × 底分" — at 底分 1 and 2, no bird hit."""
+    """docs/rules/zhuanzhuan.md §5.1, §5.4: a self-draw, each other player pays 2 × 底分 — at 底分 1 and 2, no
+    bird hit."""
     state = self_draw(base=base)
     settlement = last_settlement(state)
     assert dict(settlement.hands)[1] == ("pinghu", "zimo")
@@ -32,7 +32,7 @@ def test_self_draw_each_other_player_pays_2_base(base: int) -> None:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_discard_win_the_discarder_pays_1_base(base: int) -> None:
-    """RULES §7: "discard win (option): the discarder pays 1 × 底分"."""
+    """docs/rules/zhuanzhuan.md §5.1, §5.6: a discard win (可接炮): the discarder pays 1 × 底分."""
     state = discard_win(base=base)
     settlement = last_settlement(state)
     assert dict(settlement.hands)[1] == ("pinghu", "jiepao")
@@ -42,7 +42,7 @@ def test_discard_win_the_discarder_pays_1_base(base: int) -> None:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_dianpao_sanjia_the_discarder_pays_3(base: int) -> None:
-    """RULES §7: "(D: 3 if 点炮三家付 option)" — the discarder pays for all three, 1 each."""
+    """docs/rules/zhuanzhuan.md §5.6, 裁定 4: with 点炮三家付 the discarder pays for all three, 1 each."""
     state = discard_win(base=base, sanjia=True)
     assert paid(last_settlement(state)) == {0: 3 * base}
 
@@ -57,8 +57,8 @@ def test_sanjia_does_not_change_a_self_draw() -> None:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_zhuangxian_dealer_pays_one_more(base: int) -> None:
-    """RULES §7: "Dealer option 庄闲: dealer pays and receives +1" — a non-dealer's self-draw: the dealer pays
-    2 + 1, the others 2 (× 底分)."""
+    """docs/rules/zhuanzhuan.md §5.3, §5.8, 裁定 8: 庄闲, the dealer pays and receives 1 more per share — a
+    non-dealer's self-draw: the dealer pays 2 + 1, the others 2 (× 底分)."""
     state = self_draw(base=base, zhuangxian=True)
     assert paid(last_settlement(state)) == {0: 3 * base, 2: 2 * base, 3: 2 * base}
 
@@ -89,8 +89,8 @@ def test_without_zhuangxian_the_dealer_is_like_anyone() -> None:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_159_each_hit_adds_2_base_from_each_payer(base: int) -> None:
-    """RULES §7 Birds: "a bird of rank 1, 5 or 9 … is a hit; each hit adds 2 × 底分 from each payer" — birds
-    9m 1s 3s 6s: two hits, each of the three pays (2 + 2 × 2) × 底分."""
+    """docs/rules/zhuanzhuan.md §6.1, §5.7: a bird of rank 1, 5 or 9 is a hit; each hit adds 2 × 底分 from
+    each payer — birds 9m 1s 3s 6s: two hits, each of the three pays (2 + 2 × 2) × 底分."""
     state = self_draw(front=TWO_HITS, base=base)
     settlement = last_settlement(state)
     assert settlement.birds == (8, 9, 11, 14)  # 9m 1s 3s 6s, the wall's front after the winning tile
@@ -109,8 +109,8 @@ def test_159_hits_on_a_discard_win() -> None:
 
 @pytest.mark.parametrize(("birds", "option", "hits"), [(2, 2, 2), (4, 4, 2), (6, 6, 3)])
 def test_bird_count_is_the_room_option(birds: int, option: int, hits: int) -> None:
-    """RULES §7: "N = 2/4/6 (default 4) tiles from the wall front after a win" — the wall front 9m 1s 3s 6s 5p
-    2p: two birds hit twice, four twice, six three times."""
+    """docs/rules/zhuanzhuan.md §6.1: 2, 4 or 6 birds (default 4) from the wall front after a win — the wall
+    front 9m 1s 3s 6s 5p 2p: two birds hit twice, four twice, six three times."""
     state = self_draw(front=TWO_HITS + "5p2p", birds=option)
     settlement = last_settlement(state)
     assert len(settlement.birds) == birds
@@ -118,7 +118,7 @@ def test_bird_count_is_the_room_option(birds: int, option: int, hits: int) -> No
 
 
 def test_default_is_four_birds() -> None:
-    """RULES §7: "N = 2/4/6 (default 4)"."""
+    """docs/rules/zhuanzhuan.md §6.1, §9.4: 2/4/6 birds, default 4."""
     assert ZZ.make_options()["birds"] == 4
     assert len(last_settlement(self_draw()).birds) == 4
 
@@ -128,7 +128,7 @@ def test_default_is_four_birds() -> None:
 
 @pytest.mark.parametrize(("bird", "value"), [("1m", 1), ("5s", 5), ("7p", 7), ("9p", 9), ("3s", 3)])
 def test_yima_quanzhong_one_bird_worth_its_rank(bird: str, value: int) -> None:
-    """RULES §7: "Option 一码全中: one bird, worth its rank in points" — each payer pays 2 + rank."""
+    """docs/rules/zhuanzhuan.md §6.2, 裁定 7: 一码全中, one bird worth its rank — each payer pays 2 + rank."""
     state = self_draw(front=bird + "6s6s6s", yima=True)
     settlement = last_settlement(state)
     assert len(settlement.birds) == 1
@@ -164,8 +164,8 @@ def rob(front: str = NO_HIT, **kw: Any) -> State:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_qianggang_the_robbed_player_pays_for_all_three(base: int) -> None:
-    """RULES §7: "抢杠胡 on a 补杠 (the robbed player pays for all three)" — D: as a self-draw, 3 × 2 × 底分;
-    the robbed kong is not made and earns no kong money."""
+    """docs/rules/zhuanzhuan.md §4.4, §5.5, 裁定 3: robbing an added kong, paid as a self-draw by the robbed
+    player for all three, 3 × 2 × 底分; the robbed kong is not made and earns no kong money."""
     state = rob(base=base)
     settlement = last_settlement(state)
     assert dict(settlement.hands)[2] == ("pinghu", "qianggang")
@@ -180,6 +180,7 @@ def test_qianggang_with_bird_hits_for_all_three() -> None:
 
 
 def test_qianggang_needs_no_jiepao() -> None:
-    """D: robbing the kong is always allowed (it is paid as a self-draw), 可接炮 or not."""
+    """docs/rules/zhuanzhuan.md §4.4, 裁定 3: robbing the kong is always allowed (paid as a self-draw), 可接炮
+    or not."""
     assert ZZ.make_options()["jiepao"] is False
     assert paid(last_settlement(rob(jiepao=False))) == {1: 6}

@@ -1,5 +1,5 @@
-"""转转麻将 (RULES.md §7): the tiles, claims, winning shapes, kong money, the end of the wall, the next
-dealer, 漏胡 and the room options (docs/rules/zhuanzhuan.md). Payments are in test_zhuanzhuan_payments.py.
+"""转转麻将 (docs/rules/zhuanzhuan.md): the tiles, claims, winning shapes, kong money, the end of the wall,
+the next dealer, 漏胡 and the room options. Payments are in test_zhuanzhuan_payments.py.
 """
 
 from __future__ import annotations
@@ -20,23 +20,25 @@ from .dealing import (
     discard_drawn,
     last_settlement,
     paid,
+    param_id,
     play_to_end,
     settlements,
 )
-from .test_zhuanzhuan_helpers import JUNK, NO_HIT, READY, ZZ, deal, self_draw, win_names
+from .zhuanzhuan_helpers import JUNK, NO_HIT, READY, ZZ, deal, self_draw, win_names
 
 # ---------------------------------------------------------------- tiles and claims
 
 
 def test_108_tiles_no_honors() -> None:
-    """RULES §7: "转转: 108 tiles" (万 条 筒, four of each)."""
+    """docs/rules/zhuanzhuan.md §1.1: 108 tiles (万 条 筒, four of each)."""
     assert sorted(ZZ.tile_set(4, ZZ.make_options())) == full_set(False)
     state = new_hand(ZZ, 1)
     assert len(state.wall.tiles) == 108
 
 
 def test_no_chow() -> None:
-    """RULES §7: "转转: … no chow" — the dealer's 6p next to seat 1's 45p opens no claim: seat 1 draws."""
+    """docs/rules/zhuanzhuan.md §3.1: no chow — the dealer's 6p next to seat 1's 45p opens no claim: seat 1
+    draws."""
     state = deal([JUNK[0] + "6p", JUNK[1], JUNK[2], "6699m336699s369p"])
     assert state.seats[1].counts[parse_tile("4p")] and state.seats[1].counts[parse_tile("5p")]
     state = act(state, 0, Act.DISCARD, "6p")
@@ -45,7 +47,8 @@ def test_no_chow() -> None:
 
 
 def test_pung_and_kong_on_a_discard() -> None:
-    """RULES §7: "pung and kong" — the dealer's 6p may be punged or konged by a seat holding three."""
+    """docs/rules/zhuanzhuan.md §3.1: pung and kong — the dealer's 6p may be punged or konged by a seat
+    holding three."""
     state = deal([JUNK[0] + "6p", "333m666m999s3p666p", JUNK[1], JUNK[2]])
     state = act(state, 0, Act.DISCARD, "6p")
     assert can(state, 1, Act.PUNG) and can(state, 1, Act.KONG, "6p")
@@ -55,21 +58,22 @@ def test_pung_and_kong_on_a_discard() -> None:
 
 
 def test_self_draw_only_by_default() -> None:
-    """RULES §7: "win by self-draw (default)" — seat 1 waits on 6p but may only pung the dealer's 6p."""
+    """docs/rules/zhuanzhuan.md §4.3: self-draw only by default — seat 1 waits on 6p but may only pung the
+    dealer's 6p."""
     state = deal([JUNK[0] + "6p", READY, JUNK[1], JUNK[2]])
     state = act(state, 0, Act.DISCARD, "6p")
     assert can(state, 1, Act.PUNG) and not can(state, 1, Act.WIN)
 
 
 def test_jiepao_option_wins_on_a_discard() -> None:
-    """RULES §7: "or also on a discard (option 可接炮)"."""
+    """docs/rules/zhuanzhuan.md §4.3: with 可接炮 a discard wins too."""
     state = deal([JUNK[0] + "6p", READY, JUNK[1], JUNK[2]], jiepao=True)
     state = act(state, 0, Act.DISCARD, "6p")
     assert can(state, 1, Act.WIN)
 
 
 def test_any_pair_wins() -> None:
-    """RULES §7: "any pair" — no 2/5/8 pair needed: 333m 666m 999s 333p 66p."""
+    """docs/rules/zhuanzhuan.md §4.1: any pair — no 2/5/8 pair needed: 333m 666m 999s 333p 66p."""
     assert win_names(ZZ, "333m666m999s333p66p", "6p") == ["pinghu", "zimo"]
     assert win_names(ZZ, "123m456m789s234p99p", "9p", self_draw=False) is None  # no 可接炮
     assert win_names(ZZ, "123m456m789s234p99p", "9p", self_draw=False, options={"jiepao": True}) == [
@@ -79,7 +83,7 @@ def test_any_pair_wins() -> None:
 
 
 def test_seven_pairs_win_by_default() -> None:
-    """RULES §7: "七小对 wins (option, default on)"."""
+    """docs/rules/zhuanzhuan.md §4.2: 七小对 wins (room option, on by default)."""
     assert ZZ.make_options()["qidui"] is True
     assert win_names(ZZ, "33m66m99s33p66p99p33s", "3s") == ["qidui", "zimo"]
 
@@ -90,7 +94,7 @@ def test_seven_pairs_off() -> None:
 
 
 def test_a_four_counts_as_two_pairs() -> None:
-    """D (docs/rules/zhuanzhuan.md): in 七小对 four of a kind count as two pairs."""
+    """docs/rules/zhuanzhuan.md §4.2, 裁定 2: in 七小对 four of a kind count as two pairs."""
     assert win_names(ZZ, "3333m99s33p66p99p33s", "3s") == ["qidui", "zimo"]
 
 
@@ -107,7 +111,7 @@ def test_seven_pairs_in_play() -> None:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_concealed_kong_each_pays_2(base: int) -> None:
-    """RULES §7: "Kongs, paid at once: … 暗杠 each 2" (× 底分)."""
+    """docs/rules/zhuanzhuan.md §7.1: kong money is paid at once: 暗杠, 2 from each (× 底分)."""
     state = deal(["3333m124578s1245p", JUNK[0], JUNK[1], JUNK[2]], base=base)
     state = act(state, 0, Act.KONG, "3m")
     assert paid(last_settlement(state, "kong")) == {1: 2 * base, 2: 2 * base, 3: 2 * base}
@@ -115,7 +119,7 @@ def test_concealed_kong_each_pays_2(base: int) -> None:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_exposed_kong_the_discarder_pays_3(base: int) -> None:
-    """RULES §7: "明杠 (from a discard) the discarder 3"."""
+    """docs/rules/zhuanzhuan.md §7.1: 明杠 (on a discard), the discarder pays 3."""
     state = deal([JUNK[0] + "6p", "333m666m999s3p666p", JUNK[1], JUNK[2]], base=base)
     state = act(state, 0, Act.DISCARD, "6p")
     state = act(state, 1, Act.KONG, "6p")
@@ -135,7 +139,7 @@ def added_kong(**kw: Any) -> State:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_added_kong_each_pays_1(base: int) -> None:
-    """RULES §7: "补杠 each 1"."""
+    """docs/rules/zhuanzhuan.md §7.1: 补杠, 1 from each."""
     assert paid(last_settlement(added_kong(base=base), "kong")) == {0: base, 2: base, 3: base}
 
 
@@ -146,7 +150,8 @@ def concealed_kong_then_drawn(**kw: Any) -> State:
 
 
 def test_kong_money_stays_on_a_drawn_hand_by_default() -> None:
-    """RULES §1 流局不流杠 (the common rule, 流局不算杠 off by default): kong money stands."""
+    """docs/rules/zhuanzhuan.md §7.3, 裁定 11: 流局不算杠 is off by default: kong money stands on a drawn
+    hand."""
     state = concealed_kong_then_drawn()
     assert state.result is not None and state.result.reason == "draw"
     assert state.result.deltas == (6, -2, -2, -2)
@@ -155,7 +160,7 @@ def test_kong_money_stays_on_a_drawn_hand_by_default() -> None:
 
 @pytest.mark.parametrize("base", [1, 2])
 def test_tuigang_returns_kong_money_on_a_drawn_hand(base: int) -> None:
-    """RULES §7: "option 流局不算杠: kong money is returned on a drawn hand"."""
+    """docs/rules/zhuanzhuan.md §7.3: with 流局不算杠 kong money is returned on a drawn hand."""
     state = concealed_kong_then_drawn(tuigang=True, base=base)
     assert state.result is not None and state.result.deltas == (0, 0, 0, 0)
     refund = last_settlement(state, "draw")
@@ -183,11 +188,11 @@ def test_tuigang_keeps_kong_money_when_the_hand_is_won() -> None:
 
 
 @pytest.mark.parametrize(
-    ("options", "left"), [({}, 4), ({"birds": 2}, 2), ({"birds": 6}, 6), ({"yima": True}, 1)]
+    ("options", "left"), [({}, 4), ({"birds": 2}, 2), ({"birds": 6}, 6), ({"yima": True}, 1)], ids=param_id
 )
 def test_no_haidi_the_birds_stay_in_the_wall(options: dict[str, object], left: int) -> None:
-    """RULES §7: "No 海底; when the wall (less the birds) is empty the hand is drawn" — nobody is offered the
-    last tile; the birds (one with 一码全中) are never drawn."""
+    """docs/rules/zhuanzhuan.md §8.1, 裁定 9: no haidi; when the wall less the birds is empty the hand is
+    drawn — nobody is offered the last tile; the birds (one with 一码全中) are never drawn."""
     state = deal([JUNK[0] + "8m", "6699m336699s369p", JUNK[1], JUNK[2]], **options)
     phases = set()
     state = discard(state, 0, "8m")
@@ -203,7 +208,7 @@ def test_no_haidi_the_birds_stay_in_the_wall(options: dict[str, object], left: i
 
 
 def test_the_winner_deals_next() -> None:
-    """RULES §7: "Next dealer: the winner"."""
+    """docs/rules/zhuanzhuan.md §2.2: the winner deals next."""
     state = self_draw()
     assert state.result is not None and state.result.next_dealer == 1
 
@@ -222,7 +227,8 @@ MULTI = [JUNK[0] + "8m", JUNK[1], READY, "11m999m777s888s45p"]  # seats 2 and 3 
 
 
 def test_several_winners_the_discarder_deals() -> None:
-    """RULES §7: "several winners → the discarder" — seat 1 throws 6p into seats 2 and 3 (可接炮)."""
+    """docs/rules/zhuanzhuan.md §2.2, 裁定 10: several winners → the discarder deals — seat 1 throws 6p into
+    seats 2 and 3 (可接炮)."""
     state = deal(MULTI, draws="6p" + NO_HIT, jiepao=True)
     state = discard(state, 0, "8m")
     state = act(state, 1, Act.DISCARD, "6p")
@@ -235,7 +241,7 @@ def test_several_winners_the_discarder_deals() -> None:
 
 @pytest.mark.parametrize("dealer", [0, 2])
 def test_drawn_hand_the_dealer_stays(dealer: int) -> None:
-    """RULES §7: "drawn → the dealer stays"."""
+    """docs/rules/zhuanzhuan.md §2.2, §8.1: a drawn hand → the dealer stays."""
     hands = [JUNK[0], JUNK[1], JUNK[2], "6699m336699s369p"]
     hands[dealer] += "8m"
     state = play_to_end(deal(hands, dealer=dealer))
@@ -257,8 +263,8 @@ def both_pass_6p(draws: str) -> State:
 
 
 def test_passing_a_discard_win_bars_discard_wins_until_the_own_draw() -> None:
-    """RULES §1 Missed win (common rule, D for 转转): seat 3 passes seat 1's 6p; seat 2's 3p then is no win
-    for him; after his own draw (2s, thrown) he may win on the dealer's 3p."""
+    """docs/rules/zhuanzhuan.md §4.6, 裁定 13: seat 3 passes seat 1's 6p; seat 2's 3p then is no win for him;
+    after his own draw (2s, thrown) he may win on the dealer's 3p."""
     state = both_pass_6p("3p2s3p" + NO_HIT)
     assert state.current == 2 and state.seats[3].passed_wins
     state = act(state, 2, Act.DISCARD, "3p")
@@ -279,8 +285,8 @@ def test_self_draw_is_never_barred() -> None:
 
 
 def test_every_option_of_rules_section_7_is_a_room_option() -> None:
-    """RULES §7: 七小对, 可接炮, 点炮三家付, birds 2/4/6 (default 4), 一码全中, 流局不算杠, 庄闲, 底分 — each
-    with a Chinese and an English label."""
+    """docs/rules/zhuanzhuan.md §9, 裁定 12: 七小对, 可接炮, 点炮三家付, birds 2/4/6 (default 4), 一码全中,
+    流局不算杠, 庄闲, 底分 — each with a Chinese and an English label."""
     specs = {s.name: s for s in ZZ.option_specs}
     assert set(specs) == {"qidui", "jiepao", "sanjia", "birds", "yima", "tuigang", "zhuangxian", "base"}
     labels = {s.label_zh for s in ZZ.option_specs}
@@ -310,14 +316,14 @@ def test_illegal_input_says_why() -> None:
 
 
 def test_rules_pages_state_the_decisions_and_are_listed() -> None:
-    """Issue 16: docs/rules/zhuanzhuan.md and hongzhong.md (中文 / English) with every decision, in README's
+    """Docs/rules/zhuanzhuan.md and hongzhong.md (中文 / English) with every decision, in README's
     variant table and in docs/rules/common.md's list of variants."""
     root = Path(__file__).resolve().parent.parent
     readme = (root / "README.md").read_text(encoding="utf-8")
     common = (root / "docs/rules/common.md").read_text(encoding="utf-8")
     for vid in ("zhuanzhuan", "hongzhong"):
         page = (root / f"docs/rules/{vid}.md").read_text(encoding="utf-8")
-        assert "## 裁定 / Decisions" in page and "## 房间选项 / Room options" in page
+        assert "## 裁定 / Decisions" in page and "房间选项 / Room options" in page
         assert f"docs/rules/{vid}.md" in readme and f"| {vid} |" in common
         for spec in get_variant(vid).option_specs:
             assert spec.label_zh in page, (vid, spec.label_zh)

@@ -1,11 +1,11 @@
 """The AI seats: an Observation in, an Action out, never the State (docs/ai.md).
 
 ``choose(obs, rng, level=...)`` plays one of the levels of ``levels.py`` (ids and zh/en labels as data, for
-a table setting): ``easy`` is the AI as it was before issue 26 (``baseline.py``: tile efficiency only, kept
-so the duel of ``bench/ai_duel.py`` can always be rerun), ``normal`` adds hand values (``value.py``),
-``expert`` adds defence (``defence.py``); ``player.py`` decides for both. The default (AI seats, 托管) is the
-strongest level as the duel measures it: today still the baseline (docs/ai.md has the figures).
-Nothing here names a variant: what differs comes through the variant interface (``engine/variant.py``).
+a table setting): ``easy`` is the AI of earlier versions (``baseline.py``: tile efficiency only, kept so
+the duel of ``bench/ai_duel.py`` can always be rerun), ``normal`` adds hand values (``value.py``), ``expert``
+adds defence (``defence.py``); ``player.py`` decides for both. The default (AI seats, 托管) is the strongest
+level as the duel measures it: today still the baseline (docs/ai.md has the figures). Nothing here names a
+variant: what differs comes through the variant interface (``engine/variant.py``).
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ EXPERT = Level(
 # in intended order of strength
 LEVELS: tuple[Level, ...] = (EASY, NORMAL, EXPERT)
 LEVEL_IDS: tuple[str, ...] = tuple(lv.id for lv in LEVELS)
-# the level that plays as the AI did before issue 26 (the duel's baseline: bench/ai_duel.py)
+# the level that plays as the first AI did (the duel's baseline: bench/ai_duel.py)
 BASELINE_LEVEL = EASY.id
 # The default (AI seats, 托管) is the strongest level *as measured*: the duel (docs/ai.md) does not yet show
 # the expert ahead of the baseline, so the baseline plays by default until it does; then this becomes

@@ -114,6 +114,8 @@ class _Worker:
             pass
         finally:
             self.dead = True
+            if self.writer is not None:
+                self.writer.close()  # the socket's end here: its transport, not left to the garbage collector
             gone = ConnectionError("the picture worker died")
             if not self.ready.done():
                 self.ready.set_exception(gone)

@@ -1,4 +1,4 @@
-"""The game night (issue 11): a room of 4, 8 or 16 hands (or until /stop), Ready between hands, and the
+"""The game night: a room of 4, 8 or 16 hands (or until /stop), Ready between hands, and the
 final summary (大结算) that closes it, with a button that opens the same room again.
 
 Between two hands the table is in its ready phase: every seated player presses Ready; when all have, the

@@ -485,7 +485,7 @@ CATALOGUE: dict[str, Label] = {
     "cmd.stop": Label("结束本桌", "stop the table"),
     "cmd.lang": Label("切换语言", "switch language"),
     "cmd.help": Label("帮助", "help"),
-    # ---------------------------------------------------------------- the game night (issue 11)
+    # ---------------------------------------------------------------- the game night
     # room: 局数, ready, locked settings
     "night.rounds": Label("局数：{n} 局", "Hands in the room: {n}"),
     "night.rounds.open": Label("局数：不限（/stop 结束）", "Hands in the room: until /stop"),
@@ -617,7 +617,7 @@ CATALOGUE: dict[str, Label] = {
     "cmd.replay": Label("回放一局", "watch a hand again"),
     "cmd.export": Label("导出一局的记录", "a hand's full record"),
     "cmd.stats": Label("个人战绩", "player statistics"),
-    # --- issue 12: the table you can see (pictures, the panel's context, the clock, results, /view, /rules)
+    # --- the table you can see (pictures, the panel's context, the clock, results, /view, /rules)
     "group.title": Label("🀄 {variant} · 第 {tid} 桌 · 第 {n} 局", "🀄 {variant} · table #{tid} · hand {n}"),
     "clock.until": Label("还剩 {n} 秒", "{n}s left"),
     "clock.limit": Label("⏱ {until}（限时 {n} 秒）", "⏱ {until} (of {n}s)"),

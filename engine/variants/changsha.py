@@ -1,8 +1,9 @@
 """长沙麻将 Changsha: 258 pair for small hands, opening small hands, additive big hands, birds that double.
 
-Every rule and decision is in docs/rules/changsha.md (decisions the seed leaves open are marked D: there and
-here). What differs from the common model (engine/variant.py): the 258 pair, 起手小胡, 补张 / 开杠 with one
-tile by dice, 漏胡 barring only the passed tile, the payment table and birds, dealer rule G.
+Every rule and decision is in docs/rules/changsha.md (its decisions, 裁定 N, are cited by number here). What
+differs from the common model (engine/variant.py): the 258 pair, 起手小胡, 补张 / 开杠 with one tile by dice,
+漏胡 barring only the passed tile, the payment table and birds, the bird's seat dealing after two wins at the
+deal (docs/rules/changsha.md §2.7).
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if (std or qd) and one_suit(c, melds):
         big.append(("qingyise", 1))
     if qd:
-        # D: a seven-pairs hand with any four of a kind is 豪华七小对 and counts 2, however many fours.
+        # docs/rules/changsha.md 裁定 6: seven pairs with any four of a kind are 豪华七小对, 2 however many
+        # fours.
         big.append(("haohua_qidui", 2) if seven_pairs_quads(c) else ("qidui", 1))
     if (
         not ctx.self_draw
@@ -112,7 +114,7 @@ def opening_kinds(counts: Counts) -> tuple[str, ...]:
     if any(not any(counts[s * 9 : s * 9 + 9]) for s in range(3)):
         out.append("queyise")  # 缺一色：筒、索、万任缺一门
     if sum(1 for n in counts if n >= 3) >= 2:
-        out.append("liuliushun")  # 六六顺：已有 2 个刻子 (D: a four holds a triplet)
+        out.append("liuliushun")  # 六六顺：已有 2 个刻子 (docs/rules/changsha.md 裁定 8: a four holds one)
     return tuple(out)
 
 
@@ -174,8 +176,8 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
 
 
 def settle_opening(state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
-    """Each opening hand is paid as a small self-draw (等同小胡自摸), birds included. D: the bird tiles
-    are looked at, not taken: they stay at the front of the wall."""
+    """Each opening hand is paid as a small self-draw (等同小胡自摸), birds included; the bird tiles
+    are looked at, not taken: they stay at the front of the wall (docs/rules/changsha.md §6.6, 裁定 9)."""
     birds = bird_tiles(state, None)
     targets = bird_seats(state, birds)
     paying = [s for s in range(state.num_seats) if s != seat]
@@ -207,7 +209,7 @@ class Changsha(Variant):
         return evaluate_win(ctx)
 
     def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
-        """起手小胡 held right after the deal (seed 五.2 1–4)."""
+        """起手小胡 held right after the deal (docs/rules/changsha.md §6.1–§6.5)."""
         return opening_kinds(state.seats[seat].counts)
 
     def settle_opening(self, state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
@@ -217,8 +219,8 @@ class Changsha(Variant):
         return opening_reveal(state, seat, kinds)
 
     def passed_win_bars(self, passed: tuple[int, ...], tile: int) -> bool:
-        """漏胡 (seed 七.5): 在玩家摸牌前禁止炮胡 … 只对该玩家漏胡的那张牌有效 — only the tile he passed is
-        barred (until his own next draw, pung or kong); another winning tile from a discard may be taken."""
+        """漏胡 (docs/rules/changsha.md §13.1, 裁定 11): only the tile he passed is barred (until his own next
+        draw, pung or kong); another winning tile from a discard may be taken."""
         return tile in passed
 
     def kong_modes(self, state: State, seat: int, tile: int, kind: MeldKind) -> tuple[KongMode, ...]:
@@ -230,9 +232,9 @@ class Changsha(Variant):
         return settle_wins(state, infos, ctx)
 
     def next_dealer(self, state: State, ctx: WinContext | None) -> int:
-        """Rule G first: 起手后，出现 2 个或 2 个以上的玩家胡（天胡、四喜、六六顺、缺一色、板板胡）则中鸟的
-        玩家下局当庄家 — the bird of the first opening declaration (D: none with 0 birds); then the
-        common rule (B–F)."""
+        """Two or more players winning at the deal (天胡 or opening hands) first: the seat hit by the bird of
+        the first opening declaration deals (docs/rules/changsha.md §2.7, 裁定 15: none with 0 birds); then
+        the common rule (docs/rules/changsha.md §2.2–§2.6)."""
         openings = [st for st in state.settlements if st.kind == SettleKind.OPENING]
         at_deal = {w for st in openings for w in st.winners}
         if ctx is not None and ctx.first_turn:

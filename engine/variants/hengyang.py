@@ -1,7 +1,7 @@
 """衡阳麻将 Hengyang: 平和 with a 258 pair, 门前清, 扳牌 opening hands shown for three turns, additive big
 hands, two birds from the wall front, kong money, two-tile 开杠, no robbing the kong.
 
-Every rule and decision is in docs/rules/hengyang.md (decisions the seed leaves open are marked D: there and
+Every rule and decision is in docs/rules/hengyang.md (its decisions, 裁定 N, are cited by number
 here). Variant state: ``State.extra`` holds each seat's remaining 三巡 (own discards its hand stays shown).
 """
 
@@ -53,8 +53,8 @@ NAMES: dict[str, tuple[str, str]] = {
 PARTS: dict[str, tuple[str, str]] = {"longqidui_fan": ("龙七对加番", "dragon seven pairs +1")}
 
 OPTIONS = (
-    # D: the seed turns up two birds (牌山正序的两张牌) and defines payments up to two hits (4倍), so a room
-    # may play with 0, 1 or 2 birds; 2 is the default.
+    # docs/rules/hengyang.md 裁定 15: the source turns up two birds and defines payments up to two hits
+    # (×4), so a room may play with 0, 1 or 2 birds; 2 is the default.
     OptionSpec("birds", 2, (0, 1, 2), "扎鸟数", "birds"),
     OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
 )
@@ -70,7 +70,7 @@ def _concealed(melds: tuple[Meld, ...]) -> bool:
 
 def evaluate_win(ctx: WinContext) -> WinInfo | None:
     """Which hands a complete 14 tiles make. Shape big hands need no 258 pair; 平和 does; the situational
-    big hands (天胡 地胡 海底捞月 杠上开花) need a hand that already wins (D, as Changsha)."""
+    big hands (天胡 地胡 海底捞月 杠上开花) need a hand that already wins (docs/rules/hengyang.md 裁定 8)."""
     c, melds = ctx.counts, ctx.melds
     if sum(c) != 14 - 3 * len(melds):
         return None
@@ -91,13 +91,13 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         and sum(c) == 2
         and is_258(ctx.tile)
     ):
-        # 全求人：吃碰杠四组单钓将牌，需要二五八作将. D: won on a discard (everything from others).
+        # 全求人 (docs/rules/hengyang.md §7.3, 裁定 7): a single wait on a 258 pair, won on a discard.
         big.append(("quanqiuren", 1))
     if (std or qd) and one_suit(c, melds):
         big.append(("qingyise", 1))  # 清一色：不需要二五八作将
     if qd:
         # 七小对; a four of a kind in it (5 pairs + a triplet won on its fourth, or a four + 4 pairs + the
-        # single's mate) is 龙七对: one big hand and 1 番 more on each payment (D, docs/rules/hengyang.md).
+        # single's mate) is 龙七对: one big hand, 1 番 more per payment (docs/rules/hengyang.md 裁定 5).
         big.append(("longqidui", 1) if seven_pairs_quads(c) else ("qidui", 1))
     pinghu = std and any(is_258(p) for p in standard_pairs(c))
     if not big and not pinghu:
@@ -107,9 +107,9 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if ctx.first_discard and not ctx.self_draw:
         big.append(("dihu", 1))  # 地胡：庄家打出第一张牌闲家就胡牌
     if ctx.haidi and ctx.self_draw:
-        big.append(("haidilaoyue", 1))  # 海底捞月 (D: a win on the shown haidi tile is no big hand)
+        big.append(("haidilaoyue", 1))  # 海底捞月 (docs/rules/hengyang.md 裁定 9: not on the shown tile)
     if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
-        big.append(("gangshangkaihua", 1))  # 杠上开花: only after 开杠 (D: a 补张 tile is a plain self-draw)
+        big.append(("gangshangkaihua", 1))  # 杠上开花 only after 开杠 (docs/rules/hengyang.md 裁定 10)
     if big:
         return WinInfo(tuple(big))
     return WinInfo((), ("pinghu", "menqianqing") if _concealed(melds) else ("pinghu",))
@@ -119,8 +119,8 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
 
 
 def opening_counts(state: State, seat: int) -> Counts:
-    """The 13 dealt tiles an opening hand is judged on (起牌抓完13张牌后). D: the dealer's 14th tile is his
-    first draw and is left out."""
+    """The 13 dealt tiles an opening hand is judged on (docs/rules/hengyang.md 裁定 12: the dealer's 14th
+    tile is his first draw and is left out)."""
     counts = state.seats[seat].counts
     if seat == state.dealer and state.first_turn and state.drawn is not None and sum(counts) == 14:
         return remove_tile(counts, state.drawn)
@@ -128,7 +128,7 @@ def opening_counts(state: State, seat: int) -> Counts:
 
 
 def opening_kinds(counts: Counts) -> tuple[str, ...]:
-    """扳牌 held in 13 tiles. D: each kind counts once, several kinds combine."""
+    """扳牌 held in 13 tiles (docs/rules/hengyang.md 裁定 13: each kind counts once, several combine)."""
     out = []
     no_suit = any(not any(counts[s * 9 : s * 9 + 9]) for s in range(3))
     if no_suit or not any(counts[t] for t in TILES_258):
@@ -136,7 +136,7 @@ def opening_kinds(counts: Counts) -> tuple[str, ...]:
     if any(n == 4 for n in counts):
         out.append("sixi")  # 四喜：手牌有一组杠子
     if sum(1 for n in counts if n >= 3) >= 2:
-        out.append("liuliushun")  # 六六顺：手牌有2组刻子 (D: a four holds a triplet)
+        out.append("liuliushun")  # 六六顺：手牌有2组刻子 (docs/rules/hengyang.md 裁定 13: a four holds one)
     return tuple(out)
 
 
@@ -252,8 +252,8 @@ class Hengyang(Variant):
     def settle_kong(
         self, state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
     ) -> Settlement | None:
-        """暗杠: each other player pays 2 番; 补杠: each pays 1 番; 直杠: the discarder alone pays 3 番.
-        D: no birds and no dealer extra on kong money; it stays on a drawn hand (流局不流杠)."""
+        """暗杠: each other player pays 2 番; 补杠: each pays 1 番; 直杠: the discarder alone pays 3 番. No
+        birds and no dealer extra on kong money; it stays on a drawn hand (docs/rules/hengyang.md 裁定 16)."""
         return standard_kong_money(state, seat, kind, from_seat)
 
     def settle_wins(

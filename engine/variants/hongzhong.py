@@ -2,8 +2,8 @@
 
 112 tiles; a 红中 stands for any tile in melds, pairs and 七小对 (engine/wild.py); it cannot be discarded,
 punged or konged; four 红中 win at once (四红中); only a hand without 红中 may win on a discard (可接炮);
-无红中 (option) is one bird hit more. Every rule and decision is in docs/rules/hongzhong.md (decisions the
-rule model leaves open are marked D: there and here).
+无红中 (option) is one bird hit more. Every rule and decision is in docs/rules/hongzhong.md (its decisions,
+裁定 N, are cited by number here).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """邵阳麻将 Shaoyang: 136 tiles, self-draw only (except 杠上炮 and 抢杠), one multiplier per hand, 加锤.
 
-Every rule and decision is in docs/rules/shaoyang.md (decisions the seed leaves open are marked D: there and
+Every rule and decision is in docs/rules/shaoyang.md (its decisions, 裁定 N, are cited by number
 here).
 
 Payment of one winner W to one payer P (every amount an integer):
@@ -43,7 +43,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "zhigang": ("直杠", "exposed kong from a discard"),
 }
 
-# 牌型倍数 × 底分 (seed 胡牌牌型 1–6, 特殊情况 门前清). D: no stacking — the highest applies.
+# 牌型倍数 × 底分 (docs/rules/shaoyang.md §6; 裁定 1: no stacking — the highest applies).
 MULTIPLIER: dict[str, int] = {
     "pinghu": 2,  # 平胡，底分的2倍
     "menqing_pinghu": 4,  # 小胡门前清为底分的四倍
@@ -58,7 +58,7 @@ MULTIPLIER: dict[str, int] = {
     "shisanyao": 24,  # 十三幺，是底分的24倍
 }
 
-# D: ties between equal multipliers are named in this order (e.g. 清一色龙七对 is named 龙七对)
+# docs/rules/shaoyang.md 裁定 1: equal multipliers are named in this order (清一色龙七对 is 龙七对)
 _PRIORITY = (
     "shisanyao",
     "longqidui",
@@ -99,8 +99,8 @@ def _suits(counts: Counts, melds: tuple[Meld, ...]) -> set[int]:
 
 
 def _menqing(melds: tuple[Meld, ...]) -> bool:
-    """门前清: no chow, pung, exposed or added kong. D: a concealed kong (暗杠) keeps the hand 门前清, and so
-    does winning on a robbed tile or 杠上炮 (the last tile is not what makes a hand "open")."""
+    """门前清: no chow, pung, exposed or added kong. A concealed kong (暗杠) keeps the hand 门前清, and so
+    does winning on a robbed tile or 杠上炮 (docs/rules/shaoyang.md 裁定 3)."""
     return all(m.kind == MeldKind.KONG_CONCEALED for m in melds)
 
 
@@ -124,7 +124,7 @@ def hand_kinds(counts: Counts, melds: tuple[Meld, ...]) -> list[str]:
         if all_pungs(counts, melds):
             out.append("menqing_pengpenghu" if concealed else "pengpenghu")
     if std or (not melds and is_seven_pairs(counts)):
-        # D: 清一色 / 风一色 also count for a seven-pairs shape (then always 门前清)
+        # docs/rules/shaoyang.md 裁定 4: 清一色 / 风一色 count for seven pairs too (always 门前清)
         if one_suit:
             out.append("menqing_qingyise" if concealed else "qingyise")
         if honors:
@@ -133,7 +133,8 @@ def hand_kinds(counts: Counts, melds: tuple[Meld, ...]) -> list[str]:
 
 
 def best_hand(counts: Counts, melds: tuple[Meld, ...]) -> str | None:
-    """The one hand that is paid: the highest multiplier (D: no stacking), ties by _PRIORITY."""
+    """The one hand that is paid: the highest multiplier (docs/rules/shaoyang.md 裁定 1), ties by
+    _PRIORITY."""
     kinds = hand_kinds(counts, melds)
     if not kinds:
         return None
@@ -261,15 +262,15 @@ class Shaoyang(Variant):
     def settle_kong(
         self, state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
     ) -> Settlement | None:
-        """D (as Hengyang): 暗杠 each other player pays 2 × 底分; 补杠 each pays 1 × 底分; 直杠 the discarder
-        pays 3 × 底分. 杠照常计算: paid when the kong is made, kept on a drawn hand (流局不流杠).
-        D: 加锤 multiplies win payments only, not kong money."""
+        """As Hengyang (docs/rules/shaoyang.md 裁定 10): 暗杠 each other player pays 2 × 底分; 补杠 each pays
+        1 × 底分; 直杠 the discarder pays 3 × 底分; paid when the kong is made, kept on a drawn hand. 加锤
+        multiplies win payments only, not kong money (docs/rules/shaoyang.md 裁定 11)."""
         return standard_kong_money(state, seat, kind, from_seat)
 
     def next_dealer(self, state: State, ctx: WinContext | None) -> int:
         """由本局胡牌的玩家下局坐庄，如庄家胡牌，则继续连庄。若流局则摸最后一张牌的玩家下局坐庄。
-        D: several winners on one tile → the dealer stays if he is one of them, else the first winner in
-        play order from the discarder (the robbed konger)."""
+        Several winners on one tile → the dealer stays if he is one of them, else the first winner in play
+        order from the discarder (the robbed konger): docs/rules/shaoyang.md 裁定 13."""
         winners = state.winners
         if winners:
             return state.dealer if state.dealer in winners else winners[0]

@@ -2,8 +2,8 @@
 换三张, 刮风下雨, the full 成都计番 table, 点杠花, 查花猪 and 查大叫; 三人两房 at three seats (条 and 筒
 only).
 
-Every rule and decision is in docs/rules/sichuan.md (the seed is a fragment; the fan table is the public
-Chengdu one; decisions are marked D: there and here).
+Every rule and decision is in docs/rules/sichuan.md (the fan table is the public Chengdu one; its decisions,
+裁定 N, are cited by number here).
 
 Money: a hand worth ``fan`` 番 pays 底分 × 2^min(fan, cap). Kong money (刮风下雨) is paid when the kong is
 made.
@@ -230,9 +230,9 @@ def _terminal_sets(counts: Counts, melds: tuple[Meld, ...]) -> bool:
 
 def _shape(counts: Counts, melds: tuple[Meld, ...], one_suit: bool, full: bool) -> tuple[str, int] | None:
     """The best reading of a complete hand: (shape name, 根 left to count). 根 = each kind owned four times;
-    the four that makes 龙七对 / 将七对 and the four kongs of 十八罗汉 are already in their fan (D: each
-    further four is a 根). ``full``: the full Chengdu table (金钩钓, 带幺九, 将七对, 十八罗汉 …). Readings of
-    equal worth: the bigger named hand."""
+    the four that makes 龙七对 / 将七对 and the four kongs of 十八罗汉 are already in their fan
+    (docs/rules/sichuan.md 裁定 9, 裁定 24, 裁定 25: each further four is a 根). ``full``: the full Chengdu
+    table (金钩钓, 带幺九, 将七对, 十八罗汉 …). Readings of equal worth: the bigger named hand."""
     gen = sum(1 for n in _totals(counts, melds) if n == 4)
     readings: list[tuple[str, int]] = []
     if is_standard(counts):
@@ -283,7 +283,7 @@ def _feeder_pays(ctx: WinContext) -> bool:
 def evaluate_win(ctx: WinContext) -> WinInfo | None:
     """A winning hand and its fans: big = ((shape, fan), ("gen", roots), extras...).
 
-    Seed 三.3: 必须缺门可胡，即胡牌的时候不能有三种花色的牌 — and (定缺) no tile of the void suit."""
+    docs/rules/sichuan.md §4.2: at most two suits in hand and melds, and no tile of the void suit."""
     c, melds = ctx.counts, ctx.melds
     if sum(c) != 14 - 3 * len(melds):
         return None
@@ -305,7 +305,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         if _no_terminals(c, melds):
             big.append(("zhongzhang", 1))
     if ctx.self_draw and ctx.kong_draw:
-        big.append(("gangshanghua", 1))  # 杠上花 (D: also after a 直杠: 点杠花, see ``dianganghua``)
+        big.append(("gangshanghua", 1))  # 杠上花, after a 直杠 too (docs/rules/sichuan.md 裁定 5)
     if not ctx.self_draw and ctx.robbed:
         big.append(("qiangganghu", 1))
     elif not ctx.self_draw and ctx.after_kong:
@@ -326,8 +326,8 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
 def void_choices(state: State, seat: int) -> tuple[str, ...]:
     """定缺 choices, the default (the suit with fewest tiles, ties in the order 万 条 筒) first.
 
-    Seed 二.1 注: 若摸牌结束只有两门花色，则以第三门花色作为定缺花色；若为一门花色，则可以在其他两门花色中
-    选择。 D: with two suits the missing one is the only choice offered."""
+    docs/rules/sichuan.md §2b.3, 裁定 1: with two suits the missing one is the only choice offered; with one
+    suit, either of the other two."""
     n = _suit_counts(state.seats[seat].counts)
     missing = [i for i in range(3) if n[i] == 0]
     order = missing if missing else sorted(range(3), key=lambda i: (n[i], i))
@@ -339,7 +339,7 @@ _held_void: list[tuple[Any, int | None]] = [(None, None)]
 
 
 def discard_allowed(state: State, seat: int, t: int) -> bool:
-    """Seed 二.1: 游戏中必须先打完该门花色 — while a void tile is held, only void tiles may be thrown."""
+    """docs/rules/sichuan.md §2b.4: while a void tile is held, only void tiles may be thrown."""
     s = state.seats[seat]
     cached = _held_void[0]
     if cached[0] is not s:
@@ -352,14 +352,14 @@ def discard_allowed(state: State, seat: int, t: int) -> bool:
 
 
 def claim_allowed(state: State, seat: int, act: Act, t: int) -> bool:
-    """D: no pung or kong of the void suit (手上不能留定缺花色的牌), own concealed kongs included."""
+    """No pung or kong of the void suit, own concealed kongs included (docs/rules/sichuan.md §2b.5,
+    裁定 2)."""
     return _void(state.seats[seat].choice) != t // 9
 
 
 def must_win(state: State, seat: int) -> bool:
-    """Seed 三.4 最后四张自动胡: once the last four wall tiles are being drawn, a player who can win must.
-    The seed's note 定缺规则中最后四张可以不胡 makes it a room option (``last_four``), off by default: this
-    table always plays 定缺."""
+    """Once the last four wall tiles are being drawn, a player who can win must: a room option
+    (``last_four``), off by default (docs/rules/sichuan.md §9.1, 裁定 4)."""
     return bool(state.options.get("last_four", False)) and state.wall.remaining < 4
 
 
@@ -387,8 +387,8 @@ def swapping(state: State) -> bool:
 
 
 def swap_step(dice_sum: int, seats: int) -> int:
-    """RULES §6b (D): sum 1–4 to 下家, 5–8 to 上家, 9–12 across. D: three seats have nobody across: an odd
-    sum passes to 下家, an even one to 上家."""
+    """docs/rules/sichuan.md §2.2, §2.3, 裁定 21: sum 2–4 to 下家, 5–8 to 上家, 9–12 across; three seats have
+    nobody across: an odd sum passes to 下家, an even one to 上家."""
     if seats == 3:
         return 1 if dice_sum % 2 else -1
     return 1 if dice_sum <= 4 else -1 if dice_sum <= 8 else 2
@@ -418,8 +418,8 @@ def swap_choices(counts: Counts) -> tuple[str, ...]:
 
 
 def swap_tiles(state: State, events: list[Event]) -> State:
-    """换三张 (RULES §6b): every seat's three tiles pass at once by the dealer's dice; each seat is told
-    privately what it received; the choices are cleared for 定缺."""
+    """换三张 (docs/rules/sichuan.md §2): every seat's three tiles pass at once by the dealer's dice; each
+    seat is told privately what it received; the choices are cleared for 定缺."""
     n = state.num_seats
     roll = state.dice_rolls
     rng = random.Random(f"{state.variant.id}/{state.seed}/dice/{roll}")
@@ -480,9 +480,9 @@ def _haidi(state: State, ctx: WinContext) -> str | None:
 
 
 def _heaven_earth(state: State, w: int, ctx: WinContext) -> str | None:
-    """天胡 / 地胡 (option ``tiandihu``). 天胡: the dealer wins on his dealt tiles. D: 地胡 is a non-dealer's
-    win with his first tile — the dealer's first discard, or his own first draw — as the hand's first win,
-    before any pung or kong."""
+    """天胡 / 地胡 (option ``tiandihu``). 天胡: the dealer wins on his dealt tiles. 地胡
+    (docs/rules/sichuan.md 裁定 28) is a non-dealer's win with his first tile — the dealer's first discard, or
+    his own first draw — as the hand's first win, before any pung or kong."""
     if not state.options.get("tiandihu", False):
         return None
     if ctx.first_turn and w == state.dealer:
@@ -496,7 +496,8 @@ def _heaven_earth(state: State, w: int, ctx: WinContext) -> str | None:
 
 def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Settlement:
     """底分 × 2^fan (capped) from every player still in on a self-draw, from the discarder otherwise (点杠花
-    with ``dianganghua`` = dianpao: from the kong's feeder alone). 天胡 / 地胡 are paid at the cap (D)."""
+    with ``dianganghua`` = dianpao: from the kong's feeder alone). 天胡 / 地胡 are paid at the cap
+    (docs/rules/sichuan.md 裁定 28)."""
     base = int(state.options["base"])
     cap = int(state.options["cap"])
     haidi = _haidi(state, ctx)
@@ -528,8 +529,9 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
 
 
 def _hujiao(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Payment | None:
-    """呼叫转移 (seed 二.5): the konger deals in straight after his kong → that kong's money goes to the
-    winner. D: only the kong just made; with 一炮多响 the first winner in play order takes it."""
+    """呼叫转移 (docs/rules/sichuan.md §8.6, 裁定 7): the konger deals in straight after his kong → that
+    kong's money goes to the winner; only the kong just made; with 一炮多响 the first winner in play order
+    takes it."""
     if not state.options["hujiao"] or ctx.self_draw or ctx.robbed or not ctx.after_kong:
         return None
     konger = ctx.from_seat
@@ -544,8 +546,8 @@ def _hujiao(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContex
 def settle_kong(
     state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
 ) -> Settlement | None:
-    """刮风下雨 (seed 二.3–4, 三.6): 直杠 2× from the discarder (家家有: and 1× from every other player still
-    in); 面下杠 1× from each player still in; 下雨 (暗杠) 2× from each player still in."""
+    """刮风下雨 (docs/rules/sichuan.md §8): 直杠 2× from the discarder (家家有: and 1× from every other player
+    still in); 面下杠 1× from each player still in; 下雨 (暗杠) 2× from each player still in."""
     still_in = others(state, seat, still_in=True)
     name = KONG_NAME[kind]
     if kind == MeldKind.KONG_EXPOSED:
@@ -555,8 +557,8 @@ def settle_kong(
             units += [(s, 1) for s in still_in if s != from_seat]
     elif kind == MeldKind.KONG_ADDED:
         if tile in state.seats[seat].passed_kongs:
-            # D: seed 三.6 面下杠 is the fourth tile 摸到…这时选择的杠牌; a fourth tile kept past a discard
-            # (过手杠) may still be konged, for no money
+            # a fourth tile kept past a discard (过手杠) may still be konged, for no money
+            # (docs/rules/sichuan.md §8.5, 裁定 8)
             return Settlement.from_payments(
                 SettleKind.KONG, state.num_seats, (seat,), ((seat, ("guoshougang",)),), (), ()
             )
@@ -570,8 +572,9 @@ def settle_kong(
 
 
 def best_fan(state: State, seat: int) -> int | None:
-    """查大叫: the most a ready hand can be worth — its best wait, shape and 根 only (no situational fan,
-    no self-draw bonus); None if not ready. D: a wait that would need a fifth copy is no wait."""
+    """查大叫: the most a ready hand can be worth — its best wait, shape and 根 only (no situational fan, no
+    self-draw bonus); None if not ready. A wait that would need a fifth copy is no wait (docs/rules/sichuan.md
+    裁定 14)."""
     s = state.seats[seat]
     total = _totals(s.counts, s.melds)
     best: int | None = None
@@ -596,11 +599,11 @@ def is_huazhu(state: State, seat: int) -> bool:
 
 
 def settle_draw(state: State) -> Settlement | None:
-    """The wall is empty with two or more players still in (seed 一: 流局查卫生（查花猪）;
-    docs/rules/sichuan.md): 查花猪 — a 花猪 pays every other non-花猪 player still in the cap; 查大叫 — a
-    player not ready pays every ready player his best hand; 退税 — players not ready (花猪 included) return
-    their kong money. 血流成河: "still in" is every seat that has not won this hand (D: a winner has been
-    paid for his wins and takes no part, as in 血战)."""
+    """The wall is empty with two or more players still in (docs/rules/sichuan.md §12): 查花猪 — a 花猪 pays
+    every other non-花猪 player still in the cap; 查大叫 — a player not ready pays every ready player his best
+    hand; 退税 — players not ready (花猪 included) return their kong money. 血流成河: "still in" is every seat
+    that has not won this hand (a winner has been paid for his wins and takes no part, as in 血战:
+    docs/rules/sichuan.md 裁定 23)."""
     # 血战: the seats still in; 血流成河: the seats that never won
     active = [s for s in range(state.num_seats) if not state.seats[s].won and s not in state.winners]
     huazhu = [s for s in active if is_huazhu(state, s)]
@@ -613,7 +616,7 @@ def settle_draw(state: State) -> Settlement | None:
         payments += [pay(h, o, cap_parts) for o in active if o not in huazhu]
     for x in unready:
         if x in huazhu:
-            continue  # D: the 花猪 has paid the cap already, which no hand exceeds
+            continue  # the 花猪 has paid the cap already (docs/rules/sichuan.md 裁定 15)
         payments += [pay(x, r, _fan_parts(state, [("youjiao", f)])) for r, f in ready.items()]
     returned = _refunds(state, unready)
     payments += returned
@@ -628,7 +631,7 @@ def settle_draw(state: State) -> Settlement | None:
 
 def _refunds(state: State, seats: list[int]) -> list[Payment]:
     """退税: every kong payment a not-ready player received goes back to its payer — except a kong whose
-    money already went to a winner by 呼叫转移 (D)."""
+    money already went to a winner by 呼叫转移 (docs/rules/sichuan.md 裁定 16)."""
     settlements = state.settlements
     kept = []
     for i, st in enumerate(settlements):
@@ -647,11 +650,11 @@ def _refunds(state: State, seats: list[int]) -> list[Payment]:
 def after_win(state: State, winners: tuple[int, ...], ctx: WinContext) -> tuple[State, bool]:
     """血战到底: the winners leave play; the hand goes on while two or more seats are still in.
 
-    血流成河 (RULES §6b): the winners stay in and may win again; the hand goes on until the wall is empty.
-    D (as the apps do): a winner's hand is locked (it can no longer change): every tile he draws that does
-    not win is discarded for him; he claims nothing but wins, and may kong a drawn tile only when that
-    leaves his waits as they are. A self-drawn winning tile is laid face up before him (in his river), so
-    that he holds his 13 tiles again; a discard won stays in its discarder's river."""
+    血流成河 (docs/rules/sichuan.md §7b, 裁定 22): the winners stay in and may win again; the hand goes on
+    until the wall is empty. As the apps do, a winner's hand is locked (it can no longer change): every tile
+    he draws that does not win is discarded for him; he claims nothing but wins, and may kong a drawn tile
+    only when that leaves his waits as they are. A self-drawn winning tile is laid face up before him (in his
+    river), so that he holds his 13 tiles again; a discard won stays in its discarder's river."""
     seats = list(state.seats)
     if state.options.get("mode") != XUELIU:
         for w in winners:
@@ -761,7 +764,8 @@ class Sichuan(Variant):
         return (KongMode.PLAIN,) if locked_kong(self, state, seat, tile, kind) else ()
 
     def claim_allowed(self, state: State, seat: int, act: Act, tile: int) -> bool:
-        """No chow (不可以吃); D: no pung or kong of the void suit, own concealed kongs included."""
+        """No chow; no pung or kong of the void suit, own concealed kongs included (docs/rules/sichuan.md
+        §3.1, §2b.5)."""
         return act != Act.CHOW and claim_allowed(state, seat, act, tile)
 
     def discard_allowed(self, state: State, seat: int, tile: int) -> bool:
@@ -795,8 +799,8 @@ class Sichuan(Variant):
         return after_win(state, winners, ctx)
 
     def next_dealer(self, state: State, ctx: WinContext | None) -> int:
-        """D (common Chengdu rule): the first to win deals next; if the first win was 一炮多响, the
-        discarder; if nobody won, the dealer stays."""
+        """The first to win deals next; if the first win was 一炮多响, the discarder; if nobody won, the
+        dealer stays (docs/rules/sichuan.md §13, 裁定 18)."""
         first = next((s for s in state.settlements if s.kind == SettleKind.WIN), None)
         if first is None:
             return state.dealer

@@ -2,7 +2,7 @@
 worth 5·2^(n−1), 飘, kong points, 开杠 of a whole stack, 杠上炮 paid as the konger's own 杠上开花, birds
 from the winner.
 
-Every rule and decision is in docs/rules/xiangyin.md (decisions the seed leaves open are marked D: there and
+Every rule and decision is in docs/rules/xiangyin.md (its decisions, 裁定 N, are cited by number
 here).
 """
 
@@ -116,7 +116,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     on_discard = not ctx.self_draw
     std = is_standard(c)
     qd = not melds and is_seven_pairs(c)
-    # 将将胡必须自摸: not on a discard (D: 抢杠, 杠上炮 and 海底炮 are 接炮 too)
+    # 将将胡必须自摸: not on a discard (docs/rules/xiangyin.md 裁定 4: 抢杠, 杠上炮, 海底炮 too)
     jj = all_258(c, melds) and not (on_discard and opts.get("jiangjiang_zimo", False))
     if not (std or qd or jj):
         return None
@@ -137,7 +137,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         big.append(("qingyise", 1))
     if qd:
         quads = seven_pairs_quads(c)
-        # D: three fours count as 双豪华七小对 too (the seed's top seven-pairs hand)
+        # docs/rules/xiangyin.md 裁定 6: three fours count as 双豪华七小对 too
         big.append(
             ("qidui", 1) if not quads else ("haohua_qidui", 2) if quads == 1 else ("shuanghaohua_qidui", 3)
         )
@@ -146,7 +146,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if ctx.haidi:
         big.append(("haidilaoyue", 1) if ctx.self_draw else ("haidipao", 1))
     if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
-        big.append(("gangshangkaihua", 1))  # D: 只记一张 — one 杠上开花 even if both turned-up tiles win
+        big.append(("gangshangkaihua", 1))  # one even if both tiles win: docs/rules/xiangyin.md 裁定 10
     if ctx.robbed:
         big.append(("qiangganghu", 1))
     if big:
@@ -191,7 +191,7 @@ def claim_allowed(state: State, seat: int, act: Act, t: int) -> bool:
             return False
         if any(suit_of(m.tile) != suit for m in s.melds):
             return False  # 碰了 / 吃了别的花色，就不能再吃这个花色
-        # 手牌和桌面上碰的牌，某个花色大于等于7个 (D: the discard itself is not counted)
+        # 手牌和桌面上碰的牌，某个花色大于等于7个 (docs/rules/xiangyin.md 裁定 24: not the discard)
         held = sum(s.counts[suit * 9 : suit * 9 + 9]) + sum(len(m.tiles) for m in s.melds)
         return held >= 7
     chow_suit = _chow_suit(s.melds)
@@ -205,7 +205,7 @@ def _has_pung(melds: tuple[Meld, ...], t: int) -> bool:
 def kong_modes(state: State, seat: int, t: int, kind: MeldKind) -> tuple[KongMode, ...]:
     """补张 always, 开杠 when ready after the kong (as Changsha). 明杠过杠不能再补: a 补杠 skipped at the
     first chance may later be made only as 开杠. 开杠开出来的牌，自己可以杠: after 开杠 the locked hand may
-    开杠 again if it stays ready (D: 听牌和番数可以改变 — the waits may change, not vanish)."""
+    开杠 again if it stays ready (docs/rules/xiangyin.md 裁定 12: the waits may change, not vanish)."""
     s = state.seats[seat]
     counts, melds = kong_after(s.counts, s.melds, t, kind)
     ready = bool(state.variant.waits(counts, melds, state.options, s.choice))
@@ -246,8 +246,9 @@ def _piao(state: State, seat: int) -> int:
 
 
 def bird_seat(n: int, origin: int, tile: int) -> int | None:
-    """抓鸟: 1/5/9 → ``origin`` (the winner, 全中), 2/6 → 下家, 3/7 → 对家, 4/8 → 上家. D: with 3 players
-    there is no 对家 (3/7 hit nobody); with 2 the other player sits opposite (3/7 hit him, 2/6/4/8 nobody)."""
+    """抓鸟: 1/5/9 → ``origin`` (the winner, 全中), 2/6 → 下家, 3/7 → 对家, 4/8 → 上家. With 3 players
+    there is no 对家 (3/7 hit nobody); with 2 the other player sits opposite (3/7 hit him, 2/6/4/8 nobody):
+    docs/rules/xiangyin.md §8.4, 裁定 19."""
     d = tile % 9 % 4  # 0 self, 1 下家, 2 对家, 3 上家
     if n == 4:
         return (origin + d) % 4
@@ -260,7 +261,8 @@ def bird_seat(n: int, origin: int, tile: int) -> int | None:
 
 def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int, tuple[str, ...]]:
     """杠上炮: the big hands the konger would have had, had one turned-up tile made his 杠上开花
-    (只记一张成功). D: his most valuable wait counts. Returns (big count, names)."""
+    (只记一张成功). His most valuable wait counts (docs/rules/xiangyin.md 裁定 17). Returns (big count,
+    names)."""
     s = state.seats[konger]
     best: tuple[int, tuple[str, ...]] = (1, ("gangshangkaihua",))
     for t in state.variant.waits(s.counts, s.melds, state.options, s.choice):
@@ -287,9 +289,10 @@ def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int
 def _settle_gangshangpao(
     state: State, winners: tuple[int, ...], ctx: WinContext, targets: tuple[int | None, ...]
 ) -> tuple[list[Payment], tuple[str, ...], tuple[str, ...], str]:
-    """Seed 备注: 杠上炮不计算胡牌人的牌型分数，只计算开杠者理论开杠成功时所获分数的总和 (进多少出多少). Both
-    turned-up tiles winnable → one more big hand (2个大番); 1 winner takes it all, 2 split it (D: 四舍五入),
-    3 share it and the bird multiplies a share (中鸟的玩家多拿一番)."""
+    """杠上炮 (docs/rules/xiangyin.md §11, 裁定 17): the winner's hand is not scored, the konger pays what his
+    own 杠上开花 would have won (进多少出多少). Both turned-up tiles won on → one more big hand; 1 winner
+    takes it all, 2 split it (rounded half up), 3 share it and the bird multiplies a share
+    (中鸟的玩家多拿一番)."""
     konger = ctx.from_seat
     assert konger is not None
     n = state.num_seats
@@ -305,7 +308,7 @@ def _settle_gangshangpao(
     both = len(tiles) == 2 and all(winnable)
     _, names = konger_value(state, konger, tiles)
     # the pot: his 杠上开花 (one big hand more when both tiles win) × 底分 from each of the others; then
-    # split between the winners (D: rounded half up; three winners share a pot of 3 equal parts)
+    # split between the winners (docs/rules/xiangyin.md 裁定 17: rounded half up; three share 3 parts)
     pot = (
         *value_parts(names),
         *((Part("both_tiles", 2, Op.MUL),) if both else ()),
@@ -366,7 +369,7 @@ class Xiangyin(Variant):
     kai_tiles = 2  # 开杠: dice, both tiles of one stack
 
     def first_dealer(self, seats: int, creator: int | None) -> int | None:
-        """Seed 一.3.1》: 第一局由创建者为庄家 — the table's creator deals the first hand (None, no creator
+        """The table's creator deals the first hand (docs/rules/xiangyin.md §2.1, 裁定 1; None, no creator
         known: the hand's seed draws the dealer)."""
         return creator if creator is not None and 0 <= creator < seats else None
 

@@ -1,8 +1,8 @@
 """转转麻将 Zhuanzhuan: 108 tiles, no chow, any pair, 七小对, self-draw (option: on a discard too), 抢杠胡
 paid by the robbed player for all three, kong money at once, 159中码 birds or 一码全中, no haidi.
 
-Every rule and decision is in docs/rules/zhuanzhuan.md (decisions the rule model leaves open are marked D:
-there and here). 红中麻将 (engine/variants/hongzhong.py) is this variant with four 红中 as wild tiles.
+Every rule and decision is in docs/rules/zhuanzhuan.md (its decisions, 裁定 N, are cited by
+number here). 红中麻将 (engine/variants/hongzhong.py) is this variant with four 红中 as wild tiles.
 
 One payment of a winner W to a payer P, × 底分 (every amount an integer):
 
@@ -148,7 +148,8 @@ class Zhuanzhuan(Variant):
         return 0
 
     def evaluate_win(self, ctx: WinContext) -> WinInfo | None:
-        """Self-draw always; 抢杠胡 always (D: it is paid as a self-draw); a discard only with 可接炮."""
+        """Self-draw always; 抢杠胡 always (docs/rules/zhuanzhuan.md 裁定 3: paid as a self-draw); a discard
+        only with 可接炮."""
         if ctx.robbed:
             way = "qianggang"
         elif ctx.self_draw:

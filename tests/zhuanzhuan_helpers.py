@@ -88,7 +88,7 @@ def room_options(variant: Variant, seed: int) -> dict[str, Any]:
 def expected_amount(
     state: State, winner: int, names: tuple[str, ...], payer: int, birds: tuple[int, ...]
 ) -> int:
-    """What RULES §7 says ``payer`` owes ``winner`` (docs/rules/zhuanzhuan.md §5–§7), worked out anew."""
+    """What docs/rules/zhuanzhuan.md §5–§7 say ``payer`` owes ``winner``, worked out anew."""
     opts = state.options
     way = names[1]
     shares = 3 if way == "qianggang" or (way == "jiepao" and opts["sanjia"]) else 1
@@ -108,7 +108,7 @@ KONG_UNITS = {"angang": (2, 3), "bugang": (1, 3), "zhigang": (3, 1)}  # (× 底�
 
 
 def check_hand(state: State) -> None:
-    """Every settlement of a finished hand as RULES §7 says, and the next dealer."""
+    """Every settlement of a finished hand as docs/rules/zhuanzhuan.md §5–§7 say, and the next dealer."""
     assert state.result is not None
     base = state.options["base"]
     n_birds = 1 if state.options["yima"] else state.options["birds"]

@@ -23,10 +23,10 @@ JUNK = ("679m25689s12489p", "2367m12468s1248p", "23679m279s14689p")
 
 
 def deal(hands: list[str], birds: int = 0, base: int = 10, openings: bool = False, **kw: Any) -> State:
-    """An arranged Hengyang hand (no birds, 底分 10 unless told: 1 番 = 10 as in the seed's figures), built by
-    dealing.deal; ``kw``: its draws, back, tail, dealer, seed, stacks ({N: "ab"} puts tiles a (top) and b
-    (bottom) on the N-th stack from the back, for 开杠 dice) and other room options. Unless ``openings`` is
-    set, every 扳牌 is passed, so the hand is at the dealer's first discard."""
+    """An arranged Hengyang hand (no birds, 底分 10 unless told: 1 番 = 10 as in docs/rules/hengyang.md §8.5),
+    built by dealing.deal; ``kw``: its draws, back, tail, dealer, seed, stacks ({N: "ab"} puts tiles a (top)
+    and b (bottom) on the N-th stack from the back, for 开杠 dice) and other room options. Unless
+    ``openings`` is set, every 扳牌 is passed, so the hand is at the dealer's first discard."""
     state = dealing.deal(HY, hands, birds=birds, base=base, **kw)
     return state if openings else pass_openings(state)
 
@@ -46,3 +46,11 @@ def win_names(
     ctx = win_context(HY, hand, tile, self_draw, seat, dealer, **flags)
     assert HY.could_win(ctx.counts, ctx.melds) or HY.evaluate_win(ctx) is None
     return sorted_names(HY.evaluate_win(ctx))
+
+
+SIXI = "5555m23479s6789p"  # four 5m: 扳牌 四喜
+
+
+def opening_deal(hand: str, birds: int = 0, draws: str = ""):  # type: ignore[no-untyped-def]
+    """Seat 1 holds ``hand``; the 扳牌 phase is left open."""
+    return deal([JUNK[0] + "3s", hand, JUNK[1], JUNK[2]], draws=draws, birds=birds, openings=True)

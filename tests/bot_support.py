@@ -1,7 +1,5 @@
 """Helpers for the bot's end-to-end tests (and bench/bot_bench.py): the app over the fake Bot API server,
 a clock the tests move by hand, and scripted players who read their private panel and press its buttons.
-
-No test lives here; the module is named test_bot_* only so it sits with the bot's tests.
 """
 
 from __future__ import annotations
@@ -298,3 +296,40 @@ async def run_timer(app: Any, svc: TableService, clock: Clock, tid: int) -> None
     assert deadline is not None, "the table has no timer armed"
     clock.now = max(clock.now, deadline + 0.5)
     await svc.timers.run_now(tid)  # type: ignore[attr-defined]
+
+
+async def run_timer_settled(
+    app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer
+) -> None:
+    """The table's next timer run now (run_timer), then its messages settled."""
+    await run_timer(app, svc, clock, tid)
+    await quiet(app, tg)
+
+
+async def until_hands(
+    app: Any, svc: TableService, clock: Clock, tid: int, tg: FakeTelegramServer, n: int
+) -> None:
+    """Let timers run (the players never press) until the table has finished ``n`` hands or closed."""
+    for _ in range(40):
+        await quiet(app, tg)
+        rt = svc.registry.by_id.get(tid)
+        if rt is None or rt.closed or (rt.hands_played >= n and not rt.playing):
+            return
+        await run_timer_settled(app, svc, clock, tid, tg)
+    raise AssertionError(f"table {tid} did not finish {n} hands")
+
+
+async def press(tg: FakeTelegramServer, user: FakeUser, message: FakeMessage, data: str) -> str:
+    q = tg.press(user, message.chat, message.message_id, data, check=False)
+    await tg.wait_for(lambda _: q.answered, what=f"the answer to {data}")
+    return q.text or ""
+
+
+async def command(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat | None, text: str) -> str:
+    """A command's text reply (in ``chat``; None: the user's private chat)."""
+    mark = tg.mark()
+    tg.send_text(user, chat, text)
+    target = chat.id if chat is not None else user.id
+    quoted = (lambda c: "reply_parameters" in c.params) if chat is not None else None  # private: no quote
+    call = await tg.wait_for_call("sendMessage", chat_id=target, since=mark, predicate=quoted)
+    return str(call.params["text"])
