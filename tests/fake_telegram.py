@@ -28,14 +28,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
+import math
+import os
 import re
 import struct
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -49,17 +53,6 @@ _PROBE_POLL = 0.005  # how often wait_idle asks ``bot_activity`` again while the
 _MAX_HEAD = 64 * 1024
 _GET_UPDATES = "getUpdates"
 
-# Form/multipart values are strings on the wire; PTB json-dumps everything that is not a str (ints,
-# bools, dicts, lists). Parameters listed here are strings in the Bot API and are never JSON-decoded, so
-# a message text "42" or "true" stays a str. Every other value is JSON-decoded when it parses.
-_STRING_PARAMS = frozenset(
-    {
-        "action", "business_connection_id", "callback_query_id", "caption", "custom_title", "data",
-        "description", "document", "emoji", "explanation", "file_id", "first_name", "inline_message_id",
-        "ip_address", "language_code", "last_name", "message_effect_id", "name", "parse_mode", "photo",
-        "query", "question", "secret_token", "short_description", "text", "title", "url",
-    }
-)  # fmt: skip
 _COMMAND_RE = re.compile(r"^[a-z0-9_]{1,32}$")
 
 
@@ -491,15 +484,6 @@ def _parse_multipart(body: bytes, content_type: str) -> tuple[dict[str, str], di
     return fields, files
 
 
-def _coerce(name: str, value: str) -> Any:
-    if name in _STRING_PARAMS:
-        return value
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value
-
-
 def _image_size(data: bytes) -> tuple[int, int]:
     """(width, height) of a PNG, GIF or JPEG; (1, 1) for anything else."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
@@ -524,6 +508,349 @@ def _update_type(update: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------------------------------
+# The Bot API as Telegram accepts it: every request is checked against tests/data/botapi-10.1.json (each
+# method's parameters, each type's fields: accepted types, required or not, length limits) before the fake
+# carries it out. What the bot sends that Telegram would refuse is refused here too, so the suite finds it.
+
+SPEC_FILE = Path(__file__).resolve().parent / "data" / "botapi-10.1.json"
+
+# An inline keyboard button is of exactly one kind (Bot API: "Exactly one of the optional fields must be
+# used to specify type of the button"): the data cannot say it, Telegram refuses a button of none or two.
+_BUTTON_KINDS = frozenset(
+    {
+        "url", "callback_data", "web_app", "login_url", "switch_inline_query",
+        "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text", "callback_game",
+        "pay",
+    }
+)  # fmt: skip
+# Telegram's own words for the refusals the bot can meet, by (method or type, field); "*" any owner:
+# (too short, too long), else "field ... must be ... long".
+_LIMIT_WORDS: dict[tuple[str, str], tuple[str, str]] = {
+    ("sendMessage", "text"): ("message text is empty", "message is too long"),
+    ("editMessageText", "text"): ("message text is empty", "message is too long"),
+    ("*", "caption"): ("message caption is empty", "message caption is too long"),
+    ("InlineKeyboardButton", "callback_data"): ("BUTTON_DATA_INVALID", "BUTTON_DATA_INVALID"),
+    ("BotCommand", "command"): ("BOT_COMMAND_INVALID", "BOT_COMMAND_INVALID"),
+    ("BotCommand", "description"): ("BOT_COMMAND_DESCRIPTION_INVALID", "BOT_COMMAND_DESCRIPTION_INVALID"),
+    ("answerCallbackQuery", "text"): ("MESSAGE_TOO_LONG", "MESSAGE_TOO_LONG"),
+}
+_MISSING_WORDS = {
+    "chat_id": "chat_id is empty",
+    "text": "message text is empty",
+    "photo": "there is no photo in the request",
+    "document": "there is no document in the request",
+}
+# A union whose members are told apart by another field than ``type``, and members whose tag is not their
+# name's tail (PassportElementErrorDataField is source "data"; ChatMemberOwner is status "creator").
+_DISCRIMINATOR = {"PassportElementError": "source", "ChatBoostSource": "source", "ChatMember": "status"}
+_TAG = {"PassportElementErrorDataField": "data", "ChatMemberOwner": "creator", "ChatMemberBanned": "kicked"}
+_SCALARS = frozenset({"String", "Integer", "Float", "Boolean", "InputFile"})
+_ATTACH = "attach://"
+
+
+class _Refusal(Exception):
+    """What a value's check found wrong, where (a path of keys and indices under the parameter)."""
+
+    def __init__(self, path: tuple[str | int, ...], problem: str, *, words: str | None = None):
+        super().__init__(problem)
+        self.path = path
+        self.problem = problem
+        self.words = words  # Telegram's own description, when it has one
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's type, as the Bot API names them."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "Boolean"
+    if isinstance(value, int):
+        return "Integer"
+    if isinstance(value, float):
+        return "Float"
+    if isinstance(value, str):
+        return "String"
+    return "Array" if isinstance(value, list) else "Object"
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+class BotApiSpec:
+    """The Bot API's methods and types (``botapi-10.1.json``) and the check of a request against them.
+
+    ``check`` takes a request's parameters as they came - ``text`` from a query string, a form or a
+    multipart body (the wire's strings: each is read as its parameter's type, a JSON-serialised object
+    parsed), ``native`` from a JSON body (a string there is read as in a form, as Telegram does) - and
+    its uploaded ``files``. It returns the parameters with their types, or raises ``ApiError`` 400 in
+    Telegram's style: an unknown parameter, a missing required one, a value of the wrong type (nested
+    objects, arrays and unions - ``reply_markup``, ``media``, ``commands``... - recursively), a string out
+    of its length limit (characters or UTF-8 bytes, as the data says), an ``attach://`` naming no upload,
+    an upload nothing names. Stricter than Telegram in one way: unknown parameters and fields, which
+    Telegram ignores, are refused, so that a misspelt one is found rather than silently dropped."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.version: str = data.get("version", "")
+        self.methods: dict[str, tuple[str, dict[str, Any]]] = {
+            name.lower(): (name, params) for name, params in data["methods"].items()
+        }
+        self.types: dict[str, dict[str, Any]] = data["types"]
+        self._tags: dict[str, tuple[str | None, dict[str, list[str]]]] = {}
+
+    @classmethod
+    @functools.cache
+    def load(cls, path: Path = SPEC_FILE) -> BotApiSpec:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def method(self, name: str) -> str | None:
+        """The method's own spelling (Telegram's method names are case-insensitive), None if unknown."""
+        found = self.methods.get(name.lower())
+        return found[0] if found else None
+
+    # ------------------------------------------------------------ a request
+
+    def check(
+        self,
+        method: str,
+        text: dict[str, str],
+        native: dict[str, Any],
+        files: dict[str, UploadedFile] | None = None,
+    ) -> dict[str, Any]:
+        name, params = self.methods[method.lower()]
+        files = files or {}
+        used: set[str] = set()
+        out: dict[str, Any] = {}
+        given = {**text, **{k: v for k, v in native.items() if v is not None}}
+        for key, value in given.items():
+            spec = params.get(key)
+            if spec is None:
+                raise _bad(f'unknown parameter "{key}" of method {name}')
+            try:
+                if isinstance(value, str):
+                    out[key] = self._from_text(value, spec["types"], (key,), files, used)
+                else:
+                    out[key] = self._value(value, spec["types"], (key,), files, used)
+                if isinstance(out[key], str):
+                    self._limit(out[key], spec["limit"], name, (key,))
+            except _Refusal as refusal:
+                raise self._refused(refusal) from None
+        for key in files:
+            if key in used:
+                continue
+            spec = params.get(key)
+            if spec is None or "InputFile" not in spec["types"]:
+                raise _bad(f'unknown parameter "{key}" of method {name}: an upload that nothing names')
+            if key in given:
+                raise _bad(f'parameter "{key}" is given twice: as a value and as an upload')
+        for key, spec in params.items():
+            if spec["required"] and key not in out and key not in files:
+                raise _bad(_MISSING_WORDS.get(key, f'parameter "{key}" is required'))
+        return out
+
+    @staticmethod
+    def _refused(refusal: _Refusal) -> ApiError:
+        if refusal.words is not None:
+            return _bad(refusal.words)
+        head, rest = refusal.path[0], refusal.path[1:]
+        if not rest:
+            return _bad(f'parameter "{head}" {refusal.problem}')
+        return _bad(f'can\'t parse {head}: field "{_where(rest)}" {refusal.problem}')
+
+    # ------------------------------------------------------------ values
+
+    def _from_text(
+        self, raw: str, types: list[str], path: tuple[str | int, ...], files: dict[str, UploadedFile],
+        used: set[str],
+    ) -> Any:  # fmt: skip
+        """A parameter sent as text: an Integer, Float or Boolean read from it, an object or array parsed
+        from its JSON; String takes any text (tried last: a chat_id "42" is the Integer 42)."""
+        if "InputFile" in types and raw.startswith(_ATTACH):
+            return self._attached(raw, path, files, used)
+        for ty in types:
+            if ty == "Integer" and re.fullmatch(r"[+-]?\d+", raw.strip()):
+                return int(raw)
+            if ty == "Float":
+                with contextlib.suppress(ValueError):
+                    number = float(raw)
+                    if math.isfinite(number):
+                        return number
+            if ty == "Boolean" and raw.strip().lower() in ("true", "false", "1", "0"):
+                return raw.strip().lower() in ("true", "1")
+        if "String" in types:
+            return raw
+        structured = [ty for ty in types if ty not in _SCALARS]
+        if structured:
+            try:
+                parsed = json.loads(raw)
+            except ValueError:
+                raise _Refusal(path, "", words=f"can't parse {path[0]} JSON object") from None
+            return self._value(parsed, structured, path, files, used)
+        raise _Refusal(path, f"must be of type {' or '.join(types)}, not {raw[:32]!r}")
+
+    def _value(
+        self, value: Any, types: list[str], path: tuple[str | int, ...], files: dict[str, UploadedFile],
+        used: set[str],
+    ) -> Any:  # fmt: skip
+        """``value`` as one of ``types``; the refusal of the type the value came closest to otherwise."""
+        best: _Refusal | None = None
+        for ty in types:
+            try:
+                return self._typed(value, ty, path, files, used)
+            except _Refusal as refusal:
+                if best is None or len(refusal.path) > len(best.path):
+                    best = refusal
+        assert best is not None
+        raise best
+
+    def _typed(
+        self, value: Any, ty: str, path: tuple[str | int, ...], files: dict[str, UploadedFile],
+        used: set[str],
+    ) -> Any:  # fmt: skip
+        wrong = _Refusal(path, f"must be of type {ty}, not {_kind(value)}")
+        if ty.startswith("Array of "):
+            if not isinstance(value, list):
+                raise wrong
+            inner = ty.removeprefix("Array of ")
+            return [self._typed(item, inner, (*path, i), files, used) for i, item in enumerate(value)]
+        if ty == "String":
+            if not isinstance(value, str):
+                raise wrong
+            if len(path) > 1 and value.startswith(_ATTACH):  # a file field of an object: media, thumbnail...
+                self._attached(value, path, files, used)
+            return value
+        if ty == "Integer":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise wrong
+            return value
+        if ty == "Float":
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                raise wrong
+            return value
+        if ty == "Boolean":
+            if not isinstance(value, bool):
+                raise wrong
+            return value
+        if ty == "InputFile":
+            if not isinstance(value, str) or not value.startswith(_ATTACH):
+                raise wrong
+            return self._attached(value, path, files, used)
+        if self.types[ty]["subtypes"]:
+            return self._one_of(value, ty, path, files, used)
+        if not isinstance(value, dict):
+            raise wrong
+        return self._object(value, ty, path, files, used)
+
+    @staticmethod
+    def _attached(
+        value: str, path: tuple[str | int, ...], files: dict[str, UploadedFile], used: set[str]
+    ) -> str:
+        part = value.removeprefix(_ATTACH)
+        if part not in files:
+            raise _Refusal(path, f"names no uploaded file: {value!r}")
+        used.add(part)
+        return value
+
+    def _object(
+        self, value: dict[str, Any], ty: str, path: tuple[str | int, ...], files: dict[str, UploadedFile],
+        used: set[str],
+    ) -> dict[str, Any]:  # fmt: skip
+        fields: dict[str, Any] = self.types[ty]["fields"]
+        for key in value:
+            if key not in fields and fields:
+                raise _Refusal((*path, key), f"is not a field of {ty}")
+        for key, field_spec in fields.items():
+            if field_spec["required"] and key not in value:
+                raise _Refusal((*path, key), f"is required in {ty}")
+        for key, item in value.items():
+            if key not in fields:
+                continue
+            self._typed_field(item, fields[key], ty, (*path, key), files, used)
+        if ty == "InlineKeyboardButton":
+            kinds = sorted(_BUTTON_KINDS & value.keys())
+            if len(kinds) != 1:
+                words = (
+                    "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+                    if not kinds
+                    else f"can't parse inline keyboard button: a button of several kinds ({', '.join(kinds)})"
+                )
+                raise _Refusal(path, words, words=words)
+        return value
+
+    def _typed_field(
+        self, item: Any, spec: dict[str, Any], owner: str, path: tuple[str | int, ...],
+        files: dict[str, UploadedFile], used: set[str],
+    ) -> None:  # fmt: skip
+        self._value(item, spec["types"], path, files, used)
+        if isinstance(item, str):
+            self._limit(item, spec["limit"], owner, path)
+
+    def _one_of(
+        self, value: Any, ty: str, path: tuple[str | int, ...], files: dict[str, UploadedFile], used: set[str]
+    ) -> Any:
+        """A union (InputMedia, BotCommandScope, MenuButton...): the member its ``type`` names; a union whose
+        members have no tag field (InputMessageContent): the first member the value fits. A union may have
+        members that are no objects (RichText: a String, an Array of RichText, or one of its objects)."""
+        subtypes: list[str] = self.types[ty]["subtypes"]
+        if not isinstance(value, dict):
+            plain = [s for s in subtypes if s not in self.types]
+            if not plain:
+                raise _Refusal(path, f"must be of type {ty}, not {_kind(value)}")
+            return self._value(value, plain, path, files, used)
+        field_name, members = self._members(ty)
+        if field_name is None:
+            candidates = [s for s in subtypes if s in self.types]
+        else:
+            tag = value.get(field_name)
+            if tag is None:
+                raise _Refusal((*path, field_name), f"is required in {ty}")
+            candidates = members.get(tag) if isinstance(tag, str) else None
+            if not candidates:
+                known = ", ".join(sorted(members))
+                raise _Refusal((*path, field_name), f"names no kind of {ty}: {tag!r} (known: {known})")
+        return self._value(value, candidates, path, files, used)
+
+    def _members(self, ty: str) -> tuple[str | None, dict[str, list[str]]]:
+        """A union's tag field and its members by tag: each member's name less the union's (or the
+        members' common) prefix, in snake case (InputMediaPhoto: "photo", BotCommandScopeAllGroupChats:
+        "all_group_chats", InlineQueryResultCachedPhoto: "photo")."""
+        if ty in self._tags:
+            return self._tags[ty]
+        subtypes = [s for s in self.types[ty]["subtypes"] if s in self.types]
+        field_name: str | None = _DISCRIMINATOR.get(ty, "type")
+        if not all(self.types[s]["fields"].get(field_name, {}).get("required") for s in subtypes):
+            field_name = None
+        words = os.path.commonprefix([re.findall(r"[A-Z][a-z0-9]*", s) for s in subtypes])
+        prefix = ty if all(s.startswith(ty) for s in subtypes) else "".join(words)
+        members: dict[str, list[str]] = {}
+        for sub in subtypes:
+            tag = _TAG.get(sub) or _snake(sub.removeprefix(prefix).removeprefix("Cached"))
+            members.setdefault(tag, []).append(sub)
+        self._tags[ty] = (field_name, members)
+        return field_name, members
+
+    @staticmethod
+    def _limit(value: str, limit: list[Any] | None, owner: str, path: tuple[str | int, ...]) -> None:
+        if not limit:
+            return
+        low, high, unit = limit
+        size = len(value.encode()) if unit == "bytes" else len(value)
+        if low <= size <= high:
+            return
+        field_name = str(path[-1])
+        words = _LIMIT_WORDS.get((owner, field_name)) or _LIMIT_WORDS.get(("*", field_name))
+        problem = f"must be {low}-{high} {unit} long, not {size}"
+        raise _Refusal(path, problem, words=words[size > high] if words else None)
+
+
+# --------------------------------------------------------------------------------------------------
 # The server
 
 
@@ -539,8 +866,15 @@ class FakeTelegramServer:
         *,
         bot_username: str = "fake_mahjong_bot",
         bot_first_name: str = "Fake Mahjong Bot",
+        spec: BotApiSpec | None = None,
     ) -> None:
         self.token = token
+        # Every request is held to the Bot API (``BotApiSpec``): one it refuses is answered 400 (an unknown
+        # method 404) and listed in ``refused``, and leaving the ``async with`` fails the test if any was,
+        # unless the test expects refusals (``allow_refused``): the bot must never send what Telegram refuses.
+        self.spec = spec or BotApiSpec.load()
+        self.refused: list[Call] = []
+        self.allow_refused = False
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_username = bot_username
         self.bot_user: dict[str, Any] = {
@@ -598,7 +932,7 @@ class FakeTelegramServer:
         self._conns: set[_Connection] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
-        self._methods: dict[str, tuple[str, Handler]] = {}
+        self._methods: dict[str, Handler] = {}
         for name in (
             "getMe", "logOut", "close", "getUpdates", "deleteWebhook", "getWebhookInfo",
             "setMyCommands", "getMyCommands", "deleteMyCommands", "sendMessage", "sendPhoto",
@@ -608,7 +942,7 @@ class FakeTelegramServer:
             "sendDocument",  # issue 11: /export
             "setWebhook",  # issue 15: webhook workers
         ):  # fmt: skip
-            self._methods[name.lower()] = (name, getattr(self, f"_api_{name}"))
+            self._methods[name.lower()] = getattr(self, f"_api_{name}")
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -664,6 +998,9 @@ class FakeTelegramServer:
         await self.stop()
         if self.internal_errors and exc_type is None:
             raise AssertionError(f"fake Telegram server failed internally: {self.internal_errors!r}")
+        if self.refused and not self.allow_refused and exc_type is None:
+            refused = "; ".join(f"{c.method}: {c.error}" for c in self.refused[:5])
+            raise AssertionError(f"{len(self.refused)} request(s) the Bot API refuses: {refused}")
 
     # ---------------------------------------------------------------- users, chats, updates
 
@@ -1240,12 +1577,16 @@ class FakeTelegramServer:
             return self._json(404, ApiError(404, "Not Found").payload())
         token, _, method = path.removeprefix("/bot").partition("/")
         parse_error: ApiError | None = None
+        text: dict[str, str] = {}
+        native: dict[str, Any] = {}
+        files: dict[str, UploadedFile] = {}
         try:
-            params, files = self._parse_params(request, url.query)
+            text, native, files = self._parse_params(request, url.query)
         except ApiError as exc:
-            params, files, parse_error = {}, {}, exc
-        canonical, handler = self._methods.get(method.lower(), (method, None))
-        call = Call(len(self.calls), canonical, params, time.monotonic(), files)
+            parse_error = exc
+        canonical = self.spec.method(method) or method
+        handler = self._methods.get(canonical.lower())
+        call = Call(len(self.calls), canonical, {**text, **native}, time.monotonic(), files)
         self.calls.append(call)
         self._inflight.add(call)
         self._notify()
@@ -1254,14 +1595,21 @@ class FakeTelegramServer:
                 raise ApiError(401, "Unauthorized")
             if parse_error is not None:
                 raise parse_error
+            try:
+                if canonical.lower() not in self.spec.methods:
+                    raise ApiError(404, "Not Found")  # as Telegram answers a method it does not have
+                call.params = self.spec.check(canonical, text, native, files)
+            except ApiError:
+                self.refused.append(call)
+                raise
             fault = self._take_fault(canonical)
             if fault is not None:
                 call.injected_fault = True
                 params_out = {"retry_after": fault.retry_after} if fault.retry_after is not None else None
                 raise ApiError(fault.status, fault.description, params_out)
-            if handler is None:
-                raise ApiError(404, "Not Found")
-            hold = self._holds.get((canonical.lower(), params.get("chat_id")))  # type: ignore[arg-type]
+            if handler is None:  # a method of the Bot API this fake does not carry out
+                raise ApiError(404, f"Not Found: the fake Bot API has no {canonical}")
+            hold = self._holds.get((canonical.lower(), call.params.get("chat_id")))  # type: ignore[arg-type]
             if hold is not None:
                 call.held = True
                 self._notify()
@@ -1307,8 +1655,14 @@ class FakeTelegramServer:
                 return 200, stored.data, stored.content_type or "application/octet-stream"
         return self._json(404, ApiError(404, "Not Found").payload())
 
-    def _parse_params(self, request: _Request, query: str) -> tuple[dict[str, Any], dict[str, UploadedFile]]:
-        params: dict[str, Any] = {k: _coerce(k, v) for k, v in parse_qsl(query, keep_blank_values=True)}
+    @staticmethod
+    def _parse_params(
+        request: _Request, query: str
+    ) -> tuple[dict[str, str], dict[str, Any], dict[str, UploadedFile]]:
+        """A request's parameters as they came: text (query string, form, multipart fields), the values of a
+        JSON body, and the uploaded files. ``BotApiSpec.check`` reads them as their parameters' types."""
+        text: dict[str, str] = dict(parse_qsl(query, keep_blank_values=True))
+        native: dict[str, Any] = {}
         files: dict[str, UploadedFile] = {}
         content_type = request.headers.get("content-type", "")
         kind = content_type.split(";")[0].strip().lower()
@@ -1320,18 +1674,17 @@ class FakeTelegramServer:
                 data = json.loads(body)
                 if not isinstance(data, dict):
                     raise _bad("JSON body must be an object")
-                params.update(data)
+                native = data
             elif kind == "application/x-www-form-urlencoded":
-                text = body.decode("utf-8")
-                params.update({k: _coerce(k, v) for k, v in parse_qsl(text, keep_blank_values=True)})
+                text.update(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
             elif kind == "multipart/form-data":
                 fields, files = _parse_multipart(body, content_type)
-                params.update({k: _coerce(k, v) for k, v in fields.items()})
+                text.update(fields)
             else:
                 raise _bad(f"unsupported Content-Type {kind!r}")
         except (ValueError, UnicodeDecodeError) as exc:
             raise _bad(f"can't parse request body: {exc}") from exc
-        return params, files
+        return text, native, files
 
     def _take_fault(self, method: str) -> Fault | None:
         for fault in self.faults:
@@ -1417,27 +1770,10 @@ class FakeTelegramServer:
         return message
 
     @staticmethod
-    def _check_markup(markup: Any) -> dict[str, Any] | None:
-        if markup is None:
-            return None
-        if isinstance(markup, str):  # a JSON-serialized object inside a JSON body
-            try:
-                markup = json.loads(markup)
-            except ValueError:
-                raise _bad("can't parse reply keyboard markup JSON object") from None
-        if not isinstance(markup, dict):
-            raise _bad("can't parse reply keyboard markup JSON object")
-        if "inline_keyboard" in markup:
-            rows = markup["inline_keyboard"]
-            if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-                raise _bad('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays')
-            for button in (b for row in rows for b in row):
-                if not isinstance(button, dict) or not isinstance(button.get("text"), str):
-                    raise _bad("can't parse inline keyboard button: Text buttons are unallowed")
-                data = button.get("callback_data")
-                if data is not None and not 1 <= len(str(data).encode()) <= 64:
-                    raise _bad("BUTTON_DATA_INVALID")
-        return markup
+    def _markup(params: dict[str, Any]) -> dict[str, Any] | None:
+        """The request's reply_markup, checked already (``BotApiSpec``): kept as sent, None when omitted."""
+        markup = params.get("reply_markup")
+        return markup if isinstance(markup, dict) else None
 
     def _reply_to(self, chat: FakeChat, params: dict[str, Any]) -> int | None:
         reply = params.get("reply_parameters")
@@ -1700,14 +2036,12 @@ class FakeTelegramServer:
                     await watcher
 
     def _api_setMyCommands(self, call: Call) -> bool:
-        commands = call.params.get("commands")
-        if not isinstance(commands, list) or len(commands) > 100:
-            raise _bad("can't parse commands JSON object")
+        commands = call.params["commands"]  # an Array of BotCommand, checked already (BotApiSpec)
+        if len(commands) > 100:
+            raise _bad("too many commands")
         for cmd in commands:
-            if not isinstance(cmd, dict) or not _COMMAND_RE.match(str(cmd.get("command", ""))):
+            if not _COMMAND_RE.match(cmd["command"]):  # lowercase letters, digits and underscores only
                 raise _bad("BOT_COMMAND_INVALID")
-            if not 1 <= len(str(cmd.get("description", ""))) <= 256:
-                raise _bad("BOT_COMMAND_DESCRIPTION_INVALID")
         key = self._scope_key(call.params.get("scope"), call.params.get("language_code"))
         self._commands[key] = [{"command": c["command"], "description": c["description"]} for c in commands]
         return True
@@ -1725,9 +2059,7 @@ class FakeTelegramServer:
         text = p.get("text")
         if not isinstance(text, str) or not text.strip():
             raise _bad("message text is empty")
-        if len(text) > 4096:
-            raise _bad("message is too long")
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._markup(p)
         reply_id = self._reply_to(chat, p)
         message = self._new_bot_message(chat, call, text=text, entities=p.get("entities"),
                                          parse_mode=p.get("parse_mode"), reply_markup=markup,
@@ -1758,9 +2090,7 @@ class FakeTelegramServer:
                 "wrong file identifier/HTTP URL specified" if photo else "there is no photo in the request"
             )
         caption = p.get("caption")
-        if caption is not None and len(caption) > 1024:
-            raise _bad("message caption is too long")
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._markup(p)
         reply_id = self._reply_to(chat, p)
         message = self._new_bot_message(chat, call, caption=caption, entities=p.get("caption_entities"),
                                          parse_mode=p.get("parse_mode"), reply_markup=markup,
@@ -1780,9 +2110,7 @@ class FakeTelegramServer:
         text = p.get("text")
         if not isinstance(text, str) or not text.strip():
             raise _bad("message text is empty")
-        if len(text) > 4096:
-            raise _bad("message is too long")
-        markup = self._check_markup(p.get("reply_markup"))  # omitted: the inline keyboard is removed
+        markup = self._markup(p)  # omitted: the inline keyboard is removed
         formatting = {"entities": p.get("entities"), "parse_mode": p.get("parse_mode")}
         return self._edit(message, formatting, text=text, reply_markup=markup)
 
@@ -1791,16 +2119,13 @@ class FakeTelegramServer:
         message = self._message_to_edit(p)
         if message.photo_file_id is None:
             raise _bad("there is no caption in the message to edit")
-        caption = p.get("caption")
-        if caption is not None and len(caption) > 1024:
-            raise _bad("message caption is too long")
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._markup(p)
         formatting = {"entities": p.get("caption_entities"), "parse_mode": p.get("parse_mode")}
         return self._edit(message, formatting, caption=p.get("caption"), reply_markup=markup)
 
     def _api_editMessageReplyMarkup(self, call: Call) -> dict[str, Any]:
         message = self._message_to_edit(call.params)
-        return self._edit(message, reply_markup=self._check_markup(call.params.get("reply_markup")))
+        return self._edit(message, reply_markup=self._markup(call.params))
 
     def _api_deleteMessage(self, call: Call) -> bool:
         chat = self._chat(call.params.get("chat_id"))
@@ -1818,8 +2143,6 @@ class FakeTelegramServer:
         if query is None or query.answered:
             raise _bad("query is too old and response timeout expired or query ID is invalid")
         text = p.get("text")
-        if text is not None and len(text) > 200:
-            raise _bad("MESSAGE_TOO_LONG")
         query.answered = True
         query.text = text
         query.show_alert = bool(p.get("show_alert"))
@@ -1876,9 +2199,7 @@ class FakeTelegramServer:
         if len(upload.data) > 50 * 1024 * 1024:
             raise ApiError(413, "Request Entity Too Large")
         caption = p.get("caption")
-        if caption is not None and len(caption) > 1024:
-            raise _bad("message caption is too long")
-        markup = self._check_markup(p.get("reply_markup"))
+        markup = self._markup(p)
         reply_id = self._reply_to(chat, p)
         message = self._new_bot_message(chat, call, caption=caption, reply_markup=markup, document=upload,
                                          reply_to_message_id=reply_id)  # fmt: skip
@@ -1915,19 +2236,14 @@ class _Poll:
 
 def _api_editMessageMedia(self: FakeTelegramServer, call: Call) -> dict[str, Any]:
     """A new picture (and caption, keyboard) for a message, as Telegram does it: the media is a JSON object
-    whose ``media`` is ``attach://<part>`` (an upload in the same request) or a known file id; a caption over
-    1,024 characters is refused; the same picture, caption and keyboard again is "not modified". A text
+    whose ``media`` is ``attach://<part>`` (an upload in the same request) or a known file id; the same
+    picture, caption and keyboard again is "not modified". A text
     message may get a picture (Bot API 9: "or to add media to text messages"): it becomes a photo."""
     p = call.params
     message = self._message_to_edit(p)
-    media = p.get("media")
-    if isinstance(media, str):
-        try:
-            media = json.loads(media)
-        except ValueError:
-            raise _bad("can't parse InputMedia JSON object") from None
-    if not isinstance(media, dict) or media.get("type") != "photo":
-        raise _bad("can't parse InputMedia: media type must be photo here")
+    media = p["media"]  # an InputMedia, checked already (BotApiSpec)
+    if media["type"] != "photo":
+        raise _bad("the fake Bot API edits photos only")
     ref = media.get("media")
     if isinstance(ref, str) and ref.startswith("attach://"):
         upload = call.files.get(ref.removeprefix("attach://"))
@@ -1942,9 +2258,7 @@ def _api_editMessageMedia(self: FakeTelegramServer, call: Call) -> dict[str, Any
     else:
         raise _bad("wrong file identifier/HTTP URL specified")
     caption = media.get("caption")
-    if caption is not None and len(caption) > 1024:
-        raise _bad("message caption is too long")
-    markup = self._check_markup(p.get("reply_markup"))
+    markup = self._markup(p)
     formatting = {"entities": media.get("caption_entities"), "parse_mode": media.get("parse_mode")}
     return self._edit(
         message,
