@@ -44,6 +44,8 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 DEFAULT_TOKEN = "123456789:TEST-fake-telegram-token"
+GROUP_ANONYMOUS_BOT = 1087968824  # Telegram's stand-in user of a group's anonymous admins
+CHANNEL_BOT = 136817688  # ... and of a channel writing in a group
 DEFAULT_TIMEOUT = 5.0
 """Default bound, in seconds, of every ``wait_*`` helper."""
 _QUIET = 0.1  # wait_idle: no call for this long means idle, when the bot cannot tell (another process)
@@ -79,9 +81,12 @@ class FakeUser:
     last_name: str | None = None
     started: bool = False
     blocked: bool = False
+    is_bot: bool = (
+        False  # another bot's account (``add_user(is_bot=True)``), or a stand-in (``send_as_chat``)
+    )
 
     def to_api(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        out: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
         if self.last_name:
             out["last_name"] = self.last_name
         if self.username:
@@ -165,6 +170,7 @@ class FakeMessage:
     date: int
     from_bot: bool
     sender: FakeUser | None = None
+    sender_chat: FakeChat | None = None  # sent on behalf of a chat (``send_as_chat``)
     text: str | None = None
     caption: str | None = None
     entities: list[dict[str, Any]] | None = None
@@ -208,6 +214,8 @@ class FakeMessage:
         }
         if out["from"] is None:
             del out["from"]
+        if self.sender_chat is not None:
+            out["sender_chat"] = self.sender_chat.to_api()
         if self.edit_date is not None:
             out["edit_date"] = self.edit_date
         if self.text is not None:
@@ -1013,12 +1021,14 @@ class FakeTelegramServer:
         username: str | None = None,
         last_name: str | None = None,
         started: bool = False,
+        is_bot: bool = False,
     ) -> FakeUser:
-        """A user; ``started=False`` means the bot may not DM him until he sends something in private."""
+        """A user; ``started=False`` means the bot may not DM him until he sends something in private.
+        ``is_bot``: another bot's account (Telegram passes a bot no bot's messages; a forged update may)."""
         uid = id if id is not None else next(self._user_ids)
         if uid in self.users:
             raise ValueError(f"user {uid} exists")
-        user = FakeUser(uid, first_name, language_code, username, last_name, started)
+        user = FakeUser(uid, first_name, language_code, username, last_name, started, is_bot=is_bot)
         self.users[uid] = user
         return user
 
@@ -1115,6 +1125,28 @@ class FakeTelegramServer:
         self.inject_update({"message": payload})
         return message
 
+    def send_as_chat(self, sender: FakeChat, chat: FakeChat, text: str) -> FakeMessage:
+        """A message in a group sent on behalf of a chat, as Telegram sends it: by an anonymous admin of the
+        group (``sender`` is the group itself) or by a member posting as his channel (``sender`` a channel).
+        ``sender_chat`` says which, and ``from`` is Telegram's stand-in bot user, the same for every such
+        sender (GroupAnonymousBot, Channel_Bot): never a user of ``users``, so getChatMember knows none."""
+        if chat.type == "private" or (sender is not chat and sender.type != "channel"):
+            raise ValueError("a group's anonymous admin (the group itself) or a channel posts in a group")
+        stand_in = (
+            FakeUser(GROUP_ANONYMOUS_BOT, "Group", None, "GroupAnonymousBot", is_bot=True)
+            if sender is chat
+            else FakeUser(CHANNEL_BOT, "Channel", None, "Channel_Bot", is_bot=True)
+        )
+        entities = None
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0]
+            entities = [{"type": "bot_command", "offset": 0, "length": _utf16_len(command)}]
+        message = FakeMessage(chat=chat, message_id=chat.next_message_id(), date=_now(), from_bot=False,
+                              sender=stand_in, sender_chat=sender, text=text, entities=entities)  # fmt: skip
+        chat.messages.append(message)
+        self.inject_update({"message": message.to_api(self)})
+        return message
+
     def press(
         self,
         user: FakeUser,
@@ -1183,7 +1215,9 @@ class FakeTelegramServer:
         new.members = dict(chat.members)
         chat.migrated_to = new.id
         actor = next((self.users[u] for u, st in chat.members.items() if st == "creator"), None)
-        sender = actor.to_api() if actor else {"id": 1087968824, "is_bot": True, "first_name": "Group"}
+        sender = (
+            actor.to_api() if actor else {"id": GROUP_ANONYMOUS_BOT, "is_bot": True, "first_name": "Group"}
+        )
         notes = ((chat, "migrate_to_chat_id", new.id), (new, "migrate_from_chat_id", chat.id))
         for where, key, value in notes:
             message = {"message_id": where.next_message_id(), "date": _now(), "chat": where.to_api(),
