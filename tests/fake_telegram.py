@@ -553,17 +553,19 @@ _MISSING_WORDS = {
 _DISCRIMINATOR = {"PassportElementError": "source", "ChatBoostSource": "source", "ChatMember": "status"}
 _TAG = {"PassportElementErrorDataField": "data", "ChatMemberOwner": "creator", "ChatMemberBanned": "kicked"}
 _SCALARS = frozenset({"String", "Integer", "Float", "Boolean", "InputFile"})
+_INTEGER = re.compile(r"[+-]?\d+")
 _ATTACH = "attach://"
 
 
 class _Refusal(Exception):
-    """What a value's check found wrong, where (a path of keys and indices under the parameter)."""
+    """What a value's check found wrong, and where: ``path``, the keys and indices under the value checked,
+    is filled in on the way out (each level puts its own in front)."""
 
-    def __init__(self, path: tuple[str | int, ...], problem: str, *, words: str | None = None):
+    def __init__(self, problem: str, *, words: str | None = None, path: tuple[str | int, ...] = ()):
         super().__init__(problem)
         self.path = path
         self.problem = problem
-        self.words = words  # Telegram's own description, when it has one
+        self.words = words  # Telegram's own description, when it has one ({param}: the parameter's name)
 
 
 def _kind(value: Any) -> str:
@@ -612,6 +614,7 @@ class BotApiSpec:
         }
         self.types: dict[str, dict[str, Any]] = data["types"]
         self._tags: dict[str, tuple[str | None, dict[str, list[str]]]] = {}
+        self._needs: dict[str, tuple[str, ...]] = {}
 
     @classmethod
     @functools.cache
@@ -643,13 +646,13 @@ class BotApiSpec:
                 raise _bad(f'unknown parameter "{key}" of method {name}')
             try:
                 if isinstance(value, str):
-                    out[key] = self._from_text(value, spec["types"], (key,), files, used)
+                    out[key] = self._from_text(value, spec["types"], key, files, used)
                 else:
-                    out[key] = self._value(value, spec["types"], (key,), files, used)
-                if isinstance(out[key], str):
-                    self._limit(out[key], spec["limit"], name, (key,))
+                    out[key] = self._value(value, spec["types"], files, used)
+                if spec["limit"] and isinstance(out[key], str):
+                    self._limit(out[key], spec["limit"], name, key)
             except _Refusal as refusal:
-                raise self._refused(refusal) from None
+                raise self._refused((key, *refusal.path), refusal) from None
         for key in files:
             if key in used:
                 continue
@@ -664,26 +667,26 @@ class BotApiSpec:
         return out
 
     @staticmethod
-    def _refused(refusal: _Refusal) -> ApiError:
+    def _refused(path: tuple[str | int, ...], refusal: _Refusal) -> ApiError:
         if refusal.words is not None:
-            return _bad(refusal.words)
-        head, rest = refusal.path[0], refusal.path[1:]
+            return _bad(refusal.words.replace("{param}", str(path[0])))
+        head, rest = path[0], path[1:]
         if not rest:
             return _bad(f'parameter "{head}" {refusal.problem}')
         return _bad(f'can\'t parse {head}: field "{_where(rest)}" {refusal.problem}')
 
     # ------------------------------------------------------------ values
+    # A refusal's path is built on its way out (each level puts its key in front), not on every call.
 
     def _from_text(
-        self, raw: str, types: list[str], path: tuple[str | int, ...], files: dict[str, UploadedFile],
-        used: set[str],
-    ) -> Any:  # fmt: skip
+        self, raw: str, types: list[str], key: str, files: dict[str, UploadedFile], used: set[str]
+    ) -> Any:
         """A parameter sent as text: an Integer, Float or Boolean read from it, an object or array parsed
         from its JSON; String takes any text (tried last: a chat_id "42" is the Integer 42)."""
         if "InputFile" in types and raw.startswith(_ATTACH):
-            return self._attached(raw, path, files, used)
+            return self._attached(raw, files, used)
         for ty in types:
-            if ty == "Integer" and re.fullmatch(r"[+-]?\d+", raw.strip()):
+            if ty == "Integer" and _INTEGER.fullmatch(raw.strip()):
                 return int(raw)
             if ty == "Float":
                 with contextlib.suppress(ValueError):
@@ -699,110 +702,116 @@ class BotApiSpec:
             try:
                 parsed = json.loads(raw)
             except ValueError:
-                raise _Refusal(path, "", words=f"can't parse {path[0]} JSON object") from None
-            return self._value(parsed, structured, path, files, used)
-        raise _Refusal(path, f"must be of type {' or '.join(types)}, not {raw[:32]!r}")
+                raise _Refusal("", words="can't parse {param} JSON object") from None
+            return self._value(parsed, structured, files, used)
+        raise _Refusal(f"must be of type {' or '.join(types)}, not {raw[:32]!r}")
 
-    def _value(
-        self, value: Any, types: list[str], path: tuple[str | int, ...], files: dict[str, UploadedFile],
-        used: set[str],
-    ) -> Any:  # fmt: skip
+    def _value(self, value: Any, types: list[str], files: dict[str, UploadedFile], used: set[str]) -> Any:
         """``value`` as one of ``types``; the refusal of the type the value came closest to otherwise."""
+        if len(types) == 1:
+            return self._typed(value, types[0], files, used)
         best: _Refusal | None = None
         for ty in types:
             try:
-                return self._typed(value, ty, path, files, used)
+                return self._typed(value, ty, files, used)
             except _Refusal as refusal:
                 if best is None or len(refusal.path) > len(best.path):
                     best = refusal
         assert best is not None
         raise best
 
-    def _typed(
-        self, value: Any, ty: str, path: tuple[str | int, ...], files: dict[str, UploadedFile],
-        used: set[str],
-    ) -> Any:  # fmt: skip
-        wrong = _Refusal(path, f"must be of type {ty}, not {_kind(value)}")
-        if ty.startswith("Array of "):
-            if not isinstance(value, list):
-                raise wrong
-            inner = ty.removeprefix("Array of ")
-            return [self._typed(item, inner, (*path, i), files, used) for i, item in enumerate(value)]
+    def _typed(self, value: Any, ty: str, files: dict[str, UploadedFile], used: set[str]) -> Any:
         if ty == "String":
-            if not isinstance(value, str):
-                raise wrong
-            if len(path) > 1 and value.startswith(_ATTACH):  # a file field of an object: media, thumbnail...
-                self._attached(value, path, files, used)
+            if type(value) is not str:
+                raise _wrong(value, ty)
             return value
         if ty == "Integer":
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise wrong
-            return value
-        if ty == "Float":
-            if not isinstance(value, int | float) or isinstance(value, bool):
-                raise wrong
+            if type(value) is not int:
+                raise _wrong(value, ty)
             return value
         if ty == "Boolean":
-            if not isinstance(value, bool):
-                raise wrong
+            if type(value) is not bool:
+                raise _wrong(value, ty)
+            return value
+        if ty.startswith("Array of "):
+            if not isinstance(value, list):
+                raise _wrong(value, ty)
+            inner = ty.removeprefix("Array of ")
+            for i, item in enumerate(value):
+                try:
+                    self._typed(item, inner, files, used)
+                except _Refusal as refusal:
+                    refusal.path = (i, *refusal.path)
+                    raise
+            return value
+        if ty == "Float":
+            if type(value) not in (int, float):
+                raise _wrong(value, ty)
             return value
         if ty == "InputFile":
             if not isinstance(value, str) or not value.startswith(_ATTACH):
-                raise wrong
-            return self._attached(value, path, files, used)
+                raise _wrong(value, ty)
+            return self._attached(value, files, used)
         if self.types[ty]["subtypes"]:
-            return self._one_of(value, ty, path, files, used)
+            return self._one_of(value, ty, files, used)
         if not isinstance(value, dict):
-            raise wrong
-        return self._object(value, ty, path, files, used)
+            raise _wrong(value, ty)
+        return self._object(value, ty, files, used)
 
     @staticmethod
-    def _attached(
-        value: str, path: tuple[str | int, ...], files: dict[str, UploadedFile], used: set[str]
-    ) -> str:
+    def _attached(value: str, files: dict[str, UploadedFile], used: set[str]) -> str:
         part = value.removeprefix(_ATTACH)
         if part not in files:
-            raise _Refusal(path, f"names no uploaded file: {value!r}")
+            raise _Refusal(f"names no uploaded file: {value!r}")
         used.add(part)
         return value
 
     def _object(
-        self, value: dict[str, Any], ty: str, path: tuple[str | int, ...], files: dict[str, UploadedFile],
-        used: set[str],
-    ) -> dict[str, Any]:  # fmt: skip
+        self, value: dict[str, Any], ty: str, files: dict[str, UploadedFile], used: set[str]
+    ) -> dict[str, Any]:
         fields: dict[str, Any] = self.types[ty]["fields"]
-        for key in value:
-            if key not in fields and fields:
-                raise _Refusal((*path, key), f"is not a field of {ty}")
-        for key, field_spec in fields.items():
-            if field_spec["required"] and key not in value:
-                raise _Refusal((*path, key), f"is required in {ty}")
+        for key in self._required(ty):
+            if key not in value:
+                raise _Refusal(f"is required in {ty}", path=(key,))
         for key, item in value.items():
-            if key not in fields:
-                continue
-            self._typed_field(item, fields[key], ty, (*path, key), files, used)
+            spec = fields.get(key)
+            if spec is None:
+                if not fields:  # a type with no fields stated (CallbackGame): anything
+                    break
+                raise _Refusal(f"is not a field of {ty}", path=(key,))
+            try:
+                types = spec["types"]
+                if len(types) == 1:
+                    self._typed(item, types[0], files, used)
+                else:
+                    self._value(item, types, files, used)
+                if type(item) is str:
+                    if spec["limit"]:
+                        self._limit(item, spec["limit"], ty, key)
+                    if item.startswith(_ATTACH):  # a file field of an object: media, thumbnail, cover...
+                        self._attached(item, files, used)
+            except _Refusal as refusal:
+                refusal.path = (key, *refusal.path)
+                raise
         if ty == "InlineKeyboardButton":
-            kinds = sorted(_BUTTON_KINDS & value.keys())
+            kinds = _BUTTON_KINDS.intersection(value)
             if len(kinds) != 1:
-                words = (
-                    "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+                words = "can't parse inline keyboard button: " + (
+                    "Text buttons are unallowed in the inline keyboard"
                     if not kinds
-                    else f"can't parse inline keyboard button: a button of several kinds ({', '.join(kinds)})"
+                    else f"a button of several kinds ({', '.join(sorted(kinds))})"
                 )
-                raise _Refusal(path, words, words=words)
+                raise _Refusal(words, words=words)
         return value
 
-    def _typed_field(
-        self, item: Any, spec: dict[str, Any], owner: str, path: tuple[str | int, ...],
-        files: dict[str, UploadedFile], used: set[str],
-    ) -> None:  # fmt: skip
-        self._value(item, spec["types"], path, files, used)
-        if isinstance(item, str):
-            self._limit(item, spec["limit"], owner, path)
+    def _required(self, ty: str) -> tuple[str, ...]:
+        found = self._needs.get(ty)
+        if found is None:
+            fields = self.types[ty]["fields"]
+            found = self._needs[ty] = tuple(k for k, spec in fields.items() if spec["required"])
+        return found
 
-    def _one_of(
-        self, value: Any, ty: str, path: tuple[str | int, ...], files: dict[str, UploadedFile], used: set[str]
-    ) -> Any:
+    def _one_of(self, value: Any, ty: str, files: dict[str, UploadedFile], used: set[str]) -> Any:
         """A union (InputMedia, BotCommandScope, MenuButton...): the member its ``type`` names; a union whose
         members have no tag field (InputMessageContent): the first member the value fits. A union may have
         members that are no objects (RichText: a String, an Array of RichText, or one of its objects)."""
@@ -810,20 +819,20 @@ class BotApiSpec:
         if not isinstance(value, dict):
             plain = [s for s in subtypes if s not in self.types]
             if not plain:
-                raise _Refusal(path, f"must be of type {ty}, not {_kind(value)}")
-            return self._value(value, plain, path, files, used)
+                raise _wrong(value, ty)
+            return self._value(value, plain, files, used)
         field_name, members = self._members(ty)
         if field_name is None:
             candidates = [s for s in subtypes if s in self.types]
         else:
             tag = value.get(field_name)
             if tag is None:
-                raise _Refusal((*path, field_name), f"is required in {ty}")
-            candidates = members.get(tag) if isinstance(tag, str) else None
+                raise _Refusal(f"is required in {ty}", path=(field_name,))
+            candidates = members.get(tag, []) if isinstance(tag, str) else []
             if not candidates:
                 known = ", ".join(sorted(members))
-                raise _Refusal((*path, field_name), f"names no kind of {ty}: {tag!r} (known: {known})")
-        return self._value(value, candidates, path, files, used)
+                raise _Refusal(f"names no kind of {ty}: {tag!r} (known: {known})", path=(field_name,))
+        return self._value(value, candidates, files, used)
 
     def _members(self, ty: str) -> tuple[str | None, dict[str, list[str]]]:
         """A union's tag field and its members by tag: each member's name less the union's (or the
@@ -845,17 +854,18 @@ class BotApiSpec:
         return field_name, members
 
     @staticmethod
-    def _limit(value: str, limit: list[Any] | None, owner: str, path: tuple[str | int, ...]) -> None:
-        if not limit:
-            return
+    def _limit(value: str, limit: list[Any], owner: str, key: str) -> None:
         low, high, unit = limit
         size = len(value.encode()) if unit == "bytes" else len(value)
         if low <= size <= high:
             return
-        field_name = str(path[-1])
-        words = _LIMIT_WORDS.get((owner, field_name)) or _LIMIT_WORDS.get(("*", field_name))
+        words = _LIMIT_WORDS.get((owner, key)) or _LIMIT_WORDS.get(("*", key))
         problem = f"must be {low}-{high} {unit} long, not {size}"
-        raise _Refusal(path, problem, words=words[size > high] if words else None)
+        raise _Refusal(problem, words=words[size > high] if words else None)
+
+
+def _wrong(value: Any, ty: str) -> _Refusal:
+    return _Refusal(f"must be of type {ty}, not {_kind(value)}")
 
 
 # --------------------------------------------------------------------------------------------------
