@@ -18,6 +18,11 @@ Telegram does (JSON body, header ``X-Telegram-Bot-Api-Secret-Token``), until it 
 a refused connection is retried after a short backoff, and never two updates of one chat at once, so a chat's
 updates arrive in order. ``getUpdates`` answers 409 while a webhook is set (as Telegram).
 
+Every request is first held to the Bot API (``BotApiSpec``, tests/data/botapi-10.1.json): what Telegram
+would refuse - an unknown method, parameter or field, a missing required one, a wrong type anywhere inside,
+a string out of its limit - is answered as Telegram answers it, listed in ``refused``, and fails the test
+on leaving the server (``allow_refused`` for tests that send such requests on purpose).
+
 State the tests read: ``calls`` (every request in order), ``messages(chat)`` (per-chat messages with edit
 history), ``callback_queries``/``callback_answers``, ``commands()``, ``updates``. Faults: ``fail_next``.
 Waiting: ``wait_for``, ``wait_for_call``, ``wait_idle`` - all bounded by a timeout, none sleeps a fixed
