@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import re
 import struct
 import time
 import warnings
@@ -13,7 +15,15 @@ from typing import Any
 
 import httpx
 import pytest
-from telegram import BotCommand, BotCommandScopeChat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import (
+    BotCommand,
+    BotCommandScopeChat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    ReplyParameters,
+    Update,
+)
 from telegram.error import BadRequest, EndPointNotFound, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
     AIORateLimiter,
@@ -24,7 +34,7 @@ from telegram.ext import (
     ContextTypes,
 )
 
-from .fake_telegram import FakeTelegramServer
+from .fake_telegram import BotApiSpec, FakeTelegramServer
 
 POLL_TIMEOUT = 10  # long-poll seconds: the fake answers as soon as an update is queued
 KEYBOARD = InlineKeyboardMarkup(
@@ -348,14 +358,17 @@ async def test_edit_and_delete_errors(tg: FakeTelegramServer, app: Application) 
         await app.bot.delete_message(table.id, sent.message_id)
     with pytest.raises(BadRequest, match="(?i)message to edit not found"):
         await app.bot.edit_message_text("x", chat_id=table.id, message_id=999)
+    tg.allow_refused = True  # a method the Bot API does not have: 404, as Telegram answers it
     with pytest.raises(EndPointNotFound):
         await app.bot.do_api_request("shuffleTiles", api_kwargs={"chat_id": table.id})
+    assert [c.method for c in tg.refused] == ["shuffleTiles"]
 
 
 # ------------------------------------------------------------------ raw HTTP and the server itself
 
 
 async def test_raw_http_bodies_and_errors(tg: FakeTelegramServer) -> None:
+    tg.allow_refused = True  # fooBar
     alice = tg.add_user("Alice", started=True)
     url = f"{tg.base_url}{tg.token}"
     async with httpx.AsyncClient() as client:
@@ -443,3 +456,204 @@ async def test_wait_helpers_are_bounded(tg: FakeTelegramServer, app: Application
     tg.send_text(tg.add_user("Alice"), None, "no handler for plain text")
     await tg.wait_idle()
     assert tg.pending_updates == [] and tg.calls_to("sendMessage") == []
+
+
+# ------------------------------------------------------------------ held to the Bot API
+# Every request is checked against tests/data/botapi-10.1.json before it is carried out: what Telegram
+# refuses is refused (400, "Bad Request: ..."), and a test whose bot sent such a request fails on leaving the
+# server. These send requests by hand (JSON, form and multipart bodies) and expect the refusals.
+
+
+async def _post(
+    client: httpx.AsyncClient, tg: FakeTelegramServer, method: str, **body: Any
+) -> httpx.Response:
+    return await client.post(f"{tg.base_url}{tg.token}/{method}", **body)
+
+
+def _refusal(response: httpx.Response) -> str:
+    assert response.status_code == 400, response.text
+    payload = response.json()
+    assert payload["ok"] is False and payload["error_code"] == 400
+    description: str = payload["description"]
+    assert description.startswith("Bad Request: "), description
+    return description.removeprefix("Bad Request: ")
+
+
+async def test_requests_are_refused_as_telegram_refuses_them(tg: FakeTelegramServer) -> None:
+    tg.allow_refused = True
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group(members=[alice])
+    tap = {"text": "Join", "callback_data": "L|1|j"}
+    commands = [{"command": "newtable", "description": "open a table"}]
+    async with httpx.AsyncClient() as client:
+
+        async def json_(method: str, **params: Any) -> httpx.Response:
+            return await _post(client, tg, method, json=params)
+
+        async def form(method: str, **params: str) -> httpx.Response:
+            return await _post(client, tg, method, data=params)
+
+        async def say(**params: Any) -> str:
+            """A sendMessage to the group (text "x" unless given) that must be refused: the reason."""
+            return _refusal(await json_("sendMessage", **{"chat_id": group.id, "text": "x", **params}))
+
+        def keyboard(*buttons: dict[str, Any]) -> dict[str, Any]:
+            return {"inline_keyboard": [list(buttons)]}
+
+        # an unknown method: 404, as Telegram answers it
+        unknown = await json_("sendMahjong", chat_id=group.id)
+        assert unknown.status_code == 404 and unknown.json()["description"] == "Not Found"
+        # an unknown parameter, a missing required one
+        assert 'unknown parameter "colour" of method sendMessage' in await say(colour="red")
+        assert _refusal(await json_("sendMessage", text="hi")) == "chat_id is empty"
+        assert _refusal(await json_("sendMessage", chat_id=group.id)) == "message text is empty"
+        assert _refusal(await json_("getChatMember", chat_id=group.id)) == 'parameter "user_id" is required'
+        # a wrong type at the top: JSON values must be of their type; text (a form, or a string in JSON) is
+        # read as Telegram reads it, so "42" is an Integer and "two" is not
+        assert await say(text=42) == 'parameter "text" must be of type String, not Integer'
+        assert "must be of type Boolean, not Integer" in await say(disable_notification=1)
+        refused = _refusal(await form("deleteMessage", chat_id=str(group.id), message_id="two"))
+        assert refused == "parameter \"message_id\" must be of type Integer, not 'two'"
+        # inside objects, recursively: reply_markup in a JSON body, and in a form body as a JSON string
+        bad = keyboard(tap, {"text": 7, "callback_data": "x"})
+        where = 'can\'t parse reply_markup: field "inline_keyboard[0][1].text"'
+        assert await say(reply_markup=bad) == f"{where} must be of type String, not Integer"
+        as_text = await form("sendMessage", chat_id=str(group.id), text="x", reply_markup=json.dumps(bad))
+        assert _refusal(as_text) == f"{where} must be of type String, not Integer"
+        not_json = await form("sendMessage", chat_id=str(group.id), text="x", reply_markup="{not json")
+        assert _refusal(not_json) == "can't parse reply_markup JSON object"
+        rows_not_arrays = {"inline_keyboard": [tap]}
+        assert "Array of InlineKeyboardButton, not Object" in await say(reply_markup=rows_not_arrays)
+        assert "Text buttons are unallowed" in await say(reply_markup=keyboard({"text": "Join"}))
+        misspelt = keyboard({"text": "Join", "callback": "L|1|j"})
+        assert '"inline_keyboard[0][0].callback" is not a field of InlineKeyboardButton' in await say(
+            reply_markup=misspelt
+        )
+        # reply_parameters, commands and their scope, InputMedia and its subtypes
+        assert await say(reply_parameters={"message_id": "1"}) == (
+            'can\'t parse reply_parameters: field "message_id" must be of type Integer, not String'
+        )
+        scoped = await json_("setMyCommands", commands=commands, scope={"type": "chat"})
+        assert _refusal(scoped) == 'can\'t parse scope: field "chat_id" is required in BotCommandScopeChat'
+        scoped = await json_("setMyCommands", commands=commands, scope={"type": "everyone"})
+        assert "names no kind of BotCommandScope: 'everyone'" in _refusal(scoped)
+        wordy = await json_("setMyCommands", commands=[{"command": "newtable", "description": "x" * 257}])
+        assert _refusal(wordy) == "BOT_COMMAND_DESCRIPTION_INVALID"
+        unsaid = await json_("setMyCommands", commands=[{"command": "newtable", "description": None}])
+        assert (
+            _refusal(unsaid)
+            == 'can\'t parse commands: field "[0].description" must be of type String, not null'
+        )
+        message_id = (await json_("sendMessage", chat_id=group.id, text="table")).json()["result"][
+            "message_id"
+        ]
+        edit = {"chat_id": str(group.id), "message_id": str(message_id)}
+        upload = {"pic": ("t.png", PNG, "image/png")}
+        media = {"type": "photo", "media": "attach://pic", "caption": ["not", "text"]}
+        as_json = {**edit, "media": json.dumps(media)}
+        refused = _refusal(await _post(client, tg, "editMessageMedia", data=as_json, files=upload))
+        assert refused == 'can\'t parse media: field "caption" must be of type String, not Array'
+        media = {"type": "picture", "media": "attach://pic"}
+        refused = _refusal(
+            await json_("editMessageMedia", chat_id=group.id, message_id=message_id, media=media)
+        )
+        assert "names no kind of InputMedia: 'picture'" in refused
+        media = {"type": "photo", "media": "attach://pic"}  # a JSON body has no uploads
+        refused = _refusal(
+            await json_("editMessageMedia", chat_id=group.id, message_id=message_id, media=media)
+        )
+        assert "names no uploaded file: 'attach://pic'" in refused
+        # multipart: an upload nothing names, a caption over its limit
+        photo = {"photo": ("t.png", PNG, "image/png")}
+        two = await _post(client, tg, "sendPhoto", data={"chat_id": str(group.id)}, files={**photo, **upload})
+        assert 'unknown parameter "pic" of method sendPhoto' in _refusal(two)
+        wordy = await _post(client, tg, "sendPhoto", data={"chat_id": str(group.id), "caption": "字" * 1025},
+                            files=photo)  # fmt: skip
+        assert _refusal(wordy) == "message caption is too long"
+        # limits in characters or in bytes, as the data says
+        assert await say(text="x" * 4097) == "message is too long"
+        assert await say(text="") == "message text is empty"
+        wide = {"text": "Join", "callback_data": "牌" * 22}  # 22 characters, 66 bytes
+        assert await say(reply_markup=keyboard(wide)) == "BUTTON_DATA_INVALID"
+        assert (
+            await say(reply_markup=keyboard({"text": "Join", "callback_data": ""})) == "BUTTON_DATA_INVALID"
+        )
+        toast = await json_("answerCallbackQuery", callback_query_id="1", text="x" * 201)
+        assert _refusal(toast) == "MESSAGE_TOO_LONG"
+        refusals = len(tg.refused)
+
+        # and what Telegram takes is taken: 4,096 Chinese characters (12 KB), 64 bytes of callback data, a
+        # form body with its keyboard as a JSON string and its numbers and flags as text, a scope, a link
+        full = keyboard({"text": "Join", "callback_data": "x" * 64})
+        taken = [await json_("sendMessage", chat_id=group.id, text="牌" * 4096, reply_markup=full)]
+        taken.append(await form("sendMessage", chat_id=str(group.id), text="42", disable_notification="true",
+                                reply_markup=json.dumps(keyboard(tap))))  # fmt: skip
+        scope = {"type": "chat_administrators", "chat_id": group.id}
+        taken.append(await json_("setMyCommands", commands=commands, scope=scope))
+        link = keyboard({"text": "Open", "url": "https://t.me/fake_mahjong_bot?start=j1"})
+        taken.append(await json_("sendMessage", chat_id=group.id, text="ok", reply_markup=link,
+                                 reply_parameters={"message_id": message_id}))  # fmt: skip
+    for response in taken:
+        assert response.status_code == 200, response.text
+    assert tg.bot_messages(group)[-2].text == "42" and tg.bot_messages(group)[-2].callback_data == ["L|1|j"]
+    assert tg.commands(scope) == commands
+    assert len(tg.refused) == refusals == 29 and all(c.status in (400, 404) for c in tg.refused)
+
+
+async def test_a_refused_request_fails_the_test_that_made_it() -> None:
+    """Leaving the server fails a test whose bot sent what Telegram refuses (unless the test expects it)."""
+    tg = FakeTelegramServer()
+    with pytest.raises(AssertionError, match=r"1 request\(s\) the Bot API refuses: sendMessage: Bad Request"):
+        async with tg:
+            async with httpx.AsyncClient() as client:
+                await _post(client, tg, "sendMessage", json={"chat_id": 1, "text": "x", "parse": "HTML"})
+    assert [c.method for c in tg.refused] == ["sendMessage"]
+
+
+async def test_ptb_requests_pass_the_spec(tg: FakeTelegramServer, app: Application) -> None:
+    """What PTB itself makes of the calls the bot uses (objects, InputMedia with an upload, scopes, replies)
+    is taken as it is."""
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group(members=[alice])
+    sent = await app.bot.send_photo(group.id, photo=PNG, caption="table", reply_markup=KEYBOARD)
+    await app.bot.edit_message_media(
+        InputMediaPhoto(PNG + b"2", caption="table 2"), chat_id=group.id, message_id=sent.message_id,
+        reply_markup=KEYBOARD,
+    )  # fmt: skip
+    await app.bot.edit_message_caption(chat_id=group.id, message_id=sent.message_id, caption="table 3")
+    await app.bot.set_my_commands([BotCommand("stop", "end the table")], scope=BotCommandScopeChat(group.id),
+                                  language_code="zh")  # fmt: skip
+    await app.bot.send_message(group.id, "reply", reply_parameters=ReplyParameters(sent.message_id),
+                               disable_notification=True)  # fmt: skip
+    await app.bot.send_document(alice.id, document=b"{}\n", filename="hand.jsonl", caption="export")
+    await app.bot.send_chat_action(group.id, "typing")
+    await app.bot.get_chat_member(group.id, alice.id)
+    assert tg.refused == [] and all(
+        c.ok for c in tg.calls_to("sendPhoto", "editMessageMedia", "sendDocument")
+    )
+
+
+def test_every_union_the_bot_api_takes_tells_its_members_apart() -> None:
+    """A union's members are told apart by their ``type`` (``source`` for PassportElementError), named after
+    the member (InputMediaPhoto: "photo"): every member of every union a method takes has a tag, and the
+    tags are Telegram's (the ones the bot and PTB send are checked by the tests above)."""
+    spec = BotApiSpec.load()
+    unions = {name for name, ty in spec.types.items() if ty["subtypes"]}
+    for union in unions:
+        field, members = spec._members(union)
+        objects = [s for s in spec.types[union]["subtypes"] if s in spec.types]  # RichText: a String too
+        assert sorted(s for subs in members.values() for s in subs) == sorted(objects)
+        assert all(re.fullmatch(r"[a-z][a-z0-9_]*", tag) for tag in members), (union, members)
+        if field is None:  # told apart by their fields alone
+            assert union in ("InputMessageContent", "MaybeInaccessibleMessage"), union
+    assert spec._members("InputMedia")[1]["photo"] == ["InputMediaPhoto"]
+    assert spec._members("InputPollMedia")[1]["venue"] == ["InputMediaVenue"]
+    assert spec._members("BotCommandScope")[1]["all_chat_administrators"] == [
+        "BotCommandScopeAllChatAdministrators"
+    ]
+    assert spec._members("InlineQueryResult")[1]["mpeg4_gif"] == [
+        "InlineQueryResultCachedMpeg4Gif",
+        "InlineQueryResultMpeg4Gif",
+    ]
+    assert spec._members("PassportElementError") == ("source", spec._members("PassportElementError")[1])
+    assert spec.version == "Bot API 10.1" and spec.method("SENDMESSAGE") == "sendMessage"

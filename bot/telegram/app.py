@@ -45,7 +45,7 @@ from bot.telegram.http import AiohttpRequest, LeanBot
 from bot.telegram.outbox import Outbox, may_have_arrived, retry_seconds
 from bot.telegram.webhook import WebhookConfig, start_webhook, webhook_from_env
 from bot.text.texts import t
-from storage import MAX_PAUSE_S, Storage
+from storage import MAX_PAUSE_S, OpenError, Storage
 from storage.lock import AlreadyRunning, DatabaseLock
 from storage.postgres import PgStorage
 from storage.store import is_postgres_url
@@ -125,6 +125,27 @@ def pictures_from_env(env: dict[str, str] | None = None) -> bool:
     return raw != "text"
 
 
+class HandledFloodLimit(logging.Filter):
+    """AIORateLimiter logs a 429 that outlasts its retries as an ERROR with a traceback, then raises it to
+    the request's sender - and every sender handles it (the outbox waits and sends again, a button's answer
+    is retried, a reply gives up with a warning). A flood limit is a normal moment of a busy bot, not a
+    fault: an operator who reads ERROR looks for a bug. The record becomes one WARNING line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if isinstance(record.exc_info, tuple) else None
+        if isinstance(exc, RetryAfter) and record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
+            retries = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+            record.msg = "flood limit (429) after %s retries, handed back to its sender: %s"
+            record.args = (retries, exc.message)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+FLOOD_LOGGER = "telegram.ext.AIORateLimiter"  # PTB's logger of AIORateLimiter (telegram._utils.logging)
+_FLOOD_FILTER = HandledFloodLimit()
+
+
 def build_application(
     token: str,
     db_path: str | os.PathLike[str],
@@ -165,6 +186,9 @@ def build_application(
         "pool_timeout": 30,
     }
     requests = (AiohttpRequest(connection_pool_size, **timeouts), AiohttpRequest(1, **timeouts))
+    flood_log = logging.getLogger(FLOOD_LOGGER)
+    if _FLOOD_FILTER not in flood_log.filters:
+        flood_log.addFilter(_FLOOD_FILTER)
     limiter = AIORateLimiter(max_retries=3) if rate_limiter is DEFAULT else rate_limiter
     assert limiter is None or isinstance(limiter, BaseRateLimiter)
     if base_url is None:
@@ -403,6 +427,16 @@ def configure_logging(level: int = logging.INFO) -> None:
         logging.getLogger(name).setLevel(cap)
 
 
+START_LOGGER = "telegram.ext"  # PTB's network retry loop: it logs a start that failed, with its traceback
+
+
+def not_a_failed_start(record: logging.LogRecord) -> bool:
+    """A log filter: PTB's record of a start that could not reach the Bot API (an ERROR and its traceback)
+    goes, as ``main`` says what happened in one line."""
+    exc = record.exc_info[1] if isinstance(record.exc_info, tuple) else None
+    return not (isinstance(exc, NetworkError) and record.name == START_LOGGER)
+
+
 class TokenSafeFormatter(logging.Formatter):
     """Log lines with the token (and its secret half) blotted out, tracebacks included; and no traceback for
     a refused token at all (``main`` says so in one line). Defence in depth: nothing should log the token."""
@@ -414,7 +448,9 @@ class TokenSafeFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         if isinstance(record.exc_info, tuple) and isinstance(record.exc_info[1], InvalidToken):
             record.exc_info, record.exc_text = None, None
-        text = super().format(record)
+        return self.scrub(super().format(record))
+
+    def scrub(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, "<token>")
         return text
@@ -427,8 +463,10 @@ def main(db_path: str | None = None) -> int:
         raise SystemExit("TELEGRAM_BOT_TOKEN is not set (environment or .env)")
     fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     logging.basicConfig(format=fmt, level=logging.INFO)
+    formatter = TokenSafeFormatter(fmt, token)
     for handler in logging.getLogger().handlers:
-        handler.setFormatter(TokenSafeFormatter(fmt, token))
+        handler.setFormatter(formatter)
+        handler.addFilter(not_a_failed_start)
     configure_logging()
     path = db_path or os.environ.get("MAHJONG_DB", "mahjong.db")
     # A local Bot API server (https://github.com/tdlib/telegram-bot-api) or a test double; default Telegram's.
@@ -440,6 +478,9 @@ def main(db_path: str | None = None) -> int:
     except AlreadyRunning as e:
         print(f"not starting: {e}", file=sys.stderr)
         return 3
+    except OSError as e:  # the lock file beside the database cannot be made (a read-only directory)
+        print(f"not starting: {e}", file=sys.stderr)
+        return 5
     log.info("starting the bot (database %s)", path)
     try:
         webhook = webhook_from_env(token)
@@ -453,6 +494,14 @@ def main(db_path: str | None = None) -> int:
             "Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it with @BotFather.", file=sys.stderr
         )
         return 2
+    except OpenError as e:  # storage's own words: read-only, corrupt, another application's, newer schema
+        print(f"not starting: {e}", file=sys.stderr)
+        return 5
+    except NetworkError as e:  # only a start fails this way: once running, PTB retries on its own
+        where = f" at {base_url}" if base_url else ""
+        reason = formatter.scrub(e.message)
+        print(f"not starting: the Telegram Bot API{where} cannot be reached: {reason}", file=sys.stderr)
+        return 4
     finally:
         _exit_within(SHUTDOWN_STEP)
     return 0

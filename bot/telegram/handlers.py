@@ -105,11 +105,27 @@ def _who(user: User) -> Who:
     return Who(clean(user.full_name) or str(user.id), user.language_code)
 
 
+def _service_sender(update: Update) -> bool:
+    """A message sent on behalf of a chat rather than by a person: a channel writing in the group (a member
+    posting as his channel, or a linked channel's post) or an anonymous admin of the group. Telegram marks it
+    with ``sender_chat`` and puts a stand-in bot user in ``from`` (Channel_Bot, GroupAnonymousBot), shared by
+    every such sender: it is no player - nothing of it is stored and it takes no seat."""
+    message = update.effective_message
+    return message is not None and message.sender_chat is not None
+
+
+def _anonymous_admin(update: Update) -> bool:
+    """An anonymous admin of the group: Telegram says so by a ``sender_chat`` that is the group itself."""
+    message, chat = update.effective_message, update.effective_chat
+    sender = message.sender_chat if message is not None else None
+    return sender is not None and chat is not None and sender.id == chat.id
+
+
 async def _see(svc: TableService, update: Update) -> tuple[User | None, Chat | None]:
     """Remember who wrote (name cleaned and capped) and the group's title. A press stores nothing of a user
     who is not seated: joining stores him once he may join (``join(who=...)``)."""
     user, chat = update.effective_user, update.effective_chat
-    who = _who(user) if user is not None else None
+    who = _who(user) if user is not None and not user.is_bot and not _service_sender(update) else None
     # a press by someone the bot knows as he is (the usual case) looks through no table for his seat
     if user is not None and who is not None and not svc.people.known(user.id, who.name, who.language):
         if update.message is not None or svc.registry.of_user(user.id):
@@ -184,6 +200,9 @@ async def cmd_start(update: Update, context: Context) -> None:
     if chat.type != Chat.PRIVATE:
         await _reply(update, t("help", _lang(svc, user, chat), variants=_variants()))
         return
+    if user.is_bot:  # a deep link seats whoever follows it: never a bot account
+        await _reply(update, t("ans.no_bots", lang_of(user.language_code)))
+        return
     payload = context.args[0][:64] if context.args else ""  # Telegram's deep-link payloads: 64 at most
     await _reply(update, await svc.private_start(user.id, payload, _who(user)))
 
@@ -196,6 +215,9 @@ async def cmd_newtable(update: Update, context: Context) -> None:
     lang = _lang(svc, user, chat)
     if chat.type == Chat.PRIVATE:
         await _reply(update, t("note.group_only", lang))
+        return
+    if _service_sender(update) or user.is_bot:  # the opener takes the first seat: a person's own account
+        await _reply(update, t("note.as_yourself", lang))
         return
     word = _args(context) or None
     found = find_room(word)
@@ -297,7 +319,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     if chat.type == Chat.PRIVATE:
         await _reply(update, t("note.in_group", svc.dm_lang(user.id)))
         return
-    is_admin = await svc.access.is_admin(chat.id, user.id)
+    is_admin = _anonymous_admin(update) or await svc.access.is_admin(chat.id, user.id)
     await _reply(update, await svc.stop(chat.id, user.id, is_admin))
 
 
@@ -483,6 +505,8 @@ async def _pick(c: Pressed, press: presses.PickPress) -> Reply:
 
 
 async def _lobby(c: Pressed, press: presses.LobbyPress) -> Reply:
+    if press.op == "j" and c.user.is_bot:  # a seat is a person's: never another bot's account
+        return Reply(t("ans.no_bots", lang_of(c.user.language_code)))
     if press.op == "j":
         return await c.svc.join(press.table, c.uid, who=_who(c.user))
     if press.op == "go":

@@ -6,6 +6,7 @@ and one lookup, ``t(key, lang, **fields)``. Game strings (hands, prompts, settle
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 LANGS = ("zh", "en")
@@ -331,6 +332,7 @@ CATALOGUE: dict[str, Label] = {
     "ans.stale": Label("这个按钮已过期", "This button is out of date"),
     "ans.unknown": Label("这个按钮已过期或无效", "This button is out of date or unknown"),
     "ans.not_member": Label("只有本群成员可以加入这一桌", "Only members of this group can join this table"),
+    "ans.no_bots": Label("机器人账号不能入座", "Bot accounts can't take a seat"),
     "ans.host_only": Label(
         "只有开桌的人或群管理员可以设置和开始",
         "Only the table's host or a group admin can change settings or start",
@@ -363,6 +365,10 @@ CATALOGUE: dict[str, Label] = {
     "note.table_exists": Label("本群已有一桌（第 {tid} 桌）。", "This group already has a table (#{tid})."),
     "note.group_only": Label("请在群里用 /newtable 开桌。", "Use /newtable in a group to open a table."),
     "note.in_group": Label("请在牌桌所在的群里用这个命令。", "Use this command in the table's group."),
+    "note.as_yourself": Label(
+        "请用你自己的账号发这个命令：匿名管理员或频道身份不能开桌入座。",
+        "Send this as yourself: an anonymous admin or a channel can't open a table or take a seat.",
+    ),
     "note.unknown_variant": Label(
         "不认识的玩法 “{name}”。可选：{known}",
         "Unknown variant '{name}'. Known: {known}",
@@ -668,22 +674,36 @@ def default_names(lang: str = "zh", seats: int = 4) -> list[str]:
     return [t(f"seat.{i}", lang) for i in range(seats)]
 
 
-# Characters never echoed or stored from user input: C0/C1 controls and the bidirectional overrides that
-# make a name display backwards (line breaks are folded into spaces first).
-_BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-_DROP = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), *map(ord, _BIDI)])
+# Characters never echoed or stored from user input (line breaks and tabs are folded into spaces first):
+# controls (Unicode category Cc: C0, DEL, C1) and format characters (Cf: the zero-width space, joiners and
+# non-joiners, the word joiner, the byte order mark, the bidirectional marks and overrides that make a name
+# display backwards, soft hyphens, tag characters), and the letters that draw nothing (the combining
+# grapheme joiner, the Hangul fillers, the blank braille pattern): an invisible name, or one that looks like
+# another's. A ZWJ inside an emoji sequence goes too: the emoji fall apart into their parts, still visible.
+_INVISIBLE = frozenset("\u034f\u115f\u1160\u2800\u3164\uffa0")
+_ASCII_CONTROLS = dict.fromkeys([*range(0x20), 0x7F])
+
+
+def _hidden(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Cf") or ch in _INVISIBLE
+
+
 NAME_LIMIT = 64  # display names and group titles as stored
 QUOTE_LIMIT = 32  # what a reply quotes of an unknown argument
 
 
 def clean(text: str | None, limit: int = NAME_LIMIT) -> str:
-    """User input made safe to store and echo: controls dropped, whitespace folded, at most ``limit``
-    characters (an ellipsis marks a cut)."""
+    """User input made safe to store and echo: whitespace folded, controls and invisible characters dropped,
+    at most ``limit`` characters (an ellipsis marks a cut)."""
     if not text:
         return ""
     if len(text) > 16 * limit:  # no need to look at the rest of a 10 KB argument
         text = text[: 16 * limit]
-    folded = " ".join(text.split()).translate(_DROP).strip()
+    folded = " ".join(text.split())
+    if folded.isascii():
+        folded = folded.translate(_ASCII_CONTROLS)
+    else:  # what is left between two spaces by a dropped character is one space
+        folded = " ".join("".join(ch for ch in folded if not _hidden(ch)).split())
     return folded if len(folded) <= limit else folded[: limit - 1].rstrip() + "…"
 
 

@@ -1,0 +1,236 @@
+"""Reliability in the Telegram layer, over the fake Bot API: a handled 429 is no ERROR, a
+start that cannot work (a read-only database, an unreachable Bot API) ends in one line, bot accounts take
+no seat, service senders (a channel writing in the group, an anonymous admin) are no players - and an
+anonymous admin is an admin - and invisible characters are dropped from names."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import logging
+import os
+import socket
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.text.texts import clean
+from storage import Storage
+
+from .fake_telegram import (
+    CHANNEL_BOT,
+    DEFAULT_TOKEN,
+    GROUP_ANONYMOUS_BOT,
+    FakeChat,
+    FakeTelegramServer,
+    FakeUser,
+)
+from .bot_support import Clock, bot_running, lobby_message, open_table, service
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def _answer(tg: FakeTelegramServer, user: FakeUser, chat: FakeChat, message_id: int, data: str) -> str:
+    query = tg.press(user, chat, message_id, data)
+    await tg.wait_for(lambda _: query.answered, what=f"the answer to {data}")
+    return query.text or ""
+
+
+async def _reply(tg: FakeTelegramServer, chat: FakeChat | FakeUser, send: Callable[[], object]) -> str:
+    """The bot's reply in ``chat`` to what ``send()`` sends there."""
+    mark = tg.mark()
+    send()
+    call = await tg.wait_for_call("sendMessage", chat_id=chat.id, since=mark)
+    assert call.ok, call
+    return str(call.params["text"])
+
+
+# ------------------------------------------------------------------ 429s
+
+
+@pytest.mark.filterwarnings("ignore:.*retry_after.*:telegram.warnings.PTBDeprecationWarning")
+async def test_a_handled_flood_limit_is_one_warning_line_not_an_error(
+    tg: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 429 that outlasts AIORateLimiter's three retries was logged as an ERROR with a traceback, although
+    its sender handles it (the outbox waits and sends again, a button's answer is retried): a false alarm."""
+    caplog.set_level(logging.INFO)
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        await tg.wait_idle()
+        tg.fail_next("editMessageText", times=4, retry_after=0.01)  # one more than AIORateLimiter retries
+        await _answer(tg, bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(
+            lambda _: "Bob" in (tg.message(group, lobby.message_id).text or ""), what="Bob seated"
+        )
+        tg.fail_next("answerCallbackQuery", times=4, retry_after=0.01)
+        assert await _answer(tg, alice, group, lobby.message_id, f"L|{tid}|j") == "You're already seated"
+        await tg.wait_idle()
+    assert len([c for c in tg.calls if c.injected_fault and c.status == 429]) == 8
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+    flood = [r for r in caplog.records if r.getMessage().startswith("flood limit (429) after 3 retries")]
+    assert [r.levelname for r in flood] == ["WARNING", "WARNING"], flood
+
+
+# ------------------------------------------------------------------ a start that cannot work
+
+
+def _drop_dac_override() -> None:
+    """In the child before it runs the bot: as root a 0444 file is still writable, unless the process lacks
+    CAP_DAC_OVERRIDE (dropped from its bounding set, so that the bot's exec keeps it dropped)."""
+    if os.geteuid() == 0 and ctypes.CDLL(None, use_errno=True).prctl(24, 1, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+        raise OSError(ctypes.get_errno(), "cannot drop CAP_DAC_OVERRIDE: the read-only test needs it as root")
+
+
+async def _run_bot(
+    base_url: str, token: str, db: Path, cwd: Path, *, read_only: bool = False
+) -> tuple[int, str]:
+    """``python -m bot`` until it exits (it must, at once); its exit status and stderr."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "MAHJONG_", "WEBHOOK_"))},
+        "TELEGRAM_BOT_TOKEN": token,
+        "TELEGRAM_BASE_URL": base_url,
+        "MAHJONG_DB": str(db),
+        "PYTHONPATH": str(ROOT),
+    }
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, preexec_fn=_drop_dac_override if read_only else None,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
+    assert proc.returncode is not None
+    return proc.returncode, (out + err).decode(errors="replace")
+
+
+def _one_line(text: str) -> str:
+    """The bot's own last word: what it printed after its log lines (no traceback anywhere)."""
+    assert "Traceback" not in text and " ERROR " not in text, text
+    return text.strip().splitlines()[-1]
+
+
+async def test_a_read_only_database_stops_the_bot_with_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    async with await Storage.open(db):  # a database of the current schema
+        pass
+    db.chmod(0o444)
+    async with FakeTelegramServer() as tg:
+        status, text = await _run_bot(tg.base_url, tg.token, db, tmp_path, read_only=True)
+    last = _one_line(text)
+    assert status == 5 and last.startswith("not starting: ") and "read-only" in last, text
+    assert not tg.calls_to("getUpdates", "setMyCommands")  # it stopped before taking any update
+
+
+async def test_an_unreachable_bot_api_stops_the_bot_with_one_line(tmp_path: Path) -> None:
+    with socket.socket() as closed:  # bound and never listening: every connection is refused
+        closed.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}/bot"
+        status, text = await _run_bot(url, DEFAULT_TOKEN, tmp_path / "bot.db", tmp_path)
+    last = _one_line(text)
+    assert status == 4 and last.startswith(
+        f"not starting: the Telegram Bot API at {url} cannot be reached"
+    ), text
+    assert DEFAULT_TOKEN.partition(":")[2] not in text
+
+
+# ------------------------------------------------------------------ who may sit
+
+
+async def test_bot_accounts_take_no_seat(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """A bot account pressed Join (or followed the table's deep link) and was seated like a person."""
+    alice = tg.add_user("Alice", started=True)
+    robot = tg.add_user("Robo", started=True, is_bot=True)
+    group = tg.add_group("Mahjong", members=[alice, robot])
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        rt = svc.tables[tid]
+        await tg.wait_for(lambda _: alice.id in rt.seats)
+        assert (
+            await _answer(tg, robot, group, lobby.message_id, f"L|{tid}|j")
+            == "Bot accounts can't take a seat"
+        )
+        link = f"/start {svc.links.payload(tid)}"
+        assert (
+            await _reply(tg, robot, lambda: tg.send_text(robot, None, link))
+            == "Bot accounts can't take a seat"
+        )
+        await tg.wait_idle()
+        assert robot.id not in rt.seats and await svc.storage.get_player(robot.id) is None
+        # a person still joins by the same link
+        bob = tg.add_user("Bob", started=True)
+        group.members[bob.id] = "member"
+        await _reply(tg, bob, lambda: tg.send_text(bob, None, link))
+        await tg.wait_for(lambda _: bob.id in rt.seats)
+
+
+async def test_service_senders_are_no_players_and_an_anonymous_admin_may_stop(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A channel writing in the group, or an anonymous admin, is Telegram's stand-in user (Channel_Bot,
+    GroupAnonymousBot) with ``sender_chat``: /newtable seated that stand-in as a player (its name stored), and
+    an anonymous admin's /stop was refused (getChatMember knows no such user)."""
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob], supergroup=True)
+    channel = tg.add_channel("Mahjong news")
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        as_yourself = (
+            "Send this as yourself: an anonymous admin or a channel can't open a table or take a seat."
+        )
+        for sender in (group, channel):
+            reply = await _reply(tg, group, lambda s=sender: tg.send_as_chat(s, group, "/newtable changsha"))
+            assert reply == as_yourself
+        assert svc.table_in(group.id) is None
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        rt = svc.tables[tid]
+        await tg.wait_for(lambda _: alice.id in rt.seats)
+        await _answer(tg, bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: bob.id in rt.seats)
+        # a channel's /stop is no player's vote; an anonymous admin's stops the table at once
+        reply = await _reply(tg, group, lambda: tg.send_as_chat(channel, group, "/stop"))
+        assert not rt.closed and rt.stop_votes == set(), reply
+        reply = await _reply(tg, group, lambda: tg.send_as_chat(group, group, "/stop"))
+        assert rt.closed and reply == "The table has been stopped."
+        await tg.wait_idle()
+        for stand_in in (GROUP_ANONYMOUS_BOT, CHANNEL_BOT):
+            assert await svc.storage.get_player(stand_in) is None
+
+
+# ------------------------------------------------------------------ invisible names
+
+
+def test_clean_drops_invisible_characters() -> None:
+    """Zero-width characters (U+200B-U+200D, U+2060, U+FEFF) survived cleaning: invisible names, and names
+    that look like another's."""
+    assert clean("Al\u200bi\u200cc\u200de\u2060\ufeff") == "Alice"
+    assert clean("\u200b\u2060\ufeff\u3164\u115f\u2800") == ""  # nothing visible at all
+    assert clean("Bob \u200b Lee\u00ad") == "Bob Lee"  # no double space where a hidden character was
+    assert clean("\u202eecilA\u200f\u2066x\u2069") == "ecilAx"  # bidirectional marks, overrides, isolates
+    assert (
+        clean("牌\U000e0041友\u180e\u061c") == "牌友"
+    )  # a tag character, the Mongolian vowel separator, ALM
+    assert clean("Zoë 李雷 Ωμέγα 🀄") == "Zoë 李雷 Ωμέγα 🀄"  # letters, marks and emoji of every script stay
+    assert clean("👨\u200d👩\u200d👧") == "👨👩👧"  # a ZWJ sequence falls apart into its emoji
+    assert clean("tab\there\nline\x07\x7f\x85") == "tab here line"
+
+
+async def test_an_invisible_name_is_stored_and_shown_clean(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    alice = tg.add_user("Al\u200bice\u2060", started=True)
+    ghost = tg.add_user("\u3164\u200b", last_name="\ufeff", started=True)  # nothing to show: his id stands in
+    group = tg.add_group("Mahjong", members=[alice, ghost])
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        await _answer(tg, ghost, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: ghost.id in svc.tables[tid].seats)
+        await tg.wait_idle()
+        stored = [await svc.storage.get_player(uid) for uid in (alice.id, ghost.id)]
+        assert [p.name if p else None for p in stored] == ["Alice", str(ghost.id)]
+        text = (await lobby_message(tg, group, tid)).text or ""
+        assert "Alice" in text and str(ghost.id) in text and not {"\u200b", "\u2060", "\u3164"} & set(text)
