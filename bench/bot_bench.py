@@ -158,6 +158,8 @@ async def _bot_main(
         rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=5),
         seed_fn=lambda table, number: 7919 * table + number,
         claim_pause=0,  # a fixed wait after every discard: the bench measures the bot's own work
+        send_rate=0,  # no send budget either (bench/budget_bench.py measures it)
+        lazy_interval=0,
         pictures=pictures,
         picture_workers=workers if pictures else 0,
     )

@@ -51,6 +51,8 @@ def make_app(
     own default is: the texts are what most tests read."""
     kwargs.setdefault("rate_limiter", AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3))
     kwargs.setdefault("group_interval", 0)
+    kwargs.setdefault("send_rate", 0)
+    kwargs.setdefault("lazy_interval", 0)
     kwargs.setdefault("claim_pause", 0)
     kwargs.setdefault("pictures", False)
     return build_application(

@@ -28,6 +28,8 @@ async def serve(db: str, base_url: str, port: int, secret: str) -> None:
         base_url,
         rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
         group_interval=0,
+        send_rate=0,
+        lazy_interval=0,
         claim_pause=0,
         seed_fn=lambda table_id, number: 1000 * table_id + number,
         pictures=pictures_from_env(),

@@ -19,6 +19,7 @@ import pytest
 from bot.text.texts import clean
 from storage import Storage
 
+from .bot_support import Clock, bot_running, lobby_message, open_table, service
 from .fake_telegram import (
     CHANNEL_BOT,
     DEFAULT_TOKEN,
@@ -27,7 +28,6 @@ from .fake_telegram import (
     FakeTelegramServer,
     FakeUser,
 )
-from .bot_support import Clock, bot_running, lobby_message, open_table, service
 
 ROOT = Path(__file__).resolve().parent.parent
 

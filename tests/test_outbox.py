@@ -91,12 +91,10 @@ async def test_a_photo_is_edited_in_place_and_drawn_only_when_sent(tg: FakeTeleg
     await out.close()
 
 
-async def test_a_new_private_message_gets_its_buttons_only_once_its_id_is_stored(
-    tg: FakeTelegramServer, bot: Bot
-) -> None:
-    """No live stale keyboards (the crash soak): a bot killed between Telegram making a new panel and
-    the bot storing its id must not leave a second live keyboard - so in a private chat the buttons are
-    added by an edit after ``on_message``. A group's message keeps its buttons in one request (paced)."""
+async def test_a_new_panel_is_one_request_with_its_buttons(tg: FakeTelegramServer, bot: Bot) -> None:
+    """A new panel (a new hand) comes with its buttons in one request, and its id is reported before the
+    chat's next request (it is stored at once: the next request edits it, a restart edits it). The panel used
+    to be sent bare and edited to add its buttons: a second request, and buttons a moment late."""
     alice = tg.add_user("Alice", started=True)
     group = tg.add_group("G", members=[alice])
     seen: list[tuple[int, int, int]] = []  # (chat, message id, calls made when the id was reported)
@@ -108,13 +106,16 @@ async def test_a_new_private_message_gets_its_buttons_only_once_its_id_is_stored
     out.live(alice.id, "p1", "panel", KB, fresh=True)
     out.live(group.id, "t1", "table", KB, fresh=True)
     await out.drain(5)
+    out.live(alice.id, "p1", "panel 2", KB)
+    await out.drain(5)
     [panel] = tg.bot_messages(alice)
     [table] = tg.bot_messages(group)
-    assert panel.callback_data == ["x|1"]
-    assert [v.reply_markup is None for v in panel.versions] == [True, False]  # sent bare, then the buttons
+    assert panel.versions[0].reply_markup is not None and panel.callback_data == ["x|1"]
+    assert len(tg.calls_to("sendMessage", chat_id=alice.id)) == 1
+    assert not tg.calls_to("editMessageReplyMarkup", chat_id=alice.id)
     [(_, pid, calls_then)] = [x for x in seen if x[0] == alice.id]
-    [add] = tg.calls_to("editMessageReplyMarkup", chat_id=alice.id)
-    assert pid == panel.message_id and add.seq >= calls_then  # buttons only after the id was reported
+    [edit] = tg.calls_to("editMessageText", chat_id=alice.id)
+    assert pid == panel.message_id and edit.seq >= calls_then  # the id was known before the next request
     assert len(table.versions) == 1 and table.callback_data == ["x|1"]
     await out.close()
 

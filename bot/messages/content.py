@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any, Protocol
 
 
@@ -61,3 +62,14 @@ class Content:
 
 
 Render = Callable[[], Content]
+
+
+class Priority(IntEnum):
+    """How urgent a message is, for Telegram's send budget (bot/telegram/outbox.py spends it lowest first):
+    the panel of a player who must decide now; one-off posts, the lobby and the last picture of a hand;
+    everything that only shows the table moving on (the group's table, the panels of players with nothing to
+    decide), merged while it waits - the latest state wins."""
+
+    URGENT = 0
+    NORMAL = 1
+    LAZY = 2

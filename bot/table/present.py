@@ -28,7 +28,7 @@ from bot import pictures
 from bot.members.access import Clock
 from bot.members.people import People
 from bot.messages import keyboards as kb
-from bot.messages.content import Content, Keyboard, from_stored_markup, stored_markup
+from bot.messages.content import Content, Keyboard, Priority, from_stored_markup, stored_markup
 from bot.pictures import Display, Mode, Picture
 from bot.table import settings
 from bot.table.runtime import Moment, Out, Pause, TableRuntime
@@ -400,7 +400,23 @@ class Presenter:
         if user is None or user in rt.live.dm_lost:
             return
         view = self.panel_view(rt, seat)
-        self.out.live(user, panel_key(rt.id), view.text, view.kb, fresh=fresh, photo=view.photo)
+        self.out.live(
+            user,
+            panel_key(rt.id),
+            view.text,
+            view.kb,
+            fresh=fresh,
+            photo=view.photo,
+            priority=self.urgency(rt, seat),
+        )
+
+    @staticmethod
+    def urgency(rt: TableRuntime, seat: int) -> Priority:
+        """A panel with the player's decision goes first; the end of the hand is always shown; a panel that
+        only follows the table waits for the budget, merged (docs/deploy.md, "Telegram's budget")."""
+        if rt.state is not None and rt.state.phase == Phase.ENDED:
+            return Priority.NORMAL
+        return Priority.URGENT if seat in rt.live.pending and seat not in rt.live.auto else Priority.LAZY
 
     def publish(self, rt: TableRuntime, fresh_seats: set[int], *, fresh_group: bool = False) -> None:
         """The group's table and every player's panel; ``fresh`` ones are sent as new messages."""
@@ -409,11 +425,13 @@ class Presenter:
         # rendered when the outbox sends it: a group is sent one request per 3 s, and a burst merged by that
         # pace is rendered once
         snap = self.group_snap(rt)
+        ended = rt.state.phase == Phase.ENDED  # the final position is always shown
         self.out.live_lazy(
             rt.chat_id,
             group_key(rt.id),
             partial(self._render_group_content, snap),
             fresh=fresh_group,
+            priority=Priority.NORMAL if ended else Priority.LAZY,
         )
         for seat, user in enumerate(rt.hand_seats()):
             if user is not None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
-from bot.messages.content import Content, Keyboard, Photo
+from bot.messages.content import Content, Keyboard, Photo, Priority
 from engine import Action, ClaimKind, Event, KongMode, Phase, State
 from engine.variant import Variant
 from storage import Facts, Hand, SeatPlay, Table, TableSettings
@@ -39,9 +39,16 @@ class Out(Protocol):
         *,
         fresh: bool = False,
         photo: Photo | None = None,
+        priority: Priority = Priority.NORMAL,
     ) -> None: ...
     def live_lazy(
-        self, chat_id: int, key: str, render: Callable[[], Content], *, fresh: bool = False
+        self,
+        chat_id: int,
+        key: str,
+        render: Callable[[], Content],
+        *,
+        fresh: bool = False,
+        priority: Priority = Priority.LAZY,
     ) -> None: ...
     def post(
         self,

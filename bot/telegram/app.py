@@ -67,6 +67,10 @@ GC_THRESHOLDS = (2_000, 10, 100)  # the cyclic collector after start-up (Python'
 ENV_FILE_KEYS = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_")
 
 
+SEND_RATE = 30.0  # Telegram: about 30 messages a second for one bot over all its chats (edits count)
+LAZY_INTERVAL = 3.0  # a panel that only follows the table is edited at most this often
+
+
 def read_env_file(dotenv: str | os.PathLike[str] = ".env") -> dict[str, str]:
     """A ``.env`` file's KEY=VALUE lines (``export`` and quotes allowed, comments skipped; the first line of
     a key counts); empty when there is no file."""
@@ -125,6 +129,15 @@ def pictures_from_env(env: dict[str, str] | None = None) -> bool:
     return raw != "text"
 
 
+def paid_broadcast_from_env(env: dict[str, str] | None = None) -> bool:
+    """MAHJONG_PAID_BROADCAST=1: new messages that would wait for the send budget go as Telegram's paid
+    broadcast instead (docs/deploy.md: it costs Stars per message); off by default."""
+    raw = (os.environ if env is None else env).get("MAHJONG_PAID_BROADCAST", "").strip().lower()
+    if raw not in ("", "0", "1", "false", "true", "no", "yes"):
+        raise SystemExit(f"MAHJONG_PAID_BROADCAST must be 0 or 1, not {raw[:16]!r}")
+    return raw in ("1", "true", "yes")
+
+
 class HandledFloodLimit(logging.Filter):
     """AIORateLimiter logs a 429 that outlasts its retries as an ERROR with a traceback, then raises it to
     the request's sender - and every sender handles it (the outbox waits and sends again, a button's answer
@@ -158,6 +171,9 @@ def build_application(
     concurrent_updates: int = 256,
     connection_pool_size: int = 16,
     group_interval: float = 3.0,
+    send_rate: float = SEND_RATE,
+    lazy_interval: float = LAZY_INTERVAL,
+    paid_broadcast: bool = False,
     restore: bool = True,
     read_timeout: float = READ_TIMEOUT,
     claim_pause: int | None = None,
@@ -168,6 +184,9 @@ def build_application(
     ``pictures``: how chats that chose nothing (/view) see a game - pictures, or text only.
     ``picture_workers``: processes that draw the pictures (bot/pictures/worker.py); default one with
     pictures on, none (a thread) with text (a chat may still ask for pictures with /view).
+    ``send_rate``: Telegram's budget for the bot's messages, per second, spent on the most urgent first
+    (0: none, for a local Bot API or tests); ``lazy_interval``: seconds between the edits of a player's
+    panel that only follow the table (his decisions go at once); ``paid_broadcast``: docs/deploy.md.
 
     Raises ``AlreadyRunning`` if another process runs a bot on ``db_path`` (nothing is sent then)."""
     # SQLite: one bot process per file (the lock). PostgreSQL: several worker processes may share the
@@ -189,7 +208,8 @@ def build_application(
     flood_log = logging.getLogger(FLOOD_LOGGER)
     if _FLOOD_FILTER not in flood_log.filters:
         flood_log.addFilter(_FLOOD_FILTER)
-    limiter = AIORateLimiter(max_retries=3) if rate_limiter is DEFAULT else rate_limiter
+    # the bot's overall budget is the outbox's (it orders requests by urgency); PTB's limiter keeps a group's
+    limiter = AIORateLimiter(overall_max_rate=0, max_retries=3) if rate_limiter is DEFAULT else rate_limiter
     assert limiter is None or isinstance(limiter, BaseRateLimiter)
     if base_url is None:
         bot = LeanBot(token, request=requests[0], get_updates_request=requests[1], rate_limiter=limiter)
@@ -235,6 +255,9 @@ def build_application(
             on_migrated=on_migrated,
             group_interval=group_interval,
             draw=painter,
+            send_rate=send_rate,
+            lazy_interval=lazy_interval,
+            paid_broadcast=paid_broadcast,
         )
         app.bot_data["outbox"] = outbox
 
@@ -473,7 +496,12 @@ def main(db_path: str | None = None) -> int:
     base_url = os.environ.get("TELEGRAM_BASE_URL") or None
     try:
         app = build_application(
-            token, path, base_url, claim_pause=claim_pause_from_env(), pictures=pictures_from_env()
+            token,
+            path,
+            base_url,
+            claim_pause=claim_pause_from_env(),
+            pictures=pictures_from_env(),
+            paid_broadcast=paid_broadcast_from_env(),
         )
     except AlreadyRunning as e:
         print(f"not starting: {e}", file=sys.stderr)

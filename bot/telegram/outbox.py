@@ -48,11 +48,15 @@ idempotency key to tell a resent message from a new one).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import heapq
+import itertools
 import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.error import (
@@ -64,12 +68,15 @@ from telegram.error import (
     TelegramError,
 )
 
-from bot.messages.content import Content, Keyboard, Photo, Render, markup_json
+from bot.messages.content import Content, Keyboard, Photo, Priority, Render, markup_json
 from bot.telegram.http import NOT_SENT, call
 from bot.telegram.ptb_private import retry_after_seconds
 from bot.text.fit import caption_of, split_text
 
 log = logging.getLogger(__name__)
+
+
+URGENT, NORMAL, LAZY = Priority.URGENT, Priority.NORMAL, Priority.LAZY
 
 
 @dataclass(slots=True)
@@ -83,6 +90,8 @@ class _Op:
     done: list[tuple[int, str]] = field(default_factory=list)  # parts of a long text already sent: no
     # retry sends them twice
     on_sent: Callable[[], Awaitable[None]] | None = None  # a post's sending is over (its outbox row goes)
+    priority: int = NORMAL  # URGENT, NORMAL or LAZY (``Budget``)
+    paid: bool = False  # its next request's token is taken already (the queue took it)
 
 
 @dataclass(slots=True)
@@ -120,6 +129,86 @@ async def _over(op: _Op) -> None:
         log.exception("a sent message was not recorded as sent")
 
 
+class Budget:
+    """Telegram's send budget for the whole bot (~30 requests a second over all chats): ``rate`` tokens a
+    second, at most ``burst`` saved up. A request waits for a token; when tokens are short the most urgent
+    waiting request gets the next one, then the oldest. ``rate <= 0``: no budget (tests, a local Bot API).
+
+    A waiting request may become more urgent (``raise_to``): a player's panel that was only catching up
+    becomes his decision. Answers to button presses (answerCallbackQuery) carry no chat and never wait here:
+    Telegram limits messages, not answers."""
+
+    def __init__(self, rate: float, burst: float = 3.0) -> None:
+        self.rate = rate
+        self.burst = max(1.0, burst)
+        self._tokens = self.burst
+        self._stamp: float | None = None
+        self._waiting: list[list[Any]] = []  # heap of [priority, seq, future]
+        self._seq = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+        self.waits: dict[int, int] = {URGENT: 0, NORMAL: 0, LAZY: 0}  # requests that had to wait (bench)
+
+    def _refill(self, now: float) -> None:
+        if self._stamp is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+
+    def ticket(self, priority: int) -> list[Any]:
+        """A place in the line (``take`` waits on it; ``raise_to`` moves it up)."""
+        return [priority, next(self._seq), None]
+
+    async def take(self, ticket: list[Any]) -> None:
+        if self.rate <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        self._refill(loop.time())
+        if not self._waiting and self._tokens >= 1:
+            self._tokens -= 1
+            return
+        self.waits[ticket[0]] = self.waits.get(ticket[0], 0) + 1
+        ticket[2] = loop.create_future()
+        heapq.heappush(self._waiting, ticket)
+        self._schedule(loop)
+        try:
+            await ticket[2]
+        except asyncio.CancelledError:
+            if ticket[2].done() and not ticket[2].cancelled():
+                self._tokens += 1  # granted as it was cancelled: the token goes back
+            raise
+
+    def raise_to(self, ticket: list[Any], priority: int) -> None:
+        if priority < ticket[0]:
+            ticket[0] = priority
+            heapq.heapify(self._waiting)
+
+    def refund(self) -> None:
+        """A token taken for a request that was not made after all (nothing new to show)."""
+        if self.rate > 0:
+            self._tokens = min(self.burst, self._tokens + 1)
+
+    @property
+    def backlog(self) -> int:
+        return len(self._waiting)
+
+    def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is None and self._waiting:
+            wait = max(0.0, (1 - self._tokens) / self.rate)
+            self._timer = loop.call_later(wait, self._grant)
+
+    def _grant(self) -> None:
+        self._timer = None
+        loop = asyncio.get_running_loop()
+        self._refill(loop.time())
+        while self._waiting and self._tokens >= 1:
+            ticket = heapq.heappop(self._waiting)
+            future = ticket[2]
+            if future is None or future.done():
+                continue  # its request was cancelled
+            self._tokens -= 1
+            future.set_result(None)
+        self._schedule(loop)
+
+
 class Outbox:
     def __init__(
         self,
@@ -133,6 +222,9 @@ class Outbox:
         max_in_flight: int = 8,
         group_interval: float = 3.0,
         draw: Callable[[Photo], Awaitable[bytes]] | None = None,
+        send_rate: float = 0.0,
+        lazy_interval: float = 0.0,
+        paid_broadcast: bool = False,
     ) -> None:
         self.bot = bot
         self._draw = draw  # how a photo is drawn (bot/pictures/worker.py); default: in a thread
@@ -161,6 +253,19 @@ class Outbox:
         # awaited before each request: the bot's send budget shared by several workers
         # (bot/telegram/cluster.py)
         self.budget: Callable[[], Awaitable[None]] | None = None
+        # The bot's own budget, spent on what players need now (``Budget``): the panel of a player who must
+        # decide goes first; the group's table and the panels of players with nothing to decide wait, merged,
+        # and a private chat's such edits are spaced by ``lazy_interval``.
+        self.tokens = Budget(send_rate)
+        self.lazy_interval = lazy_interval
+        self._last_private_send: dict[int, float] = {}
+        self._tickets: dict[int, list[Any]] = {}  # chat -> its queue's place in the budget's line
+        self._changed: dict[int, asyncio.Event] = {}  # chat -> set when its queue changes (a merge, a post)
+        # Operator setting (docs/deploy.md): new messages that would wait for the budget are sent at once
+        # with Telegram's paid broadcast instead (up to 1,000 a second, paid in Stars per message); edits
+        # cannot be (the Bot API has the flag on sends only).
+        self.paid_broadcast = paid_broadcast
+        self.paid_sends = 0  # requests sent as paid broadcast (an operator's cost)
 
     # ------------------------------------------------------------------ what to show
 
@@ -173,24 +278,42 @@ class Outbox:
         *,
         fresh: bool = False,
         photo: Photo | None = None,
+        priority: int = NORMAL,
     ) -> None:
-        self._live(chat_id, key, Content(text, kb, photo), None, fresh)
+        """Set what a message edited in place shows (sent when the chat's turn and the budget allow; a
+        later call for the same message before then replaces it, and keeps the more urgent priority)."""
+        self._live(chat_id, key, Content(text, kb, photo), None, fresh, priority)
 
-    def live_lazy(self, chat_id: int, key: str, render: Render, *, fresh: bool = False) -> None:
+    def live_lazy(
+        self, chat_id: int, key: str, render: Render, *, fresh: bool = False, priority: int = LAZY
+    ) -> None:
         """``live`` with the content rendered by ``render()`` when it is sent: a later call for the same
         message before then replaces it unrendered (``render`` must render a snapshot, not live state)."""
-        self._live(chat_id, key, None, render, fresh)
+        self._live(chat_id, key, None, render, fresh, priority)
 
     def _live(
-        self, chat_id: int, key: str, content: Content | None, render: Render | None, fresh: bool
+        self,
+        chat_id: int,
+        key: str,
+        content: Content | None,
+        render: Render | None,
+        fresh: bool,
+        priority: int,
     ) -> None:
         q = self._queues.setdefault(chat_id, deque())
         for op in q:
             if op.live and op.key == key:
                 op.content, op.render = content, render
                 op.fresh = op.fresh or fresh
+                self._urge(chat_id, op, priority)
                 return
-        if render is not None and not q and chat_id not in self._workers and self._pace_wait(chat_id) <= 0:
+        first = _Op(True, key, None, fresh, priority=priority)
+        if (
+            render is not None
+            and not q
+            and chat_id not in self._workers
+            and self._pace_wait(chat_id, first) <= 0
+        ):
             content, render = render(), None  # it goes at once: rendered now (and not sent if shown already)
         slot = self._slots.get((chat_id, key))
         if (
@@ -202,15 +325,35 @@ class Outbox:
             and chat_id not in self._workers
         ):
             return  # already shown
-        q.append(_Op(True, key, content, fresh, render))
+        q.append(_Op(True, key, content, fresh, render, priority=priority))
+        self._poke(chat_id)
         self._kick(chat_id)
 
-    def _pace_wait(self, chat_id: int) -> float:
-        """How long a request to ``chat_id`` made now must wait for the group's pace (> 0: it must)."""
-        if chat_id >= 0 or self.group_interval <= 0:
+    def _urge(self, chat_id: int, op: _Op, priority: int) -> None:
+        """``op`` is wanted at ``priority`` now: it and its chat's place in the budget's line move up."""
+        if priority < op.priority:
+            op.priority = priority
+            ticket = self._tickets.get(chat_id)
+            if ticket is not None:
+                self.tokens.raise_to(ticket, priority)
+            self._poke(chat_id)
+
+    def _poke(self, chat_id: int) -> None:
+        event = self._changed.get(chat_id)
+        if event is not None:
+            event.set()
+
+    def _pace_wait(self, chat_id: int, op: _Op) -> float:
+        """How long a request for ``op`` made now must wait (> 0: it must): a group's pace, whatever the op;
+        in a private chat, ``lazy_interval`` between edits that only catch up."""
+        now = asyncio.get_running_loop().time()
+        if chat_id < 0:
+            if self.group_interval <= 0:
+                return 0.0
+            return self._last_group_send.get(chat_id, -1e18) + self.group_interval - now
+        if op.priority < LAZY or self.lazy_interval <= 0:
             return 0.0
-        last = self._last_group_send.get(chat_id, -1e18)
-        return last + self.group_interval - asyncio.get_running_loop().time()
+        return self._last_private_send.get(chat_id, -1e18) + self.lazy_interval - now
 
     def post(
         self,
@@ -222,7 +365,12 @@ class Outbox:
     ) -> None:
         """A new message (a long text: several, the keyboard on the last); ``on_sent`` is awaited once its
         sending is over (sent or given up), never if the outbox closes first."""
-        self._queues.setdefault(chat_id, deque()).append(_Op(False, "", Content(text, kb), on_sent=on_sent))
+        q = self._queues.setdefault(chat_id, deque())
+        q.append(_Op(False, "", Content(text, kb), on_sent=on_sent))
+        ticket = self._tickets.get(chat_id)
+        if ticket is not None:  # behind a lazy edit of the chat: the post must not wait as long
+            self.tokens.raise_to(ticket, NORMAL)
+        self._poke(chat_id)
         self._kick(chat_id)
 
     def adopt(self, chat_id: int, key: str, message_id: int) -> None:
@@ -299,18 +447,28 @@ class Outbox:
     async def _run(self, chat_id: int) -> None:
         q = self._queues[chat_id]
         loop = asyncio.get_running_loop()
+        changed = self._changed.setdefault(chat_id, asyncio.Event())
         try:
             while q:
-                wait = self._pace_wait(chat_id)
-                if wait > 0:
-                    await asyncio.sleep(wait)  # requests queued meanwhile are merged
+                changed.clear()
+                wait = self._pace_wait(chat_id, q[0])
+                if wait > 0:  # requests queued meanwhile are merged; a more urgent one cuts the wait short
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(changed.wait(), wait)
                     continue
-                if q[0].render is not None and not self._rendered(chat_id, q[0]):
-                    q.popleft()  # nothing new to show: no request, and the group's pace is not spent
+                took = await self._admit(chat_id, q)
+                if took is None:
+                    continue
+                op = q.popleft()
+                op.paid = took
+                if op.render is not None and not self._rendered(chat_id, op):
+                    self.tokens.refund()  # nothing new to show: no request, and the group's pace is not spent
+                    continue
+                if op.live and not op.fresh and self._shown(chat_id, op):
+                    self.tokens.refund()  # nothing is sent again unchanged
                     continue
                 if chat_id < 0 and self.group_interval > 0:
                     self._last_group_send[chat_id] = loop.time()
-                op = q.popleft()
                 try:
                     await self._deliver(chat_id, op)
                 except asyncio.CancelledError:
@@ -320,10 +478,33 @@ class Outbox:
                 await _over(op)
         finally:
             self._workers.pop(chat_id, None)
+            self._changed.pop(chat_id, None)
             if not q:
                 self._queues.pop(chat_id, None)
             if not self._workers:
                 self._idle.set()
+
+    async def _admit(self, chat_id: int, q: deque[_Op]) -> bool | None:
+        """Wait for a token of the budget for the chat's next request, at the most urgent priority of what
+        its queue holds: True once taken, None if nothing is left to send. With paid broadcast, a new
+        message that would wait goes now instead, without a token (False; ``_request``)."""
+        head = q[0]
+        if self.paid_broadcast and self.tokens.backlog and self._sends_new(chat_id, head):
+            return False
+        ticket = self.tokens.ticket(min(op.priority for op in q))
+        self._tickets[chat_id] = ticket
+        try:
+            await self.tokens.take(ticket)
+        finally:
+            self._tickets.pop(chat_id, None)
+        if not q:
+            self.tokens.refund()
+            return None
+        return True
+
+    def _shown(self, chat_id: int, op: _Op) -> bool:
+        slot = self._slots.get((chat_id, op.key))
+        return slot is not None and slot.message_id is not None and slot.content == op.content
 
     def _rendered(self, chat_id: int, op: _Op) -> bool:
         """Render a lazy op's content now that it is sent; False if there is nothing to send: the message
@@ -399,25 +580,35 @@ class Outbox:
         slot = self._slots.get((chat_id, op.key))
         return op.fresh or slot is None or slot.message_id is None
 
-    async def _request(self, chat_id: int, op: _Op) -> None:
+    async def _request(self, chat_id: int, op: _Op, *, new: bool = False) -> dict[str, Any]:
         """Before each request: to a group, keep ``group_interval`` since the last one (the first of an op
-        was spaced by the queue already); wait for the bot's shared budget (a worker of several); count it.
-        A group's interval runs from when its request goes, so a picture drawn before it, or a wait for the
-        budget, never shortens the gap to the next one."""
+        was spaced by the queue already); take a token of the budget (the first of an op was taken by the
+        queue) - unless a new message goes as paid broadcast, whose parameter is returned; wait for the
+        bot's shared budget (a worker of several); count it. A group's interval runs from when its request
+        goes, so a picture drawn before it, or a wait for the budget, never shortens the gap to the next."""
         loop = asyncio.get_running_loop()
         group = chat_id < 0 and self.group_interval > 0
         if group and op.requests:
-            wait = self._pace_wait(chat_id)
+            wait = self._pace_wait(chat_id, op)
             if wait > 0:
                 await asyncio.sleep(wait)
-        if self.budget is not None:
+        paid = new and not op.paid and self.paid_broadcast and self.tokens.backlog > 0
+        if op.paid:
+            op.paid = False  # the queue took this one's token
+        elif not paid:
+            await self.tokens.take(self.tokens.ticket(op.priority))
+        if self.budget is not None and not paid:
             await self.budget()
         if group:
             self._last_group_send[chat_id] = loop.time()
+        elif chat_id > 0:
+            self._last_private_send[chat_id] = loop.time()
         op.requests += 1
         self.sent += 1
+        self.paid_sends += paid
         if self.count_group_sends and chat_id < 0:
             self.group_sends.setdefault(chat_id, []).append(asyncio.get_running_loop().time())
+        return {"allow_paid_broadcast": True} if paid else {}
 
     async def _send(self, chat_id: int, op: _Op) -> None:
         content = op.content
@@ -427,8 +618,8 @@ class Outbox:
             parts = split_text(content.text)
             for i, part in enumerate(parts[len(op.done) :], len(op.done)):
                 last = i == len(parts) - 1
-                await self._request(chat_id, op)
-                params = {"chat_id": chat_id, "text": part, "reply_markup": markup if last else None}
+                paid = await self._request(chat_id, op, new=True)
+                params = {"chat_id": chat_id, "text": part, "reply_markup": markup if last else None, **paid}
                 sent = await call(self.bot, "sendMessage", params)
                 op.done.append((sent["message_id"], part))
             return
@@ -493,28 +684,23 @@ class Outbox:
             except TelegramError as e:  # best effort: the old buttons answer "out of date" anyway
                 log.debug("chat %s: could not strip the old keyboard: %s", chat_id, e)
         for part in parts[len(op.done) : -1]:
-            await self._request(chat_id, op)
-            head = await call(self.bot, "sendMessage", {"chat_id": chat_id, "text": part})
+            paid = await self._request(chat_id, op, new=True)
+            head = await call(self.bot, "sendMessage", {"chat_id": chat_id, "text": part, **paid})
             op.done.append((head["message_id"], part))
         heads = list(op.done)
-        await self._request(chat_id, op)
-        if content.photo is not None:
-            png = await self._png(content.photo)
+        png = await self._png(content.photo) if content.photo is not None else None
+        paid = await self._request(chat_id, op, new=True)
+        if png is not None:
             params = {"chat_id": chat_id, "photo": InputFile(png), "caption": parts[-1]}
         else:
             params = {"chat_id": chat_id, "text": parts[-1]}
-        # In a private chat a new message's buttons are added only once its id is stored: a bot killed in
-        # between leaves a message without buttons, never a second live keyboard beside the stored one.
-        # (A group's requests are paced by ``group_interval``, so there they come with the message.)
-        later = content.kb is not None and chat_id > 0 and self.on_message is not None
-        params["reply_markup"] = markup_json(None if later else content.kb)
-        sent = await call(self.bot, "sendPhoto" if content.photo is not None else "sendMessage", params)
+        # One request, buttons included; its id is stored before the chat's next request. (A kill in the
+        # instant between Telegram taking it and its id stored leaves it with live buttons beside the stored
+        # panel: they answer one decision once, and the first press on it takes its buttons off.)
+        params.update(paid, reply_markup=markup_json(content.kb))
+        sent = await call(self.bot, "sendPhoto" if png is not None else "sendMessage", params)
         message_id = sent["message_id"]
         self._slots[chat_id, op.key] = _Slot(message_id, content, heads)
         op.fresh = False
         if self.on_message is not None:
             await self.on_message(chat_id, op.key, message_id)
-        if later:
-            await self._request(chat_id, op)
-            markup = {"chat_id": chat_id, "message_id": message_id, "reply_markup": markup_json(content.kb)}
-            await call(self.bot, "editMessageReplyMarkup", markup)
