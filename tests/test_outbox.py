@@ -15,7 +15,7 @@ from telegram import Bot
 from telegram.request import HTTPXRequest
 
 from bot.messages.content import Button, Content
-from bot.telegram.outbox import Outbox
+from bot.telegram.outbox import LAZY, URGENT, Outbox
 from bot.text.fit import MAX_CAPTION, MAX_TEXT, caption_of, split_text
 
 from .fake_telegram import FakeTelegramServer
@@ -269,3 +269,71 @@ async def test_a_posts_on_sent_runs_once_its_sending_is_over_never_when_closed_f
     await out.close()
     tg.release()
     assert "cut off" not in over and [m.text for m in tg.bot_messages(alice)] == ["one", "two"]
+
+
+# ------------------------------------------------------------------ Telegram's budget: what goes first
+
+
+async def test_when_the_budget_is_short_a_decision_goes_before_the_table_catching_up(
+    tg: FakeTelegramServer, bot: Bot
+) -> None:
+    """Ten chats' catching-up messages wait for the budget (10 a second, 3 saved up); a player's decision
+    queued after them goes next, not eleventh."""
+    users = [tg.add_user(f"U{i}", started=True) for i in range(11)]
+    out = Outbox(bot, group_interval=0, send_rate=10)
+    for u in users[:10]:
+        out.live(u.id, "p1", f"table {u.id}", fresh=True, priority=LAZY)
+    await tg.wait_for(lambda _: tg.calls_to("sendMessage"), what="the first request")
+    out.live(users[10].id, "p1", "your turn", KB, fresh=True, priority=URGENT)
+    await out.drain(10)
+    order = [c.params["chat_id"] for c in tg.calls_to("sendMessage")]
+    assert len(order) == 11 and order.index(users[10].id) <= 4  # the 3 saved up, one in flight, then his
+    assert out.tokens.waits[LAZY] > 0
+    await out.close()
+
+
+async def test_a_panel_that_only_follows_the_table_is_merged_until_a_decision_cuts_in(
+    tg: FakeTelegramServer, bot: Bot
+) -> None:
+    """With a long ``lazy_interval`` five catching-up edits of a panel send nothing yet; his decision for
+    the same panel goes at once and shows the latest state - one request for all six."""
+    alice = tg.add_user("Alice", started=True)
+    out = Outbox(bot, group_interval=0, lazy_interval=600)
+    out.live(alice.id, "p1", "hand dealt", KB, fresh=True, priority=URGENT)
+    await out.drain(5)
+    for i in range(5):
+        out.live(alice.id, "p1", f"moved {i}", priority=LAZY)
+    await tg.wait_idle()
+    assert len(tg.bot_messages(alice)[0].versions) == 1  # the catching-up edits wait (merged)
+    out.live(alice.id, "p1", "your turn", KB, priority=URGENT)
+    await tg.wait_for_call("editMessageText", chat_id=alice.id)
+    await out.drain(5)
+    [panel] = tg.bot_messages(alice)
+    assert [v.text for v in panel.versions] == ["hand dealt", "your turn"]
+    await out.close()
+
+
+async def test_nothing_is_sent_again_unchanged(tg: FakeTelegramServer, bot: Bot) -> None:
+    alice = tg.add_user("Alice", started=True)
+    out = Outbox(bot, group_interval=0, send_rate=100)
+    out.live(alice.id, "p1", "same", KB, fresh=True)
+    await out.drain(5)
+    for _ in range(3):
+        out.live(alice.id, "p1", "same", KB, priority=LAZY)
+        await out.drain(5)
+    assert len(tg.calls) - len(tg.calls_to("getMe")) == 1
+    await out.close()
+
+
+async def test_paid_broadcast_sends_new_messages_that_would_wait(tg: FakeTelegramServer, bot: Bot) -> None:
+    """The operator's setting: with the budget short, a new message goes at once as paid broadcast
+    (Telegram accepts the flag on sends); without the setting it waits its turn."""
+    users = [tg.add_user(f"U{i}", started=True) for i in range(6)]
+    out = Outbox(bot, group_interval=0, send_rate=1, paid_broadcast=True)
+    for u in users:
+        out.post(u.id, f"result for {u.id}")
+    await out.drain(10)
+    sends = tg.calls_to("sendMessage", ok=True)
+    assert len(sends) == 6 and out.paid_sends > 0
+    assert sum(bool(c.params.get("allow_paid_broadcast")) for c in sends) == out.paid_sends
+    await out.close()
