@@ -34,6 +34,8 @@ from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, Re
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from bot.members.access import link_key
+from bot.miniapp.server import Config as MiniAppConfig
+from bot.miniapp.server import MiniApp
 from bot.pictures.worker import Painter
 from bot.table.service import TableService
 from bot.table.sidefile import import_side_file, side_file
@@ -64,7 +66,7 @@ SHUTDOWN_STEP = 10.0  # seconds each shutdown step may take (outbox, storage)
 GC_THRESHOLDS = (2_000, 10, 100)  # the cyclic collector after start-up (Python's default: 700, 10, 10)
 
 
-ENV_FILE_KEYS = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_")
+ENV_FILE_KEYS = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_", "MINIAPP_")
 
 
 def read_env_file(dotenv: str | os.PathLike[str] = ".env") -> dict[str, str]:
@@ -87,7 +89,7 @@ def load_env_file(
 ) -> list[str]:
     """The bot's settings from a ``.env`` file (as in .env.example) into the environment, so an operator can
     keep them all in one file; a variable already set in the environment wins. Only the bot's own keys
-    (TELEGRAM_*, MAHJONG_*, WEBHOOK_*) are read. Returns the keys it set."""
+    (TELEGRAM_*, MAHJONG_*, WEBHOOK_*, MINIAPP_*) are read. Returns the keys it set."""
     environ: MutableMapping[str, str] = os.environ if env is None else env
     values = read_env_file(dotenv)
     taken = [k for k in values if k.startswith(ENV_FILE_KEYS) and k not in environ]
@@ -125,6 +127,26 @@ def pictures_from_env(env: dict[str, str] | None = None) -> bool:
     return raw != "text"
 
 
+def miniapp_from_env(env: dict[str, str] | None = None) -> MiniAppConfig | None:
+    """MINIAPP_URL (the page's public https URL) turns the Mini App on (docs/miniapp.md); MINIAPP_NAME is its
+    short name at BotFather (the direct link ``t.me/<bot>/<name>``), MINIAPP_LISTEN / MINIAPP_PORT where its
+    server listens (behind the reverse proxy), MINIAPP_MAX_AGE how long a sign-in is good (seconds)."""
+    environ = os.environ if env is None else env
+    url = environ.get("MINIAPP_URL", "").strip()
+    if not url:
+        return None
+    if not url.startswith("https://"):
+        raise SystemExit("MINIAPP_URL must be an https:// URL (Telegram opens Mini Apps over https only)")
+    port, age = environ.get("MINIAPP_PORT", "8081").strip(), environ.get("MINIAPP_MAX_AGE", "86400").strip()
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise SystemExit(f"MINIAPP_PORT must be a port number, not {port[:16]!r}")
+    if not (age.isascii() and age.isdigit() and int(age) > 0):
+        raise SystemExit(f"MINIAPP_MAX_AGE must be whole seconds, not {age[:16]!r}")
+    name = environ.get("MINIAPP_NAME", "table").strip() or "table"
+    listen = environ.get("MINIAPP_LISTEN", "127.0.0.1").strip() or "127.0.0.1"
+    return MiniAppConfig(url=url, name=name, listen=listen, port=int(port), max_age=float(age))
+
+
 def build_application(
     token: str,
     db_path: str | os.PathLike[str],
@@ -142,9 +164,11 @@ def build_application(
     claim_pause: int | None = None,
     pictures: bool = True,
     picture_workers: int | None = None,
+    miniapp: MiniAppConfig | None = None,
 ) -> AnyApp:
     """The bot as a PTB Application; the service is created in post_init (``app.bot_data["service"]``).
     ``pictures``: how chats that chose nothing (/view) see a game - pictures, or text only.
+    ``miniapp``: the Mini App's server (bot/miniapp/), started with the bot; None: chats only.
     ``picture_workers``: processes that draw the pictures (bot/pictures/worker.py); default one with
     pictures on, none (a thread) with text (a chat may still ask for pictures with /view).
 
@@ -243,6 +267,10 @@ def build_application(
         )
         holder["service"] = service
         app.bot_data.update(service=service, storage=storage, outbox=outbox, timers=timers)
+        if miniapp is not None:  # before the tables are restored: their buttons open it
+            web = MiniApp(service, token, app.bot.username, miniapp, clock)
+            app.bot_data["miniapp"] = web  # stopped by post_shutdown
+            await web.start()
         if pictures:  # every tile sprite drawn once now, so that no player waits for the first picture
             await painter.start()
         if cluster is not None:
@@ -279,6 +307,9 @@ def build_application(
     async def post_shutdown(app: AnyApp) -> None:
         """Each step bounded in time and independent of the others: shutdown always ends."""
         try:
+            web = app.bot_data.pop("miniapp", None)
+            if isinstance(web, MiniApp):
+                await _bounded("stopping the Mini App", web.stop())
             outbox = app.bot_data.pop("outbox", None)
             if isinstance(outbox, Outbox):
                 await _bounded("closing the outbox", outbox.close())
@@ -435,8 +466,9 @@ def main(db_path: str | None = None) -> int:
     base_url = os.environ.get("TELEGRAM_BASE_URL") or None
     try:
         app = build_application(
-            token, path, base_url, claim_pause=claim_pause_from_env(), pictures=pictures_from_env()
-        )
+            token, path, base_url, claim_pause=claim_pause_from_env(), pictures=pictures_from_env(),
+            miniapp=miniapp_from_env(),
+        )  # fmt: skip
     except AlreadyRunning as e:
         print(f"not starting: {e}", file=sys.stderr)
         return 3

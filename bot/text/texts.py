@@ -51,6 +51,8 @@ _S: dict[str, tuple[str, str]] = {
     "btn.back": ("⬅️ 返回", "⬅️ Back"),
     "btn.my_hand": ("🀄 我的手牌", "🀄 My hand"),
     "btn.im_back": ("🙋 我回来了", "🙋 I'm back"),
+    "btn.open_app": ("📱 打开牌桌", "📱 Open the table"),
+    "dm.app_nudge": ("⏰ 第 {tid} 桌轮到你了", "⏰ Your move at table #{tid}"),
     "btn.open_dm": ("💬 打开私聊并点 Start", "💬 Open the chat and press Start"),
     "btn.claim_s": ("吃碰限时 {n} 秒", "Claim timer {n}s"),
     "btn.discard_s": ("出牌限时 {n} 秒", "Discard timer {n}s"),

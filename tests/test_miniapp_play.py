@@ -1,0 +1,134 @@
+"""The Mini App played in a real headless Chromium: two browser players and AI seats play whole hands against
+the real bot (the fake Bot API server underneath), tapping the screen as a person would - select a tile and
+tap it again, claim, kong, win, pass, 换三张 and 定缺 - then Ready between hands and the stop vote. A
+screenshot of each variant's screen (390 × 844) is kept for docs/miniapp.md (``MINIAPP_SHOTS=dir``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Page
+
+from bot.miniapp.server import Config, MiniApp
+
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
+from .miniapp_support import chromium, init_data, open_page, screen
+from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
+
+SHOTS = os.environ.get("MINIAPP_SHOTS")
+
+
+def config() -> Config:
+    return Config(url="https://mahjong.example/app", name="table", port=0)
+
+
+async def seat_two(tg: FakeTelegramServer, group: FakeChat, alice: FakeUser, bob: FakeUser, variant: str,
+                   app: Any, preset: str = "") -> int:  # fmt: skip
+    tid, lobby = await open_table(tg, alice, group, f"{variant} {preset}".strip())
+    rt = service(app).tables[tid]
+    await tg.wait_for(lambda _: alice.id in rt.seats, what="Alice seated")
+    tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+    await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
+    return tid
+
+
+async def tap_through(pages: list[Page], until: Callable[[list[dict[str, Any]]], bool], policy: str = "first",
+                      limit: int = 2000) -> dict[str, int]:  # fmt: skip
+    """Every page answers each decision it shows, by tapping, until ``until(screens)``. A discard: the drawn
+    tile (else the last one), tapped twice; a claim or a choice: the first big button (``policy`` "pass":
+    pass claims when a pass is offered; a win is always taken). A pick (换三张): tiles one by one, then the
+    confirmation. The page says where to tap (``PLAN_JS``, one look per page and round); the taps are real
+    mouse input. Returns the taps by kind."""
+    taps: dict[str, int] = {}
+    for _ in range(limit):
+        screens = [await screen(p, policy) for p in pages]
+        if until(screens):
+            return taps
+        acted = False
+        for page, s in zip(pages, screens, strict=True):
+            plan = s["plan"]
+            if not s["dec"] or s["busy"] or plan is None:
+                continue
+            for x, y in plan["at"]:
+                await page.mouse.click(x, y)
+            if plan["kind"] == "pick-tile":  # one more tile picked: the frame that shows it
+                await page.wait_for_function(
+                    "(n) => document.querySelectorAll('#my-hand .tile.picked').length !== n",
+                    arg=plan["picked"],
+                    timeout=5000,
+                )
+            else:  # a decision answered: its frame goes
+                await page.wait_for_function(
+                    "(d) => document.body.dataset.dec !== d || document.body.dataset.view !== 'hand'",
+                    arg=s["dec"],
+                    timeout=5000,
+                )
+            taps[plan["kind"]] = taps.get(plan["kind"], 0) + 1
+            acted = True
+        if not acted:
+            await pages[0].wait_for_timeout(10)  # the next frame: a bounded poll of the screen
+    raise AssertionError(f"no end after {limit} rounds: {taps}")
+
+
+def ended(screens: list[dict[str, Any]]) -> bool:
+    return all(s["result"] or s["view"] != "hand" for s in screens)
+
+
+async def shot(page: Page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+@pytest.mark.parametrize(
+    ("variant", "preset"), [("changsha", ""), ("sichuan", "血战换三张")], ids=["changsha", "sichuan-swap"]
+)
+async def test_two_browser_players_play_whole_hands(
+    tg: FakeTelegramServer, tmp_path: Path, variant: str, preset: str
+) -> None:
+    clock = Clock()
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("王小明", language_code="zh-hans", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, miniapp=config()) as app, chromium() as browser:
+        web: MiniApp = app.bot_data["miniapp"]
+        tid = await seat_two(tg, group, alice, bob, variant, app, preset)
+        token = web.tokens.token(tid)
+        pages = []
+        for user, via_start in ((alice, True), (bob, False)):
+            init = init_data(tg, user, auth_date=clock.now, start=token)
+            _, page = await open_page(browser, web, init, token, via_start=via_start)
+            pages.append(page)
+        for page in pages:
+            await page.wait_for_function("document.body.dataset.view === 'lobby'")
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        for page in pages:
+            await page.wait_for_function("document.body.dataset.view === 'hand'")
+        await shot(pages[0], f"{variant}-start")
+        taps = await tap_through(pages, ended)
+        assert taps.get("discard", 0) > 0, taps
+        if preset:
+            assert taps.get("pick") == 2, taps
+        await shot(pages[1], f"{variant}-result")
+        assert await pages[0].locator(".card.result pre.lines").inner_text()
+        # Ready between hands, from both pages: the next hand is dealt
+        for page in pages:
+            await page.locator(".card.result .big.close").click()
+            await page.wait_for_function("document.body.dataset.view === 'lobby'")
+            await page.locator("#actions .big.ready").click()
+        for page in pages:
+            await page.wait_for_function("document.body.dataset.view === 'hand' && document.body.dataset.hid")
+        rt = service(app).tables[tid]
+        assert rt.hand is not None and rt.hand.number == 2
+        # the stop vote: both players agree, and the table closes
+        for page in pages:
+            await page.locator("#menu-btn").click()
+            await page.locator("#menu .big.stop").click()
+        for page in pages:
+            await page.wait_for_function("document.body.dataset.view === 'closed'")
+        assert tid not in service(app).tables
