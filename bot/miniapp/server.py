@@ -150,7 +150,7 @@ class MiniApp:
         self.port = sock.getsockname()[1]
         self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
-        await web.SockSite(self._runner, sock, shutdown_timeout=1.0).start()
+        await web.SockSite(self._runner, sock).start()
         log.info("Mini App served on %s:%s", self.config.listen, self.port)
 
     async def stop(self) -> None:
