@@ -9,13 +9,15 @@ downloads a browser here (``executable_path``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import aiohttp
 import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
@@ -144,3 +146,48 @@ async def screen(page: Page, policy: str = "first") -> dict[str, Any]:
     """What the page shows (its view, open decision, result card) and where a player would tap next."""
     state: dict[str, Any] = await page.evaluate(STATE_JS, policy)
     return state
+
+
+class Stream:
+    """A page's stream read by a test (no browser): the frames as they come, and waits on them."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        self._new = asyncio.Event()
+        self._task = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, http: aiohttp.ClientSession, web: MiniApp, init: str, token: str) -> Stream:
+        ws = await http.ws_connect(f"http://127.0.0.1:{web.port}/ws")
+        await ws.send_str(json.dumps({"op": "hello", "init": init, "t": token}))
+        return cls(ws)
+
+    async def _read(self) -> None:
+        async for msg in self.ws:
+            self.frames.append(json.loads(msg.data))
+            self._new.set()
+        self._new.set()
+
+    @property
+    def last(self) -> dict[str, Any]:
+        return self.frames[-1] if self.frames else {}
+
+    async def wait(
+        self, check: Callable[[dict[str, Any]], Any], what: str, timeout: float = 5.0
+    ) -> dict[str, Any]:
+        """The latest frame once ``check(frame)`` holds for it."""
+        async with asyncio.timeout(timeout):
+            while not (self.frames and check(self.frames[-1])):
+                if self.ws.closed and self._task.done():
+                    raise AssertionError(f"stream closed waiting for {what}")
+                self._new.clear()
+                await self._new.wait()
+        return self.frames[-1]
+
+    async def send(self, obj: dict[str, Any]) -> None:
+        await self.ws.send_str(json.dumps(obj))
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self._task.cancel()

@@ -40,6 +40,7 @@ from bot.miniapp import protocol
 from bot.miniapp.auth import DEFAULT_MAX_AGE, AuthError, TableTokens, WebUser, tokens_key, validate
 from bot.miniapp.texts import tx as t
 from bot.miniapp.tiles import sprite_sheet
+from bot.table.feed import stored_table
 from bot.table.runtime import Reply, TableRuntime
 from bot.table.service import TableService
 from bot.text.texts import lang_of
@@ -112,7 +113,9 @@ class MiniApp:
         self._page: bytes | None = None
         self._stop_listening = self.feed.listen(self._changed)
         self.feed.link = self.link
-        self.on_publish: Callable[[int], None] | None = None  # the relay: tell the other workers
+        self.on_publish: Callable[[TableRuntime], None] | None = None  # the relay: tell the other workers
+        # a worker of several: bring a table in from the database before reading or moving it
+        self.bring_in: Callable[[int], Awaitable[None]] | None = None
         self.port = config.port
 
     # ------------------------------------------------------------------ links
@@ -202,13 +205,25 @@ class MiniApp:
             lang_of(user.language) if user.language else "zh"
         )
 
-    async def _admit(self, user: WebUser, token: object, lang: str) -> tuple[TableRuntime, int | None] | str:
-        """The table and the user's seat there (None: a member who watches), or why not (a text)."""
+    async def _admit(
+        self, user: WebUser, token: object, lang: str, *, act: bool = False
+    ) -> tuple[TableRuntime, int | None] | str:
+        """The table and the user's seat there (None: a member who watches), or why not (a text). A worker of
+        several reads a table to show as the database has it (another worker may hold it), and brings in a
+        table to move (``act``) as an update would (bot/telegram/cluster.py)."""
         table_id = self.tokens.table(token)
         if table_id is None:
             return t("app.bad_link", lang)
-        rt = self.service.registry.open(table_id)
-        if rt is None:
+        rt: TableRuntime | None
+        if self.bring_in is not None and act:
+            await self.bring_in(table_id)
+            rt = self.service.registry.open(table_id)
+        elif self.bring_in is not None:
+            svc = self.service
+            rt = await stored_table(svc.storage, svc.people, table_id, svc.clock)
+        else:
+            rt = self.service.registry.open(table_id)
+        if rt is None or rt.closed:
             return t("app.closed", lang)
         seat = rt.seat_of(user.id)
         if seat is None and user.id not in rt.seats:
@@ -284,7 +299,8 @@ class MiniApp:
         await ws.send_str(
             protocol.dumps({"k": "hi", "now": round(self.clock(), 1), "lang": lang, "user": user.id})
         )
-        async with rt.lock:
+        lock = rt.lock if self.bring_in is None else contextlib.nullcontext()  # (a worker's copy: no lease)
+        async with lock:
             self.conns.setdefault(rt.id, set()).add(conn)
             self.feed.watch(rt.id, user.id, conn.key, req["vis"])
             conn.push(protocol.frame(self.feed.view(rt, user.id, lang)))
@@ -336,7 +352,7 @@ class MiniApp:
                     frame = made[key] = protocol.frame(self.feed.view(rt, conn.user, conn.lang))
                 conn.push(frame)
         if self.on_publish is not None:
-            self.on_publish(rt.id)
+            self.on_publish(rt)
 
     def refresh(self, rt: TableRuntime) -> None:
         """Push the table's current frames (a worker that learnt of a change made by another)."""
@@ -366,7 +382,7 @@ class MiniApp:
                 {"ok": False, "why": e.reason, "text": t(f"app.auth.{e.reason}", "zh")}, status=403
             )
         lang = self._lang(user)
-        admitted = await self._admit(user, token, lang)
+        admitted = await self._admit(user, token, lang, act=True)
         if isinstance(admitted, str):
             return web.json_response({"ok": False, "text": admitted}, status=403)
         rt, _ = admitted

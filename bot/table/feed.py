@@ -28,12 +28,16 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.members.people import People
 from bot.messages import keyboards as kb
 from bot.table.present import Presenter, paused_observation, paused_public
+from bot.table.restore import _reopen as reopen
+from bot.table.restore import load_totals, win_tiles
 from bot.table.runtime import TableRuntime, Tables
 from bot.text import render, views
 from bot.text.texts import t
 from engine import Action, Observation, Phase, observe
+from storage import Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -297,3 +301,34 @@ class Feed:
             closed=rt.closed,
             host=rt.settings.host == user_id,
         )
+
+
+async def stored_table(
+    storage: Storage, people: People, table_id: int, clock: Callable[[], float]
+) -> TableRuntime | None:
+    """Table ``table_id`` as the database has it, built only to be read by a channel (nothing shown, moved or
+    armed): a worker whose streams follow a table another worker moved reads it so (bot/miniapp/relay.py).
+    A closed table comes back closed; None if there is no such table."""
+    found = await storage.restore(table_id)
+    if not found:
+        try:
+            table = await storage.get_table(table_id)
+            settings = await storage.table_settings(table_id)
+        except StorageError:
+            return None
+        rt = TableRuntime(table, settings, list(table.seats), dict(table.options), closed=True)
+        await load_totals(storage, rt)
+        return rt
+    r = found[0]
+    rt = TableRuntime(r.table, r.settings, list(r.table.seats), dict(r.table.options))
+    users = {u for u in r.table.seats if u is not None}
+    users |= {u for u in r.hand.seats if u is not None} if r.hand is not None else set()
+    missing = [u for u in users if u not in people.names]
+    if missing:
+        await people.load(missing)
+    await load_totals(storage, rt)
+    if r.error is None and r.hand is not None and r.state is not None and r.state.phase != Phase.ENDED:
+        rt.hand, rt.state = r.hand, r.state
+        rt.win_tiles = await win_tiles(storage, r.hand.id) if r.state.settlements else []
+        reopen(rt, r, clock(), keep=True)
+    return rt

@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, Re
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from bot.members.access import link_key
+from bot.miniapp.relay import Relay
 from bot.miniapp.server import Config as MiniAppConfig
 from bot.miniapp.server import MiniApp
 from bot.pictures.worker import Painter
@@ -48,6 +50,7 @@ from bot.telegram.outbox import Outbox, may_have_arrived, retry_seconds
 from bot.telegram.webhook import WebhookConfig, start_webhook, webhook_from_env
 from bot.text.texts import t
 from storage import MAX_PAUSE_S, Storage
+from storage.changes import TableChanges, channel_for
 from storage.lock import AlreadyRunning, DatabaseLock
 from storage.postgres import PgStorage
 from storage.store import is_postgres_url
@@ -270,6 +273,12 @@ def build_application(
         if miniapp is not None:  # before the tables are restored: their buttons open it
             web = MiniApp(service, token, app.bot.username, miniapp, clock)
             app.bot_data["miniapp"] = web  # stopped by post_shutdown
+            if cluster is not None and isinstance(storage, PgStorage):  # one worker of several
+                web.bring_in = partial(_bring_in, cluster)
+                changes = await TableChanges.connect(storage.dsn, channel_for(str(app.bot.id)))
+                relay = Relay(web, changes)
+                app.bot_data["relay"] = relay  # closed by post_shutdown
+                relay.start()
             await web.start()
         if pictures:  # every tile sprite drawn once now, so that no player waits for the first picture
             await painter.start()
@@ -310,6 +319,9 @@ def build_application(
             web = app.bot_data.pop("miniapp", None)
             if isinstance(web, MiniApp):
                 await _bounded("stopping the Mini App", web.stop())
+            relay = app.bot_data.pop("relay", None)
+            if isinstance(relay, Relay):
+                await _bounded("stopping the Mini App's relay", relay.close())
             outbox = app.bot_data.pop("outbox", None)
             if isinstance(outbox, Outbox):
                 await _bounded("closing the outbox", outbox.close())
@@ -339,6 +351,10 @@ def build_application(
             lock.release()
         raise
     return app
+
+
+async def _bring_in(cluster: Cluster, table_id: int) -> None:
+    await cluster.bring_in({table_id})
 
 
 async def _bounded(what: str, step: Awaitable[None]) -> None:
