@@ -17,6 +17,7 @@ from bot.miniapp.server import Config, MiniApp
 
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .miniapp_support import chromium, init_data, open_page, screen
+from .pgcluster import free_port
 from .test_bot_support import Clock, bot_running, lobby_message, open_table, service
 
 SHOTS = os.environ.get("MINIAPP_SHOTS")
@@ -37,16 +38,16 @@ async def seat_two(tg: FakeTelegramServer, group: FakeChat, alice: FakeUser, bob
 
 
 async def tap_through(pages: list[Page], until: Callable[[list[dict[str, Any]]], bool], policy: str = "first",
-                      limit: int = 2000) -> dict[str, int]:  # fmt: skip
+                      limit: int = 2000, most: int | None = None) -> dict[str, int]:  # fmt: skip
     """Every page answers each decision it shows, by tapping, until ``until(screens)``. A discard: the drawn
     tile (else the last one), tapped twice; a claim or a choice: the first big button (``policy`` "pass":
     pass claims when a pass is offered; a win is always taken). A pick (换三张): tiles one by one, then the
     confirmation. The page says where to tap (``PLAN_JS``, one look per page and round); the taps are real
-    mouse input. Returns the taps by kind."""
+    mouse input. Returns the taps by kind (after ``most`` decisions at the latest)."""
     taps: dict[str, int] = {}
     for _ in range(limit):
         screens = [await screen(p, policy) for p in pages]
-        if until(screens):
+        if until(screens) or (most is not None and sum(taps.values()) >= most):
             return taps
         acted = False
         for page, s in zip(pages, screens, strict=True):
@@ -72,6 +73,10 @@ async def tap_through(pages: list[Page], until: Callable[[list[dict[str, Any]]],
         if not acted:
             await pages[0].wait_for_timeout(10)  # the next frame: a bounded poll of the screen
     raise AssertionError(f"no end after {limit} rounds: {taps}")
+
+
+def never(screens: list[dict[str, Any]]) -> bool:
+    return False
 
 
 def ended(screens: list[dict[str, Any]]) -> bool:
@@ -132,3 +137,46 @@ async def test_two_browser_players_play_whole_hands(
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'closed'")
         assert tid not in service(app).tables
+
+
+async def test_a_restart_mid_hand_resumes_both_pages(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """The bot stops mid-hand with two pages open: each page reconnects by itself to the restarted bot and
+    shows the same decision it showed before (nothing lost), which it can then answer once (nothing doubled)."""
+    clock = Clock()
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("Bob", language_code="zh-hans", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    cfg = Config(url="https://mahjong.example/app", port=free_port())
+    db = tmp_path / "bot.db"
+    async with chromium() as browser:
+        async with bot_running(tg, db, clock, miniapp=cfg) as app:
+            web: MiniApp = app.bot_data["miniapp"]
+            tid = await seat_two(tg, group, alice, bob, "changsha", app)
+            token = web.tokens.token(tid)
+            pages = []
+            for user in (alice, bob):
+                _, page = await open_page(browser, web, init_data(tg, user, auth_date=clock.now), token)
+                pages.append(page)
+            lobby = await lobby_message(tg, group, tid)
+            tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+            taps = await tap_through(pages, never, most=4)
+            before = [await screen(p) for p in pages]
+            version = service(app).tables[tid].state.version  # type: ignore[union-attr]
+        for page in pages:  # the bot is gone: the pages say they are reconnecting
+            await page.wait_for_function("document.body.classList.contains('offline')")
+        async with bot_running(tg, db, clock, miniapp=cfg) as app:
+            after = []
+            for page, was in zip(pages, before, strict=True):
+                await page.wait_for_function(
+                    "(d) => !document.body.classList.contains('offline') && document.body.dataset.dec === d",
+                    arg=was["dec"],
+                    timeout=10_000,
+                )
+                after.append(await screen(page))
+            assert [s["dec"] for s in after] == [s["dec"] for s in before]
+            rt = service(app).tables[tid]
+            assert rt.state is not None and rt.state.version == version
+            moved = await tap_through(pages, never, most=2)
+            assert sum(moved.values()) >= 1 and rt.state.version > version
+    assert taps
+
