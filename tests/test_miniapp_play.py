@@ -5,6 +5,7 @@ screenshot of each variant's screen (390 × 844) is kept for docs/miniapp.md (``
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -121,9 +122,24 @@ async def test_two_browser_players_play_whole_hands(
             assert taps.get("pick") == 2, taps
         await shot(pages[1], f"{variant}-result")
         assert await pages[0].locator(".card.result pre.lines").inner_text()
+        # the replay viewer, on the hand just played (its code, as /history shows it)
+        [hand] = await service(app).storage.table_hands(tid)
+        viewer = pages[0]
+        await viewer.locator(".card.result .big.close").click()
+        viewer.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept(hand.code)))
+        await viewer.locator("#menu-btn").click()
+        await viewer.locator("#menu .big.replay").click()
+        await viewer.wait_for_function("document.body.classList.contains('replaying')")
+        for _ in range(12):
+            await viewer.locator("#actions .big.step").nth(2).click()  # ▶
+        await shot(viewer, f"{variant}-replay")
+        assert "12" in await viewer.locator("#wall").inner_text()
+        await viewer.locator("#actions .big.pass").click()  # close the viewer
+        await viewer.wait_for_function("!document.body.classList.contains('replaying')")
         # Ready between hands, from both pages: the next hand is dealt
         for page in pages:
-            await page.locator(".card.result .big.close").click()
+            if await page.locator(".card.result .big.close").is_visible():
+                await page.locator(".card.result .big.close").click()
             await page.wait_for_function("document.body.dataset.view === 'lobby'")
             await page.locator("#actions .big.ready").click()
         for page in pages:
@@ -136,6 +152,8 @@ async def test_two_browser_players_play_whole_hands(
             await page.locator("#menu .big.stop").click()
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'closed'")
+            await page.locator(".card.final").wait_for()  # the 大结算
+        await shot(pages[1], f"{variant}-final")
         assert tid not in service(app).tables
 
 

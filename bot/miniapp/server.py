@@ -36,7 +36,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.members.access import MEMBER
-from bot.miniapp import protocol
+from bot.miniapp import protocol, replay
 from bot.miniapp.auth import DEFAULT_MAX_AGE, AuthError, TableTokens, WebUser, tokens_key, validate
 from bot.miniapp.texts import tx as t
 from bot.miniapp.tiles import sprite_sheet
@@ -117,6 +117,8 @@ class MiniApp:
         # a worker of several: bring a table in from the database before reading or moving it
         self.bring_in: Callable[[int], Awaitable[None]] | None = None
         self.port = config.port
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._finals: set[int] = set()  # closed tables whose 大结算 went to their streams
 
     # ------------------------------------------------------------------ links
 
@@ -138,6 +140,7 @@ class MiniApp:
         app.router.add_get("/app.css", self.static("app.css", "text/css"))
         app.router.add_get("/ws", self.stream)
         app.router.add_post("/api/act", self.act)
+        app.router.add_get("/api/replay", self.replay)
         return app
 
     async def start(self) -> None:
@@ -351,8 +354,29 @@ class MiniApp:
                 if frame is None:
                     frame = made[key] = protocol.frame(self.feed.view(rt, conn.user, conn.lang))
                 conn.push(frame)
+        if rt.closed and rt.id not in self._finals:
+            self._finals.add(rt.id)
+            self._final(rt)
         if self.on_publish is not None:
             self.on_publish(rt)
+
+    def _final(self, rt: TableRuntime) -> None:
+        """A room that has closed: its 大结算 goes to its streams (read once per language)."""
+        conns = list(self.conns.get(rt.id, ()))
+
+        async def send() -> None:
+            texts: dict[str, str | None] = {}
+            for conn in conns:
+                if conn.lang not in texts:
+                    texts[conn.lang] = await replay.final(self.service, rt, conn.lang)
+                text = texts[conn.lang]
+                if text:
+                    conn.push(protocol.dumps({"k": "final", "text": text}))
+
+        if conns:
+            task = asyncio.create_task(send())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def refresh(self, rt: TableRuntime) -> None:
         """Push the table's current frames (a worker that learnt of a change made by another)."""
@@ -407,3 +431,18 @@ class MiniApp:
             return await svc.im_back(rt.id, uid)
         text = await svc.stop(rt.chat_id, uid, False)  # a vote, as /stop by a player
         return Reply(text, ok=True)
+
+    # ------------------------------------------------------------------ replays
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """A finished hand, step by step, for the replay viewer (``?code=``; the initData in a header)."""
+        try:
+            user = self._user(request.headers.get("X-Init-Data"))
+        except AuthError as e:
+            return web.json_response({"ok": False, "text": t(f"app.auth.{e.reason}", "zh")}, status=403)
+        lang = self._lang(user)
+        code = request.query.get("code", "")[:64]
+        found = await replay.replay(self.service, code, user.id, lang)
+        if isinstance(found, str):
+            return web.json_response({"ok": False, "text": found}, status=404)
+        return web.json_response({"ok": True, **found}, dumps=protocol.dumps)

@@ -37,6 +37,9 @@ const UI = {
     rounds: ["第 {n}/{m} 局", "Hand {n} of {m}"],
     refused: ["无法打开", "Cannot open"],
     replay: ["回放", "Replay"],
+    replay_code: ["输入牌局编号（战绩里的编号）", "A hand's code (from /history)"],
+    final: ["大结算", "Final summary"],
+    step: ["第 {i}/{n} 步", "Step {i} of {n}"],
 };
 const tg = window.Telegram?.WebApp;
 let lang = (navigator.language || "zh").toLowerCase().startsWith("zh") ? "zh" : "en";
@@ -50,6 +53,8 @@ let retry = 0;
 let resultShown = -1; // the hand whose result the player closed
 let lastDecision = "";
 let sending = false;
+let replaying = null; // the replay viewer's steps while it is open
+let replayAt = 0;
 function ui(key, vars = {}) {
     const pair = UI[key];
     let text = pair ? pair[lang === "zh" ? 0 : 1] : key;
@@ -171,6 +176,10 @@ function onFrame(f) {
     }
     if (f.k === "pong")
         return;
+    if (f.k === "final") {
+        showFinal(f.text);
+        return;
+    }
     document.body.classList.remove("offline");
     lang = f.lang;
     document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
@@ -180,7 +189,8 @@ function onFrame(f) {
             selected = null;
     }
     frame = f;
-    render();
+    if (!replaying)
+        render();
 }
 async function send(op, extra = {}) {
     if (!frame || sending)
@@ -556,14 +566,75 @@ function showRefusal(text) {
     o.replaceChildren();
     o.dataset.kind = "refused";
     const card = el("div", "card refused");
-    card.appendChild(el("h2", "", "🀄 " + ui("refused")));
+    card.appendChild(el("h2", "", ui("refused")));
     card.appendChild(el("p", "", text));
     o.appendChild(card);
     o.hidden = false;
 }
+function showFinal(text) {
+    const o = byId("overlay");
+    o.replaceChildren();
+    o.dataset.kind = "final";
+    const card = el("div", "card final");
+    card.appendChild(el("h2", "", ui("final")));
+    const pre = el("pre", "lines");
+    pre.textContent = text;
+    card.appendChild(pre);
+    card.appendChild(button(ui("close"), "close", () => (o.hidden = true)));
+    o.appendChild(card);
+    o.hidden = false;
+}
+// ------------------------------------------------------------------ the replay viewer
+async function openReplay(code) {
+    const resp = await fetch("api/replay?code=" + encodeURIComponent(code), {
+        headers: { "X-Init-Data": tg?.initData || "" },
+    });
+    const answer = (await resp.json());
+    if (!answer.ok || !answer.steps || !answer.steps.length) {
+        toast(answer.text || "?");
+        return;
+    }
+    replaying = answer.steps;
+    replayAt = 0;
+    document.body.classList.add("replaying");
+    showStep();
+}
+function showStep() {
+    if (!replaying)
+        return;
+    const f = replaying[replayAt];
+    prev = replayAt > 0 ? replaying[replayAt - 1] : null;
+    resultShown = replayAt === replaying.length - 1 ? -1 : f.hid;
+    renderHand(f);
+    byId("wall").textContent = ui("step", { i: replayAt, n: replaying.length - 1 });
+    byId("recent").textContent = (f.recent || []).join(" · ");
+    const box = byId("actions");
+    box.replaceChildren();
+    const go = (i) => () => {
+        replayAt = Math.max(0, Math.min(replaying ? replaying.length - 1 : 0, i));
+        showStep();
+    };
+    box.appendChild(button("«", "step", go(0)));
+    box.appendChild(button("‹", "step", go(replayAt - 1)));
+    box.appendChild(button("›", "step", go(replayAt + 1)));
+    box.appendChild(button("»", "step", go(replaying.length - 1)));
+    box.appendChild(button(ui("close"), "pass", () => {
+        replaying = null;
+        prev = null;
+        document.body.classList.remove("replaying");
+        byId("overlay").hidden = true;
+        render();
+    }));
+}
 function renderMenu() {
     const m = byId("menu");
     m.replaceChildren();
+    m.appendChild(button(ui("replay"), "replay", () => {
+        m.hidden = true;
+        const code = window.prompt(ui("replay_code"));
+        if (code)
+            void openReplay(code.trim());
+    }));
     if (frame && frame.me !== null && !(frame.k === "lobby" && frame.closed)) {
         m.appendChild(button(ui("stop"), "stop", () => {
             m.hidden = true;
@@ -582,7 +653,7 @@ function render() {
 }
 function tick() {
     const c = byId("clock");
-    if (!frame)
+    if (!frame || replaying)
         return;
     let until;
     if (frame.k === "hand")
@@ -594,7 +665,7 @@ function tick() {
         return;
     }
     const left = Math.max(0, Math.round(until - now()));
-    c.textContent = "⏱ " + left;
+    c.textContent = String(left);
     c.classList.toggle("low", left <= 10);
 }
 function init() {
