@@ -52,7 +52,8 @@ chromium:
 # The Mini App's page: bot/miniapp/web/app.ts type-checked and built to app.js (committed) with the pinned
 # TypeScript of its package-lock.json; run after changing app.ts (tests/test_miniapp_page.py checks it was).
 miniapp:
-	cd bot/miniapp/web && npm ci --no-audit --no-fund --silent && npx tsc -p tsconfig.json
+	cd bot/miniapp/web && npm ci --no-audit --no-fund --silent && npx tsc -p tsconfig.json && \
+	  sha256sum app.ts | cut -c1-64 > app.ts.sha256
 
 test: lint postgres chromium
 	$(TESTENV) $(PY) -m pytest -q $(XDIST)
