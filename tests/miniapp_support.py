@@ -126,8 +126,7 @@ STATE_JS = """(policy) => {
     if (confirm) plan = {kind: 'pick', at: [at(confirm)]};
     else if (picking && pickable) plan = {kind: 'pick-tile', at: [at(pickable)],
       picked: document.querySelectorAll('#my-hand .tile.picked').length};
-    else if (claim) plan = {kind: claim.classList.contains('win') ? 'win'
-      : claim.classList.contains('pass') ? 'pass' : 'claim', at: [at(claim)]};
+    else if (claim) plan = {kind: claim.dataset.act || 'claim', at: [at(claim)]};
     else if (tile) plan = {kind: 'discard', at: [at(tile), at(tile)]};
     else if (one('#actions .big')) plan = {kind: 'choice', at: [at(one('#actions .big'))]};
   }

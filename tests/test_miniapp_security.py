@@ -23,6 +23,7 @@ from bot.miniapp import protocol
 from bot.miniapp.auth import AuthError, TableTokens, sign, tokens_key, validate
 from bot.miniapp.server import Config, MiniApp
 from bot.table.runtime import TableRuntime
+from bot.telegram.app import miniapp_from_env
 from engine import Phase
 
 from .fake_telegram import FakeTelegramServer, FakeUser
@@ -326,3 +327,40 @@ async def test_a_hidden_tile_of_one_seat_changes_no_byte_sent_to_another(
         assert not rt.playing, "the hand did not end"
     assert not leaks, leaks[:3]
     assert checked > 50 and paused > 5, (checked, paused)
+
+
+def test_miniapp_settings_from_the_environment() -> None:
+    assert miniapp_from_env({}) is None
+    cfg = miniapp_from_env(
+        {"MINIAPP_URL": "https://m.example/app/", "MINIAPP_PORT": "9000", "MINIAPP_NAME": "t"}
+    )
+    assert cfg is not None and (cfg.url, cfg.port, cfg.name, cfg.max_age) == (
+        "https://m.example/app/",
+        9000,
+        "t",
+        86400,
+    )
+    for bad in ({"MINIAPP_URL": "http://m.example/"}, {"MINIAPP_URL": "https://m/", "MINIAPP_PORT": "x"},
+                {"MINIAPP_URL": "https://m/", "MINIAPP_MAX_AGE": "-1"}):  # fmt: skip
+        with pytest.raises(SystemExit):
+            miniapp_from_env(bad)
+
+
+async def test_the_table_message_and_the_panels_open_the_app(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """The group's table message: a URL button with the direct link (``startapp=<token>``: web_app buttons are
+    refused outside private chats); each private panel: a web_app button with the page and the token."""
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    bob = tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, miniapp=config()) as app:
+        web: MiniApp = app.bot_data["miniapp"]
+        tid = await started_table(tg, app, group, alice, bob)
+        await tg.wait_idle()
+        token = web.tokens.token(tid)
+        link = f"https://t.me/{app.bot.username}/table?startapp={token}"
+        assert any(b.get("url") == link for m in tg.bot_messages(group) for b in m.buttons)
+        assert not any("web_app" in b for m in tg.bot_messages(group) for b in m.buttons)
+        for user in (alice, bob):
+            apps = [b["web_app"]["url"] for m in tg.bot_messages(user) for b in m.buttons if "web_app" in b]
+            assert apps and apps[-1] == f"https://mahjong.example/app?t={token}"

@@ -422,10 +422,12 @@ function renderMine(f) {
         hand.appendChild(d);
     });
 }
-function button(label, cls, onclick) {
+function button(label, cls, onclick, into) {
     const b = el("button", "big " + cls, label);
     b.type = "button";
     b.onclick = onclick;
+    if (into)
+        into.appendChild(b);
     return b;
 }
 function renderActions(f) {
@@ -454,7 +456,7 @@ function renderActions(f) {
         if (a[0] === "discard")
             return;
         const kind = a[0] === "win" ? "win" : a[0] === "pass" ? "pass" : "claim";
-        box.appendChild(button(a[2], kind, () => act(i)));
+        button(a[2], kind, () => act(i), box).dataset.act = a[0];
     });
     if (selected !== null) {
         const all = tileList(f.hand);

@@ -520,10 +520,11 @@ function renderMine(f: HandF): void {
   });
 }
 
-function button(label: string, cls: string, onclick: () => void): HTMLButtonElement {
+function button(label: string, cls: string, onclick: () => void, into?: HTMLElement): HTMLButtonElement {
   const b = el("button", "big " + cls, label);
   b.type = "button";
   b.onclick = onclick;
+  if (into) into.appendChild(b);
   return b;
 }
 
@@ -551,7 +552,7 @@ function renderActions(f: HandF): void {
   acts.forEach((a, i) => {
     if (a[0] === "discard") return;
     const kind = a[0] === "win" ? "win" : a[0] === "pass" ? "pass" : "claim";
-    box.appendChild(button(a[2], kind, () => act(i)));
+    button(a[2], kind, () => act(i), box).dataset.act = a[0];
   });
   if (selected !== null) {
     const all = tileList(f.hand);
