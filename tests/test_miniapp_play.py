@@ -208,4 +208,3 @@ async def test_a_restart_mid_hand_resumes_both_pages(tg: FakeTelegramServer, tmp
             moved = await tap_through(pages, never, most=2)
             assert sum(moved.values()) >= 1 and rt.state.version > version
     assert taps
-
