@@ -141,10 +141,10 @@ async def test_two_browser_players_play_whole_hands(
         await viewer.locator("#menu-btn").click()
         await viewer.locator("#menu .big.replay").click()
         await viewer.wait_for_function("document.body.classList.contains('replaying')")
-        for _ in range(12):
-            await viewer.locator("#actions .big.step").nth(2).click()  # ▶
+        for _ in range(5):
+            await viewer.locator("#actions .big.step").nth(2).click()  # ›: the next step
         await shot(viewer, f"{variant}-replay")
-        assert "12" in await viewer.locator("#wall").inner_text()
+        assert "5" in await viewer.locator("#wall").inner_text()
         await viewer.locator("#actions .big.pass").click()  # close the viewer
         await viewer.wait_for_function("!document.body.classList.contains('replaying')")
         # Ready between hands, from both pages: the next hand is dealt
