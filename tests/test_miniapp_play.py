@@ -118,9 +118,9 @@ async def test_two_browser_players_play_whole_hands(
         tid = await seat_two(tg, group, alice, bob, variant, app, preset)
         token = web.tokens.token(tid)
         pages = []
-        for user, via_start in ((alice, True), (bob, False)):
+        for user, via_start, scheme in ((alice, True, "light"), (bob, False, "dark")):  # Telegram's theme
             init = init_data(tg, user, auth_date=clock.now, start=token)
-            _, page = await open_page(browser, web, init, token, via_start=via_start)
+            _, page = await open_page(browser, web, init, token, via_start=via_start, scheme=scheme)
             pages.append(page)
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'lobby'")
