@@ -343,13 +343,12 @@ class MiniApp:
         """The feed's listener (under the table's lock): every stream of the table gets its new frame."""
         conns = self.conns.get(rt.id)
         if conns:
-            made: dict[tuple[int | None, str], str] = {}
+            made: dict[tuple[int | None, str, bool], str] = {}  # one frame per kind of viewer
+            playing = rt.playing and not rt.closed
+            host = rt.settings.host
             for conn in conns:
                 conn.seat = rt.seat_of(conn.user)
-                if not rt.playing:  # the lobby: a frame of his own (host, seat)
-                    conn.push(protocol.frame(self.feed.view(rt, conn.user, conn.lang)))
-                    continue
-                key = (conn.seat, conn.lang)
+                key = (conn.seat, conn.lang, not playing and conn.user == host)  # the lobby's host: Start
                 frame = made.get(key)
                 if frame is None:
                     frame = made[key] = protocol.frame(self.feed.view(rt, conn.user, conn.lang))
