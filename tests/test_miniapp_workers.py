@@ -4,6 +4,7 @@ again and push). Two workers in one process, one webhook port, a Mini App port e
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 
 import aiohttp
@@ -47,9 +48,15 @@ async def test_a_move_on_one_worker_reaches_streams_on_the_other(tg: FakeTelegra
             init = init_data(tg, user, auth_date=clock.now)
             streams[user.id] = (worker, await Stream.open(http, webs[worker], init, token))
         moves = 0
-        for _ in range(
-            12
-        ):  # a dozen decisions, each made on the worker that does not hold its player's stream
+        pages = [page for _, page in streams.values()]
+        # a dozen decisions, each made on the worker that does not hold its player's stream
+        for _ in range(12):
+            waits = [
+                asyncio.create_task(p.wait(lambda f: "dec" in f or f["k"] != "hand", "a turn")) for p in pages
+            ]
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)  # the next decision, whoever's
+            for w in waits:
+                w.cancel()
             mover = None
             for user in (alice, bob):
                 worker, page = streams[user.id]
@@ -57,7 +64,7 @@ async def test_a_move_on_one_worker_reaches_streams_on_the_other(tg: FakeTelegra
                 if f["k"] == "hand" and "dec" in f:
                     mover = (user, worker, f)
                     break
-            if mover is None:
+            if mover is None:  # the hand is over
                 break
             user, worker, f = mover
             other = webs[1 - worker]
