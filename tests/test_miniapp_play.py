@@ -101,6 +101,7 @@ VARIANTS = [
         pytest.param(v, "", 0, {"discard"}, id=v, marks=pytest.mark.soak)
         for v in ("hengyang", "xiangyin", "shaoyang", "zhuanzhuan", "hongzhong")
     ),
+    pytest.param("sichuan", "三人两房", 0, {"discard"}, id="sichuan-three", marks=pytest.mark.soak),
 ]
 
 
