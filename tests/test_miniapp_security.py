@@ -203,10 +203,22 @@ async def test_a_player_acts_only_for_his_own_seat(tg: FakeTelegramServer, tmp_p
             web, {**move, "init": init_data(tg, owner, auth_date=clock.now, token="1:X")}
         )
         assert status == 403 and not answer["ok"]
+        await tg.wait_idle()
+        panel = next(
+            m
+            for m in reversed(tg.bot_messages(owner))
+            if f"g|{tid}|{rt.hand.id}|{p.since}|0" in m.callback_data
+        )
         status, answer = await post(web, {**move, "init": init_data(tg, owner, auth_date=clock.now)})
         assert answer["ok"], answer
+        version = rt.state.version
         status, answer = await post(web, {**move, "init": init_data(tg, owner, auth_date=clock.now)})
         assert not answer["ok"]  # the same decision twice: one action
+        # ... and its button in the chat, pressed after the app answered it: out of date, nothing moves
+        q = tg.press_raw(owner, panel, f"g|{tid}|{rt.hand.id}|{p.since}|0")  # (its keyboard is gone since)
+        call = await tg.wait_for_call("answerCallbackQuery", callback_query_id=q.id)
+        await tg.wait_idle()
+        assert rt.state.version == version and "out of date" in call.params.get("text", ""), call
 
 
 async def test_malformed_and_oversized_frames_are_refused(tg: FakeTelegramServer, tmp_path: Path) -> None:
