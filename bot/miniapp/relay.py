@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from bot.miniapp.server import MiniApp
-from bot.table.feed import stored_table
+from bot.table.feed import live, stored_table
 from bot.table.runtime import TableRuntime
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class Relay:
         await self.changes.close()
 
     def published(self, rt: TableRuntime) -> None:
-        if rt.pause is not None:  # held back until the pause ends (its end publishes again)
+        if live(rt).pause is not None:  # held back until the pause ends (its end publishes again)
             return
         self._out.add(rt.id)
         self._wake_out.set()

@@ -40,7 +40,7 @@ from bot.miniapp import protocol, replay
 from bot.miniapp.auth import DEFAULT_MAX_AGE, AuthError, TableTokens, WebUser, tokens_key, validate
 from bot.miniapp.texts import tx as t
 from bot.miniapp.tiles import sprite_sheet
-from bot.table.feed import stored_table
+from bot.table.feed import live, stored_table
 from bot.table.runtime import Reply, TableRuntime
 from bot.table.service import TableService
 from bot.text.texts import lang_of
@@ -336,7 +336,7 @@ class MiniApp:
             return
         async with rt.lock:
             seat = rt.seat_of(conn.user)
-            if rt.playing and seat is not None and seat in rt.pending:
+            if rt.playing and seat is not None and seat in live(rt).pending:
                 self.feed.spares_panel(rt, seat)
 
     def _changed(self, rt: TableRuntime) -> None:

@@ -44,6 +44,13 @@ log = logging.getLogger(__name__)
 Listener = Callable[[TableRuntime], None]
 
 
+def live(rt: TableRuntime) -> TableRuntime:
+    """Where a hand's live parts are read (its open decisions, claim pause, auto-play seats, notes, news,
+    recent moves, winning tiles, picks): fields of the table on this tree; where they move to an object of
+    their own (``rt.live``), only this function changes."""
+    return rt
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A seat's open decision as its buttons carry it: ``press(table, user, hand_id, since, i)`` answers it
@@ -166,8 +173,8 @@ class Feed:
             return False
         if any(w.visible for w in mine.values()):
             return True
-        p = rt.pending.get(seat)
-        if p is not None and rt.hand is not None and seat not in rt.auto:
+        p = live(rt).pending.get(seat)
+        if p is not None and rt.hand is not None and seat not in live(rt).auto:
             decision = (rt.hand.id, p.since)
             if all(w.nudged != decision for w in mine.values()):
                 for w in mine.values():
@@ -201,8 +208,8 @@ class Feed:
         state, hand = rt.state, rt.hand
         assert state is not None and hand is not None
         present = self.present
-        p = rt.pending.get(seat) if seat is not None else None
-        pause = rt.pause
+        p = live(rt).pending.get(seat) if seat is not None else None
+        pause = live(rt).pause
         if seat is None:
             obs = paused_public(pause) if pause is not None else views.public_observation(state)
         elif pause is not None and p is None:  # frozen at the moment, like his panel
@@ -211,7 +218,7 @@ class Feed:
             obs = observe(state, seat)
         names = tuple(present.seat_names(rt, lang))
         decision = None
-        if p is not None and seat is not None and seat not in rt.auto and obs.phase != Phase.ENDED:
+        if p is not None and seat is not None and seat not in live(rt).auto and obs.phase != Phase.ENDED:
             pick = render.tile_pick(obs)
             decision = Decision(
                 hand_id=hand.id,
@@ -220,15 +227,15 @@ class Feed:
                 legal=p.legal,
                 labels=tuple(render.action_label(obs, a, lang) for a in p.legal),
                 pick=pick.count if pick is not None else 0,
-                picked=rt.picked(seat),
+                picked=live(rt).picked(seat),
             )
-        recent_events = list(pause.recent) if pause is not None else list(rt.recent)
+        recent_events = list(pause.recent) if pause is not None else list(live(rt).recent)
         recent = tuple(views.event_lines(recent_events[-4:], lang, names, rt.table.variant))
         note = ""
         if seat is not None:
-            label = rt.notes.get(seat, "")
+            label = live(rt).notes.get(seat, "")
             note = t("dm.timeout", lang, label=label) if label else ""
-            news = rt.news.get(seat)
+            news = live(rt).news.get(seat)
             if news is not None:
                 line = render.event_line(news, seat, lang, list(names), rt.table.variant)
                 note = "\n".join(x for x in (line or "", note) if x)
@@ -245,13 +252,13 @@ class Feed:
             seat=seat,
             obs=obs,
             names=names,
-            auto=rt.auto,
+            auto=live(rt).auto,
             decision=decision,
             clock=self._clock(rt, obs, seat),
             recent=recent,
             note=note,
             result=result,
-            win_tiles=tuple(rt.win_tiles),
+            win_tiles=tuple(live(rt).win_tiles),
             stop_votes=len(rt.stop_votes & set(rt.humans())),
         )
 
@@ -259,12 +266,16 @@ class Feed:
     def _clock(rt: TableRuntime, obs: Observation, seat: int | None) -> tuple[tuple[int, ...], float] | None:
         """A player's own deadline while he decides; else the group's clock (``Presenter.group_clock``):
         the seat to play, or those still choosing before the hand - never in a claim window or pause."""
-        p = rt.pending.get(seat) if seat is not None else None
-        if p is not None and seat not in rt.auto and obs.phase != Phase.ENDED:
+        p = live(rt).pending.get(seat) if seat is not None else None
+        if p is not None and seat not in live(rt).auto and obs.phase != Phase.ENDED:
             return (seat,), p.deadline  # type: ignore[return-value]
-        if rt.pause is not None or obs.phase in (Phase.CLAIM, Phase.ENDED, Phase.HAIDI) or obs.kong_tiles:
+        if (
+            live(rt).pause is not None
+            or obs.phase in (Phase.CLAIM, Phase.ENDED, Phase.HAIDI)
+            or obs.kong_tiles
+        ):
             return None
-        pending = {s: q.deadline for s, q in rt.pending.items()}
+        pending = {s: q.deadline for s, q in live(rt).pending.items()}
         if obs.phase == Phase.CHOOSE:
             seats = tuple(sorted(pending))
         else:
