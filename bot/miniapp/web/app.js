@@ -373,7 +373,7 @@ function renderMine(f) {
     melds.replaceChildren();
     hand.replaceChildren();
     if (f.me === null) {
-        hand.appendChild(el("div", "spectator", ui("spectator")));
+        hand.appendChild(el("div", "spectator", replaying ? ui("replay") : ui("spectator")));
         return;
     }
     const me = f.seats[f.me];
