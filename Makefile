@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: install run play test soak lint bench clean postgres fonts
+.PHONY: install run play test soak lint bench clean postgres fonts chromium miniapp
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,10 +51,25 @@ fonts:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	    fontconfig fonts-wqy-microhei; }
 
-test: lint postgres
+# The Mini App's tests drive a real headless Chromium: Debian's chromium and chromium-driver, installed here once
+# when missing (Playwright is told where it is and never downloads a browser).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Chromium (Debian's chromium and chromium-driver) for the Mini App's tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver; }
+
+# The Mini App's page: bot/miniapp/web/app.ts type-checked and built to app.js (committed) with the pinned
+# TypeScript of its package-lock.json; run after changing app.ts (tests/test_miniapp_page.py checks it was).
+miniapp:
+	cd bot/miniapp/web && npm ci --no-audit --no-fund --silent && npx tsc -p tsconfig.json && \
+	  sha256sum app.ts | cut -c1-64 > app.ts.sha256
+
+test: lint postgres chromium
 	$(TESTENV) $(PY) -m pytest -q $(XDIST)
 
-soak: install postgres
+soak: install postgres chromium
 	$(TESTENV) $(PY) -m pytest -q $(XDIST) -m soak
 
 bench: install

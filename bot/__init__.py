@@ -10,6 +10,8 @@ this list (tests/test_layers.py checks it), and only ``telegram/`` imports the `
 * ``records/``   战绩: /history, /replay, /export, /stats, the score board
 * ``table/``     the table service: lobby, hands, game nights, timers, restore after a restart, and what
                  each chat shows (``present``); it decides, ``storage/`` records
+* ``miniapp/``   the table as a Telegram Mini App: its web server (the page, a live stream per viewer,
+                 actions through the table service), initData checks, the tiles as SVG
 * ``telegram/``  PTB: the application, one handler per command and button kind, the HTTP client, the
                  webhook, the paced outbox that sends what ``table/`` publishes, the worker cluster
 

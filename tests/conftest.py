@@ -110,6 +110,10 @@ async def tg() -> AsyncIterator[FakeTelegramServer]:
 # place. Patterns match node ids by prefix; a test missing here only runs in its usual place.
 LONG_TESTS = {
     "tests/test_crash_soak.py::": 25.0,  # mostly waiting for its bot process's ten restarts
+    # the Mini App's browser hands (headless Chromium): its screen's pace, not the bot's
+    "tests/test_miniapp_play.py::test_two_browser_players_play_whole_hands[sichuan-swap]": 12.0,
+    "tests/test_miniapp_play.py::test_two_browser_players_play_whole_hands[changsha]": 10.0,
+    "tests/test_miniapp_play.py::test_a_restart_mid_hand_resumes_both_pages": 5.0,
     "tests/test_cluster_e2e.py::test_two_workers_twenty_tables_one_killed_mid_hand": 15.0,
     "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[xueliu]": 6.8,
     "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[xuezhan]": 6.5,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 BOT = Path(__file__).resolve().parent.parent / "bot"
 # the rooms from the bottom up: a room may import only rooms before it in this list
-LAYERS = ("ai", "text", "pictures", "messages", "members", "records", "table", "telegram")
+LAYERS = ("ai", "text", "pictures", "messages", "members", "records", "table", "miniapp", "telegram")
 TOP = ("console", "__main__", "__init__")  # the front ends: entry points, above every room
 
 

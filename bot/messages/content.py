@@ -16,6 +16,7 @@ class Button:
     label: str
     data: str | None = None
     url: str | None = None
+    web_app: str | None = None  # opens this https URL as a Mini App (private chats only)
 
 
 Keyboard = tuple[tuple[Button, ...], ...]
@@ -28,7 +29,9 @@ def markup_json(kb: Keyboard | None) -> dict[str, Any] | None:
     return {"inline_keyboard": [[_button_json(b) for b in row] for row in kb]}
 
 
-def _button_json(b: Button) -> dict[str, str]:
+def _button_json(b: Button) -> dict[str, Any]:
+    if b.web_app is not None:
+        return {"text": b.label, "web_app": {"url": b.web_app}}
     if b.url is not None:
         return {"text": b.label, "url": b.url}
     return {"text": b.label} if b.data is None else {"text": b.label, "callback_data": b.data}
@@ -45,7 +48,13 @@ def from_stored_markup(stored: str | None) -> Keyboard | None:
     if not stored:
         return None
     rows = json.loads(stored)["inline_keyboard"]
-    return tuple(tuple(Button(b["text"], b.get("callback_data"), b.get("url")) for b in row) for row in rows)
+    return tuple(tuple(_button(b) for b in row) for row in rows)
+
+
+def _button(b: dict[str, Any]) -> Button:
+    app = b.get("web_app")
+    web_app = app.get("url") if isinstance(app, dict) else None
+    return Button(b["text"], b.get("callback_data"), b.get("url"), web_app)
 
 
 class Photo(Protocol):

@@ -101,8 +101,22 @@ def back_keyboard(table_id: int, lang: str) -> Keyboard:
 # ------------------------------------------------------------------ group messages
 
 
-def table_keyboard(table_id: int, lang: str) -> Keyboard:
-    return ((Button(t("btn.my_hand", lang), HandPress(table_id).data()),),)
+def table_keyboard(table_id: int, lang: str, app: str | None = None) -> Keyboard:
+    """The group's table message: "my hand"; with the Mini App on, a direct link that opens the table in it
+    (a ``web_app`` button is refused outside private chats)."""
+    mine = Button(t("btn.my_hand", lang), HandPress(table_id).data())
+    if app is None:
+        return ((mine,),)
+    return ((mine, Button(t("btn.open_app", lang), url=app)),)
+
+
+def app_keyboard(url: str, lang: str) -> Keyboard:
+    """A private chat's button that opens the table in the Mini App."""
+    return ((app_button(url, lang),),)
+
+
+def app_button(url: str, lang: str) -> Button:
+    return Button(t("btn.open_app", lang), web_app=url)
 
 
 def lobby_keyboard(table_id: int, lang: str, next_hand: bool) -> Keyboard:

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 from bot import pictures
 from bot.members.access import Clock
@@ -37,6 +38,9 @@ from bot.text.fit import MAX_CAPTION
 from bot.text.texts import t
 from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
 from storage import Post, Storage, StorageError
+
+if TYPE_CHECKING:
+    from bot.table.feed import Feed
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +147,7 @@ class Presenter:
         self.clock = clock
         self.bot_username = bot_username
         self._queued: set[int] = set()  # outbox rows queued in this process and not deleted yet
+        self.feed: Feed | None = None  # other channels (the Mini App): told of each publish (table/feed.py)
 
     # ------------------------------------------------------------------ names, labels, links
 
@@ -232,6 +237,7 @@ class Presenter:
     def show_lobby(self, rt: TableRuntime, *, fresh: bool = False) -> None:
         text, keyboard = self.lobby_content(rt)
         self.out.live(rt.chat_id, lobby_key(rt.id), text, keyboard, fresh=fresh)
+        self._changed(rt)
 
     def show_lobby_started(self, rt: TableRuntime, *, fresh: bool = False) -> None:
         """The lobby message once a hand starts: its last line says so, and its buttons go."""
@@ -241,6 +247,7 @@ class Presenter:
         committed = nightview.commitment_line(rt.id, rt.hand.row, lang) if rt.hand is not None else None
         text = "\n".join(lines[:-1] + [t("lobby.started", lang)] + ([committed] if committed else []))
         self.out.live(rt.chat_id, lobby_key(rt.id), text, None, fresh=fresh)
+        self._changed(rt)
 
     # ------------------------------------------------------------------ a hand (group table, DM panels)
 
@@ -313,7 +320,8 @@ class Presenter:
         auto = [names[s] for s in sorted(snap.auto) if s < len(names)]
         clock = self.group_clock(snap, obs)
         ended = obs.phase == Phase.ENDED
-        keyboard = kb.table_keyboard(snap.table_id, lang) if not ended and not closed else None
+        app = self.feed.link(snap.table_id, False) if self.feed is not None else None
+        keyboard = kb.table_keyboard(snap.table_id, lang, app) if not ended and not closed else None
         if not snap.pictures:
             text = views.group_table_text(obs, lang, names, snap.table_id, snap.hand_no, recent, auto, clock)
             return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
@@ -379,6 +387,9 @@ class Presenter:
                 keyboard = kb.back_keyboard(rt.id, lang)
             elif p is not None:
                 keyboard = kb.game_keyboard(obs, p.legal, rt.id, rt.hand.id, p.since, lang, picked)
+            app = self.feed.link(rt.id, True) if self.feed is not None else None
+            if app is not None:  # the table in the Mini App
+                keyboard = (*(keyboard or ()), (kb.app_button(app, lang),))
         if not self.people.pictures(user):
             text = views.panel_text(obs, lang, names, header, clock, auto, note)
             return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
@@ -396,8 +407,18 @@ class Presenter:
 
     def publish_seat(self, rt: TableRuntime, seat: int, *, fresh: bool = False) -> None:
         """One player's private panel (not sent to a player the bot cannot reach in private)."""
+        self._panel(rt, seat, fresh=fresh)
+        self._changed(rt)
+
+    def _changed(self, rt: TableRuntime) -> None:
+        if self.feed is not None:
+            self.feed.changed(rt)
+
+    def _panel(self, rt: TableRuntime, seat: int, *, fresh: bool = False) -> None:
         user = rt.hand_seats()[seat]
         if user is None or user in rt.live.dm_lost:
+            return
+        if self.feed is not None and self.feed.spares_panel(rt, seat):  # he follows it in the Mini App
             return
         view = self.panel_view(rt, seat)
         self.out.live(
@@ -435,7 +456,8 @@ class Presenter:
         )
         for seat, user in enumerate(rt.hand_seats()):
             if user is not None:
-                self.publish_seat(rt, seat, fresh=seat in fresh_seats)
+                self._panel(rt, seat, fresh=seat in fresh_seats)
+        self._changed(rt)
 
     def refresh(self, rt: TableRuntime) -> None:
         """Show the table again as it is (after a language or display change): the hand if one is on, else
@@ -500,6 +522,7 @@ class Presenter:
         if rt.summary:
             title = rt.summary + "\n\n" + title
         self.out.live(rt.chat_id, lobby_key(rt.id), title + "\n" + t("lobby.closed", lang), None)
+        self._changed(rt)
 
     def close_panel(self, rt: TableRuntime, seat: int, note: str) -> None:
         """A player's panel once its table is gone: as it was, without buttons, with ``note`` (why)."""

@@ -104,13 +104,13 @@ async def rebuild(
     elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
         await _lobby(storage, rt, present, done)  # its buttons work in any of its messages: edited in place
     elif quiet:
-        rt.hand = await _live(storage, r.hand, r.state, r.facts)
-        _reopen(rt, r, play.clock(), keep=True)
+        rt.hand = await hand_live(storage, r.hand, r.state, r.facts)
+        reopen(rt, r, play.clock(), keep=True)
     else:
         if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
             present.show_lobby_started(rt, fresh=True)
-        rt.hand = await _live(storage, r.hand, r.state, r.facts)
-        if _reopen(rt, r, play.clock()):
+        rt.hand = await hand_live(storage, r.hand, r.state, r.facts)
+        if reopen(rt, r, play.clock()):
             await present.note_group(rt, "note.restored")
         try:
             await _store_play(storage, rt)
@@ -122,7 +122,7 @@ async def rebuild(
             await play.resume(rt)
 
 
-async def _live(storage: Storage, hand: Hand, state: engine.State, facts: Facts | None) -> HandLive:
+async def hand_live(storage: Storage, hand: Hand, state: engine.State, facts: Facts | None) -> HandLive:
     """A hand in progress, as its log rebuilt it (血流成河: wins earlier in the hand keep their marks on the
     pictures)."""
     live = HandLive(hand, state, facts=facts if facts is not None else Facts())
@@ -130,7 +130,7 @@ async def _live(storage: Storage, hand: Hand, state: engine.State, facts: Facts 
     return live
 
 
-def _reopen(rt: TableRuntime, r: Restored, now: float, *, keep: bool = False) -> bool:
+def reopen(rt: TableRuntime, r: Restored, now: float, *, keep: bool = False) -> bool:
     """The hand's play state as stored: auto-play, timeouts and each open decision with its start and
     deadline. A decision whose deadline passed while the bot was down starts its timer again (no one
     could press meanwhile; ``keep``: not so, the bot was not down); returns True if any did, i.e. a player

@@ -25,6 +25,7 @@ from bot.members.access import Access, Clock, JoinLinks, MemberProbe, everyone_i
 from bot.members.people import People
 from bot.records import scores
 from bot.records.history import History
+from bot.table.feed import Feed
 from bot.table.lobby import Lobby
 from bot.table.night import Night
 from bot.table.play import Play
@@ -76,6 +77,8 @@ class TableService:
         self.tables = self.registry.by_id  # open tables by id (read-only for callers)
         self.people = People(storage, pictures)  # chats see pictures unless they chose text (/view)
         self.present = Presenter(out, self.people, storage, clock, bot_username)
+        self.feed = Feed(self.present, self.registry)  # channels besides the chats: the Mini App
+        self.present.feed = self.feed
         self.play = Play(
             self.registry,
             storage,

@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,9 @@ from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, Re
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from bot.members.access import link_key
+from bot.miniapp.relay import Relay
+from bot.miniapp.server import Config as MiniAppConfig
+from bot.miniapp.server import MiniApp
 from bot.pictures.worker import Painter
 from bot.table.service import TableService
 from bot.table.sidefile import import_side_file, side_file
@@ -46,6 +50,7 @@ from bot.telegram.outbox import Outbox, may_have_arrived, retry_seconds
 from bot.telegram.webhook import WebhookConfig, start_webhook, webhook_from_env
 from bot.text.texts import t
 from storage import MAX_PAUSE_S, OpenError, Storage
+from storage.changes import TableChanges, channel_for
 from storage.lock import AlreadyRunning, DatabaseLock
 from storage.postgres import PgStorage
 from storage.store import is_postgres_url
@@ -64,7 +69,7 @@ SHUTDOWN_STEP = 10.0  # seconds each shutdown step may take (outbox, storage)
 GC_THRESHOLDS = (2_000, 10, 100)  # the cyclic collector after start-up (Python's default: 700, 10, 10)
 
 
-ENV_FILE_KEYS = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_")
+ENV_FILE_KEYS = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_", "MINIAPP_")
 
 
 SEND_RATE = 30.0  # Telegram: about 30 messages a second for one bot over all its chats (edits count)
@@ -91,7 +96,7 @@ def load_env_file(
 ) -> list[str]:
     """The bot's settings from a ``.env`` file (as in .env.example) into the environment, so an operator can
     keep them all in one file; a variable already set in the environment wins. Only the bot's own keys
-    (TELEGRAM_*, MAHJONG_*, WEBHOOK_*) are read. Returns the keys it set."""
+    (TELEGRAM_*, MAHJONG_*, WEBHOOK_*, MINIAPP_*) are read. Returns the keys it set."""
     environ: MutableMapping[str, str] = os.environ if env is None else env
     values = read_env_file(dotenv)
     taken = [k for k in values if k.startswith(ENV_FILE_KEYS) and k not in environ]
@@ -159,6 +164,26 @@ FLOOD_LOGGER = "telegram.ext.AIORateLimiter"  # PTB's logger of AIORateLimiter (
 _FLOOD_FILTER = HandledFloodLimit()
 
 
+def miniapp_from_env(env: dict[str, str] | None = None) -> MiniAppConfig | None:
+    """MINIAPP_URL (the page's public https URL) turns the Mini App on (docs/miniapp.md); MINIAPP_NAME is its
+    short name at BotFather (the direct link ``t.me/<bot>/<name>``), MINIAPP_LISTEN / MINIAPP_PORT where its
+    server listens (behind the reverse proxy), MINIAPP_MAX_AGE how long a sign-in is good (seconds)."""
+    environ = os.environ if env is None else env
+    url = environ.get("MINIAPP_URL", "").strip()
+    if not url:
+        return None
+    if not url.startswith("https://"):
+        raise SystemExit("MINIAPP_URL must be an https:// URL (Telegram opens Mini Apps over https only)")
+    port, age = environ.get("MINIAPP_PORT", "8081").strip(), environ.get("MINIAPP_MAX_AGE", "86400").strip()
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise SystemExit(f"MINIAPP_PORT must be a port number, not {port[:16]!r}")
+    if not (age.isascii() and age.isdigit() and int(age) > 0):
+        raise SystemExit(f"MINIAPP_MAX_AGE must be whole seconds, not {age[:16]!r}")
+    name = environ.get("MINIAPP_NAME", "table").strip() or "table"
+    listen = environ.get("MINIAPP_LISTEN", "127.0.0.1").strip() or "127.0.0.1"
+    return MiniAppConfig(url=url, name=name, listen=listen, port=int(port), max_age=float(age))
+
+
 def build_application(
     token: str,
     db_path: str | os.PathLike[str],
@@ -179,9 +204,11 @@ def build_application(
     claim_pause: int | None = None,
     pictures: bool = True,
     picture_workers: int | None = None,
+    miniapp: MiniAppConfig | None = None,
 ) -> AnyApp:
     """The bot as a PTB Application; the service is created in post_init (``app.bot_data["service"]``).
     ``pictures``: how chats that chose nothing (/view) see a game - pictures, or text only.
+    ``miniapp``: the Mini App's server (bot/miniapp/), started with the bot; None: chats only.
     ``picture_workers``: processes that draw the pictures (bot/pictures/worker.py); default one with
     pictures on, none (a thread) with text (a chat may still ask for pictures with /view).
     ``send_rate``: Telegram's budget for the bot's messages, per second, spent on the most urgent first
@@ -290,6 +317,16 @@ def build_application(
         )
         holder["service"] = service
         app.bot_data.update(service=service, storage=storage, outbox=outbox, timers=timers)
+        if miniapp is not None:  # before the tables are restored: their buttons open it
+            web = MiniApp(service, token, app.bot.username, miniapp, clock)
+            app.bot_data["miniapp"] = web  # stopped by post_shutdown
+            if cluster is not None and isinstance(storage, PgStorage):  # one worker of several
+                web.bring_in = partial(_bring_in, cluster)
+                changes = await TableChanges.connect(storage.dsn, channel_for(str(app.bot.id)))
+                relay = Relay(web, changes)
+                app.bot_data["relay"] = relay  # closed by post_shutdown
+                relay.start()
+            await web.start()
         if pictures:  # every tile sprite drawn once now, so that no player waits for the first picture
             await painter.start()
         if cluster is not None:
@@ -326,6 +363,12 @@ def build_application(
     async def post_shutdown(app: AnyApp) -> None:
         """Each step bounded in time and independent of the others: shutdown always ends."""
         try:
+            web = app.bot_data.pop("miniapp", None)
+            if isinstance(web, MiniApp):
+                await _bounded("stopping the Mini App", web.stop())
+            relay = app.bot_data.pop("relay", None)
+            if isinstance(relay, Relay):
+                await _bounded("stopping the Mini App's relay", relay.close())
             outbox = app.bot_data.pop("outbox", None)
             if isinstance(outbox, Outbox):
                 await _bounded("closing the outbox", outbox.close())
@@ -355,6 +398,10 @@ def build_application(
             lock.release()
         raise
     return app
+
+
+async def _bring_in(cluster: Cluster, table_id: int) -> None:
+    await cluster.bring_in({table_id})
 
 
 async def _bounded(what: str, step: Awaitable[None]) -> None:
@@ -502,6 +549,7 @@ def main(db_path: str | None = None) -> int:
             claim_pause=claim_pause_from_env(),
             pictures=pictures_from_env(),
             paid_broadcast=paid_broadcast_from_env(),
+            miniapp=miniapp_from_env(),
         )
     except AlreadyRunning as e:
         print(f"not starting: {e}", file=sys.stderr)

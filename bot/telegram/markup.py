@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.messages.content import Keyboard
+from bot.messages.content import Button, Keyboard
 
 
 def to_markup(kb: Keyboard | None) -> InlineKeyboardMarkup | None:
@@ -12,12 +12,15 @@ def to_markup(kb: Keyboard | None) -> InlineKeyboardMarkup | None:
         return None
     return InlineKeyboardMarkup(
         [
-            [
-                InlineKeyboardButton(b.label, url=b.url)
-                if b.url is not None
-                else InlineKeyboardButton(b.label, callback_data=b.data)
-                for b in row
-            ]
+            [_button(b) for b in row]
             for row in kb
         ]
     )
+
+
+def _button(b: Button) -> InlineKeyboardButton:
+    if b.web_app is not None:
+        return InlineKeyboardButton(b.label, web_app=WebAppInfo(b.web_app))
+    if b.url is not None:
+        return InlineKeyboardButton(b.label, url=b.url)
+    return InlineKeyboardButton(b.label, callback_data=b.data)

@@ -298,6 +298,8 @@ CATALOGUE: dict[str, Label] = {
     "btn.back": Label("⬅️ 返回", "⬅️ Back"),
     "btn.my_hand": Label("🀄 我的手牌", "🀄 My hand"),
     "btn.im_back": Label("🙋 我回来了", "🙋 I'm back"),
+    "btn.open_app": Label("📱 打开牌桌", "📱 Open the table"),
+    "dm.app_nudge": Label("⏰ 第 {tid} 桌轮到你了", "⏰ Your move at table #{tid}"),
     "btn.open_dm": Label("💬 打开私聊并点 Start", "💬 Open the chat and press Start"),
     "settings.seconds": Label("{n} 秒", "{n}s"),
     "settings.players": Label("{n} 人", "{n} players"),

@@ -1,0 +1,207 @@
+"""The stream's frames (server → page) and the page's requests (page → server), as JSON.
+
+A frame is a whole snapshot of what one viewer may see (bot/table/feed.py's ``HandView`` or ``LobbyView``),
+never a difference: a page that reconnects, or a worker that took the table over, sends the current frame and
+the page is where it should be. Frames are made only from the viewer's view (``observe(state, seat)`` or the
+public observation): the byte-equality test (tests/test_miniapp_security.py) holds them to it.
+
+Tiles are one character each (``TILES[t]``), so a frame stays far below 2 KB: a tile list is a string.
+The page's requests are small JSON objects with an ``op`` and whole numbers checked here (``parse``); anything
+else is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.table.feed import HandView, LobbyView
+from bot.text import render
+from engine import Act, Observation, Phase
+
+TILES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh"  # tile 0..33 (1m..9m, 1s..9s, 1p..9p, 东南西北白发中)
+MAX_FRAME_IN = 2048  # bytes of one request from a page
+MAX_INT = 10**15
+
+
+def tiles(ts: tuple[int, ...] | list[int]) -> str:
+    return "".join(TILES[t] for t in ts)
+
+
+def dumps(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _seat(obs: Observation, i: int) -> dict[str, Any]:
+    ps = obs.seats[i]
+    out: dict[str, Any] = {
+        "n": ps.hand_size,
+        "m": [[int(m.kind), TILES[m.tile], -1 if m.from_seat is None else m.from_seat] for m in ps.melds],
+        "d": tiles(ps.discards),
+    }
+    if ps.concealed_kongs and ps.concealed_kongs > sum(1 for m in ps.melds if int(m.kind) == 4):
+        out["ck"] = ps.concealed_kongs - sum(1 for m in ps.melds if int(m.kind) == 4)
+    if ps.hand is not None:
+        out["h"] = tiles(ps.hand)
+    if ps.choice:
+        out["c"] = ps.choice
+    if ps.declared:
+        out["dec"] = list(ps.declared)
+    if ps.revealed:
+        out["r"] = tiles(ps.revealed)
+    if ps.won:
+        out["won"] = 1
+    if ps.wins:
+        out["w"] = ps.wins
+    if ps.locked:
+        out["lk"] = 1
+    return out
+
+
+def hand_frame(v: HandView) -> dict[str, Any]:
+    """A hand in play as one viewer sees it."""
+    obs = v.obs
+    f: dict[str, Any] = {
+        "k": "hand",
+        "tid": v.table_id,
+        "hid": v.hand_id,
+        "no": v.hand_no,
+        "v": v.variant,
+        "title": v.title,
+        "lang": v.lang,
+        "me": v.seat,
+        "ph": obs.phase.value if hasattr(obs.phase, "value") else str(obs.phase),
+        "cur": obs.current,
+        "dealer": obs.dealer,
+        "wall": obs.wall_remaining,
+        "names": list(v.names),
+        "seats": [_seat(obs, i) for i in range(len(obs.seats))],
+    }
+    if v.seat is not None:
+        hand = list(obs.hand)
+        if obs.drawn is not None and obs.drawn in hand:
+            hand.remove(obs.drawn)
+            f["drawn"] = TILES[obs.drawn]
+        f["hand"] = tiles(hand)
+    if obs.last_discard is not None:
+        f["last"] = [obs.last_discard[0], TILES[obs.last_discard[1]]]
+    if obs.claim_tile is not None and obs.claim_from is not None:
+        f["claim"] = [obs.claim_from, TILES[obs.claim_tile]]
+    if obs.kong_tiles:
+        f["kt"] = tiles(obs.kong_tiles)
+    if obs.choice_stage:
+        f["stage"] = obs.choice_stage
+    d = v.decision
+    if d is not None:
+        dec: dict[str, Any] = {"hid": d.hand_id, "since": d.since, "dl": round(d.deadline, 1)}
+        if d.pick:
+            hand_all = list(obs.hand)
+            chosen = [hand_all[i] for i in sorted(d.picked) if i < len(hand_all)]
+            dec["pick"] = d.pick
+            dec["picked"] = sorted(d.picked)
+            dec["can"] = [
+                i for i, t in enumerate(hand_all) if i in d.picked or render.pick_extends(obs, [*chosen, t])
+            ]
+            done = render.pick_action(obs, chosen)
+            if done is not None and done in d.legal:
+                dec["done"] = [d.legal.index(done), d.labels[d.legal.index(done)]]
+            choose = [i for i, a in enumerate(d.legal) if a.act == Act.CHOOSE]
+            if choose:
+                dec["sug"] = [choose[0], d.labels[choose[0]]]
+        else:
+            dec["acts"] = [
+                [a.act.value, TILES[a.tile] if a.tile is not None else "", label]
+                for a, label in zip(d.legal, d.labels, strict=True)
+            ]
+        f["dec"] = dec
+    if v.clock is not None:
+        f["clock"] = [list(v.clock[0]), round(v.clock[1], 1)]
+    if v.auto:
+        f["auto"] = sorted(v.auto)
+    if v.recent:
+        f["recent"] = list(v.recent)
+    if v.note:
+        f["note"] = v.note
+    if obs.phase == Phase.ENDED:
+        f["result"] = list(v.result)
+        if obs.result is not None:
+            f["deltas"] = list(obs.result.deltas)
+            f["winners"] = list(obs.result.winners)
+        f["wt"] = [[s, TILES[t]] for s, t in v.win_tiles]
+    elif v.win_tiles:
+        f["wt"] = [[s, TILES[t]] for s, t in v.win_tiles]
+    if v.stop_votes:
+        f["votes"] = v.stop_votes
+    return f
+
+
+def lobby_frame(v: LobbyView) -> dict[str, Any]:
+    f: dict[str, Any] = {
+        "k": "lobby",
+        "tid": v.table_id,
+        "v": v.variant,
+        "title": v.title,
+        "lang": v.lang,
+        "me": v.seat,
+        "names": list(v.seats),
+        "seated": [int(s) for s in v.seated],
+        "ready": list(v.ready),
+        "played": v.hands_played,
+        "rounds": v.rounds,
+    }
+    if v.ready_until is not None:
+        f["until"] = round(v.ready_until, 1)
+    if v.summary:
+        f["summary"] = v.summary
+    if v.closed:
+        f["closed"] = 1
+    if v.host:
+        f["host"] = 1
+    return f
+
+
+def frame(v: HandView | LobbyView) -> str:
+    return dumps(hand_frame(v) if isinstance(v, HandView) else lobby_frame(v))
+
+
+# ------------------------------------------------------------------ requests from the page
+
+ACTIONS = frozenset({"act", "pick", "ready", "start", "back", "stop"})
+OPS = ACTIONS | {"hello", "vis", "ping"}
+
+
+class BadRequest(Exception):
+    pass
+
+
+def _int(obj: dict[str, Any], key: str) -> int:
+    value = obj.get(key)
+    if type(value) is not int or not 0 <= value < MAX_INT:
+        raise BadRequest(key)
+    return value
+
+
+def parse(raw: str | bytes) -> dict[str, Any]:
+    """A request as a dict with a known ``op`` and checked fields, or ``BadRequest``."""
+    if len(raw) > MAX_FRAME_IN:
+        raise BadRequest("too long")
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("not JSON") from None
+    if not isinstance(obj, dict) or obj.get("op") not in OPS:
+        raise BadRequest("op")
+    op = obj["op"]
+    out: dict[str, Any] = {"op": op}
+    if op == "hello":
+        init, token = obj.get("init"), obj.get("t")
+        if not isinstance(init, str) or not isinstance(token, str):
+            raise BadRequest("hello")
+        out.update(init=init, t=token, vis=obj.get("vis") is not False)
+    elif op == "vis":
+        out["on"] = obj.get("on") is True
+    elif op in ("act", "pick"):
+        out.update(hid=_int(obj, "hid"), since=_int(obj, "since"), i=_int(obj, "i"))
+    if op in ACTIONS:  # the action endpoint: the initData and the table come with each one
+        out.update(init=obj.get("init"), t=obj.get("t"))
+    return out

@@ -1,0 +1,94 @@
+"""Several workers (PostgreSQL): a move applied on one worker reaches the streams another worker holds.
+
+After a table is published (its change committed and shown), the worker that published NOTIFYs the bot's
+channel with the table id (``storage/changes.py``); every other worker that holds streams of that table reads
+it again from the database (``feed.stored_table``: the table as stored, built only to be read) and pushes
+each stream its frame. Nothing here depends on which worker moves a table (leases or none): a notification
+follows each committed change, and a listener refreshes and pushes.
+
+The claim pause is not stored: while one is on, the publishing worker holds its notification back until the
+pause ends (its end publishes again), so streams on other workers see the discard and what follows it at the
+same moment, whether or not anyone could claim - they learn nothing the pause hides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+from bot.miniapp.server import MiniApp
+from bot.table.feed import stored_table
+from bot.table.runtime import TableRuntime
+
+log = logging.getLogger(__name__)
+
+
+class Changes(Protocol):
+    """The storage port (storage/changes.py ``TableChanges``)."""
+
+    on_change: Callable[[int], None] | None
+
+    async def notify(self, table_id: int) -> None: ...
+    async def close(self) -> None: ...
+
+
+class Relay:
+    def __init__(self, web: MiniApp, changes: Changes) -> None:
+        self.web = web
+        self.changes = changes
+        self._out: set[int] = set()  # tables to notify about
+        self._in: set[int] = set()  # tables to read again
+        self._wake_out = asyncio.Event()
+        self._wake_in = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.sent = 0
+        self.refreshed = 0
+        changes.on_change = self.heard
+        web.on_publish = self.published
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._notify()), asyncio.create_task(self._refresh())]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.changes.close()
+
+    def published(self, rt: TableRuntime) -> None:
+        if rt.hand is not None and rt.hand.pause is not None:
+            return  # held back until the pause ends (its end publishes again)
+        self._out.add(rt.id)
+        self._wake_out.set()
+
+    def heard(self, table_id: int) -> None:
+        if table_id in self.web.conns:
+            self._in.add(table_id)
+            self._wake_in.set()
+
+    async def _notify(self) -> None:
+        while True:
+            await self._wake_out.wait()
+            self._wake_out.clear()
+            tables, self._out = self._out, set()
+            for table_id in sorted(tables):
+                await self.changes.notify(table_id)
+                self.sent += 1
+
+    async def _refresh(self) -> None:
+        svc = self.web.service
+        while True:
+            await self._wake_in.wait()
+            self._wake_in.clear()
+            tables, self._in = self._in, set()
+            for table_id in sorted(tables):
+                try:
+                    rt = await stored_table(svc.storage, svc.people, table_id, svc.clock)
+                except Exception:
+                    log.exception("table %s: not read again for its streams", table_id)
+                    continue
+                if rt is not None:
+                    self.web.refresh(rt)
+                    self.refreshed += 1

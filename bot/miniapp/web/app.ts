@@ -1,0 +1,789 @@
+// The Mini App's page: one live screen of a mahjong table (bot/miniapp/server.py serves it).
+//
+// It draws what the stream sends - whole frames built by the server from what this viewer may see
+// (bot/miniapp/protocol.py) - and sends what the player does to /api/act, where the table service
+// answers it as it answers a button. Nothing here decides a rule: the legal actions, their labels and the
+// settlement lines come with the frame; the page only lays them out (zh / en chrome, light / dark from
+// Telegram's themeParams), animates a discard, a claim and a win, and buzzes (HapticFeedback) on my turn.
+
+interface TgWebApp {
+  initData: string;
+  initDataUnsafe: { start_param?: string };
+  colorScheme?: string;
+  ready(): void;
+  expand(): void;
+  HapticFeedback?: {
+    impactOccurred(style: string): void;
+    notificationOccurred(type: string): void;
+  };
+}
+
+interface SeatF {
+  n: number;
+  m: [number, string, number][];
+  d: string;
+  ck?: number;
+  h?: string;
+  c?: string;
+  dec?: string[];
+  r?: string;
+  won?: number;
+  w?: number;
+  lk?: number;
+}
+
+interface DecF {
+  hid: number;
+  since: number;
+  dl: number;
+  acts?: [string, string, string][];
+  pick?: number;
+  picked?: number[];
+  can?: number[];
+  done?: [number, string];
+  sug?: [number, string];
+}
+
+interface HandF {
+  k: "hand";
+  tid: number;
+  hid: number;
+  no: number;
+  v: string;
+  title: string;
+  lang: string;
+  me: number | null;
+  ph: string;
+  cur: number;
+  dealer: number;
+  wall: number;
+  names: string[];
+  seats: SeatF[];
+  hand?: string;
+  drawn?: string;
+  last?: [number, string];
+  claim?: [number, string];
+  kt?: string;
+  stage?: string;
+  dec?: DecF;
+  clock?: [number[], number];
+  auto?: number[];
+  recent?: string[];
+  note?: string;
+  result?: string[];
+  deltas?: number[];
+  winners?: number[];
+  wt?: [number, string][];
+  votes?: number;
+}
+
+interface LobbyF {
+  k: "lobby";
+  tid: number;
+  v: string;
+  title: string;
+  lang: string;
+  me: number | null;
+  names: string[];
+  seated: number[];
+  ready: number[];
+  played: number;
+  rounds: number;
+  until?: number;
+  summary?: string;
+  closed?: number;
+  host?: number;
+}
+
+interface Hi {
+  k: "hi";
+  now: number;
+  lang: string;
+}
+
+interface Refused {
+  k: "refused";
+  why: string;
+  text: string;
+}
+
+interface Final {
+  k: "final";
+  text: string;
+}
+
+type Frame = HandF | LobbyF | Hi | Refused | Final | { k: "pong" };
+
+const TILES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh";
+const SUITS = "msp";
+
+const UI: Record<string, [string, string]> = {
+  connecting: ["连接中……", "Connecting…"],
+  reconnecting: ["重新连接中……", "Reconnecting…"],
+  wall: ["余 {n}", "Wall {n}"],
+  hand: ["第 {n} 局", "Hand {n}"],
+  discard: ["打出 {t}", "Discard {t}"],
+  tap_again: ["再点一次打出", "Tap again to discard"],
+  dealer: ["庄", "D"],
+  won: ["胡", "Won"],
+  auto: ["托管", "Auto"],
+  ready: ["准备", "Ready"],
+  is_ready: ["已准备", "Ready ✓"],
+  start: ["开始", "Start"],
+  next: ["下一局", "Next hand"],
+  back: ["我回来了", "I'm back"],
+  stop: ["提议结束本桌", "Vote to stop the table"],
+  votes: ["结束投票：{n} 票", "Stop votes: {n}"],
+  lobby: ["等待开局", "Waiting for the hand"],
+  ready_left: ["{n} 秒后自动开局", "Next hand in {n}s"],
+  spectator: ["观战中", "Watching"],
+  closed: ["本桌已结束", "This table is closed"],
+  result: ["本局结算", "Hand result"],
+  close: ["关闭", "Close"],
+  pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
+  empty: ["空位", "empty"],
+  your_turn: ["轮到你了", "Your turn"],
+  rounds: ["第 {n}/{m} 局", "Hand {n} of {m}"],
+  refused: ["无法打开", "Cannot open"],
+  replay: ["回放", "Replay"],
+  replay_code: ["输入牌局编号（战绩里的编号）", "A hand's code (from /history)"],
+  final: ["大结算", "Final summary"],
+  step: ["第 {i}/{n} 步", "Step {i} of {n}"],
+};
+
+const tg: TgWebApp | undefined = (window as unknown as { Telegram?: { WebApp?: TgWebApp } }).Telegram?.WebApp;
+
+let lang = (navigator.language || "zh").toLowerCase().startsWith("zh") ? "zh" : "en";
+let offset = 0; // server clock - ours, seconds
+let frame: HandF | LobbyF | null = null;
+let prev: HandF | null = null;
+let selected: number | null = null; // the hand position picked to discard
+let ws: WebSocket | null = null;
+let refused = false;
+let retry = 0;
+let resultShown = -1; // the hand whose result the player closed
+let lastDecision = "";
+let sending = false;
+let replaying: HandF[] | null = null; // the replay viewer's steps while it is open
+let replayAt = 0;
+
+function ui(key: string, vars: Record<string, string | number> = {}): string {
+  const pair = UI[key];
+  let text = pair ? pair[lang === "zh" ? 0 : 1] : key;
+  for (const [k, v] of Object.entries(vars)) text = text.split("{" + k + "}").join(String(v));
+  return text;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls = "",
+  text = "",
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+
+function byId(id: string): HTMLElement {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(id);
+  return e;
+}
+
+function tileOf(ch: string): number {
+  return TILES.indexOf(ch);
+}
+
+function tileList(s: string | undefined): number[] {
+  return s ? Array.from(s).map(tileOf) : [];
+}
+
+function tileName(t: number): string {
+  if (t >= 27) return (lang === "zh" ? "东南西北白发中" : "ESWNPFC").charAt(t - 27);
+  return String((t % 9) + 1) + SUITS.charAt(Math.floor(t / 9));
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function tileEl(t: number | null, size: string, extra = ""): HTMLElement {
+  const d = el("div", `tile ${size} ${extra}`.trim());
+  if (t === null || t < 0) {
+    d.classList.add("back");
+    return d;
+  }
+  d.dataset.t = String(t);
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", "0 0 100 134");
+  const use = document.createElementNS(SVGNS, "use");
+  use.setAttribute("href", "#f" + t);
+  svg.appendChild(use);
+  d.appendChild(svg);
+  return d;
+}
+
+function now(): number {
+  return Date.now() / 1000 + offset;
+}
+
+function haptic(kind: "turn" | "tap" | "win"): void {
+  const h = tg?.HapticFeedback;
+  if (!h) return;
+  if (kind === "turn") h.notificationOccurred("warning");
+  else if (kind === "win") h.notificationOccurred("success");
+  else h.impactOccurred("light");
+}
+
+function toast(text: string): void {
+  const t = byId("toast");
+  t.textContent = text;
+  t.hidden = false;
+  window.clearTimeout(Number(t.dataset.timer || 0));
+  t.dataset.timer = String(window.setTimeout(() => (t.hidden = true), 2200));
+}
+
+// ------------------------------------------------------------------ the connection
+
+function tableToken(): string {
+  const fromLink = tg?.initDataUnsafe?.start_param;
+  if (fromLink) return fromLink;
+  return new URLSearchParams(location.search).get("t") || "";
+}
+
+function connect(): void {
+  if (refused) return;
+  const url = new URL("ws", location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const sock = new WebSocket(url.toString());
+  ws = sock;
+  sock.onopen = () => {
+    sock.send(
+      JSON.stringify({
+        op: "hello",
+        init: tg?.initData || "",
+        t: tableToken(),
+        vis: document.visibilityState === "visible",
+      }),
+    );
+  };
+  sock.onmessage = (ev: MessageEvent) => {
+    retry = 0;
+    onFrame(JSON.parse(String(ev.data)) as Frame);
+  };
+  sock.onclose = () => {
+    if (ws !== sock) return;
+    ws = null;
+    if (refused) return;
+    document.body.classList.add("offline");
+    byId("toast").textContent = ui("reconnecting");
+    const wait = Math.min(5000, 300 * 2 ** retry++);
+    window.setTimeout(connect, wait);
+  };
+}
+
+function onFrame(f: Frame): void {
+  if (f.k === "hi") {
+    offset = f.now - Date.now() / 1000;
+    lang = f.lang;
+    document.body.classList.remove("offline");
+    return;
+  }
+  if (f.k === "refused") {
+    refused = true;
+    showRefusal(f.text);
+    return;
+  }
+  if (f.k === "pong") return;
+  if (f.k === "final") {
+    showFinal(f.text);
+    return;
+  }
+  document.body.classList.remove("offline");
+  lang = f.lang;
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  if (f.k === "hand") {
+    prev = frame && frame.k === "hand" ? frame : null;
+    if (!prev || prev.hid !== f.hid || !f.dec || !prev.dec || prev.dec.since !== f.dec.since) selected = null;
+  }
+  frame = f;
+  if (!replaying) render();
+}
+
+async function send(op: string, extra: Record<string, number> = {}): Promise<void> {
+  if (!frame || sending) return;
+  sending = true;
+  document.body.classList.add("busy");
+  try {
+    const resp = await fetch("api/act", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ op, init: tg?.initData || "", t: tableToken(), ...extra }),
+    });
+    const answer = (await resp.json()) as { ok: boolean; text: string };
+    if (!answer.ok) toast(answer.text);
+  } catch {
+    toast(ui("reconnecting"));
+  } finally {
+    sending = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+function act(i: number): void {
+  if (!frame || frame.k !== "hand" || !frame.dec) return;
+  haptic("tap");
+  selected = null;
+  void send("act", { hid: frame.dec.hid, since: frame.dec.since, i });
+}
+
+// ------------------------------------------------------------------ drawing
+
+function position(seat: number, me: number, n: number): string {
+  const rel = (seat - me + n) % n;
+  if (n === 2) return rel === 0 ? "bottom" : "top";
+  if (n === 3) return ["bottom", "right", "left"][rel];
+  return ["bottom", "right", "top", "left"][rel];
+}
+
+function meldTiles(m: [number, string, number]): number[] {
+  const t = tileOf(m[1]);
+  if (m[0] === 0) return [t, t + 1, t + 2];
+  if (m[0] === 1) return [t, t, t];
+  return [t, t, t, t];
+}
+
+function meldsEl(melds: [number, string, number][], hidden: number, size: string): HTMLElement {
+  const box = el("div", "melds");
+  for (const m of melds) {
+    const g = el("div", "meld");
+    const ts = meldTiles(m);
+    ts.forEach((t, i) => g.appendChild(tileEl(m[0] === 4 && (i === 0 || i === 3) ? null : t, size)));
+    box.appendChild(g);
+  }
+  for (let k = 0; k < hidden; k++) {
+    const g = el("div", "meld");
+    for (let i = 0; i < 4; i++) g.appendChild(tileEl(null, size));
+    box.appendChild(g);
+  }
+  return box;
+}
+
+function marks(f: HandF, seat: number): string[] {
+  const out: string[] = [];
+  const s = f.seats[seat];
+  if (seat === f.dealer) out.push(ui("dealer"));
+  if (s.c) out.push(s.c);
+  if (s.won || s.w) out.push(ui("won") + (s.w && s.w > 1 ? "×" + s.w : ""));
+  if (f.auto && f.auto.includes(seat)) out.push(ui("auto"));
+  return out;
+}
+
+function seatEl(f: HandF, seat: number, pos: string): void {
+  const box = byId("seat-" + pos);
+  box.replaceChildren();
+  box.className = "seat " + (pos === "left" || pos === "right" ? "side " : "") + pos;
+  const s = f.seats[seat];
+  const head = el("div", "name");
+  if (f.cur === seat && f.ph !== "ended") head.classList.add("turn");
+  if (f.clock && f.clock[0].includes(seat)) head.classList.add("clocked");
+  head.appendChild(el("span", "who", f.names[seat] || "?"));
+  for (const m of marks(f, seat)) head.appendChild(el("span", "mark", m));
+  if (f.deltas) {
+    const d = f.deltas[seat];
+    head.appendChild(el("span", "delta " + (d > 0 ? "plus" : d < 0 ? "minus" : ""), (d > 0 ? "+" : "") + d));
+  }
+  box.appendChild(head);
+  const mine = f.me !== null && seat === f.me;
+  if (!mine) {
+    const row = el("div", "hidden-hand");
+    if (s.h) {
+      for (const t of tileList(s.h)) row.appendChild(tileEl(t, "xs"));
+    } else {
+      row.appendChild(tileEl(null, "xs"));
+      row.appendChild(el("span", "count", "×" + s.n));
+    }
+    box.appendChild(row);
+    box.appendChild(meldsEl(s.m, s.ck || 0, "xs"));
+  }
+  const river = el("div", "river");
+  const ds = tileList(s.d);
+  ds.forEach((t, i) => {
+    const last = f.last && f.last[0] === seat && i === ds.length - 1;
+    const isNew = last && (!prev || prev.hid !== f.hid || (prev.seats[seat]?.d.length ?? 0) < ds.length);
+    river.appendChild(tileEl(t, "xs", (last ? "last " : "") + (isNew ? "drop" : "")));
+  });
+  box.appendChild(river);
+}
+
+function renderHand(f: HandF): void {
+  document.body.dataset.view = "hand";
+  byId("title").textContent = `${f.title} · #${f.tid} · ${ui("hand", { n: f.no })}`;
+  byId("wall").textContent = ui("wall", { n: f.wall });
+  const n = f.seats.length;
+  const me = f.me ?? 0;
+  for (const pos of ["top", "left", "right", "bottom"]) {
+    const b = byId("seat-" + pos);
+    b.replaceChildren();
+    b.className = "seat empty " + pos;
+  }
+  for (let s = 0; s < n; s++) seatEl(f, s, position(s, me, n));
+  // the centre: the tile others may claim (or the last discard), 开杠's tiles, the wall
+  const c = byId("center");
+  c.replaceChildren();
+  if (f.claim) {
+    c.appendChild(tileEl(tileOf(f.claim[1]), "m", "claim pulse"));
+    c.appendChild(el("div", "from", f.names[f.claim[0]]));
+  } else if (f.last) {
+    c.appendChild(tileEl(tileOf(f.last[1]), "m", "lastbig"));
+    c.appendChild(el("div", "from", f.names[f.last[0]]));
+  }
+  if (f.kt) {
+    const row = el("div", "kong-tiles");
+    for (const t of tileList(f.kt)) row.appendChild(tileEl(t, "s"));
+    c.appendChild(row);
+  }
+  if (f.votes) c.appendChild(el("div", "votes", ui("votes", { n: f.votes })));
+  byId("recent").textContent = (f.recent || []).slice(-2).join(" · ");
+  byId("note").textContent = f.note || "";
+  renderMine(f);
+  renderActions(f);
+  renderResult(f);
+  const key = f.dec ? `${f.dec.hid}/${f.dec.since}` : "";
+  document.body.dataset.dec = key; // what the page waits on (and the browser tests with it)
+  document.body.dataset.hid = String(f.hid);
+  if (key && key !== lastDecision) haptic("turn");
+  lastDecision = key;
+  const prevWinners = prev && prev.hid === f.hid ? prev.seats.filter((s) => s.won || s.w).length : 0;
+  if (f.seats.filter((s) => s.won || s.w).length > prevWinners) {
+    haptic("win");
+    document.body.classList.remove("winflash");
+    void document.body.offsetWidth;
+    document.body.classList.add("winflash");
+  }
+  tick();
+}
+
+function fullHand(f: HandF): number[] {
+  const all = tileList(f.hand);
+  if (f.drawn) all.push(tileOf(f.drawn));
+  return all.sort((a, b) => a - b);
+}
+
+function renderMine(f: HandF): void {
+  const melds = byId("my-melds");
+  const hand = byId("my-hand");
+  melds.replaceChildren();
+  hand.replaceChildren();
+  if (f.me === null) {
+    hand.appendChild(el("div", "spectator", replaying ? ui("replay") : ui("spectator")));
+    return;
+  }
+  const me = f.seats[f.me];
+  melds.appendChild(meldsEl(me.m, 0, "s"));
+  const dec = f.dec;
+  if (dec && dec.pick) {
+    // a pick-tiles choice (换三张): tap tiles to pick or put back, then confirm
+    const all = fullHand(f);
+    const picked = new Set(dec.picked || []);
+    const can = new Set(dec.can || []);
+    all.forEach((t, i) => {
+      const d = tileEl(t, "h", (picked.has(i) ? "picked " : "") + (can.has(i) ? "can" : "dim"));
+      if (can.has(i)) d.onclick = () => void send("pick", { hid: dec.hid, since: dec.since, i });
+      hand.appendChild(d);
+    });
+    return;
+  }
+  const discards = new Map<number, number>(); // tile -> action index
+  (dec?.acts || []).forEach((a, i) => {
+    if (a[0] === "discard" && a[1]) discards.set(tileOf(a[1]), i);
+  });
+  const tiles = tileList(f.hand);
+  const drawn = f.drawn ? tileOf(f.drawn) : null;
+  const list: [number, boolean][] = tiles.map((t) => [t, false]);
+  if (drawn !== null) list.push([drawn, true]);
+  list.forEach(([t, isDrawn], pos) => {
+    const can = discards.has(t);
+    const d = tileEl(t, "h", (isDrawn ? "drawn " : "") + (can ? "can " : "") + (selected === pos ? "sel" : ""));
+    if (dec && dec.acts && !can && discards.size) d.classList.add("dim");
+    if (can) {
+      d.onclick = () => {
+        if (selected === pos) {
+          act(discards.get(t) as number);
+        } else {
+          selected = pos;
+          haptic("tap");
+          render();
+        }
+      };
+    }
+    hand.appendChild(d);
+  });
+}
+
+function button(label: string, cls: string, onclick: () => void, into?: HTMLElement): HTMLButtonElement {
+  const b = el("button", "big " + cls, label);
+  b.type = "button";
+  b.onclick = onclick;
+  if (into) into.appendChild(b);
+  return b;
+}
+
+function renderActions(f: HandF): void {
+  const box = byId("actions");
+  box.replaceChildren();
+  const dec = f.dec;
+  if (f.me !== null && f.auto && f.auto.includes(f.me) && f.ph !== "ended") {
+    box.appendChild(button(ui("back"), "back", () => void send("back")));
+  }
+  if (!dec) return;
+  if (dec.pick) {
+    box.appendChild(el("div", "hint", ui("pick", { k: dec.pick, n: (dec.picked || []).length })));
+    if (dec.done) {
+      const i = dec.done[0];
+      box.appendChild(button(dec.done[1], "confirm", () => act(i)));
+    }
+    if (dec.sug) {
+      const i = dec.sug[0];
+      box.appendChild(button(dec.sug[1], "suggest", () => act(i)));
+    }
+    return;
+  }
+  const acts = dec.acts || [];
+  acts.forEach((a, i) => {
+    if (a[0] === "discard") return;
+    const kind = a[0] === "win" ? "win" : a[0] === "pass" ? "pass" : "claim";
+    button(a[2], kind, () => act(i), box).dataset.act = a[0];
+  });
+  if (selected !== null) {
+    const all = tileList(f.hand);
+    if (f.drawn) all.push(tileOf(f.drawn));
+    const t = all[selected];
+    const i = acts.findIndex((a) => a[0] === "discard" && tileOf(a[1]) === t);
+    if (i >= 0) box.appendChild(button(ui("discard", { t: tileName(t) }), "discard", () => act(i)));
+  } else if (acts.some((a) => a[0] === "discard") && f.me !== null) {
+    box.appendChild(el("div", "hint", ui("your_turn")));
+  }
+}
+
+function renderResult(f: HandF): void {
+  const o = byId("overlay");
+  if (f.ph !== "ended" || !f.result || resultShown === f.hid) {
+    if (o.dataset.kind === "result") o.hidden = true;
+    return;
+  }
+  o.replaceChildren();
+  o.dataset.kind = "result";
+  const card = el("div", "card result");
+  card.appendChild(el("h2", "", ui("result") + " · " + ui("hand", { n: f.no })));
+  const hands = el("div", "hands");
+  f.seats.forEach((s, i) => {
+    const row = el("div", "hand-row");
+    row.appendChild(el("span", "who", f.names[i]));
+    const wins = (f.wt || []).filter((w) => w[0] === i).map((w) => tileOf(w[1]));
+    for (const t of tileList(s.h)) row.appendChild(tileEl(t, "xs"));
+    row.appendChild(meldsEl(s.m, 0, "xs"));
+    for (const t of wins) row.appendChild(tileEl(t, "xs", "winning"));
+    if (f.deltas) {
+      const d = f.deltas[i];
+      row.appendChild(el("span", "delta " + (d > 0 ? "plus" : d < 0 ? "minus" : ""), (d > 0 ? "+" : "") + d));
+    }
+    hands.appendChild(row);
+  });
+  card.appendChild(hands);
+  const lines = el("pre", "lines");
+  lines.textContent = f.result.join("\n");
+  card.appendChild(lines);
+  card.appendChild(
+    button(ui("close"), "close", () => {
+      resultShown = f.hid;
+      o.hidden = true;
+    }),
+  );
+  o.appendChild(card);
+  o.hidden = false;
+}
+
+function renderLobby(f: LobbyF): void {
+  document.body.dataset.view = f.closed ? "closed" : "lobby";
+  document.body.dataset.dec = "";
+  byId("title").textContent = `${f.title} · #${f.tid}`;
+  byId("wall").textContent = f.rounds ? ui("rounds", { n: f.played + 1, m: f.rounds }) : "";
+  for (const pos of ["top", "left", "right", "bottom"]) {
+    const b = byId("seat-" + pos);
+    b.replaceChildren();
+    b.className = "seat empty " + pos;
+  }
+  const c = byId("center");
+  c.replaceChildren();
+  c.appendChild(el("div", "lobby-title", f.closed ? ui("closed") : ui("lobby")));
+  const list = el("ol", "lobby-seats");
+  f.names.forEach((name, i) => {
+    const li = el("li", f.ready.includes(i) ? "ready" : "", name || ui("empty"));
+    if (f.ready.includes(i)) li.appendChild(el("span", "mark", "✓"));
+    list.appendChild(li);
+  });
+  c.appendChild(list);
+  byId("recent").textContent = "";
+  byId("note").textContent = "";
+  byId("my-melds").replaceChildren();
+  const hand = byId("my-hand");
+  hand.replaceChildren();
+  if (f.summary) {
+    const pre = el("pre", "summary");
+    pre.textContent = f.summary;
+    hand.appendChild(pre);
+  }
+  const box = byId("actions");
+  box.replaceChildren();
+  if (!f.closed && f.me !== null && f.until && !f.ready.includes(f.me)) {
+    box.appendChild(button(ui("ready"), "ready", () => void send("ready")));
+  } else if (f.me !== null && f.until) {
+    box.appendChild(el("div", "hint", ui("is_ready")));
+  }
+  if (!f.closed && f.host) {
+    box.appendChild(button(f.played ? ui("next") : ui("start"), "start", () => void send("start")));
+  }
+  if (frame && frame.k === "lobby") {
+    const o = byId("overlay");
+    if (o.dataset.kind === "result" && prev && resultShown !== prev.hid) {
+      // the hand's result stays until closed
+    } else if (o.dataset.kind === "result") {
+      o.hidden = true;
+    }
+  }
+  tick();
+}
+
+function showRefusal(text: string): void {
+  document.body.dataset.view = "refused";
+  const o = byId("overlay");
+  o.replaceChildren();
+  o.dataset.kind = "refused";
+  const card = el("div", "card refused");
+  card.appendChild(el("h2", "", ui("refused")));
+  card.appendChild(el("p", "", text));
+  o.appendChild(card);
+  o.hidden = false;
+}
+
+function showFinal(text: string): void {
+  const o = byId("overlay");
+  o.replaceChildren();
+  o.dataset.kind = "final";
+  const card = el("div", "card final");
+  card.appendChild(el("h2", "", ui("final")));
+  const pre = el("pre", "lines");
+  pre.textContent = text;
+  card.appendChild(pre);
+  card.appendChild(button(ui("close"), "close", () => (o.hidden = true)));
+  o.appendChild(card);
+  o.hidden = false;
+}
+
+// ------------------------------------------------------------------ the replay viewer
+
+async function openReplay(code: string): Promise<void> {
+  const resp = await fetch("api/replay?code=" + encodeURIComponent(code), {
+    headers: { "X-Init-Data": tg?.initData || "" },
+  });
+  const answer = (await resp.json()) as { ok: boolean; text?: string; steps?: HandF[] };
+  if (!answer.ok || !answer.steps || !answer.steps.length) {
+    toast(answer.text || "?");
+    return;
+  }
+  replaying = answer.steps;
+  replayAt = 0;
+  document.body.classList.add("replaying");
+  showStep();
+}
+
+function showStep(): void {
+  if (!replaying) return;
+  const f = replaying[replayAt];
+  prev = replayAt > 0 ? replaying[replayAt - 1] : null;
+  resultShown = replayAt === replaying.length - 1 ? -1 : f.hid;
+  renderHand(f);
+  byId("wall").textContent = ui("step", { i: replayAt, n: replaying.length - 1 });
+  byId("recent").textContent = (f.recent || []).join(" · ");
+  const box = byId("actions");
+  box.replaceChildren();
+  const go = (i: number) => () => {
+    replayAt = Math.max(0, Math.min(replaying ? replaying.length - 1 : 0, i));
+    showStep();
+  };
+  box.appendChild(button("«", "step", go(0)));
+  box.appendChild(button("‹", "step", go(replayAt - 1)));
+  box.appendChild(button("›", "step", go(replayAt + 1)));
+  box.appendChild(button("»", "step", go(replaying.length - 1)));
+  box.appendChild(
+    button(ui("close"), "pass", () => {
+      replaying = null;
+      prev = null;
+      document.body.classList.remove("replaying");
+      byId("overlay").hidden = true;
+      render();
+    }),
+  );
+}
+
+function renderMenu(): void {
+  const m = byId("menu");
+  m.replaceChildren();
+  m.appendChild(
+    button(ui("replay"), "replay", () => {
+      m.hidden = true;
+      const code = window.prompt(ui("replay_code"));
+      if (code) void openReplay(code.trim());
+    }),
+  );
+  if (frame && frame.me !== null && !(frame.k === "lobby" && frame.closed)) {
+    m.appendChild(
+      button(ui("stop"), "stop", () => {
+        m.hidden = true;
+        void send("stop");
+      }),
+    );
+  }
+}
+
+function render(): void {
+  if (!frame) return;
+  if (frame.k === "hand") renderHand(frame);
+  else renderLobby(frame);
+  renderMenu();
+}
+
+function tick(): void {
+  const c = byId("clock");
+  if (!frame || replaying) return;
+  let until: number | undefined;
+  if (frame.k === "hand") until = frame.dec ? frame.dec.dl : frame.clock ? frame.clock[1] : undefined;
+  else until = frame.until;
+  if (until === undefined || (frame.k === "hand" && frame.ph === "ended")) {
+    c.textContent = "";
+    return;
+  }
+  const left = Math.max(0, Math.round(until - now()));
+  c.textContent = String(left);
+  c.classList.toggle("low", left <= 10);
+}
+
+function init(): void {
+  tg?.ready();
+  tg?.expand();
+  if (tg?.colorScheme === "dark") document.body.classList.add("dark");
+  byId("toast").textContent = ui("connecting");
+  byId("menu-btn").onclick = () => {
+    const m = byId("menu");
+    m.hidden = !m.hidden;
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify({ op: "vis", on: document.visibilityState === "visible" }));
+    }
+  });
+  window.setInterval(tick, 1000);
+  connect();
+}
+
+init();

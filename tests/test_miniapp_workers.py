@@ -1,0 +1,90 @@
+"""The Mini App with several workers (PostgreSQL): a move applied on one worker reaches the streams another
+worker holds (bot/miniapp/relay.py: NOTIFY after each published change, the other workers read the table
+again and push). Two workers in one process, one webhook port, a Mini App port each."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AsyncExitStack
+
+import aiohttp
+
+from bot.miniapp.server import Config, MiniApp
+from bot.telegram.app import running
+from bot.telegram.webhook import WebhookConfig
+
+from .bot_support import Clock, lobby_message, make_app, open_table
+from .fake_telegram import FakeTelegramServer
+from .miniapp_support import Stream, init_data
+from .pgcluster import Cluster as PgCluster
+from .pgcluster import free_port
+
+
+async def test_a_move_on_one_worker_reaches_streams_on_the_other(tg: FakeTelegramServer,
+                                                                 pg_cluster: PgCluster) -> None:  # fmt: skip
+    url = await pg_cluster.database()
+    port = free_port()
+    hook = WebhookConfig(f"http://127.0.0.1:{port}/hook", "secret", "127.0.0.1", port)
+    clock = Clock()
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("Bob", language_code="en", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    config = Config(url="https://mahjong.example/app", port=0)
+    apps = [make_app(tg, url, clock, miniapp=config) for _ in range(2)]  # type: ignore[arg-type]
+    async with AsyncExitStack() as stack, aiohttp.ClientSession() as http:
+        for app in apps:
+            await stack.enter_async_context(running(app, webhook=hook))
+        webs: list[MiniApp] = [app.bot_data["miniapp"] for app in apps]
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_idle()
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        await tg.wait_idle()
+        token = webs[0].tokens.token(tid)
+        streams: dict[int, tuple[int, Stream]] = {}
+        for user, worker in ((alice, 1), (bob, 0)):  # each player's stream on a worker of its own
+            init = init_data(tg, user, auth_date=clock.now)
+            streams[user.id] = (worker, await Stream.open(http, webs[worker], init, token))
+        moves = 0
+        pages = [page for _, page in streams.values()]
+        # a dozen decisions, each made on the worker that does not hold its player's stream
+        for _ in range(12):
+            waits = [
+                asyncio.create_task(p.wait(lambda f: "dec" in f or f["k"] != "hand", "a turn")) for p in pages
+            ]
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)  # the next decision, whoever's
+            for w in waits:
+                w.cancel()
+            mover = None
+            for user in (alice, bob):
+                worker, page = streams[user.id]
+                f = await page.wait(lambda f: f["k"] in ("hand", "lobby"), "a table")
+                if f["k"] == "hand" and "dec" in f:
+                    mover = (user, worker, f)
+                    break
+            if mover is None:  # the hand is over
+                break
+            user, worker, f = mover
+            other = webs[1 - worker]
+            dec = f["dec"]
+            i = 0 if "acts" in dec else dec.get("sug", [0])[0]
+            body = {"op": "act", "hid": dec["hid"], "since": dec["since"], "i": i, "t": token,
+                    "init": init_data(tg, user, auth_date=clock.now)}  # fmt: skip
+            async with http.post(f"http://127.0.0.1:{other.port}/api/act", json=body) as resp:
+                answer = await resp.json()
+            assert answer["ok"], answer
+            moves += 1
+            # his own stream, on the worker that did not apply the move, shows the move
+            await streams[user.id][1].wait(
+                lambda g, d=dec: g.get("dec", {}).get("since") != d["since"] or g["k"] != "hand",
+                "the move, across workers",
+            )
+        assert moves >= 4
+        relays = [app.bot_data["relay"] for app in apps]
+        assert sum(r.refreshed for r in relays) >= moves and all(r.sent for r in relays), [
+            (r.sent, r.refreshed) for r in relays
+        ]
+        for _, page in streams.values():
+            await page.close()
