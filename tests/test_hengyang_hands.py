@@ -134,10 +134,20 @@ def test_longqidui_five_pairs_and_a_triplet_won_on_its_fourth() -> None:
 
 
 def test_longqidui_a_four_four_pairs_and_the_single_self_drawn() -> None:
-    """Seed: 或者有一个杠子加上4组对子和一张单牌，在自摸那张单牌的情况下也为龙七对。 D: the four is held, not
-    declared (a declared kong leaves no seven pairs), and the hand is also 龙七对 won on a discard."""
+    """docs/rules/hengyang.md 裁定 5: a four, four pairs and a single is 龙七对 only when the single's mate is
+    self-drawn (seed: 或者有一个杠子加上4组对子和一张单牌，在自摸那张单牌的情况下也为龙七对); the four is
+    held, not declared (a declared kong leaves no seven pairs)."""
     assert win_names("1111m33m66s77s99s44p", "4p") == ["longqidui"]
-    assert win_names("1111m33m66s77s99s44p", "4p", self_draw=False) == ["longqidui"]
+
+
+def test_longqidui_second_form_on_a_discard_is_a_plain_qidui() -> None:
+    """docs/rules/hengyang.md 裁定 5: won on a discard, the four + four pairs + single is a plain 七小对 —
+    only the first form (five pairs and a triplet, the discard its fourth) is 龙七对 on a discard. Also with
+    清一色, and with two fours (the discard completes neither)."""
+    assert win_names("1111m33m66s77s99s44p", "4p", self_draw=False) == ["qidui"]
+    assert win_names("1111s33s44s66s77s88s", "8s", self_draw=False) == ["qidui", "qingyise"]
+    assert win_names("1111m4444p66s77s99s", "9s", self_draw=False) == ["qidui"]
+    assert win_names("1111m4444p66s77s99s", "4p", self_draw=False) == ["longqidui"]
 
 
 def test_big_hands_add_up() -> None:
