@@ -332,16 +332,14 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
         assert claim is not None
         return () if claim.responded(seat) else claim.options_for(seat)
     if phase == _CHOOSE:
-        return tuple(Action(seat, Act.CHOOSE, detail=v) for v in _choices(state, seat))
+        return tuple(Action.choose(seat, v) for v in _choices(state, seat))
     if seat != state.current:
         return ()
     if phase == _OPENING:
         rs = state.variant
         kinds = rs.opening_hands(state, seat)
         acts = [
-            Action(seat, Act.OPENING, detail="+".join(combo))
-            for r in range(len(kinds), 0, -1)
-            for combo in combinations(kinds, r)
+            Action.opening(seat, combo) for r in range(len(kinds), 0, -1) for combo in combinations(kinds, r)
         ]
         if rs.wins_at_deal(state, seat):
             acts.insert(0, Action(seat, _WIN))  # a win on the dealt tiles (四红中)
@@ -490,7 +488,7 @@ def _kong_melds(melds: tuple[Meld, ...], t: int, kind: MeldKind, from_seat: int 
 
 def _kong_actions(state: State, seat: int, t: int, kind: MeldKind) -> list[Action]:
     """One action per way the variant lets ``seat`` kong ``t`` (补张 / 开杠, or a plain kong)."""
-    return [Action(seat, _KONG, t, m) for m in state.variant.kong_modes(state, seat, t, kind)]
+    return [Action.kong(seat, t, m) for m in state.variant.kong_modes(state, seat, t, kind)]
 
 
 # ------------------------------------------------------------------ apply
@@ -563,7 +561,7 @@ def _set_seat(state: State, seat: int, **changes: Any) -> tuple[Seat, ...]:
 
 
 def _on_choose(state: State, action: Action, events: list[Event]) -> State:
-    state = evolve(state, seats=_set_seat(state, action.seat, choice=action.detail))
+    state = evolve(state, seats=_set_seat(state, action.seat, choice=action.choice))
     events.append(Event(EventKind.CHOSEN, action.seat))  # the value stays hidden until everyone has chosen
     if any(_choices(state, s) for s in range(state.num_seats)):
         return state
@@ -586,7 +584,7 @@ def _on_opening(state: State, action: Action, events: list[Event]) -> State:
         ctx = _ctx(state, seat, counts, -1, True)
         return _wins(evolve(state, opening_queue=()), ((seat, info),), ctx, events)
     if action.act == Act.OPENING:
-        kinds = tuple(action.detail.split("+"))
+        kinds = action.opening_hands
         settlement = rs.settle_opening(state, seat, kinds)
         revealed = rs.opening_reveal(state, seat, kinds)
         state = evolve(
@@ -642,7 +640,7 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
         t = action.tile
         s = state.seats[seat]
         kind = MeldKind.KONG_CONCEALED if s.counts[t] == 4 else MeldKind.KONG_ADDED
-        mode = KongMode(action.detail)
+        mode = action.kong_mode
         if state.variant.robbable(state, kind):
             robbed = _rob_options(state, seat, t, kind == MeldKind.KONG_CONCEALED)
             if robbed:
@@ -1271,7 +1269,7 @@ def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
         state = evolve(
             state, seats=tuple(seats), claim=None, claims_made=state.claims_made + 1, first_turn=False
         )
-        mode = KongMode(action.detail)
+        mode = action.kong_mode
         return _complete_kong(state, taker, t, MeldKind.KONG_EXPOSED, mode, claim.from_seat, events)
     s = seats[taker]
     c = list(s.counts)

@@ -220,8 +220,8 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Acti
 
 def _kong_mode(ev: Evaluator, after: Counts, options: Sequence[Action]) -> Action:
     """补张 unless 开杠 is legal and the locked hand would wait on many tiles."""
-    kai = next((a for a in options if a.detail == KongMode.KAI), None)
-    bu = next((a for a in options if a.detail != KongMode.KAI), options[0])
+    kai = next((a for a in options if a.kong_mode == KongMode.KAI), None)
+    bu = next((a for a in options if a.kong_mode != KongMode.KAI), options[0])
     if kai is not None:
         w = ev.waits(after)
         if len(w) >= 2 and sum(ev.unseen[t] for t in w) >= KAI_MIN_UNSEEN:
@@ -292,7 +292,7 @@ def choose(obs: Observation, rng: random.Random) -> Action:
     if obs.phase == Phase.OPENING:
         openings = [a for a in legal if a.act == Act.OPENING]
         if openings:
-            return max(openings, key=lambda a: (len(a.detail.split("+")), a.detail))
+            return max(openings, key=lambda a: len(a.opening_hands))  # one action declares them all
         return legal[0]
     if obs.phase == Phase.HAIDI:
         return next((a for a in legal if a.act == Act.TAKE), legal[-1])

@@ -394,17 +394,17 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
         return tr("act.chow", lang, run=run_label(action.tile))
     if act == Act.KONG:
         tile = tile_short(action.tile if action.tile is not None else (obs.claim_tile or 0), lang)
-        if action.detail == KongMode.BU:
+        if action.kong_mode == KongMode.BU:
             return tr("act.kong.bu", lang, tile=tile)
-        if action.detail == KongMode.KAI:
+        if action.kong_mode == KongMode.KAI:
             return tr("act.kong.kai", lang, tile=tile)
         return tr("act.kong", lang, tile=tile)
     if act == Act.OPENING:
-        return tr("act.opening", lang, hands=hand_names(_variant(obs), action.detail.split("+"), lang))
+        return tr("act.opening", lang, hands=hand_names(_variant(obs), action.opening_hands, lang))
     if act == Act.TAKE:
         return tr("act.take", lang)
     if act == Act.CHOOSE:
-        return _variant(obs).choice_label(action.detail, lang)
+        return _variant(obs).choice_label(action.choice, lang)
     if act == Act.PASS:
         if obs.phase == Phase.OPENING:
             deal_win = not any(a.act == Act.OPENING for a in obs.legal) and any(
@@ -434,9 +434,7 @@ def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") ->
         used = [x for x in (action.tile, action.tile + 1, action.tile + 2) if x != tile_n]
         return tr("desc.chow", lang, run=run_label(action.tile), used=" ".join(tile_str(x) for x in used))
     if act == Act.KONG:
-        key = {KongMode.BU: "desc.kong.bu", KongMode.KAI: "desc.kong.kai"}.get(
-            KongMode(action.detail), "desc.kong"
-        )
+        key = {KongMode.BU: "desc.kong.bu", KongMode.KAI: "desc.kong.kai"}.get(action.kong_mode, "desc.kong")
         return tr(key, lang, tile=tile_short(tile_n, lang))
     if act == Act.PASS:
         return tr("desc.pass", lang)
@@ -462,7 +460,7 @@ def choose_prompt(obs: Observation, lang: str = "zh") -> str:
     """A pre-hand choice named and explained by the variant, with what the hand holds when it is seen
     (定缺: how many tiles of each suit) or that it is chosen blind (飘, 加锤)."""
     rs = _variant(obs)
-    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
+    offered = [a.choice for a in obs.legal if a.act == Act.CHOOSE]
     lines = [rs.choice_prompt(offered, lang) or tr("prompt.choose", lang)]
     if choosing_blind(obs):
         lines.append(tr("prompt.choose.blind", lang))
@@ -484,7 +482,7 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
     if any(a.act == Act.CHOOSE for a in obs.legal):
         return choose_prompt(obs, lang)
     if obs.phase == Phase.OPENING:
-        kinds = max((a.detail.split("+") for a in obs.legal if a.act == Act.OPENING), key=len, default=[])
+        kinds = max((a.opening_hands for a in obs.legal if a.act == Act.OPENING), key=len, default=())
         if not kinds:  # no opening hand, only a win on the dealt tiles (the variant's wins_at_deal)
             return tr("prompt.deal_win", lang)
         rs = _variant(obs)
@@ -508,12 +506,12 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
 
 def tile_pick(obs: Observation) -> TilePick | None:
     """How this seat's pre-hand choice is made, if by picking tiles of its hand (换三张): the variant says."""
-    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
+    offered = [a.choice for a in obs.legal if a.act == Act.CHOOSE]
     return _variant(obs).choice_pick(offered) if offered else None
 
 
 def _picks(obs: Observation) -> list[tuple[Action, Counter[int]]]:
-    return [(a, Counter(parse_tiles(a.detail))) for a in obs.legal if a.act == Act.CHOOSE]
+    return [(a, Counter(a.picked_tiles)) for a in obs.legal if a.act == Act.CHOOSE]
 
 
 def pick_extends(obs: Observation, tiles: Sequence[int]) -> bool:
