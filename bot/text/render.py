@@ -29,6 +29,7 @@ from engine import (
     get_variant,
 )
 from engine.melds import Meld, MeldKind
+from engine.observe import unseen
 from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import (
     HONOR_ZH,
@@ -187,26 +188,8 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
     return "\n".join(lines)
 
 
-def _unseen(obs: Observation) -> list[int]:
-    seen = [0] * 34
-    for t in obs.hand:
-        seen[t] += 1
-    for ps in obs.seats:
-        for t in ps.discards:
-            seen[t] += 1
-        for m in ps.melds:
-            for t in m.tiles:
-                seen[t] += 1
-        if ps.seat != obs.seat:
-            for t in ps.hand if ps.hand is not None else ps.revealed:
-                seen[t] += 1
-    for t in obs.kong_tiles:
-        seen[t] += 1
-    return [max(0, 4 - n) for n in seen]
-
-
-def _waits_text(ws: Sequence[int], unseen: Sequence[int], lang: str) -> str:
-    return ", ".join(f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=unseen[t])})" for t in ws)
+def _waits_text(ws: Sequence[int], left: Sequence[int], lang: str) -> str:
+    return ", ".join(f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=left[t])})" for t in ws)
 
 
 def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
@@ -217,10 +200,10 @@ def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
     me = obs.seats[obs.seat]
     melds = me.melds
     n = len(obs.hand)
-    unseen = _unseen(obs)
+    left = unseen(obs)
     if n % 3 == 1:
         ws = rs.waits(counts, melds, obs.options, me.choice)
-        return [f"{tr('hand.waits', lang)}: {_waits_text(ws, unseen, lang)}"] if ws else []
+        return [f"{tr('hand.waits', lang)}: {_waits_text(ws, left, lang)}"] if ws else []
     if n % 3 != 2 or obs.seats[obs.seat].locked:
         return []
     out = []
@@ -232,7 +215,7 @@ def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
             out.append(
                 "  "
                 + tr(
-                    "hand.discard_waits", lang, tile=tile_short(t, lang), waits=_waits_text(ws, unseen, lang)
+                    "hand.discard_waits", lang, tile=tile_short(t, lang), waits=_waits_text(ws, left, lang)
                 )
             )
     return [tr("hand.ready_after", lang) + ":", *out] if out else []
