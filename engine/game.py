@@ -706,6 +706,8 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
             return _complete_kong(evolve(state, kong_tiles=()), seat, t, pending[1], _KAI, None, events)
         tiles = tuple(rest)
     s = state.seats[seat]
+    # the fallen tiles are the konger's discard: the dealer's first one (地胡), his own kong before it or not
+    first_discard = seat == state.dealer and state.discards_made == 0
     state = evolve(
         state,
         seats=_set_seat(state, seat, discards=(*s.discards, *tiles)),
@@ -731,6 +733,7 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
                 t,
                 False,
                 from_seat=seat,
+                first_discard=first_discard,
                 kong_discard=True,
                 after_kong=_KAI,
                 kong_tiles=tiles,
@@ -748,6 +751,7 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         _C_KONG,
         tuple(options),
         kong_discard=True,
+        first_discard=first_discard,
         after_kong=_KAI,
         tiles=tiles,
         kong_kind=int(pending[1]) if pending else 0,
