@@ -1253,7 +1253,7 @@ def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
             None,
             events,
         )
-    # 碰/杠 beat 吃 (seed 三: "碰" 比 "吃" 优先); only one seat can pung or kong a given tile
+    # 碰/杠 beat 吃 (docs/rules/common.md §3); only one seat can pung or kong a given tile
     taker = None
     top = 0
     for other in order:

@@ -207,7 +207,7 @@ class Changsha(Variant):
         return evaluate_win(ctx)
 
     def opening_hands(self, state: State, seat: int) -> tuple[str, ...]:
-        """起手小胡 held right after the deal (seed 五.2 1–4)."""
+        """起手小胡 held right after the deal (docs/rules/changsha.md §6)."""
         return opening_kinds(state.seats[seat].counts)
 
     def settle_opening(self, state: State, seat: int, kinds: tuple[str, ...]) -> Settlement:
@@ -217,8 +217,9 @@ class Changsha(Variant):
         return opening_reveal(state, seat, kinds)
 
     def passed_win_bars(self, passed: tuple[int, ...], tile: int) -> bool:
-        """漏胡 (seed 七.5): 在玩家摸牌前禁止炮胡 … 只对该玩家漏胡的那张牌有效 — only the tile he passed is
-        barred (until his own next draw, pung or kong); another winning tile from a discard may be taken."""
+        """漏胡 (docs/rules/changsha.md §13, 裁定 11; the seed: 在玩家摸牌前禁止炮胡 … 只对该玩家漏胡的那张牌
+        有效): only the tile he passed is barred (until his own next draw, pung or kong); another winning tile
+        from a discard may be taken."""
         return tile in passed
 
     def kong_modes(self, state: State, seat: int, tile: int, kind: MeldKind) -> tuple[KongMode, ...]:

@@ -283,7 +283,8 @@ def _feeder_pays(ctx: WinContext) -> bool:
 def evaluate_win(ctx: WinContext) -> WinInfo | None:
     """A winning hand and its fans: big = ((shape, fan), ("gen", roots), extras...).
 
-    Seed 三.3: 必须缺门可胡，即胡牌的时候不能有三种花色的牌 — and (定缺) no tile of the void suit."""
+    docs/rules/sichuan.md §4 (the seed: 必须缺门可胡，即胡牌的时候不能有三种花色的牌) — and (定缺) no tile
+    of the void suit."""
     c, melds = ctx.counts, ctx.melds
     if sum(c) != 14 - 3 * len(melds):
         return None
@@ -326,8 +327,8 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
 def void_choices(state: State, seat: int) -> tuple[str, ...]:
     """定缺 choices, the default (the suit with fewest tiles, ties in the order 万 条 筒) first.
 
-    Seed 二.1 注: 若摸牌结束只有两门花色，则以第三门花色作为定缺花色；若为一门花色，则可以在其他两门花色中
-    选择。 D: with two suits the missing one is the only choice offered."""
+    docs/rules/sichuan.md §2b, 裁定 1 (the seed: 若摸牌结束只有两门花色，则以第三门花色作为定缺花色；若为
+    一门花色，则可以在其他两门花色中选择). D: with two suits the missing one is the only choice offered."""
     n = _suit_counts(state.seats[seat].counts)
     missing = [i for i in range(3) if n[i] == 0]
     order = missing if missing else sorted(range(3), key=lambda i: (n[i], i))
@@ -339,7 +340,8 @@ _held_void: list[tuple[Any, int | None]] = [(None, None)]
 
 
 def discard_allowed(state: State, seat: int, t: int) -> bool:
-    """Seed 二.1: 游戏中必须先打完该门花色 — while a void tile is held, only void tiles may be thrown."""
+    """docs/rules/sichuan.md §2b (the seed: 游戏中必须先打完该门花色): while a void tile is held, only void
+    tiles may be thrown."""
     s = state.seats[seat]
     cached = _held_void[0]
     if cached[0] is not s:
@@ -357,9 +359,9 @@ def claim_allowed(state: State, seat: int, act: Act, t: int) -> bool:
 
 
 def must_win(state: State, seat: int) -> bool:
-    """Seed 三.4 最后四张自动胡: once the last four wall tiles are being drawn, a player who can win must.
-    The seed's note 定缺规则中最后四张可以不胡 makes it a room option (``last_four``), off by default: this
-    table always plays 定缺."""
+    """docs/rules/sichuan.md §9, 裁定 4 (the seed: 最后四张自动胡): once the last four wall tiles are being
+    drawn, a player who can win must. The seed's note 定缺规则中最后四张可以不胡 makes it a room option
+    (``last_four``), off by default: this table always plays 定缺."""
     return bool(state.options.get("last_four", False)) and state.wall.remaining < 4
 
 
@@ -387,8 +389,8 @@ def swapping(state: State) -> bool:
 
 
 def swap_step(dice_sum: int, seats: int) -> int:
-    """RULES §6b (D): sum 1–4 to 下家, 5–8 to 上家, 9–12 across. D: three seats have nobody across: an odd
-    sum passes to 下家, an even one to 上家."""
+    """docs/rules/sichuan.md §2, 裁定 21 (D): sum 1–4 to 下家, 5–8 to 上家, 9–12 across. D: three seats have
+    nobody across: an odd sum passes to 下家, an even one to 上家."""
     if seats == 3:
         return 1 if dice_sum % 2 else -1
     return 1 if dice_sum <= 4 else -1 if dice_sum <= 8 else 2
@@ -418,8 +420,8 @@ def swap_choices(counts: Counts) -> tuple[str, ...]:
 
 
 def swap_tiles(state: State, events: list[Event]) -> State:
-    """换三张 (RULES §6b): every seat's three tiles pass at once by the dealer's dice; each seat is told
-    privately what it received; the choices are cleared for 定缺."""
+    """换三张 (docs/rules/sichuan.md §2): every seat's three tiles pass at once by the dealer's dice; each
+    seat is told privately what it received; the choices are cleared for 定缺."""
     n = state.num_seats
     roll = state.dice_rolls
     rng = random.Random(f"{state.variant.id}/{state.seed}/dice/{roll}")
@@ -528,8 +530,9 @@ def settle_wins(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinCo
 
 
 def _hujiao(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext) -> Payment | None:
-    """呼叫转移 (seed 二.5): the konger deals in straight after his kong → that kong's money goes to the
-    winner. D: only the kong just made; with 一炮多响 the first winner in play order takes it."""
+    """呼叫转移 (docs/rules/sichuan.md §8, 裁定 7): the konger deals in straight after his kong → that kong's
+    money goes to the winner. D: only the kong just made; with 一炮多响 the first winner in play order takes
+    it."""
     if not state.options["hujiao"] or ctx.self_draw or ctx.robbed or not ctx.after_kong:
         return None
     konger = ctx.from_seat
@@ -544,8 +547,8 @@ def _hujiao(state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContex
 def settle_kong(
     state: State, seat: int, tile: int, kind: MeldKind, from_seat: int | None
 ) -> Settlement | None:
-    """刮风下雨 (seed 二.3–4, 三.6): 直杠 2× from the discarder (家家有: and 1× from every other player still
-    in); 面下杠 1× from each player still in; 下雨 (暗杠) 2× from each player still in."""
+    """刮风下雨 (docs/rules/sichuan.md §8): 直杠 2× from the discarder (家家有: and 1× from every other
+    player still in); 面下杠 1× from each player still in; 下雨 (暗杠) 2× from each player still in."""
     still_in = others(state, seat, still_in=True)
     name = KONG_NAME[kind]
     if kind == MeldKind.KONG_EXPOSED:
@@ -555,8 +558,8 @@ def settle_kong(
             units += [(s, 1) for s in still_in if s != from_seat]
     elif kind == MeldKind.KONG_ADDED:
         if tile in state.seats[seat].passed_kongs:
-            # D: seed 三.6 面下杠 is the fourth tile 摸到…这时选择的杠牌; a fourth tile kept past a discard
-            # (过手杠) may still be konged, for no money
+            # D (docs/rules/sichuan.md 裁定 8): the seed's 面下杠 is the fourth tile 摸到…这时选择的杠牌; a
+            # fourth tile kept past a discard (过手杠) may still be konged, for no money
             return Settlement.from_payments(
                 SettleKind.KONG, state.num_seats, (seat,), ((seat, ("guoshougang",)),), (), ()
             )
@@ -596,8 +599,8 @@ def is_huazhu(state: State, seat: int) -> bool:
 
 
 def settle_draw(state: State) -> Settlement | None:
-    """The wall is empty with two or more players still in (seed 一: 流局查卫生（查花猪）;
-    docs/rules/sichuan.md): 查花猪 — a 花猪 pays every other non-花猪 player still in the cap; 查大叫 — a
+    """The wall is empty with two or more players still in (docs/rules/sichuan.md §12; the seed: 流局查卫生
+    （查花猪）): 查花猪 — a 花猪 pays every other non-花猪 player still in the cap; 查大叫 — a
     player not ready pays every ready player his best hand; 退税 — players not ready (花猪 included) return
     their kong money. 血流成河: "still in" is every seat that has not won this hand (D: a winner has been
     paid for his wins and takes no part, as in 血战)."""
@@ -647,11 +650,11 @@ def _refunds(state: State, seats: list[int]) -> list[Payment]:
 def after_win(state: State, winners: tuple[int, ...], ctx: WinContext) -> tuple[State, bool]:
     """血战到底: the winners leave play; the hand goes on while two or more seats are still in.
 
-    血流成河 (RULES §6b): the winners stay in and may win again; the hand goes on until the wall is empty.
-    D (as the apps do): a winner's hand is locked (it can no longer change): every tile he draws that does
-    not win is discarded for him; he claims nothing but wins, and may kong a drawn tile only when that
-    leaves his waits as they are. A self-drawn winning tile is laid face up before him (in his river), so
-    that he holds his 13 tiles again; a discard won stays in its discarder's river."""
+    血流成河 (docs/rules/sichuan.md §7b, 裁定 22): the winners stay in and may win again; the hand goes on
+    until the wall is empty. D (as the apps do): a winner's hand is locked (it can no longer change): every
+    tile he draws that does not win is discarded for him; he claims nothing but wins, and may kong a drawn
+    tile only when that leaves his waits as they are. A self-drawn winning tile is laid face up before him
+    (in his river), so that he holds his 13 tiles again; a discard won stays in its discarder's river."""
     seats = list(state.seats)
     if state.options.get("mode") != XUELIU:
         for w in winners:

@@ -366,8 +366,8 @@ class Xiangyin(Variant):
     kai_tiles = 2  # 开杠: dice, both tiles of one stack
 
     def first_dealer(self, seats: int, creator: int | None) -> int | None:
-        """Seed 一.3.1》: 第一局由创建者为庄家 — the table's creator deals the first hand (None, no creator
-        known: the hand's seed draws the dealer)."""
+        """docs/rules/xiangyin.md 裁定 1 (the seed: 第一局由创建者为庄家): the table's creator deals the first
+        hand (None, no creator known: the hand's seed draws the dealer)."""
         return creator if creator is not None and 0 <= creator < seats else None
 
     def pre_hand(self, state: State, seat: int) -> tuple[str, ...]:
