@@ -642,8 +642,8 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
         kind = MeldKind.KONG_CONCEALED if s.counts[t] == 4 else MeldKind.KONG_ADDED
         mode = action.kong_mode
         if state.variant.robbable(state, kind):
-            robbed = _rob_options(state, seat, t, kind == MeldKind.KONG_CONCEALED)
-            if robbed:
+            robbed = _offered(state, Claim(t, seat, _C_ROB, (), kong_mode=mode, kong_kind=int(kind)))
+            if robbed.options:
                 c = list(s.counts)
                 c[t] -= 1  # the robbed tile waits in the claim
                 events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=mode))
@@ -651,7 +651,7 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
                     state,
                     seats=_set_seat(state, seat, counts=tuple(c)),
                     phase=_CLAIM,
-                    claim=Claim(t, seat, _C_ROB, robbed, kong_mode=mode, kong_kind=int(kind)),
+                    claim=robbed,
                     drawn=None,
                 )
         return _complete_kong(state, seat, t, kind, mode, None, events)
@@ -718,38 +718,11 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         discards_made=state.discards_made + 1,
     )
     events.append(Event(EventKind.KONG_TILES_FALL, seat, tiles=tiles))
-    options = []
-    rs = state.variant
-    for i in range(1, state.num_seats):
-        other = state.next_seat(seat, i)
-        o = state.seats[other]
-        if o.won:
-            continue
-        if any(
-            not rs.passed_win_bars(o.passed_wins, t)
-            and win_info(
-                state,
-                other,
-                t,
-                False,
-                from_seat=seat,
-                first_discard=first_discard,
-                kong_discard=True,
-                after_kong=_KAI,
-                kong_tiles=tiles,
-            )
-            for t in set(tiles)
-        ):
-            options.append((other, _forced((_WINS[other], _PASSES[other]), state, other)))
-    if not options:
-        if pending is not None:
-            return _complete_kong(state, seat, pending[0], pending[1], _KAI, None, events)
-        return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     claim = Claim(
         tiles[0],
         seat,
         _C_KONG,
-        tuple(options),
+        (),
         kong_discard=True,
         first_discard=first_discard,
         after_kong=_KAI,
@@ -757,6 +730,11 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         kong_kind=int(pending[1]) if pending else 0,
         kept=pending[0] if pending else -1,
     )
+    claim = _offered(state, claim)
+    if not claim.options:
+        if pending is not None:
+            return _complete_kong(state, seat, pending[0], pending[1], _KAI, None, events)
+        return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     return evolve(state, phase=_CLAIM, claim=claim)
 
 
@@ -923,25 +901,22 @@ def _claim_options(
     chow_seat = _next_active(state, (from_seat + 1) % len(state.seats))
     r = t % 9
     forces = rs._forces_wins
+    flags = None
     for seat, may_win, may_meld in candidates:
         s = state.seats[seat]
         counts = s.counts
         n = counts[t]
         acts: list[Action] = []
-        if may_win and (
-            win_info(
-                state,
-                seat,
-                t,
-                False,
-                from_seat=from_seat,
-                first_discard=first_discard,
-                kong_discard=kong_discard,
-                after_kong=after_kong,
-            )
-            is not None
-        ):
-            acts.append(_WINS[seat])
+        if may_win:
+            if flags is None:  # a Claim's win flags (_claim_win_flags) for a discard
+                flags = {
+                    "from_seat": from_seat,
+                    "first_discard": first_discard,
+                    "kong_discard": kong_discard,
+                    "after_kong": after_kong,
+                }
+            if _win_on(state, seat, (t,), flags) is not None:
+                acts.append(_WINS[seat])
         if may_meld:
             if n == 3 and rs.claim_allowed(state, seat, _KONG, t):
                 acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_EXPOSED))
@@ -982,24 +957,6 @@ def _waits_of(rs: Variant, s: Seat) -> list[int]:
     w = rs.shape_waits(s.counts, s.melds)
     object.__setattr__(s, "waits_memo", (rs, w))  # a memo of the frozen Seat's own fields
     return w
-
-
-def _rob_options(
-    state: State, konger: int, t: int, concealed: bool
-) -> tuple[tuple[int, tuple[Action, ...]], ...]:
-    out = []
-    rs = state.variant
-    for i in range(1, state.num_seats):
-        seat = state.next_seat(konger, i)
-        s = state.seats[seat]
-        if s.won or (s.passed_wins and rs.passed_win_bars(s.passed_wins, t)):
-            continue
-        if (
-            win_info(state, seat, t, False, from_seat=konger, robbed=True, robbed_concealed=concealed)
-            is not None
-        ):
-            out.append((seat, _forced((_WINS[seat], _PASSES[seat]), state, seat)))
-    return tuple(out)
 
 
 def _complete_kong(
@@ -1160,18 +1117,10 @@ def _show_haidi(state: State, events: list[Event]) -> State:
     tile = state.drawn
     assert taker is not None and tile is not None
     events.append(Event(EventKind.HAIDI_SHOW, taker, tile))
-    options = []
-    rs = state.variant
-    for i in range(1, state.num_seats):
-        seat = state.next_seat(taker, i)
-        s = state.seats[seat]
-        if s.won or (s.passed_wins and rs.passed_win_bars(s.passed_wins, tile)):
-            continue
-        if win_info(state, seat, tile, False, from_seat=taker, haidi=True) is not None:
-            options.append((seat, _forced((_WINS[seat], _PASSES[seat]), state, seat)))
-    if not options:
+    claim = _offered(state, Claim(tile, taker, _C_HAIDI, ()))
+    if not claim.options:
         return _drawn_hand(state, events)
-    return evolve(state, phase=_CLAIM, claim=Claim(tile, taker, _C_HAIDI, tuple(options)))
+    return evolve(state, phase=_CLAIM, claim=claim)
 
 
 def _on_claim(state: State, action: Action, events: list[Event]) -> State:
@@ -1210,6 +1159,46 @@ def _claim_win_flags(claim: Claim) -> dict[str, Any]:
         "haidi": claim.kind == _C_HAIDI,
         "kong_tiles": claim.tiles,
     }
+
+
+def _win_on(
+    state: State, seat: int, tiles: Iterable[int], flags: Mapping[str, Any]
+) -> tuple[int, WinInfo] | None:
+    """The first of ``tiles`` another seat offers (a discard, the shown haidi tile, a kong's robbed tile, the
+    tiles an 开杠 let fall) that ``seat`` wins on, and the win; ``flags`` are the claim's (its WinContext
+    flags, ``_claim_win_flags``). None for a seat that has won (血战) and for a tile 漏胡 bars it from."""
+    s = state.seats[seat]
+    if s.won:
+        return None
+    passed = s.passed_wins
+    rs = state.variant
+    for t in tiles:
+        if passed and rs.passed_win_bars(passed, t):
+            continue
+        info = win_info(state, seat, t, False, **flags)
+        if info is not None:
+            return t, info
+    return None
+
+
+def _offered(state: State, claim: Claim) -> Claim:
+    """``claim`` (a window with no options yet) offered to the other seats in play order from its
+    ``from_seat``: each that may win on its tile (or one of its tiles) gets 胡 or 过 (胡 alone where the
+    variant forces a win). The windows that offer nothing but a win: the shown haidi tile, a robbed kong,
+    the tiles an 开杠 let fall; a discard's window (melds too) is ``_claim_options``'s."""
+    flags = _claim_win_flags(claim)
+    tiles = claim.tiles or (claim.tile,)
+    return _claim_offered(
+        claim,
+        tuple(
+            (seat, _forced((_WINS[seat], _PASSES[seat]), state, seat))
+            for seat in _OTHERS[len(state.seats)][claim.from_seat]
+            if _win_on(state, seat, tiles, flags) is not None
+        ),
+    )
+
+
+_claim_offered = copier(Claim, "options")
 
 
 def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
@@ -1318,18 +1307,11 @@ def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Eve
     tiles = claim.tiles or (claim.tile,)
     infos = []
     tile_of: dict[int, int] = {}
-    rs = state.variant
     for w in winners:
-        passed = state.seats[w].passed_wins
-        for t in tiles:
-            if passed and rs.passed_win_bars(passed, t):
-                continue
-            info = win_info(state, w, t, False, **flags)
-            if info is not None:
-                infos.append((w, info))
-                tile_of[w] = t
-                break
-        assert w in tile_of
+        won = _win_on(state, w, tiles, flags)
+        assert won is not None
+        tile_of[w], info = won
+        infos.append((w, info))
     if claim.kind == _C_ROB:
         # the robbed tile goes to the konger's river; the konger keeps his pung (or three concealed)
         src = state.seats[claim.from_seat]
