@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from .actions import Action
-from .game import legal_actions, to_act
+from .legal import legal_actions, to_act
 from .melds import Meld, MeldKind
 from .state import ClaimKind, HandResult, Phase, Seat, Settlement, State, copier
 from .tiles import NUM_KINDS, from_counts
