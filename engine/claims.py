@@ -128,6 +128,7 @@ def _claim_options(
 
 
 def _claim_win_flags(claim: Claim) -> dict[str, Any]:
+    """The WinContext flags a win on ``claim``'s tile is judged with (地胡, 杠上炮, 抢杠, 海底炮 …)."""
     return {
         "from_seat": claim.from_seat,
         "first_discard": claim.first_discard,
