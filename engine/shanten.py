@@ -363,15 +363,29 @@ def _checked_ready(counts: Counts, melds: int, pair_258: bool) -> int:
     (``456m333789s5555z``: 555z and a 5z single) reads as ready, and so does a 3k+2 hand whose every ready
     discard leaves such a wait. Such a hand is 1 from ready (one exchange: a copy of the four for another
     tile); 0 if a tile still in play completes it (3k+1), or a discard leaves such a hand (3k+2)."""
-    if sum(counts) % 3 == 1:
-        for t in _near(counts):
+    n = sum(counts)
+    if n % 3 == 1:
+        if n + 3 * melds == 13:
+            from .shape import standard_waits  # engine/shape.py imports this module: read at call time
+
+            # the real waits with any pair (suit by suit, cached, never a fifth copy); with a 2/5/8 pair,
+            # those whose completed hand has one
+            tiles = standard_waits(counts)
+        else:
+            tiles = _near(counts)  # more tiles than the melds leave room for: each tried
+        for t in tiles:
             if shanten_shape(_plus(counts, t), melds, pair_258, False) <= -1:
                 return 0
         return 1
-    for t in range(NUM_KINDS):
-        if counts[t] and shanten_shape(_minus(counts, t), melds, pair_258) == 0:
+    for t in _fours_first(counts):
+        if shanten_shape(_minus(counts, t), melds, pair_258) == 0:
             return 0
     return 1
+
+
+def _fours_first(counts: Counts) -> list[int]:
+    """The tiles held, a copy of a four first: the discard that most often leaves a real wait."""
+    return sorted((t for t in range(NUM_KINDS) if counts[t]), key=lambda t: counts[t] != 4)
 
 
 def _near(counts: Counts) -> list[int]:
@@ -521,8 +535,8 @@ class HandShape:
                 if self.side(c, stats(c), n + 1, shanten_shape(c, self.n_melds, self.pair_258, False)) <= -1:
                     return 0
             return 1
-        for t in range(NUM_KINDS):
-            if counts[t] and self.shanten(_minus(counts, t)) == 0:
+        for t in _fours_first(counts):
+            if self.shanten(_minus(counts, t)) == 0:
                 return 0
         return 1
 
