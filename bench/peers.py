@@ -83,14 +83,36 @@ def winning(rng: random.Random) -> list[int]:
     return tiles + [t, t]
 
 
+def fifth_copy(rng: random.Random, size: int) -> list[int]:
+    """Three sets and a four of a kind, and for 14 tiles one tile more: the four reads as a pung and a single
+    whose only wait may be a fifth copy (``456m333789s5555z`` is 1 from ready, not ready)."""
+    pool = {t: 4 for t in range(NUM_KINDS)}
+    four = rng.randrange(NUM_KINDS)
+    pool[four] = 0
+    tiles = [four] * 4
+    while len(tiles) < 13:
+        t = rng.randrange(NUM_KINDS)
+        run = (t, t + 1, t + 2) if t < 27 and t % 9 <= 6 and rng.random() < 0.5 else (t, t, t)
+        if all(pool[x] >= run.count(x) for x in run):
+            for x in run:
+                pool[x] -= 1
+            tiles += run
+    if size == 14:
+        tiles.append(rng.choice([t for t in range(NUM_KINDS) if pool[t]]))
+    return tiles
+
+
 def hands(n: int, size: int, rng: random.Random) -> list[Counts]:
-    """Half uniformly random hands of 136 tiles, half a complete hand (less a tile for 13)."""
+    """Half uniformly random hands of 136 tiles; of the other half, three in four a complete hand (less a tile
+    for 13) and one in four three sets and a four of a kind (``fifth_copy``)."""
     full = [t for t in range(NUM_KINDS) for _ in range(4)]
     out = []
     for i in range(n):
         if i % 2:
             rng.shuffle(full)
             out.append(to_counts(full[:size]))
+        elif i % 8 == 6:
+            out.append(to_counts(fifth_copy(rng, size)))
         else:
             w = winning(rng)
             rng.shuffle(w)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import InvalidNotation
-from .tiles import parse_tile, tile_str
+from .tiles import parse_tile, parse_tiles, tile_str
 
 
 class Act(StrEnum):
@@ -36,14 +37,59 @@ class KongMode(StrEnum):
 _TILE_ALWAYS = frozenset({Act.DISCARD, Act.CHOW, Act.KONG})
 _TILE_MAYBE = frozenset({Act.WIN})
 _DETAIL = frozenset({Act.KONG, Act.OPENING, Act.CHOOSE})
+_OPENING_JOIN = "+"  # the opening hand ids of one OPENING action, in its detail word
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class Action:
+    """One decision of one seat. ``detail`` is the action's word in its text form (``1 kong 5m kai``); read it
+    through the typed accessors (``kong_mode``, ``opening_hands``, ``choice``, ``picked_tiles``) and make
+    such actions with ``kong``, ``opening`` and ``choose``."""
+
     seat: int
     act: Act
     tile: int | None = None
     detail: str = ""
+
+    @classmethod
+    def kong(cls, seat: int, tile: int, mode: KongMode) -> Action:
+        return cls(seat, Act.KONG, tile, mode)
+
+    @classmethod
+    def opening(cls, seat: int, hands: Iterable[str]) -> Action:
+        """Declare these opening hands (起手小胡 / 扳牌) at once."""
+        return cls(seat, Act.OPENING, None, _OPENING_JOIN.join(hands))
+
+    @classmethod
+    def choose(cls, seat: int, choice: str) -> Action:
+        return cls(seat, Act.CHOOSE, None, choice)
+
+    @property
+    def kong_mode(self) -> KongMode:
+        """A kong's way of drawing its replacement: 补张, 开杠, or PLAIN where the variant has no choice."""
+        if self.act != Act.KONG:
+            raise ValueError(f"{self} is not a kong")
+        return KongMode(self.detail)
+
+    @property
+    def opening_hands(self) -> tuple[str, ...]:
+        """The opening hand ids an OPENING action declares (variant ids such as ``sixi``)."""
+        if self.act != Act.OPENING:
+            raise ValueError(f"{self} declares no opening hand")
+        return tuple(self.detail.split(_OPENING_JOIN))
+
+    @property
+    def choice(self) -> str:
+        """A pre-hand choice as the variant offers it: 飘 / 加锤 a number, 定缺 a suit letter, 换三张 three
+        tiles in notation (``picked_tiles``)."""
+        if self.act != Act.CHOOSE:
+            raise ValueError(f"{self} is no pre-hand choice")
+        return self.detail
+
+    @property
+    def picked_tiles(self) -> list[int]:
+        """The tiles a choice in tile notation picks (换三张: the three passed on), sorted."""
+        return parse_tiles(self.choice)
 
     def __str__(self) -> str:
         parts = [str(self.seat), self.act.value]

@@ -1,36 +1,85 @@
-"""The hand state machine: deal, draw, discard, claims, kongs, haidi, wins and drawn hands.
+"""The hand state machine: ``apply`` and the transitions — a turn, a discard and the next draw, claims and
+their resolution, kongs, the haidi, wins and drawn hands.
 
-Public API: ``new_hand``, ``legal_actions``, ``apply``, ``to_act``, ``waits``, ``is_ready``.
-Draws, automatic discards of a locked hand and the end of a claim window happen inside ``apply``: the
-caller only ever answers decisions.
+Public API (re-exported by engine/__init__.py): ``new_hand``, ``arranged_hand``, ``legal_actions``, ``apply``,
+``to_act``, ``waits``, ``shanten``, ``is_ready``, ``win_info``, ``replay``. Draws, automatic discards of a
+locked hand and the end of a claim window happen inside ``apply``: the caller only ever answers decisions.
+
+The machine is split by what each part does, each importing only those before it: machine.py (what they all
+share), deal.py (the deal and the pre-hand choices), legal.py (who decides what: legal actions, waits),
+claims.py (a tile offered to the other seats), kongs.py (a kong made and its replacement), and this module,
+whose transitions call one another (a win may play on to the next draw, a draw may end the hand).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
-from itertools import combinations, compress
 from typing import Any
 
-from .actions import Act, Action, KongMode
+from .actions import Act, Action
+from .claims import _claim_candidates, _claim_options, _claim_win_flags, _offered, _win_on
+from .deal import _start_play, arranged_hand, new_hand, parse_tiles_ordered
 from .errors import IllegalAction
 from .events import Event, EventKind
-from .melds import Meld, MeldKind
-from .state import (
-    Claim,
-    ClaimKind,
-    HandResult,
-    Outcome,
-    Phase,
-    Seat,
-    State,
-    copier,
-    evolve,
-    evolve_seat,
+from .kongs import _complete_kong
+from .legal import (
+    _choices,
+    _kong_tile_win,
+    _note_draw,
+    _self_win,
+    is_ready,
+    legal_actions,
+    seat_waits,
+    shanten,
+    to_act,
+    waits,
 )
-from .tiles import NUM_KINDS, SUITED_KINDS, Counts, parse_tiles, tile_str, to_counts
-from .variant import KONG_TILES_FROM_HAND, Options, Variant, WinContext, WinInfo
+from .machine import (
+    _C_HAIDI,
+    _C_KONG,
+    _C_ROB,
+    _CHOOSE,
+    _CHOW,
+    _CLAIM,
+    _DISCARD,
+    _ENDED,
+    _EV_DRAW,
+    _HAIDI,
+    _KAI,
+    _KONG,
+    _M_PUNG,
+    _OPENING,
+    _OTHERS,
+    _PASS,
+    _PUNG,
+    _TURN,
+    _WIN,
+    _ctx,
+    _live,
+    _next_active,
+    _set_seat,
+    win_info,
+)
+from .melds import Meld, MeldKind
+from .state import Claim, ClaimKind, HandResult, Outcome, Seat, State, copier, evolve
+from .tiles import NUM_KINDS, Counts, tile_str
+from .variant import Variant, WinContext, WinInfo
 from .wall import Wall
+
+__all__ = [
+    "apply",
+    "arranged_hand",
+    "is_ready",
+    "legal_actions",
+    "new_hand",
+    "parse_tiles_ordered",
+    "replay",
+    "seat_waits",
+    "shanten",
+    "to_act",
+    "waits",
+    "win_info",
+]
 
 # The two events of almost every step, made as plain tuples of every field (Event is a NamedTuple): its
 # fields after (kind, seat, tile, private) at their defaults, ``auto`` set or not.
@@ -40,460 +89,9 @@ _EVENT_TAIL = tuple(Event._field_defaults[f] for f in Event._fields[4:])
 _EVENT_TAIL_AUTO = {
     a: tuple(a if f == "auto" else Event._field_defaults[f] for f in Event._fields[4:]) for a in (False, True)
 }
-
-# Actions are immutable values: the common ones are made once and shared.
-_DISCARDS = tuple(tuple(Action(s, Act.DISCARD, t) for t in range(NUM_KINDS)) for s in range(4))
-_WINS = tuple(Action(s, Act.WIN) for s in range(4))
-_PASSES = tuple(Action(s, Act.PASS) for s in range(4))
-_PUNGS = tuple(Action(s, Act.PUNG) for s in range(4))
-_CHOWS = tuple(tuple(Action(s, Act.CHOW, t) for t in range(NUM_KINDS)) for s in range(4))
+_EV_DISCARD, _EV_ANSWER, _EV_PASSED_WIN = EventKind.DISCARD, EventKind.ANSWER, EventKind.PASSED_WIN
+# a claim's answers by rank: a win beats a kong or pung, which beat a chow
 _LEVEL = {Act.WIN: 3, Act.KONG: 2, Act.PUNG: 2, Act.CHOW: 1, Act.PASS: 0}
-
-# Enum members as module constants: on Python 3.11 reading ``Phase.TURN`` goes through EnumType.__getattr__
-# (0.1–0.2 µs a read, several times a plain global's), and every step reads a dozen or more of them.
-_ENDED, _CLAIM, _CHOOSE, _OPENING, _HAIDI, _TURN = (
-    Phase.ENDED,
-    Phase.CLAIM,
-    Phase.CHOOSE,
-    Phase.OPENING,
-    Phase.HAIDI,
-    Phase.TURN,
-)
-_WIN, _PASS, _DISCARD, _PUNG, _CHOW, _KONG = Act.WIN, Act.PASS, Act.DISCARD, Act.PUNG, Act.CHOW, Act.KONG
-_KAI = KongMode.KAI
-_EV_DRAW, _EV_DISCARD, _EV_ANSWER, _EV_FURITEN = (
-    EventKind.DRAW,
-    EventKind.DISCARD,
-    EventKind.ANSWER,
-    EventKind.PASSED_WIN,
-)
-_M_PUNG = MeldKind.PUNG
-_C_DISCARD, _C_ROB, _C_HAIDI, _C_KONG = ClaimKind.DISCARD, ClaimKind.ROB, ClaimKind.HAIDI, ClaimKind.KONG
-
-
-# ------------------------------------------------------------------ setup
-
-
-def new_hand(
-    variant: Variant,
-    seed: int,
-    options: Mapping[str, Any] | None = None,
-    dealer: int | None = None,
-    seats: int | None = None,
-) -> State:
-    """Deal a hand. Everything random comes from ``seed``: the wall, the first dealer and every dice roll."""
-    n = seats if seats is not None else max(variant.seat_counts)
-    if n not in variant.seat_counts:
-        raise IllegalAction(f"{variant.id} is played by {variant.seat_counts} players, not {n}")
-    opts = options if isinstance(options, Options) else variant.make_options(options)
-    rng = random.Random(f"{variant.id}/{seed}")
-    if dealer is None:
-        # the first dealer is drawn from the same stream before the shuffle: storage replays such a
-        # hand with dealer=None (a given dealer deals another wall from the same seed)
-        dealer = rng.randrange(n)
-    elif not 0 <= dealer < n:
-        raise IllegalAction(f"dealer {dealer} is not a seat of a {n}-player table")
-    return _deal(variant, opts, seed, dealer, n, Wall.shuffled(rng, variant.tile_set(n, opts)))
-
-
-def arranged_hand(
-    variant: Variant,
-    hands: list[str],
-    draws: str = "",
-    back: str = "",
-    dealer: int = 0,
-    options: Mapping[str, Any] | None = None,
-    seed: int = 0,
-) -> State:
-    """A hand with a chosen deal, for tests and puzzles: ``hands`` in seat order (the dealer's with 14
-    tiles), ``draws`` the next tiles from the front of the wall, ``back`` the next kong replacements.
-    The rest of the set fills the middle of the wall in a fixed order."""
-    n = len(hands)
-    if n not in variant.seat_counts:
-        raise IllegalAction(f"{variant.id} is played by {variant.seat_counts} players, not {n}")
-    opts = options if isinstance(options, Options) else variant.make_options(options)
-    parsed = [parse_tiles(h) for h in hands]
-    for i, h in enumerate(parsed):
-        want = 14 if i == dealer else 13
-        if len(h) != want:
-            raise IllegalAction(f"seat {i} needs {want} tiles, got {len(h)}")
-    front, rear = parse_tiles_ordered(draws), parse_tiles_ordered(back)
-    pool = list(variant.tile_set(n, opts))
-    for t in [x for h in parsed for x in h] + front + rear:
-        try:
-            pool.remove(t)
-        except ValueError:
-            raise IllegalAction(f"too many copies of {tile_str(t)} in the arrangement") from None
-    order: list[int] = []
-    for i in range(n):
-        order.extend(parsed[(dealer + i) % n][:13])
-    order.append(parsed[dealer][13])
-    wall_len = len(pool) + len(front) + len(rear)
-    wall: list[int | None] = [None] * wall_len
-    for i, t in enumerate(front):
-        wall[i] = t
-    # stacks are counted over the whole set, dealt tiles included (53 of them: an odd number)
-    dealt = len(order)
-    total = dealt + wall_len
-    back_pos = [p - dealt for k in range(total // 2 - 1, -1, -1) for p in (2 * k, 2 * k + 1) if p >= dealt]
-    for p, t in zip(back_pos, rear, strict=False):
-        if wall[p] is not None:
-            raise IllegalAction("draws and back replacements overlap")
-        wall[p] = t
-    it = iter(pool)
-    tiles = order + [t if t is not None else next(it) for t in wall]
-    return _deal(variant, opts, seed, dealer, n, Wall(tuple(tiles)))
-
-
-def parse_tiles_ordered(text: str) -> list[int]:
-    """Like parse_tiles but keeps the written order: ``5m1s5m`` → 5m, 1s, 5m (``315m`` → 3m, 1m, 5m)."""
-    out: list[int] = []
-    digits = ""
-    for ch in text.replace(" ", "").replace(",", ""):
-        if "0" <= ch <= "9":
-            digits += ch
-            continue
-        out.extend(parse_tiles(d + ch)[0] for d in digits)
-        if not digits:
-            parse_tiles(ch)  # raises InvalidNotation with the reason
-        digits = ""
-    if digits:
-        parse_tiles(digits)  # raises InvalidNotation
-    return out
-
-
-def _deal(variant: Variant, opts: Options, seed: int, dealer: int, n: int, wall: Wall) -> State:
-    hands: list[list[int]] = [[] for _ in range(n)]
-    dealt = 13 * n + 1
-    if wall.taken == 0 and wall.remaining >= dealt:
-        # a fresh wall is drawn from the front in order: 13 tiles to each seat from the dealer, then one
-        tiles = wall.tiles
-        for i in range(n):
-            hands[(dealer + i) % n] = list(tiles[13 * i : 13 * i + 13])
-        last = tiles[dealt - 1]
-        wall = Wall(tiles, (1 << dealt) - 1, wall.remaining - dealt)
-    else:
-        for i in range(n):
-            s = (dealer + i) % n
-            for _ in range(13):
-                t, wall = wall.draw_front()
-                hands[s].append(t)
-        last, wall = wall.draw_front()
-    hands[dealer].append(last)
-    state = State(
-        variant=variant,
-        options=opts,
-        seed=seed,
-        dealer=dealer,
-        wall=wall,
-        seats=tuple(Seat(to_counts(h)) for h in hands),
-        phase=_TURN,
-        current=dealer,
-        drawn=last,
-        wall_reserve=variant.wall_reserve(opts),
-    )
-    if any(variant.pre_hand(state, s) for s in range(n)):
-        return evolve(state, phase=_CHOOSE)
-    return _start_play(state)
-
-
-def _start_play(state: State) -> State:
-    """After the deal (and the pre-hand choices): opening hands in play order, then the dealer's turn."""
-    rs = state.variant
-    queue = tuple(
-        s for s in state.play_order(state.dealer) if rs.opening_hands(state, s) or rs.wins_at_deal(state, s)
-    )
-    if queue:
-        return evolve(state, phase=_OPENING, current=queue[0], opening_queue=queue)
-    return evolve(state, phase=_TURN, current=state.dealer)
-
-
-# ------------------------------------------------------------------ queries
-
-
-def _ctx(state: State, seat: int, counts: Counts, tile: int, self_draw: bool, **flags: Any) -> WinContext:
-    s = state.seats[seat]
-    return WinContext(
-        seat=seat,
-        dealer=state.dealer,
-        counts=counts,
-        melds=s.melds,
-        tile=tile,
-        self_draw=self_draw,
-        options=state.options,
-        choice=s.choice,
-        **flags,
-    )
-
-
-def win_info(
-    state: State, seat: int, tile: int, self_draw: bool, counts: Counts | None = None, **flags: Any
-) -> WinInfo | None:
-    """Would ``seat`` win with ``tile`` in this context? For a self-draw the tile is already in hand
-    (unless ``counts`` says otherwise); for anything else it is added here."""
-    s = state.seats[seat]
-    if counts is None:
-        counts = s.counts
-        if not self_draw:
-            c = list(counts)
-            c[tile] += 1
-            counts = tuple(c)
-    if not state.variant.could_win(counts, s.melds):
-        return None
-    return state.variant.evaluate_win(_ctx(state, seat, counts, tile, self_draw, **flags))
-
-
-def waits(
-    variant: Variant,
-    counts: Counts,
-    melds: tuple[Meld, ...] = (),
-    options: Options | None = None,
-    choice: str | None = None,
-) -> list[int]:
-    """Tiles that would complete this 3k+1 hand in any context (self-draw or discard) — 听牌."""
-    return variant.waits(counts, melds, options, choice)
-
-
-def shanten(
-    variant: Variant,
-    counts: Counts,
-    melds: tuple[Meld, ...] = (),
-    options: Options | None = None,
-    choice: str | None = None,
-) -> int:
-    """向听 by the variant's win shapes: 0 exactly when ``waits`` is not empty (a 3k+1 hand)."""
-    return variant.shanten(counts, melds, options, choice)
-
-
-def is_ready(
-    variant: Variant,
-    counts: Counts,
-    melds: tuple[Meld, ...],
-    options: Options | None = None,
-    choice: str | None = None,
-) -> bool:
-    return bool(variant.waits(counts, melds, options, choice))
-
-
-def seat_waits(state: State, seat: int) -> list[int]:
-    """听牌 of a seat holding 3k+1 tiles, with its own choice (定缺) taken into account."""
-    s = state.seats[seat]
-    return state.variant.waits(s.counts, s.melds, state.options, s.choice)
-
-
-def to_act(state: State) -> tuple[int, ...]:
-    """Seats that have a decision to make now."""
-    phase = state.phase
-    if phase == _TURN:
-        return (state.current,)
-    if phase == _ENDED:
-        return ()
-    if phase == _CLAIM:
-        claim = state.claim
-        assert claim is not None
-        if not claim.responses:
-            return tuple(s for s, _ in claim.options)
-        return tuple(s for s, _ in claim.options if not claim.responded(s))
-    if phase == _CHOOSE:
-        return tuple(s for s in range(state.num_seats) if _choices(state, s))
-    return (state.current,)
-
-
-def _choices(state: State, seat: int) -> tuple[str, ...]:
-    if state.seats[seat].choice is not None:
-        return ()
-    return state.variant.pre_hand(state, seat)
-
-
-# One-entry cache (state, seat, actions): apply() re-asks what the caller just asked. Read and replaced as
-# one tuple, so threads sharing the module can never see one state's actions for another.
-_last: tuple[State | None, int, tuple[Action, ...]] = (None, -1, ())
-
-
-def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
-    """Every action ``seat`` may take now (empty when it has nothing to decide)."""
-    global _last
-    cached = _last
-    if cached[0] is state and cached[1] == seat:
-        return cached[2]
-    acts = _legal_actions(state, seat)
-    _last = (state, seat, acts)
-    return acts
-
-
-def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
-    phase = state.phase
-    if phase == _TURN:
-        return _turn_actions(state, seat) if seat == state.current else ()
-    if phase == _ENDED or not 0 <= seat < len(state.seats):
-        return ()
-    if phase == _CLAIM:
-        claim = state.claim
-        assert claim is not None
-        return () if claim.responded(seat) else claim.options_for(seat)
-    if phase == _CHOOSE:
-        return tuple(Action(seat, Act.CHOOSE, detail=v) for v in _choices(state, seat))
-    if seat != state.current:
-        return ()
-    if phase == _OPENING:
-        rs = state.variant
-        kinds = rs.opening_hands(state, seat)
-        acts = [
-            Action(seat, Act.OPENING, detail="+".join(combo))
-            for r in range(len(kinds), 0, -1)
-            for combo in combinations(kinds, r)
-        ]
-        if rs.wins_at_deal(state, seat):
-            acts.insert(0, Action(seat, _WIN))  # a win on the dealt tiles (四红中)
-        return (*acts, Action(seat, _PASS))
-    if phase == _HAIDI:
-        if state.haidi_taker is None:
-            return (Action(seat, Act.TAKE), Action(seat, _PASS))
-        return _forced((_WINS[seat], _PASSES[seat]), state, seat)
-    return _turn_actions(state, seat)
-
-
-def _forced(acts: tuple[Action, ...], state: State, seat: int) -> tuple[Action, ...]:
-    """Where the variant forces a win (Sichuan's last four tiles), a possible win is the only choice."""
-    rs = state.variant
-    if rs._forces_wins and any(a.act == _WIN for a in acts) and rs.must_win(state, seat):
-        return tuple(a for a in acts if a.act == _WIN)
-    return acts
-
-
-def _live(state: State) -> int:
-    """Wall tiles still in play: the wall less what the variant keeps back at its end (birds)."""
-    return state.wall.remaining - state.wall_reserve
-
-
-def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
-    s = state.seats[seat]
-    rs = state.variant
-    acts: list[Action] = []
-    win = False
-    if state.kong_tiles:
-        # two-tile 开杠: the konger may win on any turned-up tile (杠上开花), else they fall
-        for t in sorted(set(state.kong_tiles)):
-            if _kong_tile_win(state, seat, t) is not None:
-                acts.append(Action(seat, _WIN, t))
-        if _live(state) > 0:
-            for t in sorted(set(state.kong_tiles)):
-                acts.extend(_kong_tile_kongs(state, seat, t))
-        acts.append(_PASSES[seat])
-        return _forced(tuple(acts), state, seat)
-    if state.drawn is not None or state.first_turn:
-        known = _drawn_shape
-        if known[0] is s and known[1] is rs:
-            could = known[2]
-        else:
-            could = rs.could_win(s.counts, s.melds)
-        if could and _self_win(state, seat) is not None:
-            acts.append(_WINS[seat])
-            win = True
-    if s.locked:
-        assert state.drawn is not None
-        acts.append(Action(seat, _DISCARD, state.drawn))
-        if _live(state) > 0:
-            acts.extend(_own_kongs(state, seat, only=state.drawn))
-        return _forced(tuple(acts), state, seat)
-    counts = s.counts
-    table = _DISCARDS[seat]
-    if rs._restricts_discards:
-        acts.extend(table[t] for t in range(NUM_KINDS) if counts[t] and rs.discard_allowed(state, seat, t))
-    elif not win and not (4 in counts or s.melds):
-        return tuple(compress(table, counts))  # the common turn: a discard of any tile held, nothing else
-    else:
-        acts.extend(compress(table, counts))
-    if (4 in counts or s.melds) and _live(state) > 0:
-        acts.extend(_own_kongs(state, seat))
-    if rs._forces_wins:
-        return _forced(tuple(acts), state, seat)
-    return tuple(acts)
-
-
-def _own_kongs(state: State, seat: int, only: int | None = None) -> list[Action]:
-    """Concealed and added kongs ``seat`` may make now (``only``: of that tile)."""
-    s = state.seats[seat]
-    rs = state.variant
-    counts = s.counts
-    out: list[Action] = []
-    if only is not None or 4 in counts:
-        for t in range(NUM_KINDS) if only is None else (only,):
-            if counts[t] == 4 and rs.claim_allowed(state, seat, _KONG, t):
-                out.extend(_kong_actions(state, seat, t, MeldKind.KONG_CONCEALED))
-    for m in s.melds:
-        t = m.tile
-        if m.kind == _M_PUNG and counts[t] and (only is None or t == only):
-            if rs.claim_allowed(state, seat, _KONG, t):
-                out.extend(_kong_actions(state, seat, t, MeldKind.KONG_ADDED))
-    return out
-
-
-def _self_win(state: State, seat: int) -> WinInfo | None:
-    tile = state.drawn if state.drawn is not None else -1
-    return win_info(
-        state,
-        seat,
-        tile,
-        True,
-        first_turn=state.first_turn and seat == state.dealer,
-        kong_draw=state.kong_draw,
-        kong_from=state.kong_from,
-    )
-
-
-def _kong_tile_kongs(state: State, seat: int, t: int) -> list[Action]:
-    """开杠开出来的牌，自己可以杠 (Xiangyin): a turned-up tile that makes a four with the hand (a concealed
-    kong) or with a pung (补杠) may be konged again."""
-    s = state.seats[seat]
-    has_pung = any(m.kind == _M_PUNG and m.tile == t for m in s.melds)
-    if s.counts[t] != 3 and not has_pung:
-        return []
-    if not state.variant.claim_allowed(state, seat, _KONG, t):
-        return []
-    c = list(s.counts)
-    c[t] += 1
-    kind = MeldKind.KONG_CONCEALED if c[t] == 4 else MeldKind.KONG_ADDED
-    with_tile = evolve(state, seats=_set_seat(state, seat, counts=tuple(c)))
-    return _kong_actions(with_tile, seat, t, kind)
-
-
-def _kong_tile_win(state: State, seat: int, t: int) -> WinInfo | None:
-    c = list(state.seats[seat].counts)
-    c[t] += 1
-    return win_info(
-        state,
-        seat,
-        t,
-        True,
-        counts=tuple(c),
-        kong_draw=_KAI,
-        kong_from=state.kong_from,
-        kong_tiles=state.kong_tiles,
-    )
-
-
-def _kong_counts(counts: Counts, t: int, kind: MeldKind, removed: int = 0) -> Counts:
-    c = list(counts)
-    c[t] -= KONG_TILES_FROM_HAND[kind] - removed
-    return tuple(c)
-
-
-def _kong_melds(melds: tuple[Meld, ...], t: int, kind: MeldKind, from_seat: int | None) -> tuple[Meld, ...]:
-    if kind == MeldKind.KONG_ADDED:
-        return tuple(
-            Meld(MeldKind.KONG_ADDED, t, m.from_seat) if m.kind == _M_PUNG and m.tile == t else m
-            for m in melds
-        )
-    return (*melds, Meld(kind, t, from_seat))
-
-
-def _kong_actions(state: State, seat: int, t: int, kind: MeldKind) -> list[Action]:
-    """One action per way the variant lets ``seat`` kong ``t`` (补张 / 开杠, or a plain kong)."""
-    return [Action(seat, _KONG, t, m) for m in state.variant.kong_modes(state, seat, t, kind)]
-
-
-# ------------------------------------------------------------------ apply
 
 
 def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
@@ -556,14 +154,8 @@ def _why_illegal(state: State, action: Action, legal: tuple[Action, ...]) -> str
     return f"{action} is not legal now; legal: {allowed}"
 
 
-def _set_seat(state: State, seat: int, **changes: Any) -> tuple[Seat, ...]:
-    seats = list(state.seats)
-    seats[seat] = evolve_seat(seats[seat], **changes)
-    return tuple(seats)
-
-
 def _on_choose(state: State, action: Action, events: list[Event]) -> State:
-    state = evolve(state, seats=_set_seat(state, action.seat, choice=action.detail))
+    state = evolve(state, seats=_set_seat(state, action.seat, choice=action.choice))
     events.append(Event(EventKind.CHOSEN, action.seat))  # the value stays hidden until everyone has chosen
     if any(_choices(state, s) for s in range(state.num_seats)):
         return state
@@ -586,7 +178,7 @@ def _on_opening(state: State, action: Action, events: list[Event]) -> State:
         ctx = _ctx(state, seat, counts, -1, True)
         return _wins(evolve(state, opening_queue=()), ((seat, info),), ctx, events)
     if action.act == Act.OPENING:
-        kinds = tuple(action.detail.split("+"))
+        kinds = action.opening_hands
         settlement = rs.settle_opening(state, seat, kinds)
         revealed = rs.opening_reveal(state, seat, kinds)
         state = evolve(
@@ -642,10 +234,10 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
         t = action.tile
         s = state.seats[seat]
         kind = MeldKind.KONG_CONCEALED if s.counts[t] == 4 else MeldKind.KONG_ADDED
-        mode = KongMode(action.detail)
+        mode = action.kong_mode
         if state.variant.robbable(state, kind):
-            robbed = _rob_options(state, seat, t, kind == MeldKind.KONG_CONCEALED)
-            if robbed:
+            robbed = _offered(state, Claim(t, seat, _C_ROB, (), kong_mode=mode, kong_kind=int(kind)))
+            if robbed.options:
                 c = list(s.counts)
                 c[t] -= 1  # the robbed tile waits in the claim
                 events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=mode))
@@ -653,7 +245,7 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
                     state,
                     seats=_set_seat(state, seat, counts=tuple(c)),
                     phase=_CLAIM,
-                    claim=Claim(t, seat, _C_ROB, robbed, kong_mode=mode, kong_kind=int(kind)),
+                    claim=robbed,
                     drawn=None,
                 )
         return _complete_kong(state, seat, t, kind, mode, None, events)
@@ -708,6 +300,8 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
             return _complete_kong(evolve(state, kong_tiles=()), seat, t, pending[1], _KAI, None, events)
         tiles = tuple(rest)
     s = state.seats[seat]
+    # the fallen tiles are the konger's discard: the dealer's first one (地胡), his own kong before it or not
+    first_discard = seat == state.dealer and state.discards_made == 0
     state = evolve(
         state,
         seats=_set_seat(state, seat, discards=(*s.discards, *tiles)),
@@ -718,43 +312,23 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         discards_made=state.discards_made + 1,
     )
     events.append(Event(EventKind.KONG_TILES_FALL, seat, tiles=tiles))
-    options = []
-    rs = state.variant
-    for i in range(1, state.num_seats):
-        other = state.next_seat(seat, i)
-        o = state.seats[other]
-        if o.won:
-            continue
-        if any(
-            not rs.passed_win_bars(o.passed_wins, t)
-            and win_info(
-                state,
-                other,
-                t,
-                False,
-                from_seat=seat,
-                kong_discard=True,
-                after_kong=_KAI,
-                kong_tiles=tiles,
-            )
-            for t in set(tiles)
-        ):
-            options.append((other, _forced((_WINS[other], _PASSES[other]), state, other)))
-    if not options:
-        if pending is not None:
-            return _complete_kong(state, seat, pending[0], pending[1], _KAI, None, events)
-        return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     claim = Claim(
         tiles[0],
         seat,
         _C_KONG,
-        tuple(options),
+        (),
         kong_discard=True,
+        first_discard=first_discard,
         after_kong=_KAI,
         tiles=tiles,
         kong_kind=int(pending[1]) if pending else 0,
         kept=pending[0] if pending else -1,
     )
+    claim = _offered(state, claim)
+    if not claim.options:
+        if pending is not None:
+            return _complete_kong(state, seat, pending[0], pending[1], _KAI, None, events)
+        return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     return evolve(state, phase=_CLAIM, claim=claim)
 
 
@@ -843,243 +417,6 @@ _DISCARD_CLAIM = Claim(-1, -1, ClaimKind.DISCARD, ())
 _discard_claim = copier(Claim, "tile", "from_seat", "options", "kong_discard", "first_discard", "after_kong")
 
 
-def _next_active(state: State, seat: int) -> int:
-    """``seat`` or the first seat after it (in play order) that has not won (血战)."""
-    seats = state.seats
-    if not seats[seat].won:
-        return seat
-    n = len(seats)
-    for i in range(1, n):
-        s = (seat + i) % n
-        if not seats[s].won:
-            return s
-    return seat
-
-
-def _claim_candidates(state: State, from_seat: int, t: int) -> list[tuple[int, bool, bool]]:
-    """(seat, may win, may meld) for each seat a discard of ``t`` might concern, from its counts alone (most
-    discards concern nobody, and no Action is made for them). Reads only the other seats, the wall and who
-    has won: the same before and after the discard is made."""
-    out = []
-    rs = state.variant
-    melds_left = state.wall.remaining > state.wall_reserve
-    seats = state.seats
-    others = _OTHERS[len(seats)][from_seat]
-    chow_seat = others[0]
-    if seats[chow_seat].won:
-        chow_seat = _next_active(state, chow_seat)
-    chow_tile = t < SUITED_KINDS
-    r = t % 9
-    shape_defaults = rs._shape_defaults
-    for seat in others:
-        s = seats[seat]
-        if s.won:
-            continue
-        counts = s.counts
-        may_meld = (
-            melds_left
-            and not s.locked
-            and (
-                counts[t] >= 2
-                or (
-                    chow_tile
-                    and seat == chow_seat
-                    and (
-                        (r >= 1 and counts[t - 1] and (r >= 2 and counts[t - 2] or r <= 7 and counts[t + 1]))
-                        or (r <= 6 and counts[t + 1] and counts[t + 2])
-                    )
-                )
-            )
-        )
-        if shape_defaults:
-            memo = s.waits_memo
-            may_win = t in (memo[1] if memo is not None and memo[0] is rs else _waits_of(rs, s))
-        else:
-            may_win = True
-        if may_win and s.passed_wins and rs.passed_win_bars(s.passed_wins, t):
-            may_win = False
-        if may_meld or may_win:
-            out.append((seat, may_win, bool(may_meld)))
-    return out
-
-
-# the other seats of a table of n, in play order after each seat
-_OTHERS = {n: tuple(tuple((f + i) % n for i in range(1, n)) for f in range(n)) for n in (2, 3, 4)}
-
-
-def _claim_options(
-    state: State,
-    from_seat: int,
-    t: int,
-    first_discard: bool,
-    kong_discard: bool,
-    after_kong: KongMode | None,
-    candidates: list[tuple[int, bool, bool]],
-) -> tuple[tuple[int, tuple[Action, ...]], ...]:
-    out = []
-    rs = state.variant
-    chow_seat = _next_active(state, (from_seat + 1) % len(state.seats))
-    r = t % 9
-    forces = rs._forces_wins
-    for seat, may_win, may_meld in candidates:
-        s = state.seats[seat]
-        counts = s.counts
-        n = counts[t]
-        acts: list[Action] = []
-        if may_win and (
-            win_info(
-                state,
-                seat,
-                t,
-                False,
-                from_seat=from_seat,
-                first_discard=first_discard,
-                kong_discard=kong_discard,
-                after_kong=after_kong,
-            )
-            is not None
-        ):
-            acts.append(_WINS[seat])
-        if may_meld:
-            if n == 3 and rs.claim_allowed(state, seat, _KONG, t):
-                acts.extend(_kong_actions(state, seat, t, MeldKind.KONG_EXPOSED))
-            if n >= 2 and rs.claim_allowed(state, seat, _PUNG, t):
-                acts.append(_PUNGS[seat])
-            # chow: only the discarder's next seat in play (docs/rules/common.md §3)
-            if seat == chow_seat and t < SUITED_KINDS and rs.claim_allowed(state, seat, _CHOW, t):
-                chows = _CHOWS[seat]
-                if r >= 2 and counts[t - 2] and counts[t - 1]:
-                    acts.append(chows[t - 2])
-                if r >= 1 and r <= 7 and counts[t - 1] and counts[t + 1]:
-                    acts.append(chows[t - 1])
-                if r <= 6 and counts[t + 1] and counts[t + 2]:
-                    acts.append(chows[t])
-        if acts:
-            acts.append(_PASSES[seat])
-            out.append((seat, _forced(tuple(acts), state, seat) if forces else tuple(acts)))
-    return tuple(out)
-
-
-# Whether the tile a seat just drew completes a shape (could_win), when the waits of its hand before the
-# draw were at hand: the turn's actions then skip could_win. One entry, (seat after the draw, variant,
-# could win), read and replaced as one tuple like ``_last``.
-_drawn_shape: tuple[Seat | None, Variant | None, bool] = (None, None, False)
-
-
-def _note_draw(rs: Variant, before: Seat, after: Seat, tile: int) -> None:
-    global _drawn_shape
-    memo = before.waits_memo
-    if memo is not None and memo[0] is rs:
-        # shape_waits holds exactly the tiles t with could_win(counts + t, melds) (never a fifth copy)
-        _drawn_shape = (after, rs, tile in memo[1])
-
-
-def _waits_of(rs: Variant, s: Seat) -> list[int]:
-    """The waits by shape of a seat's hand (default shapes), kept in the seat's memo: a tile can only win
-    a hand it is one of, so a claim window runs the variant's evaluation only then."""
-    w = rs.shape_waits(s.counts, s.melds)
-    object.__setattr__(s, "waits_memo", (rs, w))  # a memo of the frozen Seat's own fields
-    return w
-
-
-def _rob_options(
-    state: State, konger: int, t: int, concealed: bool
-) -> tuple[tuple[int, tuple[Action, ...]], ...]:
-    out = []
-    rs = state.variant
-    for i in range(1, state.num_seats):
-        seat = state.next_seat(konger, i)
-        s = state.seats[seat]
-        if s.won or (s.passed_wins and rs.passed_win_bars(s.passed_wins, t)):
-            continue
-        if (
-            win_info(state, seat, t, False, from_seat=konger, robbed=True, robbed_concealed=concealed)
-            is not None
-        ):
-            out.append((seat, _forced((_WINS[seat], _PASSES[seat]), state, seat)))
-    return tuple(out)
-
-
-def _complete_kong(
-    state: State,
-    seat: int,
-    t: int,
-    kind: MeldKind,
-    mode: KongMode,
-    from_seat: int | None,
-    events: list[Event],
-    removed: int = 0,
-) -> State:
-    """Meld the kong (``removed`` tiles already left the hand), settle kong payments, then the
-    replacement: from the back (补张 / plain kong), or by dice for 开杠 (one tile or a whole stack)."""
-    s = state.seats[seat]
-    counts = _kong_counts(s.counts, t, kind, removed)
-    melds = _kong_melds(s.melds, t, kind, from_seat)
-    state = evolve(
-        state,
-        seats=_set_seat(state, seat, counts=counts, melds=melds, passed_wins=()),
-        claims_made=state.claims_made + 1,
-        first_turn=False,
-        claim=None,
-    )
-    # a concealed kong's tile is hidden from the others (observe() hides the meld too), unless the
-    # variant shows one tile of it (暗杠亮一张牌)
-    rs = state.variant
-    hidden = kind == MeldKind.KONG_CONCEALED and not rs.concealed_kong_shown
-    events.append(Event(EventKind.KONG, seat, t, private=hidden, meld=melds_made(melds, t), mode=mode))
-    settlement = rs.settle_kong(state, seat, t, kind, from_seat)
-    if settlement is not None:
-        state = evolve(state, settlements=(*state.settlements, settlement))
-        events.append(Event(EventKind.SETTLE, seat, settlement=settlement))
-    last_tile = _live(state) == 1
-    haidi_rep = seat if last_tile else state.haidi_as_replacement
-    if mode == _KAI:
-        n = state.dice_rolls
-        rng = random.Random(f"{rs.id}/{state.seed}/dice/{n}")
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        events.append(Event(EventKind.DICE, seat, dice=(d1, d2)))
-        state = evolve(state, dice_rolls=n + 1)
-        if rs.kai_tiles == 2:
-            tiles, wall = state.wall.draw_dice_stack(d1 + d2)
-            events.append(Event(EventKind.KONG_TILES, seat, tiles=tiles))
-            return evolve(
-                state,
-                wall=wall,
-                seats=_set_seat(state, seat, locked=True),
-                phase=_TURN,
-                current=seat,
-                drawn=None,
-                kong_draw=_KAI,
-                kong_from=from_seat,
-                kong_tiles=tiles,
-                haidi_as_replacement=haidi_rep,
-            )
-        tile, wall = state.wall.draw_dice(d1 + d2)
-    else:
-        tile, wall = state.wall.draw_back()
-    c = list(state.seats[seat].counts)
-    c[tile] += 1
-    locked = mode == _KAI or state.seats[seat].locked
-    draw_mode = _KAI if mode == _KAI else KongMode.BU
-    events.append(Event(_EV_DRAW, seat, tile, private=True, kong=True, mode=draw_mode))
-    return evolve(
-        state,
-        wall=wall,
-        seats=_set_seat(state, seat, counts=tuple(c), locked=locked),
-        phase=_TURN,
-        current=seat,
-        drawn=tile,
-        kong_draw=draw_mode,
-        kong_from=from_seat,
-        haidi_as_replacement=haidi_rep,
-    )
-
-
-def melds_made(melds: tuple[Meld, ...], t: int) -> Meld:
-    """The kong meld of ``t`` among ``melds``."""
-    return next(m for m in reversed(melds) if m.tile == t and m.is_kong)
-
-
 def _draw_next(state: State, seat: int, events: list[Event]) -> State:
     """``seat`` draws from the front (an open claim window, if any, is closed)."""
     live = _live(state)
@@ -1158,18 +495,10 @@ def _show_haidi(state: State, events: list[Event]) -> State:
     tile = state.drawn
     assert taker is not None and tile is not None
     events.append(Event(EventKind.HAIDI_SHOW, taker, tile))
-    options = []
-    rs = state.variant
-    for i in range(1, state.num_seats):
-        seat = state.next_seat(taker, i)
-        s = state.seats[seat]
-        if s.won or (s.passed_wins and rs.passed_win_bars(s.passed_wins, tile)):
-            continue
-        if win_info(state, seat, tile, False, from_seat=taker, haidi=True) is not None:
-            options.append((seat, _forced((_WINS[seat], _PASSES[seat]), state, seat)))
-    if not options:
+    claim = _offered(state, Claim(tile, taker, _C_HAIDI, ()))
+    if not claim.options:
         return _drawn_hand(state, events)
-    return evolve(state, phase=_CLAIM, claim=Claim(tile, taker, _C_HAIDI, tuple(options)))
+    return evolve(state, phase=_CLAIM, claim=claim)
 
 
 def _on_claim(state: State, action: Action, events: list[Event]) -> State:
@@ -1182,7 +511,7 @@ def _on_claim(state: State, action: Action, events: list[Event]) -> State:
         passed = state.seats[seat].passed_wins
         new = tuple(t for t in claim.tiles or (claim.tile,) if t not in passed)
         state = evolve(state, seats=_set_seat(state, seat, passed_wins=(*passed, *dict.fromkeys(new))))
-        events.append(Event(_EV_FURITEN, seat, claim.tile, private=True))
+        events.append(Event(_EV_PASSED_WIN, seat, claim.tile, private=True))
     claim = _claim_answered(claim, (*claim.responses, (seat, action)))
     # private: that a seat could claim at all would tell the others what it holds
     events.append(_tuple_new(Event, (_EV_ANSWER, seat, None, True, *_ANSWER_TAIL[action.act])))
@@ -1195,19 +524,6 @@ _state_claim = copier(State, "claim")
 _ANSWER_TAIL = {
     a: tuple(a if f == "answer" else Event._field_defaults[f] for f in Event._fields[4:]) for a in Act
 }
-
-
-def _claim_win_flags(claim: Claim) -> dict[str, Any]:
-    return {
-        "from_seat": claim.from_seat,
-        "first_discard": claim.first_discard,
-        "kong_discard": claim.kong_discard,
-        "after_kong": claim.after_kong,
-        "robbed": claim.kind == _C_ROB,
-        "robbed_concealed": claim.kind == _C_ROB and claim.kong_kind == MeldKind.KONG_CONCEALED,
-        "haidi": claim.kind == _C_HAIDI,
-        "kong_tiles": claim.tiles,
-    }
 
 
 def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
@@ -1271,7 +587,7 @@ def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
         state = evolve(
             state, seats=tuple(seats), claim=None, claims_made=state.claims_made + 1, first_turn=False
         )
-        mode = KongMode(action.detail)
+        mode = action.kong_mode
         return _complete_kong(state, taker, t, MeldKind.KONG_EXPOSED, mode, claim.from_seat, events)
     s = seats[taker]
     c = list(s.counts)
@@ -1316,18 +632,11 @@ def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Eve
     tiles = claim.tiles or (claim.tile,)
     infos = []
     tile_of: dict[int, int] = {}
-    rs = state.variant
     for w in winners:
-        passed = state.seats[w].passed_wins
-        for t in tiles:
-            if passed and rs.passed_win_bars(passed, t):
-                continue
-            info = win_info(state, w, t, False, **flags)
-            if info is not None:
-                infos.append((w, info))
-                tile_of[w] = t
-                break
-        assert w in tile_of
+        won = _win_on(state, w, tiles, flags)
+        assert won is not None
+        tile_of[w], info = won
+        infos.append((w, info))
     if claim.kind == _C_ROB:
         # the robbed tile goes to the konger's river; the konger keeps his pung (or three concealed)
         src = state.seats[claim.from_seat]
@@ -1356,9 +665,6 @@ def _auto(state: State, events: list[Event]) -> State:
             break
         state = _discard(state, seat, state.drawn, events, auto=True)
     return state
-
-
-# ------------------------------------------------------------------ ending
 
 
 def _wins(

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from .actions import Action
-from .game import legal_actions, to_act
+from .legal import legal_actions, to_act
 from .melds import Meld, MeldKind
 from .state import ClaimKind, HandResult, Phase, Seat, Settlement, State, copier
-from .tiles import from_counts
+from .tiles import NUM_KINDS, from_counts
 from .variant import Options
 
 
@@ -54,6 +54,54 @@ class Observation:
     kong_tiles: tuple[int, ...] = ()  # tiles a two-tile 开杠 turned up (public)
     winners: tuple[int, ...] = ()
     choice_stage: str | None = None  # which pre-hand choice is being made (Variant.choice_stage): 换三张
+
+
+COPIES = 4  # of each tile kind
+
+
+def unseen(obs: Observation) -> list[int]:
+    """Copies of each tile kind the seat of ``obs`` cannot see, each tile counted once: four of each kind
+    less its own hand, every river, every meld shown (its own concealed kongs too), each other seat's hand
+    where it is shown (at the end, after a 血战 win, during 扳牌's three turns) or else the tiles it revealed
+    that are still in its hand (revealed less what it has since thrown or melded), the tiles a two-tile 开杠
+    turned up, and a tile on offer that is in nobody's river or hand it sees (the fourth tile of a kong being
+    robbed, the shown haidi tile). A kind the set holds fewer of (the honors of a 108-tile set) still counts
+    four: only what can be seen is taken off. The AI's useful tiles and the waits' counts read it."""
+    seen = [0] * NUM_KINDS
+    for t in obs.hand:
+        seen[t] += 1
+    me = obs.seat
+    for ps in obs.seats:
+        for t in ps.discards:
+            seen[t] += 1
+        for m in ps.melds:
+            for t in m.tiles:
+                seen[t] += 1
+        if ps.seat == me:
+            continue
+        if ps.hand is not None:
+            for t in ps.hand:
+                seen[t] += 1
+        elif ps.revealed:
+            gone = [0] * NUM_KINDS  # of this seat's own, already counted: its river and its melds
+            for t in ps.discards:
+                gone[t] += 1
+            for m in ps.melds:
+                for t in m.tiles:
+                    gone[t] += 1
+            for t in ps.revealed:
+                if gone[t]:
+                    gone[t] -= 1
+                else:
+                    seen[t] += 1
+    for t in obs.kong_tiles:
+        seen[t] += 1
+    tile = obs.claim_tile
+    if tile is not None and (
+        obs.claim_kind == ClaimKind.ROB or (obs.claim_kind == ClaimKind.HAIDI and obs.claim_from != me)
+    ):
+        seen[tile] += 1  # out of the konger's hand / in the haidi taker's hand, face up
+    return [COPIES - n if n < COPIES else 0 for n in seen]
 
 
 # enum members as module constants (on Python 3.11 ``Phase.TURN`` goes through EnumType.__getattr__)

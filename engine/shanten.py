@@ -7,7 +7,9 @@ pairs, 碰碰胡 / 清一色 with any pair, 将将胡 in any shape, 全求人's 
 variant's real waits: so ``Variant.shanten(...) == 0`` exactly when ``waits`` is not empty.
 
 The standard shape is read suit by suit: a memoised Pareto set of (melds, partial sets, heads, a loose tile
-that may still pair) per 9-count pattern, merged across suits.
+that may still pair) per 9-count pattern, merged across suits. Those sets count tiles, not which tile
+completes a set, so a 0 of a hand holding a four is checked against a wait on a fifth copy
+(``_checked_ready``, ``HandShape.checked_ready``): rare, and only then are the tiles tried.
 """
 
 from __future__ import annotations
@@ -311,8 +313,10 @@ def suit_ids(counts: Counts, pair_258: bool) -> list[int]:
     ]
 
 
-def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
-    """Standard-shape shanten (−1 complete, 0 ready); with ``pair_258`` only a 2/5/8 pair is a head."""
+def shanten_shape(counts: Counts, melds: int, pair_258: bool, checked: bool = True) -> int:
+    """Standard-shape shanten (−1 complete, 0 ready); with ``pair_258`` only a 2/5/8 pair is a head.
+    ``checked``: a 0 of a hand holding a four is checked against a fifth copy (``_checked_ready``); without
+    it the bare reading of the option sets, exact for −1 (complete)."""
     suited = _CACHES[pair_258, False]
     k = counts[0:9]
     a = suited.get(k)
@@ -348,7 +352,56 @@ def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
     s = _FINALS.get((ab << _ID_BITS | cd) << 3 | melds)
     if s is None:
         s = final_id(ab, cd, melds)
+    if s == 0 and checked and 4 in counts:
+        return _checked_ready(counts, melds, pair_258)
     return s
+
+
+def _checked_ready(counts: Counts, melds: int, pair_258: bool) -> int:
+    """The standard shape's 0 of a hand holding a four, checked. The option sets count sets and pairs, not
+    which tile completes them, so a 3k+1 hand whose only wait would be a fifth copy of a tile held four times
+    (``456m333789s5555z``: 555z and a 5z single) reads as ready, and so does a 3k+2 hand whose every ready
+    discard leaves such a wait. Such a hand is 1 from ready (one exchange: a copy of the four for another
+    tile); 0 if a tile still in play completes it (3k+1), or a discard leaves such a hand (3k+2)."""
+    n = sum(counts)
+    if n % 3 == 1:
+        if n + 3 * melds == 13:
+            from .shape import standard_waits  # engine/shape.py imports this module: read at call time
+
+            # the real waits with any pair (suit by suit, cached, never a fifth copy); with a 2/5/8 pair,
+            # those whose completed hand has one
+            tiles = standard_waits(counts)
+        else:
+            tiles = _near(counts)  # more tiles than the melds leave room for: each tried
+        for t in tiles:
+            if shanten_shape(_plus(counts, t), melds, pair_258, False) <= -1:
+                return 0
+        return 1
+    for t in _fours_first(counts):
+        if shanten_shape(_minus(counts, t), melds, pair_258) == 0:
+            return 0
+    return 1
+
+
+def _fours_first(counts: Counts) -> list[int]:
+    """The tiles held, a copy of a four first: the discard that most often leaves a real wait."""
+    return sorted((t for t in range(NUM_KINDS) if counts[t]), key=lambda t: counts[t] != 4)
+
+
+def _near(counts: Counts) -> list[int]:
+    """The tiles a 3k+1 hand may wait on by the standard shape: held tiles and their suit neighbours within
+    two, never a fifth copy."""
+    out = []
+    for t in range(NUM_KINDS):
+        if counts[t] >= 4:
+            continue
+        if t < SUITED_KINDS:
+            lo = t - t % 9
+            if any(counts[max(lo, t - 2) : min(lo + 9, t + 3)]):
+                out.append(t)
+        elif counts[t]:
+            out.append(t)
+    return out
 
 
 Stats = tuple[int, int, int]  # pairs for 七小对 (a four = 2), triplets, exact pairs
@@ -452,15 +505,40 @@ class HandShape:
         )
 
     def shanten(self, counts: Counts) -> int:
-        """Shanten of concealed ``counts`` (3k+1 or 3k+2 tiles) with these melds: a lower bound."""
-        best = shanten_shape(counts, self.n_melds, self.pair_258)
+        """Shanten of concealed ``counts`` (3k+1 or 3k+2 tiles) with these melds: a lower bound. A 0 with a
+        four held is checked against a fifth copy (``checked_ready``)."""
+        n = sum(counts)
+        ready_13 = n % 3 == 1
+        best = shanten_shape(counts, self.n_melds, self.pair_258, ready_13)
         if best <= -1:
             return best
         b = bytes(counts)  # stats(counts), inline
         c2 = b.count(2)
         c3 = b.count(3)
         c4 = b.count(4)
-        return self.side(counts, (c2 + c3 + 2 * c4, c3 + c4, c2), sum(counts), best)
+        s = self.side(counts, (c2 + c3 + 2 * c4, c3 + c4, c2), n, best)
+        if s == 0 and c4 and (best or not ready_13):
+            return self.checked_ready(counts, n)
+        return s
+
+    def checked_ready(self, counts: Counts, n: int) -> int:
+        """A 0 of ``n`` tiles with a four held, checked as ``shanten_shape`` checks the standard shape's
+        (a 3k+1 hand's by the side shapes too: 碰碰胡 counts a four as a pung and its fourth tile as a
+        single to pair). 0 if some tile (never a fifth copy) completes this 3k+1 hand by these shapes, or
+        some discard leaves a 3k+1 hand that is ready by this check; else 1."""
+        if n % 3 == 1:
+            tiles = set(_near(counts))
+            if self.all_258_melds:
+                tiles.update(t for t in TILES_258 if counts[t] < 4)
+            for t in tiles:
+                c = _plus(counts, t)
+                if self.side(c, stats(c), n + 1, shanten_shape(c, self.n_melds, self.pair_258, False)) <= -1:
+                    return 0
+            return 1
+        for t in _fours_first(counts):
+            if self.shanten(_minus(counts, t)) == 0:
+                return 0
+        return 1
 
     def side(self, counts: Counts, st: Stats, n: int, best: int) -> int:
         """``best`` improved by the shapes beyond the standard one: 七小对, 碰碰胡, 将将胡, 清一色, 全求人,
@@ -498,7 +576,7 @@ class HandShape:
         ):
             one = _ONE_SUIT.get(suits_used(counts))
             if one is not None and self.suit in (-1, one):
-                best = min(best, shanten_shape(counts, self.n_melds, False))  # 清一色: any pair
+                best = min(best, shanten_shape(counts, self.n_melds, False, False))  # 清一色: any pair
         return best
 
     def _may_table(self, counts: Counts, st: Stats, off: int, n: int, s: int) -> tuple[bool, ...] | None:
@@ -632,6 +710,10 @@ class HandShape:
                     new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
                 if new < s:
                     found.append(t)
+        if s == 1 and found:
+            # a draw that makes the hand 'ready' only toward a fifth copy of a four does not lower it
+            four = 4 in counts
+            found = [t for t in found if not (four or counts[t] == 3) or self.shanten(_plus(counts, t)) < 1]
         return found
 
     def discards(self, counts: Counts) -> PlainDiscards:
@@ -730,7 +812,13 @@ class Discards(PlainDiscards):
             s = final_id(self.ab, merge_id(ids[2], m), self.shape.n_melds)
         if s <= -1:
             return s
-        return self.shape.side(after, sub_stats(self.st, self.counts, t), self.n - 1, s)
+        shape = self.shape
+        if s == 0 and 4 in after:
+            s = _checked_ready(after, shape.n_melds, shape.pair_258)
+        side = shape.side(after, sub_stats(self.st, self.counts, t), self.n - 1, s)
+        if side == 0 and s and 4 in after:
+            return shape.checked_ready(after, self.n - 1)
+        return side
 
     def useful(self, t: int, after: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
         """``shape.useful(after, s, unseen, extra)``, ``after`` being the hand less one ``t``: only ``t``'s

@@ -56,7 +56,7 @@ class Seat:
     choice: str | None = None  # pre-hand choice (飘 "0".."4", 加锤 "0".."2", 定缺 "m"/"s"/"p")
     won: bool = False  # 血战: this seat has won and left play
     passed_kongs: tuple[int, ...] = ()  # tiles whose 补杠 this seat could have made and did not (过手杠)
-    # A memo, not state: (variant, waits by shape) of this hand once play has asked (engine/game.py's
+    # A memo, not state: (variant, waits by shape) of this hand once play has asked (engine/claims.py's
     # _claim_candidates: every discard is checked against three seats, and a Seat lives unchanged through
     # the other seats' turns). A pure function of the fields above: never compared, hashed or shown, and
     # every copy starts without it.

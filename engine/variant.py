@@ -2,7 +2,7 @@
 
 A variant is one file in ``engine/variants/``: a subclass of :class:`Variant` that overrides only what its
 region changes, like python-chess's variant boards or scalachess's ``Variant``. The core state machine
-(game.py) knows no region: it asks the variant, by concern,
+(engine/game.py and its parts) knows no region: it asks the variant, by concern,
 
 * dealing and pre-hand choices — the tile set, the first dealer, 飘 / 加锤 / 定缺 (and later stages such as
   换三张 through ``after_choices``), opening hands (起手小胡, 扳牌);

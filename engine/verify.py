@@ -21,7 +21,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .game import new_hand
+from .deal import new_hand
 from .state import State
 from .tiles import format_tiles, tile_str
 from .variants import VARIANTS, get_variant

@@ -8,7 +8,7 @@ heads and loose tiles (engine/shanten.py's definition) and combines all of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from engine import Meld, MeldKind, Variant, WinContext
@@ -136,7 +136,35 @@ def _combine(a: frozenset[Opt], b: frozenset[Opt]) -> frozenset[Opt]:
     return frozenset((x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] | y[3]) for x in a for y in b)
 
 
+def minus(counts: Counts, t: int) -> Counts:
+    c = list(counts)
+    c[t] -= 1
+    return tuple(c)
+
+
+def checked(counts: Counts, raw: int, shanten: Callable[[Counts], int], bare: Callable[[Counts], int]) -> int:
+    """A 0 of a hand holding a four, checked against a fifth copy (engine/shanten.py ``_checked_ready``): a
+    3k+1 hand is ready only if a tile still in play (every kind tried) completes it by ``bare`` (the reading
+    without the check, exact for −1); a 3k+2 hand only if a discard leaves a hand ready by ``shanten``. Else
+    1."""
+    if raw != 0 or 4 not in counts:
+        return raw
+    if sum(counts) % 3 == 1:
+        return 0 if any(counts[t] < 4 and bare(plus(counts, t)) <= -1 for t in range(NUM_KINDS)) else 1
+    return 0 if any(counts[t] and shanten(minus(counts, t)) == 0 for t in range(NUM_KINDS)) else 1
+
+
 def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
+    """The standard-shape shanten, a 0 with a four held checked (``checked``)."""
+    return checked(
+        counts,
+        bare_shanten_shape(counts, melds, pair_258),
+        lambda c: shanten_shape(c, melds, pair_258),
+        lambda c: bare_shanten_shape(c, melds, pair_258),
+    )
+
+
+def bare_shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
     """The standard-shape shanten: the best of every combination of every suit's splits."""
     opts = frozenset({(0, 0, 0, 0)})
     for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34)):
@@ -156,11 +184,22 @@ def shanten_shape(counts: Counts, melds: int, pair_258: bool) -> int:
 
 
 def hand_shanten(shapes: Shapes, melds: Sequence[Meld], counts: Counts) -> int:
-    """``HandShape(shapes, melds).shanten(counts)`` written out: the standard shape, then 七小对, 十三幺,
-    全求人, 将将胡, 碰碰胡 and 清一色 as engine/shanten.py defines them."""
+    """``HandShape(shapes, melds).shanten(counts)`` written out: the bare reading of every shape
+    (``bare_hand_shanten``), a 0 with a four held checked against a fifth copy."""
+    return checked(
+        counts,
+        bare_hand_shanten(shapes, melds, counts),
+        lambda c: hand_shanten(shapes, melds, c),
+        lambda c: bare_hand_shanten(shapes, melds, c),
+    )
+
+
+def bare_hand_shanten(shapes: Shapes, melds: Sequence[Meld], counts: Counts) -> int:
+    """The standard shape, then 七小对, 十三幺, 全求人, 将将胡, 碰碰胡 and 清一色 as engine/shanten.py defines
+    them."""
     nm = len(melds)
     n = sum(counts)
-    best = shanten_shape(counts, nm, shapes.pair_258)
+    best = bare_shanten_shape(counts, nm, shapes.pair_258)
     if best <= -1:
         return best
     if nm == 0 and n >= 13:
@@ -187,7 +226,7 @@ def hand_shanten(shapes: Shapes, melds: Sequence[Meld], counts: Counts) -> int:
     meld_suits = {m.tile // 9 for m in melds}
     floor = 0 if n % 3 == 1 else -1
     if best > floor and shapes.one_suit and len(held) == 1 and 3 not in held and len(held | meld_suits) == 1:
-        best = min(best, shanten_shape(counts, nm, False))
+        best = min(best, bare_shanten_shape(counts, nm, False))
     return best
 
 

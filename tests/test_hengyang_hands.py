@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Act, Phase, parse_tile
+from engine import Act, Phase, parse_tile, parse_tiles_ordered
 
-from .dealing import act, discard, hand_names, last_settlement, legal, param_id
-from .hengyang_helpers import HY, JUNK, deal, win_names
+from .dealing import act, act_events, dice_sum, discard, hand_names, last_settlement, legal, param_id
+from .hengyang_helpers import HY, JUNK, deal, kai_dice, win_names
 
 # ---------------------------------------------------------------- 平和 / 门前清
 
@@ -136,10 +136,19 @@ def test_longqidui_five_pairs_and_a_triplet_won_on_its_fourth() -> None:
 
 
 def test_longqidui_a_four_four_pairs_and_the_single_self_drawn() -> None:
-    """docs/rules/hengyang.md §7.6, 裁定 5: 龙七对's other form, a four held (not declared: a declared kong
-    leaves no seven pairs), four pairs and the single's mate; here also won on a discard."""
+    """docs/rules/hengyang.md §7.6, 裁定 5: a four, four pairs and a single is 龙七对 only when the single's
+    mate is self-drawn; the four is held, not declared (a declared kong leaves no seven pairs)."""
     assert win_names("1111m33m66s77s99s44p", "4p") == ["longqidui"]
-    assert win_names("1111m33m66s77s99s44p", "4p", self_draw=False) == ["longqidui"]
+
+
+def test_longqidui_second_form_on_a_discard_is_a_plain_qidui() -> None:
+    """docs/rules/hengyang.md 裁定 5: won on a discard, the four + four pairs + single is a plain 七小对 —
+    only the first form (five pairs and a triplet, the discard its fourth) is 龙七对 on a discard. Also with
+    清一色, and with two fours (the discard completes neither)."""
+    assert win_names("1111m33m66s77s99s44p", "4p", self_draw=False) == ["qidui"]
+    assert win_names("1111s33s44s66s77s88s", "8s", self_draw=False) == ["qidui", "qingyise"]
+    assert win_names("1111m4444p66s77s99s", "9s", self_draw=False) == ["qidui"]
+    assert win_names("1111m4444p66s77s99s", "4p", self_draw=False) == ["longqidui"]
 
 
 def test_big_hands_add_up() -> None:
@@ -218,6 +227,22 @@ def test_dihu_on_the_first_discard_after_a_dealer_kong() -> None:
     assert state.current == 0 and state.drawn == parse_tile("1p")
     state = act(state, 0, Act.DISCARD, "5s")
     assert "1 win" in legal(state, 1)
+    state = act(state, 1, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["dihu"]
+    assert settlement.deltas == (-70, 70, 0, 0)
+
+
+def test_dihu_on_the_tiles_the_dealers_first_kaigang_lets_fall() -> None:
+    """docs/rules/hengyang.md 裁定 20 (地胡 stands even if the dealer made his own kong before that discard):
+    the dealer's first turn is an 开杠 of 5555m; neither turned-up tile (9m, 5p) wins for him,
+    both fall — discards, his first — and seat 1 wins on the 5p: 地胡, the dealer pays 70 as for 地胡 on a
+    thrown tile (besides 20 from each player for the 暗杠)."""
+    n = kai_dice(0)
+    state = deal(["5555m234s678p23p88s", "234m45556s789p34p", JUNK[1], JUNK[2]], stacks={n: "9m5p"})
+    state, events = act_events(state, 0, Act.KONG, "5m", "kai")
+    assert dice_sum(events) == n and state.seats[0].discards == tuple(parse_tiles_ordered("9m5p"))
+    assert legal(state, 1) == {"1 win", "1 pass"}
     state = act(state, 1, Act.WIN)
     settlement = last_settlement(state)
     assert hand_names(settlement, 1) == ["dihu"]

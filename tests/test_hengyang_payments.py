@@ -3,8 +3,8 @@
 Every figure of the examples in docs/rules/hengyang.md §8.5 is reproduced here, including the 清一色 + 七小对
 one. Seat 0 deals in every test. Hands: OPEN pungs 9m and throws 9s, then waits 1p/4p for a plain 平和 (not
 门前清, so the examples' bare figures); SMALL is a concealed 平和 waiting 1p/4p (门前清 adds 1 番); QIDUI
-waits 4m for 七小对 (n = 1); QYS_QD waits 6s for 清一色 + 七小对 (n = 2); LONG waits 9p for 龙七对. The other
-seats hold junk.
+waits 4m for 七小对 (n = 1); QYS_QD waits 6s for 清一色 + 七小对 (n = 2); LONG waits 9p for 龙七对
+(self-drawn only), TRIPLET 1m for 龙七对. The other seats hold junk.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ OPEN = "99m234m45556s9s23p"  # [999m] 234m 456s 55s 23p after the pung
 SMALL = "234m45556s23789p"
 QIDUI = "11m33m4m55s77s22p99p"
 QYS_QD = "11s33s44s6s77s88s99s"
-LONG = "1111m33m55s77s22p9p"
+LONG = "1111m33m55s77s22p9p"  # a four, four pairs and a single: 龙七对 only self-drawn
+TRIPLET = "111m33m55s77s22p99p"  # five pairs and a triplet: 龙七对 on 1m, on a discard too
 BIG = [(QIDUI, "4m", ["qidui"]), (QYS_QD, "6s", ["qidui", "qingyise"])]
 
 
@@ -257,18 +258,35 @@ def test_longqidui_self_draw_pays_one_fan_more() -> None:
     assert paid(settlement) == {0: 50, 2: 40, 3: 40}
 
 
+def deal_in(hand: str, tile: str, discarder: int) -> State:
+    """Seat 1 holds ``hand``; ``discarder`` (seat 2, or the dealer a round later) draws ``tile`` and throws
+    it, seat 1 wins on it."""
+    draws = "5m" + tile if discarder == 2 else "5m5m5m" + tile
+    state = deal([JUNK[0] + "3s", hand, JUNK[2], JUNK[1]], draws=draws)
+    state = discard_drawn(discard(state, 0, "3s"))
+    if discarder == 0:
+        state = discard_drawn(discard_drawn(state))
+    return act(act(state, discarder, Act.DISCARD, tile), 1, Act.WIN)
+
+
 @pytest.mark.parametrize(("discarder", "amount"), [(2, 70), (0, 80)])
 def test_longqidui_on_a_discard_pays_one_fan_more(discarder: int, amount: int) -> None:
-    """docs/rules/hengyang.md §8.2, 裁定 5: 龙七对 = 七小对 + 1 番 from each payer: 60 + 10, or 70 + 10."""
-    state = deal([JUNK[0] + "3s", LONG, JUNK[2], JUNK[1]], draws="5m5m5m")
-    state = discard(state, 0, "3s")
-    state = discard_drawn(state)
-    if discarder == 2:
-        state = act(state, 2, Act.DISCARD, "9p")
-    else:
-        state = act(discard_drawn(discard_drawn(state)), 0, Act.DISCARD, "9p")
-    state = act(state, 1, Act.WIN)
-    assert paid(last_settlement(state)) == {discarder: amount}
+    """docs/rules/hengyang.md §7.6, §8.2, 裁定 5: five pairs and a triplet won on its fourth on a discard is
+    龙七对, 七小对 + 1 番 to each payment: 60 + 10, or 70 + 10."""
+    state = deal_in(TRIPLET, "1m", discarder)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["longqidui"]
+    assert paid(settlement) == {discarder: amount}
+
+
+@pytest.mark.parametrize(("discarder", "amount"), [(2, 60), (0, 70)])
+def test_longqidui_second_form_on_a_discard_pays_as_qidui(discarder: int, amount: int) -> None:
+    """docs/rules/hengyang.md §7.6, 裁定 5: a four, four pairs and a single won on a discard is a plain
+    七小对: 60, or 70 from the dealer."""
+    state = deal_in(LONG, "9p", discarder)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 1) == ["qidui"]
+    assert paid(settlement) == {discarder: amount}
 
 
 # ---------------------------------------------------------------- 底分

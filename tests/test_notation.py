@@ -11,6 +11,7 @@ from engine import (
     Act,
     Action,
     InvalidNotation,
+    KongMode,
     Meld,
     MeldKind,
     Phase,
@@ -197,6 +198,36 @@ def test_words_an_action_does_not_take_raise_invalid_notation(bad: str) -> None:
         Action.parse(bad)
 
 
+def _rebuilt(a: Action) -> Action:
+    """The action made again from its typed accessors (the detail word only through them)."""
+    if a.act == Act.KONG:
+        assert a.tile is not None
+        return Action.kong(a.seat, a.tile, a.kong_mode)
+    if a.act == Act.OPENING:
+        return Action.opening(a.seat, a.opening_hands)
+    if a.act == Act.CHOOSE:
+        return Action.choose(a.seat, a.choice)
+    return Action(a.seat, a.act, a.tile)
+
+
+def test_the_detail_word_through_typed_accessors() -> None:
+    """A kong's mode, the opening hands an OPENING declares ("+"-joined in the text), a pre-hand choice and
+    the tiles a 换三张 pick names: read from the parsed text, written back by the constructors to the same
+    text; an accessor of another action's word is an error, never a silent empty value."""
+    kai = Action.parse("1 kong 5m kai")
+    assert kai.kong_mode == KongMode.KAI and Action.parse("1 kong 5m").kong_mode == KongMode.PLAIN
+    assert str(Action.kong(1, parse_tile("5m"), KongMode.KAI)) == "1 kong 5m kai"
+    opening = Action.parse("0 opening sixi+queyimen")
+    assert opening.opening_hands == ("sixi", "queyimen")
+    assert str(Action.opening(0, ("sixi", "queyimen"))) == "0 opening sixi+queyimen"
+    assert Action.parse("2 choose m").choice == "m"
+    assert Action.parse("3 choose 557m").picked_tiles == [parse_tile(t) for t in ("5m", "5m", "7m")]
+    assert str(Action.choose(3, "557m")) == "3 choose 557m"
+    for wrong in ("kong_mode", "opening_hands", "choice", "picked_tiles"):
+        with pytest.raises(ValueError):
+            getattr(Action.parse("2 discard 5m"), wrong)
+
+
 PLAYOUTS = {
     "changsha": [{}, {"birds": 0}],
     "hengyang": [{}, {"birds": 1}],
@@ -239,6 +270,7 @@ def test_every_action_of_seeded_playouts_round_trips_and_every_hand_replays(vari
             for a in acts:
                 assert Action.parse(str(a)) == a, str(a)
                 kinds.add((a.act, a.tile is not None, bool(a.detail)))
+                assert _rebuilt(a) == a, str(a)
             action = _eager(acts, rng) if seed % 2 else rng.choice(acts)
             log.append(str(action))
             state, _ = apply(state, action)

@@ -14,6 +14,7 @@ import pytest
 
 from engine import (
     VARIANTS,
+    Act,
     Phase,
     State,
     apply,
@@ -22,11 +23,12 @@ from engine import (
     new_hand,
     observe,
     observe_public,
+    parse_tile,
     to_act,
 )
 from engine.melds import Meld, MeldKind
-from engine.observe import PUBLIC, Observation, PublicSeat, _to_act_visible
-from engine.state import evolve, evolve_seat
+from engine.observe import PUBLIC, Observation, PublicSeat, _to_act_visible, unseen
+from engine.state import ClaimKind, evolve, evolve_seat
 from engine.tiles import from_counts
 
 from .playout import eager_policy, random_policy
@@ -205,3 +207,66 @@ def test_an_observation_pickles_and_compares_like_a_plain_one() -> None:
         back = pickle.loads(pickle.dumps(got))
         assert back == got == reference_observe(state, viewer) and type(back) is Observation
         assert hash(got.seats[1]) == hash(reference_observe(state, viewer).seats[1])
+
+
+@pytest.mark.parametrize("variant", ["changsha", "hengyang", "sichuan", "shaoyang"])
+def test_unseen_takes_off_every_visible_tile_once(variant: str) -> None:
+    """``engine.observe.unseen``: what a seat cannot see is exactly the wall, the other seats' concealed tiles
+    where their hands are not shown and the tiles of concealed kongs hidden from it (and the kinds the set
+    holds fewer than four of) — less the shown haidi tile in the taker's hand, and less the revealed opening
+    tiles still in a hand, which it takes off as far as it can tell them from the rest (revealed less that
+    seat's river and melds). Every viewer, every position of whole hands (扳牌's three turns, 血战 winners'
+    shown hands, 开杠's turned-up tiles and the rest, as the hands meet them)."""
+    rs = get_variant(variant)
+    checked = 0
+    for state in _positions(variant):
+        copies = [0] * 34
+        for t in rs.tile_set(state.num_seats, state.options):
+            copies[t] += 1
+        wall = [0] * 34
+        for p, t in enumerate(state.wall.tiles):
+            if not state.wall.taken >> p & 1:
+                wall[t] += 1
+        claim = state.claim if state.phase == Phase.CLAIM else None
+        for viewer in range(state.num_seats):
+            obs = observe(state, viewer)
+            hidden = [wall[t] + 4 - copies[t] for t in range(34)]
+            if not obs.hand:  # a blind choice (加锤, 飘): its own tiles unseen too
+                hidden = [h + n for h, n in zip(hidden, state.seats[viewer].counts, strict=True)]
+            told = [0] * 34  # revealed tiles still in a hand not shown: the count may or may not know them
+            for i, (s, ps) in enumerate(zip(state.seats, obs.seats, strict=True)):
+                if i == viewer:
+                    continue
+                for m in s.melds:
+                    if m not in ps.melds:
+                        for t in m.tiles:
+                            hidden[t] += 1
+                if ps.hand is None:
+                    for t in range(34):
+                        hidden[t] += s.counts[t]
+                    for t in set(ps.revealed):
+                        told[t] += min(ps.revealed.count(t), s.counts[t])
+            if claim is not None and claim.kind == ClaimKind.HAIDI and claim.from_seat != viewer:
+                hidden[claim.tile] -= 1  # in the taker's hand, face up
+            got = unseen(obs)
+            assert all(hidden[t] - told[t] <= got[t] <= hidden[t] for t in range(34)), (state.version, viewer)
+            if not any(told):
+                assert got == hidden, (state.version, viewer)
+            checked += 1
+    assert checked > 1000
+
+
+def test_unseen_counts_a_revealed_tile_once_after_it_is_thrown() -> None:
+    """Changsha 六六顺 shows 444m and 555s; seat 1 then throws a 4m: three 4m are in sight (two revealed
+    still in his hand, one in his river), so one is unseen — the revealed tile is not counted again in the
+    river (the waits' counts counted it twice)."""
+    from .changsha_helpers import JUNK, deal
+    from .dealing import act, discard
+
+    state = deal([JUNK[0] + "3s", "1444m45556s2789p", JUNK[1], JUNK[2]], draws="9s", birds=0, openings=True)
+    state = act(state, 1, Act.OPENING, detail="liuliushun")
+    state = discard(discard(state, 0, "3s"), 1, "4m")
+    four_m = parse_tile("4m")
+    for viewer in (2, 3):
+        assert unseen(observe(state, viewer))[four_m] == 1
+    assert unseen(observe(state, 1))[four_m] == 1  # his own two and the river

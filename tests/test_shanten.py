@@ -63,6 +63,48 @@ def test_a_four_counts_as_two_pairs_for_seven_pairs() -> None:
         assert get_variant(variant).shanten(counts) == 0
 
 
+@pytest.mark.parametrize(
+    ("hand", "variants"),
+    [
+        pytest.param("456m333789s5555z", ("shaoyang",), id="a pung and its fourth tile, 5z"),
+        pytest.param("2222m777m567p999p", SHANTEN_VARIANTS, id="a pung and its fourth tile, 2m"),
+        pytest.param("5555m111s222s333s", SHANTEN_VARIANTS, id="all pungs, 5m"),
+        pytest.param("1111m333s666s999p", ("changsha", "hengyang"), id="碰碰胡 only, 1m"),
+    ],
+)
+def test_a_wait_on_a_fifth_copy_is_no_wait(hand: str, variants: tuple[str, ...]) -> None:
+    """A hand whose only wait would be a fifth copy of a tile it holds four times is 1 from ready, not ready:
+    the shape shanten (the common one, the standard shape alone, each variant's HandShape the AI plays with,
+    a discard's reading in ``Discards``) says what ``Variant.shanten`` and the waits say.
+    ``1111m333s666s999p`` is ready by no shape: 碰碰胡 read 1111m as a pung and a single waiting on 1m."""
+    from engine.shanten import shanten_shape
+
+    counts, _ = parse_hand(hand)
+    assert shanten(counts) == 1
+    assert shanten_shape(counts, 0, False) == 1 and shanten_shape(counts, 0, True) == 1
+    for variant in variants:
+        rs = get_variant(variant)
+        assert rs.waits(counts) == []
+        assert rs.shanten(counts) == 1 and rs.hand_shape().shanten(counts) == 1
+        extra = 22 if counts[22] < 4 else 0  # one tile more, then that tile discarded: 5p (or 1m)
+        with_tile = list(counts)
+        with_tile[extra] += 1
+        assert rs.hand_shape().discards(tuple(with_tile)).shanten(extra, counts) == 1
+
+
+def test_a_fourteen_tile_hand_ready_only_toward_a_fifth_copy_is_one_away() -> None:
+    """``456m333789s5555p1p`` (Changsha, a 2/5/8 pair): every discard that looks ready leaves a wait on a
+    fifth 5p or a 1p single that is no 2/5/8 pair: 1 from ready, as every discard's own shanten says."""
+    from engine.shanten import shanten_shape
+
+    counts, _ = parse_hand("456m333789s5555p1p")
+    rs = get_variant("changsha")
+    held = [d for d in range(NUM_KINDS) if counts[d]]
+    assert min(rs.shanten(tuple(n - (t == d) for t, n in enumerate(counts))) for d in held) == 1
+    assert rs.hand_shape().shanten(counts) == 1 and shanten_shape(counts, 0, True) == 1
+    assert shanten(counts) == 0  # any pair: 1p is a single to wait on once a 5p is thrown
+
+
 def test_a_situational_limit_makes_a_shape_ready_hand_one_away() -> None:
     """Sichuan: a hand of three suits can't win (必须缺门可胡) — its 'ready' shape is 1 from ready."""
     counts, _ = parse_hand("123m456s789p11p23m")

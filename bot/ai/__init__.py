@@ -15,7 +15,7 @@ import random
 from engine import Action, Observation
 
 from . import baseline, player
-from .baseline import Evaluator, visible_counts
+from .baseline import Evaluator
 from .levels import BASELINE_LEVEL, DEFAULT_LEVEL, LEVEL_IDS, LEVELS, Level, get_level
 
 
@@ -36,5 +36,4 @@ __all__ = [
     "Level",
     "choose",
     "get_level",
-    "visible_counts",
 ]

@@ -21,40 +21,13 @@ from collections.abc import Iterable, Sequence
 
 from engine import Act, Action, KongMode, Observation, Phase, Variant, get_variant
 from engine.melds import Meld, MeldKind
+from engine.observe import unseen
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258, to_counts
 
 # Claim kinds ranked for ties: a kong brings a free draw.
 _CLAIM_RANK = {Act.KONG: 3, Act.PUNG: 2, Act.CHOW: 1}
 # 开杠 locks the hand: do it only with at least this many unseen winning tiles.
 KAI_MIN_UNSEEN = 6
-
-
-def visible_counts(obs: Observation) -> list[int]:
-    """Copies of each tile this seat can see: own hand, every river, every shown meld, revealed tiles."""
-    vis = [0] * NUM_KINDS
-    for t in obs.hand:
-        vis[t] += 1
-    me = obs.seat
-    for ps in obs.seats:
-        for t in ps.discards:
-            vis[t] += 1
-        for m in ps.melds:
-            for t in m.tiles:
-                vis[t] += 1
-        if ps.seat != me and ps.revealed:
-            seen = [0] * NUM_KINDS  # what of this seat's is already counted
-            for t in ps.discards:
-                seen[t] += 1
-            for m in ps.melds:
-                for t in m.tiles:
-                    seen[t] += 1
-            shown = [0] * NUM_KINDS
-            for t in ps.revealed:
-                shown[t] += 1
-            for t in range(NUM_KINDS):
-                if shown[t] > seen[t]:
-                    vis[t] += shown[t] - seen[t]  # revealed tiles still in that hand
-    return vis
 
 
 class Evaluator:
@@ -67,8 +40,7 @@ class Evaluator:
         self.choice = me.choice
         self.melds: tuple[Meld, ...] = tuple(me.melds if melds is None else melds)
         self.shape = self.variant.hand_shape(self.melds)
-        vis = visible_counts(obs)
-        self.unseen = [4 - v if v < 4 else 0 for v in vis]
+        self.unseen = unseen(obs)
 
     def with_melds(self, melds: Sequence[Meld]) -> Evaluator:
         ev = object.__new__(Evaluator)
@@ -220,8 +192,8 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Acti
 
 def _kong_mode(ev: Evaluator, after: Counts, options: Sequence[Action]) -> Action:
     """补张 unless 开杠 is legal and the locked hand would wait on many tiles."""
-    kai = next((a for a in options if a.detail == KongMode.KAI), None)
-    bu = next((a for a in options if a.detail != KongMode.KAI), options[0])
+    kai = next((a for a in options if a.kong_mode == KongMode.KAI), None)
+    bu = next((a for a in options if a.kong_mode != KongMode.KAI), options[0])
     if kai is not None:
         w = ev.waits(after)
         if len(w) >= 2 and sum(ev.unseen[t] for t in w) >= KAI_MIN_UNSEEN:
@@ -292,7 +264,7 @@ def choose(obs: Observation, rng: random.Random) -> Action:
     if obs.phase == Phase.OPENING:
         openings = [a for a in legal if a.act == Act.OPENING]
         if openings:
-            return max(openings, key=lambda a: (len(a.detail.split("+")), a.detail))
+            return max(openings, key=lambda a: len(a.opening_hands))  # one action declares them all
         return legal[0]
     if obs.phase == Phase.HAIDI:
         return next((a for a in legal if a.act == Act.TAKE), legal[-1])

@@ -339,14 +339,14 @@ def _choose_choice(obs: Observation, picks: Sequence[Action], level: Level) -> A
     if len(picks) == 1 or not obs.hand or not level.value:
         return picks[0]
     rd_table = Table.of(obs, Reader(obs, level).variant)
-    values = [a.detail for a in picks]
+    values = [a.choice for a in picks]
     if rd_table.variant.choice_pick(values) is not None:
         return picks[0]
     counts = to_counts(obs.hand)
     best: tuple[tuple[float, ...], Action] | None = None
     for i, a in enumerate(picks):
         choices = list(rd_table.choices)
-        choices[obs.seat] = a.detail
+        choices[obs.seat] = a.choice
         t2 = Table(rd_table.variant, obs, rd_table.seats, tuple(choices), rd_table.won, rd_table.base)
         dead = dead_suits(t2, obs.seat)
         c = list(counts)

@@ -62,7 +62,7 @@ from bot.table.runtime import (
 from bot.text import render, views
 from bot.text.texts import t
 from bot.text.views import WARN_AT
-from engine import Act, Action, ClaimKind, Event, EventKind, KongMode, MeldKind, Observation, Phase, State
+from engine import Act, Action, ClaimKind, Event, EventKind, MeldKind, Observation, Phase, State
 from storage import Facts, Post, SeatPlay, Storage, StorageError
 from storage.store import ActionLog
 
@@ -118,7 +118,7 @@ def claim_moment(before: State, action: Action, events: Sequence[Event] = ()) ->
         concealed = before.seats[action.seat].counts[action.tile] == 4
         kind = MeldKind.KONG_CONCEALED if concealed else MeldKind.KONG_ADDED
         if before.variant.robbable(before, kind):
-            return Moment(ClaimKind.ROB, action.seat, action.tile, KongMode(action.detail))
+            return Moment(ClaimKind.ROB, action.seat, action.tile, action.kong_mode)
     return None
 
 

@@ -30,6 +30,7 @@ from engine import (
     get_variant,
 )
 from engine.melds import Meld, MeldKind
+from engine.observe import unseen
 from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import (
     HONOR_ZH,
@@ -197,26 +198,8 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
     return "\n".join(lines)
 
 
-def _unseen(obs: Observation) -> list[int]:
-    seen = [0] * 34
-    for t in obs.hand:
-        seen[t] += 1
-    for ps in obs.seats:
-        for t in ps.discards:
-            seen[t] += 1
-        for m in ps.melds:
-            for t in m.tiles:
-                seen[t] += 1
-        if ps.seat != obs.seat:
-            for t in ps.hand if ps.hand is not None else ps.revealed:
-                seen[t] += 1
-    for t in obs.kong_tiles:
-        seen[t] += 1
-    return [max(0, 4 - n) for n in seen]
-
-
-def _waits_text(ws: Sequence[int], unseen: Sequence[int], lang: str) -> str:
-    return ", ".join(f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=unseen[t])})" for t in ws)
+def _waits_text(ws: Sequence[int], left: Sequence[int], lang: str) -> str:
+    return ", ".join(f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=left[t])})" for t in ws)
 
 
 def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
@@ -227,10 +210,10 @@ def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
     me = obs.seats[obs.seat]
     melds = me.melds
     n = len(obs.hand)
-    unseen = _unseen(obs)
+    left = unseen(obs)
     if n % 3 == 1:
         ws = rs.waits(counts, melds, obs.options, me.choice)
-        return [f"{tr('hand.waits', lang)}: {_waits_text(ws, unseen, lang)}"] if ws else []
+        return [f"{tr('hand.waits', lang)}: {_waits_text(ws, left, lang)}"] if ws else []
     if n % 3 != 2 or obs.seats[obs.seat].locked:
         return []
     out = []
@@ -242,7 +225,7 @@ def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
             out.append(
                 "  "
                 + tr(
-                    "hand.discard_waits", lang, tile=tile_short(t, lang), waits=_waits_text(ws, unseen, lang)
+                    "hand.discard_waits", lang, tile=tile_short(t, lang), waits=_waits_text(ws, left, lang)
                 )
             )
     return [tr("hand.ready_after", lang) + ":", *out] if out else []
@@ -404,17 +387,17 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
         return tr("act.chow", lang, run=run_label(action.tile, lang))
     if act == Act.KONG:
         tile = tile_short(action.tile if action.tile is not None else (obs.claim_tile or 0), lang)
-        if action.detail == KongMode.BU:
+        if action.kong_mode == KongMode.BU:
             return tr("act.kong.bu", lang, tile=tile)
-        if action.detail == KongMode.KAI:
+        if action.kong_mode == KongMode.KAI:
             return tr("act.kong.kai", lang, tile=tile)
         return tr("act.kong", lang, tile=tile)
     if act == Act.OPENING:
-        return tr("act.opening", lang, hands=hand_names(_variant(obs), action.detail.split("+"), lang))
+        return tr("act.opening", lang, hands=hand_names(_variant(obs), action.opening_hands, lang))
     if act == Act.TAKE:
         return tr("act.take", lang)
     if act == Act.CHOOSE:
-        return _variant(obs).choice_label(action.detail, lang)
+        return _variant(obs).choice_label(action.choice, lang)
     if act == Act.PASS:
         if obs.phase == Phase.OPENING:
             deal_win = not any(a.act == Act.OPENING for a in obs.legal) and any(
@@ -445,9 +428,7 @@ def describe_claim_option(obs: Observation, action: Action, lang: str = "zh") ->
         used_text = tiles_text(used, lang) if lang == "zh" else " ".join(tile_short(x, lang) for x in used)
         return tr("desc.chow", lang, run=run_label(action.tile, lang), used=used_text)
     if act == Act.KONG:
-        key = {KongMode.BU: "desc.kong.bu", KongMode.KAI: "desc.kong.kai"}.get(
-            KongMode(action.detail), "desc.kong"
-        )
+        key = {KongMode.BU: "desc.kong.bu", KongMode.KAI: "desc.kong.kai"}.get(action.kong_mode, "desc.kong")
         return tr(key, lang, tile=tile_short(tile_n, lang))
     if act == Act.PASS:
         return tr("desc.pass", lang)
@@ -473,7 +454,7 @@ def choose_prompt(obs: Observation, lang: str = "zh") -> str:
     """A pre-hand choice named and explained by the variant, with what the hand holds when it is seen
     (定缺: how many tiles of each suit) or that it is chosen blind (飘, 加锤)."""
     rs = _variant(obs)
-    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
+    offered = [a.choice for a in obs.legal if a.act == Act.CHOOSE]
     lines = [rs.choice_prompt(offered, lang) or tr("prompt.choose", lang)]
     if choosing_blind(obs):
         lines.append(tr("prompt.choose.blind", lang))
@@ -495,7 +476,7 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
     if any(a.act == Act.CHOOSE for a in obs.legal):
         return choose_prompt(obs, lang)
     if obs.phase == Phase.OPENING:
-        kinds = max((a.detail.split("+") for a in obs.legal if a.act == Act.OPENING), key=len, default=[])
+        kinds = max((a.opening_hands for a in obs.legal if a.act == Act.OPENING), key=len, default=())
         if not kinds:  # no opening hand, only a win on the dealt tiles (the variant's wins_at_deal)
             return tr("prompt.deal_win", lang)
         rs = _variant(obs)
@@ -519,12 +500,12 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
 
 def tile_pick(obs: Observation) -> TilePick | None:
     """How this seat's pre-hand choice is made, if by picking tiles of its hand (换三张): the variant says."""
-    offered = [a.detail for a in obs.legal if a.act == Act.CHOOSE]
+    offered = [a.choice for a in obs.legal if a.act == Act.CHOOSE]
     return _variant(obs).choice_pick(offered) if offered else None
 
 
 def _picks(obs: Observation) -> list[tuple[Action, Counter[int]]]:
-    return [(a, Counter(parse_tiles(a.detail))) for a in obs.legal if a.act == Act.CHOOSE]
+    return [(a, Counter(a.picked_tiles)) for a in obs.legal if a.act == Act.CHOOSE]
 
 
 def pick_extends(obs: Observation, tiles: Sequence[int]) -> bool:

@@ -96,9 +96,8 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if (std or qd) and one_suit(c, melds):
         big.append(("qingyise", 1))  # 清一色：不需要二五八作将
     if qd:
-        # 七小对; a four of a kind in it (5 pairs + a triplet won on its fourth, or a four + 4 pairs + the
-        # single's mate) is 龙七对: one big hand, 1 番 more per payment (docs/rules/hengyang.md 裁定 5).
-        big.append(("longqidui", 1) if seven_pairs_quads(c) else ("qidui", 1))
+        # 七小对, or 龙七对: one big hand and 1 番 more on each payment (docs/rules/hengyang.md §7.6, 裁定 5)
+        big.append(("longqidui", 1) if is_longqidui(c, ctx.tile, ctx.self_draw) else ("qidui", 1))
     pinghu = std and any(is_258(p) for p in standard_pairs(c))
     if not big and not pinghu:
         return None
@@ -113,6 +112,16 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if big:
         return WinInfo(tuple(big))
     return WinInfo((), ("pinghu", "menqianqing") if _concealed(melds) else ("pinghu",))
+
+
+def is_longqidui(counts: Counts, tile: int, self_draw: bool) -> bool:
+    """龙七对 of a complete seven-pairs hand, by its two forms (seed: 龙七对：5组对子加上一组刻子，和牌即为
+    龙七对，或者有一个杠子加上4组对子和一张单牌，在自摸那张单牌的情况下也为龙七对): five pairs and a triplet
+    won on its fourth, on a discard or self-drawn; or a four, four pairs and a single whose mate is
+    self-drawn — won on a discard, that second form is a plain 七小对 (docs/rules/hengyang.md §7, 裁定 5)."""
+    if not seven_pairs_quads(counts):
+        return False
+    return self_draw or (tile >= 0 and counts[tile] == 4)  # on a discard: the tile made the four
 
 
 # ------------------------------------------------------------------ 扳牌 opening hands

@@ -9,8 +9,8 @@ here).
 from __future__ import annotations
 
 from ..actions import Act, KongMode
-from ..game import win_info
 from ..hands import all_258, all_pungs, one_suit
+from ..machine import win_info
 from ..melds import Meld, MeldKind
 from ..scoring import (
     base_part,
