@@ -337,3 +337,24 @@ async def test_paid_broadcast_sends_new_messages_that_would_wait(tg: FakeTelegra
     assert len(sends) == 6 and out.paid_sends > 0
     assert sum(bool(c.params.get("allow_paid_broadcast")) for c in sends) == out.paid_sends
     await out.close()
+
+
+async def test_a_new_message_never_swallows_the_last_edit_of_the_one_it_replaces(
+    tg: FakeTelegramServer, bot: Bot
+) -> None:
+    """The end of a hand shown: a group's table waits for its pace with the hand's last state, and the next
+    hand's table (a new message) is published meanwhile - the old message still gets its last state, then
+    the new one is sent, and later states go to the new one."""
+    group = tg.add_group("G", members=[tg.add_user("Alice", started=True)])
+    out = Outbox(bot, group_interval=0.3)
+    out.live(group.id, "t1", "hand 1 dealt", fresh=True)
+    await out.drain(5)
+    out.live(group.id, "t1", "hand 1, a move")
+    out.live(group.id, "t1", "hand 1 over")
+    out.live(group.id, "t1", "hand 2 dealt", fresh=True)
+    out.live(group.id, "t1", "hand 2, a move")
+    await out.drain(10)
+    first, second = tg.bot_messages(group)
+    assert [v.text for v in first.versions] == ["hand 1 dealt", "hand 1 over"]
+    assert second.text == "hand 2, a move"
+    await out.close()

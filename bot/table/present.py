@@ -433,11 +433,20 @@ class Presenter:
 
     @staticmethod
     def urgency(rt: TableRuntime, seat: int) -> Priority:
-        """A panel with the player's decision goes first; the end of the hand is always shown; a panel that
-        only follows the table waits for the budget, merged (docs/deploy.md, "Telegram's budget")."""
+        """A panel with a decision the player has not been shown yet goes first; the end of the hand is
+        always shown; a panel that only follows the table - or shows again a decision it showed already,
+        with the moves made since and the time left - waits for the budget, merged (docs/deploy.md,
+        "Telegram's budget")."""
         if rt.state is not None and rt.state.phase == Phase.ENDED:
             return Priority.NORMAL
-        return Priority.URGENT if seat in rt.live.pending and seat not in rt.live.auto else Priority.LAZY
+        live = rt.live
+        p = live.pending.get(seat)
+        if p is None or seat in live.auto:
+            return Priority.LAZY
+        if live.prompted.get(seat) == p.since:
+            return Priority.LAZY
+        live.prompted[seat] = p.since
+        return Priority.URGENT
 
     def publish(self, rt: TableRuntime, fresh_seats: set[int], *, fresh_group: bool = False) -> None:
         """The group's table and every player's panel; ``fresh`` ones are sent as new messages."""

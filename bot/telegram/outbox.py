@@ -177,8 +177,10 @@ class Budget:
             raise
 
     def raise_to(self, ticket: list[Any], priority: int) -> None:
+        """The request became more urgent: it takes its place among those of its new priority from now on
+        (behind the ones that were that urgent before it - not ahead of them by its older place in line)."""
         if priority < ticket[0]:
-            ticket[0] = priority
+            ticket[0], ticket[1] = priority, next(self._seq)
             heapq.heapify(self._waiting)
 
     def refund(self) -> None:
@@ -301,18 +303,23 @@ class Outbox:
         priority: int,
     ) -> None:
         q = self._queues.setdefault(chat_id, deque())
-        for op in q:
-            if op.live and op.key == key:
-                op.content, op.render = content, render
-                op.fresh = op.fresh or fresh
-                self._urge(chat_id, op, priority)
-                return
+        last = next((op for op in reversed(q) if op.live and op.key == key), None)
+        # a later state of the same message replaces one not sent yet - but a new message (a new hand's)
+        # never swallows the last edit of the one it replaces: that edit shows the end of a hand
+        if last is not None and (last.fresh or not fresh):
+            last.content, last.render = content, render
+            self._urge(chat_id, last, priority)
+            return
+        if last is not None:
+            q.append(_Op(True, key, content, fresh, render, priority=priority))
+            self._want(chat_id, priority)
+            return
         first = _Op(True, key, None, fresh, priority=priority)
         if (
             render is not None
             and not q
             and chat_id not in self._workers
-            and self._pace_wait(chat_id, first) <= 0
+            and self._pace_wait(chat_id, first.priority) <= 0
         ):
             content, render = render(), None  # it goes at once: rendered now (and not sent if shown already)
         slot = self._slots.get((chat_id, key))
@@ -326,32 +333,37 @@ class Outbox:
         ):
             return  # already shown
         q.append(_Op(True, key, content, fresh, render, priority=priority))
-        self._poke(chat_id)
+        self._want(chat_id, priority)
         self._kick(chat_id)
 
     def _urge(self, chat_id: int, op: _Op, priority: int) -> None:
         """``op`` is wanted at ``priority`` now: it and its chat's place in the budget's line move up."""
         if priority < op.priority:
             op.priority = priority
-            ticket = self._tickets.get(chat_id)
-            if ticket is not None:
-                self.tokens.raise_to(ticket, priority)
-            self._poke(chat_id)
+            self._want(chat_id, priority)
+
+    def _want(self, chat_id: int, priority: int) -> None:
+        """Something of ``priority`` waits in the chat: whatever the chat waits for now (its next request's
+        token, or the next token of a request in flight that it queues behind) moves up to it."""
+        ticket = self._tickets.get(chat_id)
+        if ticket is not None:
+            self.tokens.raise_to(ticket, priority)
+        self._poke(chat_id)
 
     def _poke(self, chat_id: int) -> None:
         event = self._changed.get(chat_id)
         if event is not None:
             event.set()
 
-    def _pace_wait(self, chat_id: int, op: _Op) -> float:
-        """How long a request for ``op`` made now must wait (> 0: it must): a group's pace, whatever the op;
-        in a private chat, ``lazy_interval`` between edits that only catch up."""
+    def _pace_wait(self, chat_id: int, priority: int) -> float:
+        """How long a request made now for something of ``priority`` must wait (> 0: it must): a group's
+        pace, whatever it is; in a private chat, ``lazy_interval`` between edits that only catch up."""
         now = asyncio.get_running_loop().time()
         if chat_id < 0:
             if self.group_interval <= 0:
                 return 0.0
             return self._last_group_send.get(chat_id, -1e18) + self.group_interval - now
-        if op.priority < LAZY or self.lazy_interval <= 0:
+        if priority < LAZY or self.lazy_interval <= 0:
             return 0.0
         return self._last_private_send.get(chat_id, -1e18) + self.lazy_interval - now
 
@@ -367,10 +379,7 @@ class Outbox:
         sending is over (sent or given up), never if the outbox closes first."""
         q = self._queues.setdefault(chat_id, deque())
         q.append(_Op(False, "", Content(text, kb), on_sent=on_sent))
-        ticket = self._tickets.get(chat_id)
-        if ticket is not None:  # behind a lazy edit of the chat: the post must not wait as long
-            self.tokens.raise_to(ticket, NORMAL)
-        self._poke(chat_id)
+        self._want(chat_id, NORMAL)  # behind a lazy edit of the chat: the post must not wait as long
         self._kick(chat_id)
 
     def adopt(self, chat_id: int, key: str, message_id: int) -> None:
@@ -451,7 +460,7 @@ class Outbox:
         try:
             while q:
                 changed.clear()
-                wait = self._pace_wait(chat_id, q[0])
+                wait = self._pace_wait(chat_id, min(op.priority for op in q))  # the most urgent sets it
                 if wait > 0:  # requests queued meanwhile are merged; a more urgent one cuts the wait short
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(changed.wait(), wait)
@@ -523,8 +532,7 @@ class Outbox:
         delay = self.backoff
         for attempt in range(self.retries + 1):
             try:
-                async with self._slots_free:
-                    await self._send(chat_id, op)
+                await self._send(chat_id, op)
                 return
             except RetryAfter as e:
                 wait = retry_seconds(e)
@@ -589,14 +597,20 @@ class Outbox:
         loop = asyncio.get_running_loop()
         group = chat_id < 0 and self.group_interval > 0
         if group and op.requests:
-            wait = self._pace_wait(chat_id, op)
+            wait = self._pace_wait(chat_id, op.priority)
             if wait > 0:
                 await asyncio.sleep(wait)
         paid = new and not op.paid and self.paid_broadcast and self.tokens.backlog > 0
         if op.paid:
             op.paid = False  # the queue took this one's token
-        elif not paid:
-            await self.tokens.take(self.tokens.ticket(op.priority))
+        elif not paid:  # a later request of the op: it waits at the most urgent of what its chat holds
+            q = self._queues.get(chat_id) or ()
+            ticket = self.tokens.ticket(min([op.priority, *(o.priority for o in q)]))
+            self._tickets[chat_id] = ticket
+            try:
+                await self.tokens.take(ticket)
+            finally:
+                self._tickets.pop(chat_id, None)
         if self.budget is not None and not paid:
             await self.budget()
         if group:
@@ -610,6 +624,12 @@ class Outbox:
             self.group_sends.setdefault(chat_id, []).append(asyncio.get_running_loop().time())
         return {"allow_paid_broadcast": True} if paid else {}
 
+    async def _call(self, method: str, params: dict[str, Any]) -> Any:
+        """One request to the Bot API, among at most ``max_in_flight`` at once (held only while it is in
+        flight: a request waiting for the budget holds no place)."""
+        async with self._slots_free:
+            return await call(self.bot, method, params)
+
     async def _send(self, chat_id: int, op: _Op) -> None:
         content = op.content
         assert content is not None  # rendered (``_rendered``) before it is sent
@@ -620,7 +640,7 @@ class Outbox:
                 last = i == len(parts) - 1
                 paid = await self._request(chat_id, op, new=True)
                 params = {"chat_id": chat_id, "text": part, "reply_markup": markup if last else None, **paid}
-                sent = await call(self.bot, "sendMessage", params)
+                sent = await self._call("sendMessage", params)
                 op.done.append((sent["message_id"], part))
             return
         slot = self._slots.get((chat_id, op.key))
@@ -647,22 +667,22 @@ class Outbox:
         for i, (head_id, head_text) in enumerate(slot.heads):
             if head_text != parts[i]:
                 await self._request(chat_id, op)
-                await call(
-                    self.bot, "editMessageText", {"chat_id": chat_id, "message_id": head_id, "text": parts[i]}
+                await self._call(
+                    "editMessageText", {"chat_id": chat_id, "message_id": head_id, "text": parts[i]}
                 )
                 slot.heads[i] = (head_id, parts[i])
         text = parts[-1]
         edit = {"chat_id": chat_id, "message_id": slot.message_id, "reply_markup": markup}
         if content.photo is None:
             await self._request(chat_id, op)
-            await call(self.bot, "editMessageText", {**edit, "text": text})
+            await self._call("editMessageText", {**edit, "text": text})
         elif shown is not None and shown.photo == content.photo:
             await self._request(chat_id, op)
-            await call(self.bot, "editMessageCaption", {**edit, "caption": text})
+            await self._call("editMessageCaption", {**edit, "caption": text})
         else:
             png = await self._png(content.photo)
             await self._request(chat_id, op)
-            await call(self.bot, "editMessageMedia", {**edit, "media": InputMediaPhoto(png, caption=text)})
+            await self._call("editMessageMedia", {**edit, "media": InputMediaPhoto(png, caption=text)})
         slot.content = content
 
     async def _png(self, photo: Photo) -> bytes:
@@ -680,12 +700,12 @@ class Outbox:
             )
             try:
                 await self._request(chat_id, op)
-                await call(self.bot, "editMessageReplyMarkup", {"chat_id": chat_id, "message_id": old})
+                await self._call("editMessageReplyMarkup", {"chat_id": chat_id, "message_id": old})
             except TelegramError as e:  # best effort: the old buttons answer "out of date" anyway
                 log.debug("chat %s: could not strip the old keyboard: %s", chat_id, e)
         for part in parts[len(op.done) : -1]:
             paid = await self._request(chat_id, op, new=True)
-            head = await call(self.bot, "sendMessage", {"chat_id": chat_id, "text": part, **paid})
+            head = await self._call("sendMessage", {"chat_id": chat_id, "text": part, **paid})
             op.done.append((head["message_id"], part))
         heads = list(op.done)
         png = await self._png(content.photo) if content.photo is not None else None
@@ -698,7 +718,7 @@ class Outbox:
         # instant between Telegram taking it and its id stored leaves it with live buttons beside the stored
         # panel: they answer one decision once, and the first press on it takes its buttons off.)
         params.update(paid, reply_markup=markup_json(content.kb))
-        sent = await call(self.bot, "sendPhoto" if png is not None else "sendMessage", params)
+        sent = await self._call("sendPhoto" if png is not None else "sendMessage", params)
         message_id = sent["message_id"]
         self._slots[chat_id, op.key] = _Slot(message_id, content, heads)
         op.fresh = False
