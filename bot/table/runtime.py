@@ -170,7 +170,7 @@ class HandLive:
     win_tiles: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile) of this hand's wins
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
-    prompted: dict[int, int] = field(default_factory=dict)  # seat -> the decision its panel last went out with
+    prompted: dict[int, int] = field(default_factory=dict)  # seat -> the decision its panel went out with
     facts: Facts = field(default_factory=Facts)  # the hand's 胡/自摸/点炮/杠 so far (storage/facts.py)
 
     @property
