@@ -21,7 +21,7 @@ import pytest
 
 from bot.messages.presses import GamePress, decode
 from bot.text.texts import t
-from storage import Storage
+from storage import Post, Storage
 
 from .bot_support import Player, hand_over, lobby_message
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
@@ -101,6 +101,15 @@ async def open_tables(tg: FakeTelegramServer, players: list[tuple[FakeUser, Fake
     return tids
 
 
+async def outbox_empties(storage: Storage, timeout: float = 15) -> list[Post]:
+    """The outbox's rows once it is empty, or as they are after ``timeout`` seconds (checked every 50 ms)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (rows := await storage.unsent_posts()) and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    return rows
+
+
 def decisions_in_order(tg: FakeTelegramServer, user: FakeUser, tid: int) -> list[tuple[int, int]]:
     """Every decision the player's private chat showed for the table, in the order it was shown."""
     shown: list[tuple[float, tuple[int, int]]] = []
@@ -174,6 +183,15 @@ async def play_with_a_kill(
             await asyncio.wait_for(asyncio.gather(*games), 120)
         except Exception as e:
             raise AssertionError(stuck(tg, bots, games, tmp_path / "workers.log")) from e
+        # each player's result in private: one the killed worker had claimed is sent by another worker once
+        # that one is known to be gone (no connection left, no heartbeat for a second and a half)
+        def all_results(_: object) -> bool:
+            return all(
+                any(t("dm.result_title", "en", tid=tid, n=1) in (m.text or "") for m in tg.bot_messages(user))
+                for (user, _), tid in zip(players, tids, strict=True)
+            )
+
+        await tg.wait_for(all_results, timeout=30, what="every player's result")
         await tg.wait_idle(timeout=30)
         # nothing lost: every update was answered, every hand ended and replays from its log
         assert tg.pending_updates == []
@@ -182,7 +200,9 @@ async def play_with_a_kill(
                 [hand] = await storage.table_hands(tid)
                 assert hand.finished and hand.result is not None and "deltas" in hand.result
                 await storage.rebuild(hand.id)
-            assert await storage.unsent_posts() == []  # every one-off message sent, and recorded as sent
+            # every one-off message sent, and recorded as sent (a row the killed worker had sent but not
+            # deleted is sent again by another worker once the killed one is known to be gone)
+            assert await outbox_empties(storage) == []
         repeated = dm_repeated = 0
         for (user, group), tid in zip(players, tids, strict=True):
             # nothing doubled: one result per table. Except at a kill: a message the dying worker had sent

@@ -27,8 +27,11 @@ The service says *what* a chat should show; the outbox decides *when* it is sent
   (the caller keeps them shorter) ends with "…".
 * Requests to one group are spaced by ``group_interval`` (Telegram's ~20 messages a minute per group,
   edits included; every request counts); at most ``max_in_flight`` requests are in flight at once over all
-  chats. A worker of several (bot/telegram/cluster.py) hands a group's pace on with its table (``group_sent``,
-  ``paced_from``) and waits for the bot's shared budget before each request (``budget``).
+  chats. A worker of several (bot/telegram/cluster.py) also books each group request in the database
+  (``shared_pace``: the group's pace for all workers), waits for the bot's shared budget before each request
+  (``budget``), and checks a live message before sending it (``stamp``, ``claim_live``, ``live_done``): an
+  edit showing an older state of the table than the message shows already is dropped, one worker sends a
+  live message at a time, and the message's current id comes from the database.
 
 Errors never reach the caller: 429 RetryAfter waits and retries, "message is not modified" counts as done,
 a vanished message is sent anew, a 403 from a private chat is reported through ``on_forbidden`` (the player
@@ -83,6 +86,7 @@ class _Op:
     done: list[tuple[int, str]] = field(default_factory=list)  # parts of a long text already sent: no
     # retry sends them twice
     on_sent: Callable[[], Awaitable[None]] | None = None  # a post's sending is over (its outbox row goes)
+    version: int | None = None  # a live message: the table rev it shows (workers of several), if known
 
 
 @dataclass(slots=True)
@@ -161,6 +165,15 @@ class Outbox:
         # awaited before each request: the bot's send budget shared by several workers
         # (bot/telegram/cluster.py)
         self.budget: Callable[[], Awaitable[None]] | None = None
+        # workers of several (bot/telegram/cluster.py): a group request booked for all workers (seconds to
+        # wait), the table rev a live message published now shows, and the live-message guard
+        self.shared_pace: Callable[[int, float], Awaitable[float]] | None = None
+        self.stamp: Callable[[], int | None] | None = None
+        self.claim_live: Callable[[int, str, int], Awaitable[tuple[str, int | None]]] | None = None
+        self.live_done: Callable[[int, str, int | None], Awaitable[None]] | None = None
+        # what is published inside a table's transaction waits for its COMMIT (and goes with a ROLLBACK):
+        # the list to put it on, when the caller holds one
+        self.held: Callable[[], list[Callable[[], None]] | None] | None = None
 
     # ------------------------------------------------------------------ what to show
 
@@ -184,11 +197,28 @@ class Outbox:
     def _live(
         self, chat_id: int, key: str, content: Content | None, render: Render | None, fresh: bool
     ) -> None:
+        version = self.stamp() if self.stamp is not None else None
+        held = self.held() if self.held is not None else None
+        if held is not None:
+            held.append(lambda: self._live_now(chat_id, key, content, render, fresh, version))
+            return
+        self._live_now(chat_id, key, content, render, fresh, version)
+
+    def _live_now(
+        self,
+        chat_id: int,
+        key: str,
+        content: Content | None,
+        render: Render | None,
+        fresh: bool,
+        version: int | None,
+    ) -> None:
         q = self._queues.setdefault(chat_id, deque())
         for op in q:
             if op.live and op.key == key:
                 op.content, op.render = content, render
                 op.fresh = op.fresh or fresh
+                op.version = version
                 return
         if render is not None and not q and chat_id not in self._workers and self._pace_wait(chat_id) <= 0:
             content, render = render(), None  # it goes at once: rendered now (and not sent if shown already)
@@ -202,7 +232,7 @@ class Outbox:
             and chat_id not in self._workers
         ):
             return  # already shown
-        q.append(_Op(True, key, content, fresh, render))
+        q.append(_Op(True, key, content, fresh, render, version=version))
         self._kick(chat_id)
 
     def _pace_wait(self, chat_id: int) -> float:
@@ -222,6 +252,10 @@ class Outbox:
     ) -> None:
         """A new message (a long text: several, the keyboard on the last); ``on_sent`` is awaited once its
         sending is over (sent or given up), never if the outbox closes first."""
+        held = self.held() if self.held is not None else None
+        if held is not None:
+            held.append(lambda: self.post(chat_id, text, kb, on_sent=on_sent))
+            return
         self._queues.setdefault(chat_id, deque()).append(_Op(False, "", Content(text, kb), on_sent=on_sent))
         self._kick(chat_id)
 
@@ -262,13 +296,6 @@ class Outbox:
     def busy(self, chat_id: int) -> bool:
         """Whether anything for ``chat_id`` is queued or being sent (a worker of several waits for it)."""
         return chat_id in self._workers or bool(self._queues.get(chat_id))
-
-    def group_sent(self, chat_id: int) -> float | None:
-        """When the group was last sent a request (wall-clock seconds), for the worker that sends next."""
-        last = self._last_group_send.get(chat_id)
-        if last is None:
-            return None
-        return time.time() - (asyncio.get_running_loop().time() - last)
 
     def paced_from(self, chat_id: int, sent: float | None) -> None:
         """Another worker last sent the group a request at ``sent`` (wall clock): keep its pace from there."""
@@ -312,7 +339,10 @@ class Outbox:
                     self._last_group_send[chat_id] = loop.time()
                 op = q.popleft()
                 try:
-                    await self._deliver(chat_id, op)
+                    if op.live and op.version is not None and self.claim_live is not None:
+                        await self._deliver_guarded(chat_id, op, op.version)
+                    else:
+                        await self._deliver(chat_id, op)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -324,6 +354,28 @@ class Outbox:
                 self._queues.pop(chat_id, None)
             if not self._workers:
                 self._idle.set()
+
+    async def _deliver_guarded(self, chat_id: int, op: _Op, version: int) -> None:
+        """A live message of a worker of several: sent only if no newer state of its table was shown, by one
+        worker at a time, to the message id the database holds (another worker may have sent it anew)."""
+        assert self.claim_live is not None and self.live_done is not None
+        delay = 0.02
+        while True:
+            verdict, message_id = await self.claim_live(chat_id, op.key, version)
+            if verdict == "old":
+                return  # a newer state is shown already: this one would take the chat back
+            if verdict == "send":
+                break
+            await asyncio.sleep(delay)  # another worker is sending it now
+            delay = min(0.5, delay * 2)
+        slot = self._slots.get((chat_id, op.key))
+        if message_id is not None and (slot is None or slot.message_id != message_id):
+            self._slots[chat_id, op.key] = _Slot(message_id, None)  # sent anew by another worker
+        try:
+            await self._deliver(chat_id, op)
+        finally:
+            slot = self._slots.get((chat_id, op.key))
+            await self.live_done(chat_id, op.key, slot.message_id if slot is not None else None)
 
     def _rendered(self, chat_id: int, op: _Op) -> bool:
         """Render a lazy op's content now that it is sent; False if there is nothing to send: the message
@@ -408,6 +460,10 @@ class Outbox:
         group = chat_id < 0 and self.group_interval > 0
         if group and op.requests:
             wait = self._pace_wait(chat_id)
+            if wait > 0:
+                await asyncio.sleep(wait)
+        if group and self.shared_pace is not None:  # the group's pace over all workers
+            wait = await self.shared_pace(chat_id, self.group_interval)
             if wait > 0:
                 await asyncio.sleep(wait)
         if self.budget is not None:
