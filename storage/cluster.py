@@ -30,6 +30,7 @@ from typing import Any
 import asyncpg
 
 from .errors import StorageError
+from .postgres import pooled
 
 # The first statement of a table's transaction: $1 table, $2 update id (or NULL), $3 the clock, $4 worker.
 # Returns the table's new rev, its status, and whether the update was new (False: applied already).
@@ -52,7 +53,13 @@ _GONE = """
     AND NOT EXISTS (SELECT 1 FROM workers AS w WHERE w.worker = {col} AND w.seen >= $2)
 """
 
-_PG_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+_PG_ERRORS = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    TimeoutError,
+)
 
 
 class ClusterStore:
@@ -65,7 +72,8 @@ class ClusterStore:
 
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
         try:
-            return list(await self._pool.fetch(sql, *args, timeout=10))
+            async with pooled(self._pool) as conn:
+                return list(await conn.fetch(sql, *args, timeout=10))
         except _PG_ERRORS as e:
             raise StorageError(f"database error: {e}") from e
 

@@ -40,18 +40,19 @@ import asyncpg
 from . import pg_schema, schema
 from .errors import IncompatibleDatabase, OpenError, StorageError
 from .models import Post
-from .runner import Clock, Db, Work, retrieve
+from .runner import INTEGRITY, Clock, Db, Work, retrieve
 from .store import Storage
 
 T = TypeVar("T")
 
 # Connection-level failures (the server went away, a pool closed under us) as well as SQL errors
-_PG_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+_PG_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
 # A connection that broke (the server restarted, the network dropped): the pool replaces it on the next
 # acquire, so a transaction that had not started yet is simply tried again
 _LOST = (
     asyncpg.ConnectionDoesNotExistError,
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
     asyncpg.CannotConnectNowError,
     asyncpg.AdminShutdownError,
     ConnectionError,
@@ -85,6 +86,19 @@ class Scope:
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("mahjong_pg_scope", default=None)
 
+# Whoever handles an update (bot/telegram/webhook.py) may put here an object whose ``failed`` this module sets
+# when the database fails under it (not when it refuses a write): the update is then answered 5xx and sent
+# again, rather than answered as if it had been handled.
+failures: ContextVar[Any] = ContextVar("mahjong_pg_failures", default=None)
+
+
+def _failure(e: BaseException, what: str = "database error") -> StorageError:
+    """The ``StorageError`` for ``e``, noted on ``failures`` unless the database only refused a write."""
+    watcher = failures.get()
+    if watcher is not None and not isinstance(e, INTEGRITY):
+        watcher.failed = True
+    return StorageError(f"{what}: {e}")
+
 
 def _in_scope() -> Scope | None:
     """The scope of the running task, if it holds one (a task started inside a scope inherits the context
@@ -93,6 +107,24 @@ def _in_scope() -> Scope | None:
     if scope is not None and scope.task is asyncio.current_task():
         return scope
     return None
+
+
+@contextlib.asynccontextmanager
+async def pooled(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    """A connection of ``pool`` for the block. One the block leaves by anything but an SQL error (the
+    connection broke, asyncpg lost track of it, the caller was cancelled mid-statement) is closed rather
+    than handed to the next caller in an unknown state; the pool opens a new one when it needs it."""
+    conn = await pool.acquire(timeout=ACQUIRE_TIMEOUT)
+    try:
+        yield conn
+    except BaseException as e:
+        if not isinstance(e, asyncpg.PostgresError):
+            with contextlib.suppress(Exception):
+                conn.terminate()
+        raise
+    finally:
+        with contextlib.suppress(Exception):
+            await pool.release(conn)
 
 
 def worker_name() -> str:
@@ -232,7 +264,7 @@ class PgStorage(Storage):
         try:
             pool = await asyncpg.create_pool(
                 url,
-                min_size=1,
+                min_size=0,  # no floor to restore: after a server restart, connections come back on demand
                 max_size=pool_size,
                 statement_cache_size=512,
                 server_settings={"application_name": worker, **TIMEOUTS},
@@ -306,7 +338,7 @@ class PgStorage(Storage):
     def _acquire(self) -> Any:
         if self._pool is None:
             raise StorageError("the storage is closed")
-        return self._pool.acquire(timeout=ACQUIRE_TIMEOUT)
+        return pooled(self._pool)
 
     async def _single(self, fn: Work[T]) -> T:
         """One statement on any free connection, autocommit. Shielded like a write: a statement that was
@@ -322,7 +354,7 @@ class PgStorage(Storage):
             async with self._acquire() as conn:
                 return await fn(_PgConn(conn))
         except _PG_ERRORS as e:
-            raise StorageError(f"database error: {e}") from e
+            raise _failure(e) from e
 
     async def _read(self, fn: Work[T]) -> T:
         scope = _in_scope()
@@ -343,7 +375,7 @@ class PgStorage(Storage):
             async with self._acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
                 return await fn(_PgConn(conn))
         except _PG_ERRORS as e:
-            raise StorageError(f"database error: {e}") from e
+            raise _failure(e) from e
 
     async def _write(self, fn: Work[T]) -> T:
         scope = _in_scope()
@@ -369,7 +401,7 @@ class PgStorage(Storage):
         try:
             return await fn(_PgConn(scope.conn))
         except _PG_ERRORS as e:
-            scope.failed = StorageError(f"database error: {e}")
+            scope.failed = _failure(e)
             raise scope.failed from e
 
     @contextlib.asynccontextmanager
@@ -387,7 +419,7 @@ class PgStorage(Storage):
             try:
                 row = await outer.conn.fetchrow(sql, *args)
             except _PG_ERRORS as e:
-                outer.failed = StorageError(f"database error: {e}")
+                outer.failed = _failure(e)
                 raise outer.failed from e
             yield outer, row
             return
@@ -414,31 +446,37 @@ class PgStorage(Storage):
                 await conn.execute("BEGIN")
                 row = await conn.fetchrow(sql, *args)
                 return conn, row
-            except (*_PG_ERRORS, TimeoutError) as e:
+            except (*_PG_ERRORS, TimeoutError, asyncio.CancelledError) as e:
                 if conn is not None:
                     await self._drop(conn)
+                if isinstance(e, asyncio.CancelledError):
+                    raise
                 if attempt + 1 < BEGIN_TRIES and isinstance(e, _LOST):
                     await asyncio.sleep(delay)
                     delay *= 2
                     continue
-                raise StorageError(f"database error: {e}") from e
+                raise _failure(e) from e
         raise AssertionError("unreachable")
 
     async def _end(self, scope: Scope, commit: bool) -> None:
         conn = scope.conn
         try:
+            if scope.failed is not None and not isinstance(scope.failed.__cause__, asyncpg.PostgresError):
+                raise scope.failed  # the connection broke or lost track: closed below, the server rolls back
             await conn.execute("COMMIT" if commit else "ROLLBACK")
-        except _PG_ERRORS as e:
+        except (*_PG_ERRORS, StorageError) as e:
             if scope.failed is None:
-                scope.failed = StorageError(f"database error at commit: {e}")
-            conn.terminate()  # whatever it had open, the server rolls back
+                scope.failed = _failure(e, "database error at commit")
+            with contextlib.suppress(Exception):
+                conn.terminate()  # whatever it had open, the server rolls back
         finally:
             with contextlib.suppress(Exception):
                 await self.pool.release(conn)
 
     async def _drop(self, conn: asyncpg.Connection) -> None:
         """A connection in an unknown state goes: the server rolls back what it had open."""
-        conn.terminate()
+        with contextlib.suppress(Exception):
+            conn.terminate()
         with contextlib.suppress(Exception):
             await self.pool.release(conn)
 
@@ -460,7 +498,7 @@ class PgStorage(Storage):
             async with self._acquire() as conn, conn.transaction():
                 return await fn(_PgConn(conn))
         except _PG_ERRORS as e:
-            raise StorageError(f"database error: {e}") from e
+            raise _failure(e) from e
 
 
 assert len(pg_schema.steps()) == schema.LATEST

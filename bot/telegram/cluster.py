@@ -40,6 +40,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
 from typing import Any
@@ -73,7 +74,8 @@ SWEEP_S = 1.0  # how often a worker looks for what a gone worker left (tables to
 POST_GRACE_S = 5.0  # an unclaimed post is taken by any worker once it is this old
 KEEP_UPDATES_S = 86_400.0  # update ids are remembered this long (Telegram keeps an update for 24 hours)
 PRUNE_S = 60.0
-LIVE_HOLD_S = 15.0  # a worker sending a live message has it to itself for at most this long
+LIVE_HOLD_S = 2.0  # a worker sending a live message has it to itself for at most this long (a stopped
+# worker keeps its connections: the others wait no longer than this for it)
 RESYNC_MAX_S = 5.0  # the longest wait between two tries to show a table again after a failed transaction
 
 
@@ -106,20 +108,20 @@ def _current_tx() -> _Tx | None:
     return tx if tx is not None and tx.task is asyncio.current_task() else None
 
 
-@contextlib.contextmanager
-def _tx_of_task() -> Any:
-    """The task's ``_Tx``: a new one (released by the caller's result: ``yield``ed with ``own`` True), or the
-    enclosing one (a table opened under its group's lock)."""
+def _enter_tx() -> tuple[_Tx, Any]:
+    """The task's ``_Tx``: the enclosing one (a table opened under its group's lock: no token), or a new one
+    (with the token that ``_exit_tx`` resets; the caller releases it)."""
     outer = _current_tx()
     if outer is not None:
-        yield outer, False
-        return
+        return outer, None
     tx = _Tx(asyncio.current_task())
-    token = _TX.set(tx)
-    try:
-        yield tx, True
-    finally:
-        _TX.reset(token)
+    return tx, _TX.set(tx)
+
+
+def _exit_tx(token: Any) -> None:
+    if token is not None:
+        with contextlib.suppress(ValueError):  # set in another context: nothing of ours to reset
+            _TX.reset(token)
 
 
 class TableUnavailable(StorageError):
@@ -159,23 +161,23 @@ class RowLock:
             raise
 
     async def _begin(self, *, record: bool) -> None:
-        txm = _tx_of_task()
-        tx, self._own = txm.__enter__()
+        tx, token = _enter_tx()
+        self._own = token is not None
         try:
             await self._begin_tx(tx, record=record)
         except BaseException:
+            _exit_tx(token)
             if self._own:
                 tx.release(False)
-            txm.__exit__(None, None, None)
             raise
-        self._tx = (txm, tx)
+        self._tx = (token, tx)
 
     def _end_tx(self, commit: bool) -> None:
         held, self._tx = self._tx, None
         if held is None:
             return
-        txm, tx = held
-        txm.__exit__(None, None, None)
+        token, tx = held
+        _exit_tx(token)
         if self._own:
             tx.release(commit)
 
@@ -222,7 +224,8 @@ class RowLock:
                 await cm.__aexit__(et, e, tb)
             except StorageError as err:
                 failed = err
-            self._end_tx(et is None and failed is None)
+            finally:
+                self._end_tx(et is None and failed is None and sys.exc_info()[0] is None)
             record, self._record = self._record, None
             if et is not None or failed is not None:
                 self.rev = None  # what memory holds may be ahead of the database now: caught up next time
@@ -248,7 +251,7 @@ class RowLock:
         self._record = None
         try:
             await cm.__aexit__(None, None, None)
-        except StorageError:
+        except BaseException:
             self.rev = None
             self._end_tx(False)
             raise
@@ -308,21 +311,21 @@ class ClusterTables(Tables):
             if self.cluster is None:
                 yield
                 return
+            tx, token = _enter_tx()
+            ok = False
             try:
-                with _tx_of_task() as (tx, own):
-                    ok = False
-                    try:
-                        async with self.cluster.storage.scope(CHAT_LOCK, chat_id):
-                            yield
-                        ok = True
-                    finally:
-                        if own:
-                            tx.release(ok)
+                async with self.cluster.storage.scope(CHAT_LOCK, chat_id):
+                    yield
+                ok = True
             except StorageError as e:
                 ctx = current_update.get()
                 if ctx is not None:
                     ctx.failed = True
                 raise TableUnavailable(f"chat {chat_id}: {e}") from e
+            finally:
+                _exit_tx(token)
+                if token is not None:
+                    tx.release(ok)
 
     def chat_lock(self, chat_id: int) -> Any:  # an async context manager, as asyncio.Lock is
         return self._chat_scope(chat_id)

@@ -42,6 +42,8 @@ from telegram import Update
 from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
+from storage.postgres import failures
+
 log = logging.getLogger(__name__)
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
@@ -148,6 +150,7 @@ class _Hook(tornado.web.RequestHandler):
         gate: Gate | None = self.app.bot_data.get("gate")
         ctx = UpdateCtx(update.update_id)
         token = current_update.set(ctx)
+        watched = failures.set(ctx)  # the database failing under it (storage/postgres.py)
         try:
             if gate is not None and await gate.applied(update.update_id):
                 self.set_status(200)  # a second delivery of an update applied already
@@ -164,6 +167,7 @@ class _Hook(tornado.web.RequestHandler):
             self.set_status(503)
             return
         finally:
+            failures.reset(watched)
             current_update.reset(token)
         self.set_status(200)
 
