@@ -277,6 +277,8 @@ class PgStorage(Storage):
                 await migrate(conn)
         except BaseException as e:
             await pool.close()
+            if isinstance(e, _LOST):  # the pool connects on first use: here
+                raise OpenError(f"cannot connect to PostgreSQL at {redact(url)}: {e}") from None
             if isinstance(e, _PG_ERRORS):
                 raise OpenError(f"cannot prepare the database at {redact(url)}: {e}") from None
             raise

@@ -260,7 +260,11 @@ class Outbox:
         self._kick(chat_id)
 
     def adopt(self, chat_id: int, key: str, message_id: int) -> None:
-        """A live message sent before a restart: edit it rather than send a new one."""
+        """A live message sent before a restart: edit it rather than send a new one. (The one this outbox
+        shows already keeps what it knows it shows: a worker that catches a table up adopts its ids again.)"""
+        slot = self._slots.get((chat_id, key))
+        if slot is not None and slot.message_id == message_id:
+            return
         self._slots[chat_id, key] = _Slot(message_id, None)
 
     def message_id(self, chat_id: int, key: str) -> int | None:
