@@ -1,8 +1,8 @@
-"""End to end, the faults of several stateless workers (bot/telegram/cluster.py) on a PostgreSQL server of this
-module's own (one server for the module: a test restarts it): worker processes (tests/cluster_worker.py)
-behind the fake Bot API, which stands for Telegram and for the proxy in front of the workers (a POST not
-answered 2xx within ``webhook_timeout`` goes to the next worker, as a proxy with retries does, and Telegram
-sends an update again until it is answered 2xx).
+"""End to end, the faults of several stateless workers (bot/telegram/cluster.py) on a PostgreSQL server
+of this module's own (one server for the module: a test restarts it): worker processes
+(tests/cluster_worker.py) behind the fake Bot API, which stands for Telegram and for the proxy in front of
+the workers (a POST not answered 2xx within ``webhook_timeout`` goes to the next worker, as a proxy with
+retries does, and Telegram sends an update again until it is answered 2xx).
 
 * the server restarted mid-game: no table freezes, every update is answered in the end, nothing is lost or
   doubled;

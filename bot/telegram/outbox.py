@@ -87,6 +87,7 @@ class _Op:
     # retry sends them twice
     on_sent: Callable[[], Awaitable[None]] | None = None  # a post's sending is over (its outbox row goes)
     version: int | None = None  # a live message: the table rev it shows (workers of several), if known
+    booked: bool = False  # its next request's slot in the group's shared pace is booked already
 
 
 @dataclass(slots=True)
@@ -359,10 +360,20 @@ class Outbox:
             if not self._workers:
                 self._idle.set()
 
+    async def _book(self, chat_id: int, op: _Op) -> None:
+        """A group's next request, booked in the pace all workers share (and waited for), once per request."""
+        if op.booked or chat_id >= 0 or self.group_interval <= 0 or self.shared_pace is None:
+            return
+        wait = await self.shared_pace(chat_id, self.group_interval)
+        op.booked = True
+        if wait > 0:
+            await asyncio.sleep(wait)
+
     async def _deliver_guarded(self, chat_id: int, op: _Op, version: int) -> None:
         """A live message of a worker of several: sent only if no newer state of its table was shown, by one
         worker at a time, to the message id the database holds (another worker may have sent it anew)."""
         assert self.claim_live is not None and self.live_done is not None
+        await self._book(chat_id, op)  # the group's pace first: the message is not held while it waits
         delay = 0.02
         while True:
             verdict, message_id = await self.claim_live(chat_id, op.key, version)
@@ -466,10 +477,9 @@ class Outbox:
             wait = self._pace_wait(chat_id)
             if wait > 0:
                 await asyncio.sleep(wait)
-        if group and self.shared_pace is not None:  # the group's pace over all workers
-            wait = await self.shared_pace(chat_id, self.group_interval)
-            if wait > 0:
-                await asyncio.sleep(wait)
+        if group:
+            await self._book(chat_id, op)
+        op.booked = False
         if self.budget is not None:
             await self.budget()
         if group:
