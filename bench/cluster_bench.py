@@ -44,9 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.messages.presses import GamePress, decode  # noqa: E402
+from tests.cluster_support import open_tables  # noqa: E402
 from tests.fake_telegram import DEFAULT_TOKEN, FakeChat, FakeTelegramServer, FakeUser  # noqa: E402
 from tests.pgcluster import Cluster, free_port  # noqa: E402
-from tests.test_cluster_e2e import open_tables  # noqa: E402
 
 SECRET = "bench-secret"
 TICK = os.sysconf("SC_CLK_TCK")

@@ -32,15 +32,18 @@ import asyncpg
 from .errors import StorageError
 from .postgres import pooled
 
-# The first statement of a table's transaction: $1 table, $2 update id (or NULL), $3 the clock, $4 worker.
-# Returns the table's new rev, its status, and whether the update was new (False: applied already).
+# The first statement of a table's transaction: $1 table, $2 update id (or NULL), $3 the clock, $4 worker
+# (NULL: a transaction that only loads the table, and owes its chats nothing). Returns the table's new rev,
+# its status, whether the update was new (False: applied already) and the worker that owed the table's
+# chats its messages before.
 TABLE_LOCK = """
     WITH seen AS (
         INSERT INTO updates_seen (update_id, seen) SELECT $2::bigint, $3::float8 WHERE $2::bigint IS NOT NULL
         ON CONFLICT (update_id) DO NOTHING RETURNING 1
-    )
-    UPDATE tables SET rev = rev + 1, owed_by = $4 WHERE id = $1
-    RETURNING rev, status, $2::bigint IS NULL OR EXISTS (SELECT 1 FROM seen)
+    ),
+    prev AS (SELECT owed_by FROM tables WHERE id = $1 FOR UPDATE)
+    UPDATE tables SET rev = rev + 1, owed_by = coalesce($4, tables.owed_by) WHERE id = $1
+    RETURNING rev, status, $2::bigint IS NULL OR EXISTS (SELECT 1 FROM seen), (SELECT owed_by FROM prev)
 """
 
 # A group's lock while a table is opened there (two workers never open two tables in one group): a

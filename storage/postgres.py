@@ -67,7 +67,7 @@ ACQUIRE_TIMEOUT = 5.0  # seconds to wait for a free connection of the pool befor
 #   5xx and sent again by Telegram): longer than the above, so a hung holder is cut off first;
 # * statement_timeout: no statement runs longer (a migration lifts it for its own transaction).
 TIMEOUTS = {
-    "idle_in_transaction_session_timeout": "3000",
+    "idle_in_transaction_session_timeout": "2000",
     "lock_timeout": "5000",
     "statement_timeout": "10000",
 }
@@ -308,6 +308,14 @@ class PgStorage(Storage):
             return [Post(int(r[2]), r[3], r[4], int(r[0]), int(r[1])) for r in sorted(rows)]
 
         return await self._single(run)
+
+    async def owe(self, table_id: int, worker: str | None) -> None:
+        """Who owes the table's chats its last state (``owed_by``, storage/cluster.py): in the scope."""
+
+        async def run(db: Db) -> None:
+            await db.execute("UPDATE tables SET owed_by = ? WHERE id = ?", (worker, table_id))
+
+        await self._single(run)
 
     async def close(self) -> None:
         """Wait for the statements in flight, then close the pool. Safe to call twice."""

@@ -29,12 +29,16 @@ from bot.text.texts import t
 from storage import Storage
 
 from .bot_support import Player, hand_over
+from .cluster_support import SECRET, decisions_in_order, open_tables, outbox_empties, play_one, stuck
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .pgcluster import Cluster as PgCluster
 from .pgcluster import MissingPostgres, free_port
-from .test_cluster_e2e import SECRET, decisions_in_order, open_tables, outbox_empties, play_one, stuck
 
 ROOT = Path(__file__).resolve().parents[1]
+# The target is 5 s (a row lock a stopped worker held goes after 2 s, a POST it does not answer goes elsewhere
+# after 0.5 s, a live message it was sending is free after 1.5 s); a 2-core machine shared with other jobs
+# stretches that, so the test allows twice as long: it fails all the same where tables stop (the lease code).
+MOVE_WITHIN_S = 10.0
 
 
 @pytest.fixture(scope="module")
@@ -196,12 +200,12 @@ async def test_a_postgres_restart_mid_game_freezes_no_table(
 async def test_a_stopped_worker_holds_no_table(
     tg: FakeTelegramServer, own_pg: PgCluster, tmp_path: Path
 ) -> None:
-    """One worker of three stopped (SIGSTOP) mid-game: every table, its own among them, moves within 5 s
+    """One worker of three stopped (SIGSTOP) mid-game: every table, its own among them, moves within seconds
     (a row lock it held goes with its session; a POST it does not answer goes to another worker after a
     second; its timers are taken by the others); once it goes on, it applies nothing twice."""
     url = await new_database(own_pg)
     log = tmp_path / "workers.log"
-    tg.webhook_timeout = 1.0
+    tg.webhook_timeout = 0.5
     players = seat_players(tg, 6)
     async with workers(url, tg, log, 3) as w:
         tids = await open_tables(tg, players)
@@ -216,7 +220,7 @@ async def test_a_stopped_worker_holds_no_table(
                 lambda _: all(
                     p.presses > before[p.user.id] for p in playing if not games[bots.index(p)].done()
                 ),
-                timeout=5,
+                timeout=MOVE_WITHIN_S,
                 what="every table moving while a worker is stopped",
             )
         finally:

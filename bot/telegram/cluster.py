@@ -74,7 +74,7 @@ SWEEP_S = 1.0  # how often a worker looks for what a gone worker left (tables to
 POST_GRACE_S = 5.0  # an unclaimed post is taken by any worker once it is this old
 KEEP_UPDATES_S = 86_400.0  # update ids are remembered this long (Telegram keeps an update for 24 hours)
 PRUNE_S = 60.0
-LIVE_HOLD_S = 2.0  # a worker sending a live message has it to itself for at most this long (a stopped
+LIVE_HOLD_S = 1.5  # a worker sending a live message has it to itself for at most this long (a stopped
 # worker keeps its connections: the others wait no longer than this for it)
 RESYNC_MAX_S = 5.0  # the longest wait between two tries to show a table again after a failed transaction
 
@@ -146,6 +146,7 @@ class RowLock:
         self._tx: Any = None  # the context manager of the task's _Tx while the lock is held
         self._own = False
         self._record: Any = None  # the update this transaction records as applied
+        self._owed: str | None = None  # the worker that owed the table's chats its state before this one
         self.rev: int | None = None
         self.loud = False  # the next catch-up shows the table and carries it on (not only memory)
 
@@ -185,7 +186,8 @@ class RowLock:
         cluster = self._cluster
         ctx = current_update.get()
         uid = ctx.update_id if record and ctx is not None and not ctx.recorded else None
-        cm = cluster.storage.scope(TABLE_LOCK, self.table_id, uid, cluster.clock(), cluster.store.worker)
+        worker = cluster.store.worker if record else None  # a load owes the chats nothing
+        cm = cluster.storage.scope(TABLE_LOCK, self.table_id, uid, cluster.clock(), worker)
         try:
             _, row = await cm.__aenter__()
         except StorageError as e:
@@ -204,6 +206,8 @@ class RowLock:
             elif rev is None or self.rev != rev - 1 or self.table_id not in cluster.registry():
                 loud, self.loud = self.loud, False
                 await cluster.refresh(self.table_id, self, quiet=not loud)
+                if row[3] is not None and row[3] != cluster.store.worker and not loud:
+                    self._owed = row[3]  # another worker owes the chats its state: unless this one shows it
             self.rev = rev
             tx.rev = rev
         except BaseException as e:
@@ -219,7 +223,14 @@ class RowLock:
     async def __aexit__(self, et: Any, e: Any, tb: Any) -> None:
         cm, self._cm = self._cm, None
         failed: StorageError | None = None
+        owed, self._owed = self._owed, None
         try:
+            held = self._tx[1].held if self._tx is not None else None
+            if owed is not None and et is None and self._own and not held:
+                # caught up and showed nothing: the worker that moved it last still owes its chats (if it
+                # died before showing it, another worker shows it: ``orphans``)
+                with contextlib.suppress(StorageError):
+                    await self._cluster.storage.owe(self.table_id, owed)
             try:
                 await cm.__aexit__(et, e, tb)
             except StorageError as err:
