@@ -267,8 +267,6 @@ POLLS = {
         SELECT table_id FROM timers WHERE due <= $1 ORDER BY due LIMIT 16 FOR UPDATE SKIP LOCKED""",
     "tables of gone workers (orphans)": """
         SELECT id FROM tables WHERE status = 'open' AND owed_by IS NOT NULL AND owed_by <> 'x'
-        AND left(owed_by, 63) NOT IN (
-            SELECT application_name FROM pg_stat_activity WHERE application_name <> '')
         AND NOT EXISTS (SELECT 1 FROM workers AS w WHERE w.worker = owed_by AND w.seen >= $1)
         ORDER BY id LIMIT 32 FOR UPDATE SKIP LOCKED""",
     "posts of gone workers (orphan_posts)": """

@@ -56,6 +56,11 @@ _GONE = """
     AND NOT EXISTS (SELECT 1 FROM workers AS w WHERE w.worker = {col} AND w.seen >= $2)
 """
 
+# A worker is silent when its heartbeat is older than $2, whether or not it has connections (stopped, hung):
+# the tables it owes are shown again by another worker (edits: a stopped worker's older ones, sent when it
+# goes on, are dropped by the live-message guard).
+_SILENT = "NOT EXISTS (SELECT 1 FROM workers AS w WHERE w.worker = {col} AND w.seen >= $2)"
+
 _PG_ERRORS = (
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
@@ -178,15 +183,19 @@ class ClusterStore:
         )
         return ("old" if shown is not None and int(shown[0]) > rev else "busy"), None
 
-    async def live_done(self, chat_id: int, key: str, message_id: int | None) -> None:
-        """The live message is sent (``message_id``: the message that shows it now, None: unknown)."""
-        await self._fetch(
-            "UPDATE live_shown SET sender = NULL, until = NULL, message_id = coalesce($3, message_id) "
-            "WHERE chat_id = $1 AND key = $2 AND sender = $4",
-            chat_id,
-            key,
-            message_id,
-            self.worker,
+    async def live_done(self, chat_id: int, key: str, message_id: int | None) -> bool:
+        """The live message is sent (``message_id``: the message that shows it now, None: unknown). False
+        when another worker took it over meanwhile (this one was too slow: what it sent may be older than
+        what the other one had sent)."""
+        return bool(
+            await self._fetch(
+                "UPDATE live_shown SET sender = NULL, until = NULL, message_id = coalesce($3, message_id) "
+                "WHERE chat_id = $1 AND key = $2 AND sender = $4 RETURNING 1",
+                chat_id,
+                key,
+                message_id,
+                self.worker,
+            )
         )
 
     # ------------------------------------------------------------------ timers
@@ -259,13 +268,13 @@ class ClusterStore:
         await self._fetch("DELETE FROM workers WHERE worker = $1", self.worker)
 
     async def orphans(self, stale: float, limit: int = 32) -> list[int]:
-        """Open tables whose last mover is gone (heartbeat older than ``stale``, no connection left): its
-        chats may not show the table's last state. Each is noted as this worker's (so it is taken once)."""
+        """Open tables whose last mover is silent (heartbeat older than ``stale``: dead, stopped or hung):
+        its chats may not show the table's last state. Each is noted as this worker's (taken once)."""
         rows = await self._fetch(
             f"""
             UPDATE tables SET owed_by = $1 WHERE id IN (
                 SELECT id FROM tables WHERE status = 'open' AND owed_by IS NOT NULL AND owed_by <> $1
-                AND {_GONE.format(col="owed_by")}
+                AND {_SILENT.format(col="owed_by")}
                 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
             ) RETURNING id
             """,

@@ -117,7 +117,13 @@ def seat_players(tg: FakeTelegramServer, n: int) -> list[tuple[FakeUser, FakeCha
 
 
 async def check_nothing_lost_or_doubled(
-    tg: FakeTelegramServer, url: str, players: list[tuple[FakeUser, FakeChat]], tids: list[int], log: Path
+    tg: FakeTelegramServer,
+    url: str,
+    players: list[tuple[FakeUser, FakeChat]],
+    tids: list[int],
+    log: Path,
+    *,
+    ordered: bool = True,
 ) -> None:
     """Every update answered 2xx in the end; every hand ended and replays; one result per table and per
     player; each player's panel only moved forward; every one-off message sent; no traceback."""
@@ -139,7 +145,8 @@ async def check_nothing_lost_or_doubled(
         mine = t("dm.result_title", "en", tid=tid, n=1)
         assert len([m for m in tg.bot_messages(user) if mine in (m.text or "")]) == 1, user.first_name
         shown = decisions_in_order(tg, user, tid)
-        assert shown == sorted(shown), (user.first_name, shown)
+        assert shown == sorted(shown) or not ordered, (user.first_name, shown)
+        assert shown[-1] == max(shown), (user.first_name, shown)  # it ends on his latest decision
     text = log.read_text(errors="replace")
     assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
 
@@ -216,17 +223,23 @@ async def test_a_stopped_worker_holds_no_table(
         try:
             before = {p.user.id: p.presses for p in bots}
             playing = [p for p, g in zip(bots, games, strict=True) if not g.done()]
-            await tg.wait_for(
-                lambda _: all(
-                    p.presses > before[p.user.id] for p in playing if not games[bots.index(p)].done()
-                ),
-                timeout=MOVE_WITHIN_S,
-                what="every table moving while a worker is stopped",
-            )
+            try:
+                await tg.wait_for(
+                    lambda _: all(
+                        p.presses > before[p.user.id] for p in playing if not games[bots.index(p)].done()
+                    ),
+                    timeout=MOVE_WITHIN_S,
+                    what="every table moving while a worker is stopped",
+                )
+            except TimeoutError as e:
+                still = [p for p in playing if p.presses == before[p.user.id]]
+                raise AssertionError(stuck(tg, still, [games[bots.index(p)] for p in still], log)) from e
         finally:
             victim.send_signal(signal.SIGCONT)
         await finish(tg, bots, games, log, players, tids)
-    await check_nothing_lost_or_doubled(tg, url, players, tids, log)
+    # a panel edit the stopped worker had begun before it stopped may land once it goes on, after a newer
+    # one (Telegram takes no condition on an edit): it is then shown again at its latest state
+    await check_nothing_lost_or_doubled(tg, url, players, tids, log, ordered=False)
 
 
 async def test_updates_refused_when_every_connection_is_taken_are_delivered_again(

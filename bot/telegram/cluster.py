@@ -641,9 +641,16 @@ class Cluster:
 
     async def live_done(self, chat_id: int, key: str, message_id: int | None) -> None:
         try:
-            await self.store.live_done(chat_id, key, message_id)
+            if await self.store.live_done(chat_id, key, message_id):
+                return
         except StorageError as e:
             log.info("live message not recorded as sent: %s", e)
+            return
+        # another worker sent this message while this one was too slow (stopped, hung) with an older state:
+        # the table is shown again as stored, so the message ends on its latest state
+        table = key[1:]
+        if key[:1] in ("g", "l", "p") and table.isdigit():
+            self.resync(int(table))
 
     async def pace(self, chat_id: int, interval: float) -> float:
         try:
