@@ -333,7 +333,7 @@ async def main(args: argparse.Namespace) -> None:
         if args.baseline:
             base = Path(args.baseline).resolve()
             trees.append((base, str(base / ".venv/bin/python"), "base"))
-        for paced in (False, True):
+        for paced in [m == "paced" for m in args.modes.split(",")]:
             for n in ns:
                 for root, python, label in trees:
                     await run(root, python, label, cluster, n, paced, stages, log)
@@ -348,4 +348,5 @@ if __name__ == "__main__":
     parser.add_argument("--workers", default="1,2,4", help="worker counts to run")
     parser.add_argument("--baseline", default="", help="another checkout to run the same stages against")
     parser.add_argument("--polls", action="store_true", help="the polls with 0 and 100,000 finished tables")
+    parser.add_argument("--modes", default="unpaced,paced", help="unpaced, paced, or both")
     asyncio.run(main(parser.parse_args()))
