@@ -1,277 +1,124 @@
-"""What several bot worker processes share in one PostgreSQL database (schema v7, v8) beside the game record.
+"""What the bot's worker processes share in one PostgreSQL database beside the game record (schema v7, v8,
+v10). Workers are stateless: nothing here is held past a transaction.
 
-* Table leases: a worker moves a table only while it holds the table's lease, a session advisory lock. Every
-  lease of a worker lives on one connection of its own (the lease connection), kept as long as the worker
-  works on the table: it is given back only when another worker asks for it (``LISTEN``/``NOTIFY``: a worker
-  that waits for a lease NOTIFYs ``want`` and the holder gives it back once the table's messages are out,
-  NOTIFYing ``free``). The server frees every lease of a worker that dies (its connection goes), so a
-  crashed worker never blocks a table. ``table_leases`` names the worker that took it last: a worker that
-  finds another name there rebuilds the table from the log before touching it (``Lease.moved``), and a
-  worker that cannot take a lease at once learns from it who holds it (``try_take``), to send it the update.
-* Each worker listens on a channel of its own (``channel_of``): updates other workers forward to it (the
-  tables it holds) and their acknowledgements.
-* Sending: the lease carries when its table's group was last sent a request (``group_sent``), so the next
-  holder keeps the group's pace; and the workers reserve the bot's requests per second of the server's
-  clock in ``send_budget`` (``reserve``), so that together they never exceed Telegram's limit.
+* A table's transaction (``TABLE_LOCK``): the statement that begins every transaction that moves a table. It
+  takes the table's row lock (an ``UPDATE``, held until COMMIT), adds one to the table's ``rev``, notes this
+  worker as the one that owes the table's chats its messages (``owed_by``), and records the update being
+  applied (``updates_seen``) in the same transaction, so an update delivered twice is applied once.
 * Timers: each table's next deadline is a row of ``timers``; ``claim_due`` hands due rows to one worker
-  (``FOR UPDATE SKIP LOCKED``: workers polling at once never take the same row), removing them.
-* Workers: a heartbeat row each, so the workers alive can share the bot's send budget; and the tables a dead
-  worker held (``orphans``: its name is gone from the server's sessions) are found at once.
+  (``FOR UPDATE SKIP LOCKED``: workers polling at once never take the same row), ``claim_one`` takes one
+  table's row when its own timer fires.
+* The outbox (``outbox``, storage/posts.py): a worker claims the rows it queues (``claimed_by``);
+  ``orphan_posts`` hands the rows of a worker that is gone to another one (``SKIP LOCKED`` too).
+* Workers: a heartbeat row each (``workers``). A worker is gone when it has no connection left (the server
+  no longer lists its name) and its heartbeat stopped: a worker stopped for a while (SIGSTOP) keeps its
+  connections and is not gone; one killed, or cut off, is. ``orphans``: open tables whose last mover is gone
+  (their chats may not have been shown the last state), for another worker to show again.
+* Sending: the bot's requests per second (``send_budget``, ``reserve``), each group's pace across workers
+  (``chat_pace``, ``pace``), and the live-message guard (``live_shown``: ``claim_live``, ``live_done``): the
+  table's rev a live message shows, so an edit for an older state is dropped, and one sender at a time.
+
+Every poll reads rows that exist only while they matter (due timers, unsent posts, workers, open tables
+through a partial index), never the finished history: none grows with the number of tables ever played
+(bench/cluster_bench.py --polls shows the plans with 100,000 finished tables).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import hashlib
-import logging
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
 
 from .errors import StorageError
-from .postgres import keep_session
+from .postgres import pooled
 
-log = logging.getLogger(__name__)
-
-LEASE_CLASS = 0x4D4A  # the first key of a table's advisory lock (two-key form: this, table id)
-_MAX_ID = 2**31 - 1  # advisory lock keys are int4 in the two-key form
-LEASE_CHANNEL = "mj_lease"  # "want:<table>" (give it back, please) and "free:<table>" (given back)
-ASK_EVERY_S = 0.25  # a worker waiting for a lease asks again this often (the holder may have missed it)
-MAX_PAYLOAD = 7900  # NOTIFY payloads stay under PostgreSQL's 8000 bytes
-
-
-def channel_of(worker: str) -> str:
-    """The channel a worker listens on for forwarded updates (a valid identifier, whatever its name)."""
-    return "mjw_" + hashlib.sha1(worker.encode()).hexdigest()[:24]
-
-
-_TRY = """
-    SELECT pg_try_advisory_lock($1::int, $2::int), l.owner,
-           l.owner IS NOT NULL AND EXISTS (
-               SELECT 1 FROM pg_stat_activity WHERE application_name = left(l.owner, 63)
-           ),
-           l.group_sent
-    FROM (SELECT 1) AS one LEFT JOIN table_leases AS l ON l.table_id = $2::int
+# The first statement of a table's transaction: $1 table, $2 update id (or NULL), $3 the clock, $4 worker
+# (NULL: a transaction that only loads the table, and owes its chats nothing). Returns the table's new rev,
+# its status, whether the update was new (False: applied already) and the worker that owed the table's
+# chats its messages before.
+TABLE_LOCK = """
+    WITH seen AS (
+        INSERT INTO updates_seen (update_id, seen) SELECT $2::bigint, $3::float8 WHERE $2::bigint IS NOT NULL
+        ON CONFLICT (update_id) DO NOTHING RETURNING 1
+    ),
+    prev AS (SELECT owed_by FROM tables WHERE id = $1 FOR UPDATE)
+    UPDATE tables SET rev = rev + 1, owed_by = coalesce($4, tables.owed_by) WHERE id = $1
+    RETURNING rev, status, $2::bigint IS NULL OR EXISTS (SELECT 1 FROM seen), (SELECT owed_by FROM prev)
 """
 
+# A group's lock while a table is opened there (two workers never open two tables in one group): a
+# transaction-level advisory lock, gone at COMMIT (one at a time per worker, never an accumulation).
+CHAT_LOCK = "SELECT pg_advisory_xact_lock($1::bigint)"
 
-@dataclass(slots=True)
-class Lease:
-    """A table's lease, held on the worker's lease connection until ``ClusterStore.give``."""
+# A worker is gone when none of its connections is left and its heartbeat is older than $2
+_GONE = """
+    left({col}, 63) NOT IN (SELECT application_name FROM pg_stat_activity WHERE application_name <> '')
+    AND NOT EXISTS (SELECT 1 FROM workers AS w WHERE w.worker = {col} AND w.seen >= $2)
+"""
 
-    table_id: int
-    conn: Any
-    moved: bool  # another worker held the table since this one last did: rebuild it first
-    orphaned: bool = False  # ... and that worker is gone: what it sent last may not be known (ids unstored)
-    group_sent: float | None = None  # when the table's group was last sent a request (wall-clock seconds)
+# A worker is silent when its heartbeat is older than $2, whether or not it has connections (stopped, hung):
+# the tables it owes are shown again by another worker (edits: a stopped worker's older ones, sent when it
+# goes on, are dropped by the live-message guard).
+_SILENT = "NOT EXISTS (SELECT 1 FROM workers AS w WHERE w.worker = {col} AND w.seen >= $2)"
+
+_PG_ERRORS = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    TimeoutError,
+)
 
 
 class ClusterStore:
-    """Leases, timers and heartbeats of the workers of one bot (PostgreSQL only)."""
+    """Timers, heartbeats, orphaned work and the shared sending of the workers of one bot (PostgreSQL only),
+    on the storage's pool."""
 
-    def __init__(
-        self, pool: asyncpg.Pool, conn: asyncpg.Connection, worker: str, max_leases: int = 64
-    ) -> None:
+    def __init__(self, pool: asyncpg.Pool, worker: str) -> None:
         self._pool = pool
-        self._conn = conn  # the lease connection: every lease this worker holds, and its LISTENs
-        self._conn_lock = asyncio.Lock()  # one statement at a time on it
         self.worker = worker
-        self.channel = channel_of(worker)
-        # a group's lock holds a connection of the pool while it opens a table
-        self._chats = asyncio.Semaphore(max(1, max_leases // 2))
-        self._freed: dict[int, set[asyncio.Event]] = {}
-        self.on_want: Callable[[int], None] | None = None  # another worker waits for a lease of ours
-        self.on_free: Callable[[int], None] | None = None  # a worker gave a lease back
-        self.on_forwarded: Callable[[str], None] | None = None  # a payload on this worker's channel
-        self.on_lost: Callable[[], None] | None = None  # the lease connection went: no lease is held now
-        self.lost = False
-        self._closed = False
-        self._dsn = ""
 
-    @classmethod
-    async def connect(cls, dsn: str, worker: str, *, max_leases: int = 64) -> ClusterStore:
-        """A pool of its own (chat locks, timers, heartbeats must not starve the game's pool) and the lease
-        connection, which listens for what the other workers ask of this one."""
-        # the worker's name is its connections' application_name: while one of them is open, the server
-        # lists it in pg_stat_activity; once the process is gone, so is the name
-        settings = {"application_name": worker[:63]}
+    async def _fetch(self, sql: str, *args: Any) -> list[Any]:
         try:
-            pool = await asyncpg.create_pool(
-                dsn, min_size=1, max_size=max_leases, server_settings=settings, reset=keep_session
-            )
-        except (asyncpg.PostgresError, OSError) as e:
-            raise StorageError(f"cannot connect for table leases: {e}") from None
-        try:
-            conn = await asyncpg.connect(dsn, server_settings=settings)
-        except (asyncpg.PostgresError, OSError) as e:
-            await pool.close()
-            raise StorageError(f"cannot connect for table leases: {e}") from None
-        store = cls(pool, conn, worker, max_leases)
-        store._dsn = dsn
-        await store._listen()
-        return store
+            async with pooled(self._pool) as conn:
+                return list(await conn.fetch(sql, *args, timeout=10))
+        except _PG_ERRORS as e:
+            raise StorageError(f"database error: {e}") from e
 
-    async def _listen(self) -> None:
-        await self._conn.add_listener(LEASE_CHANNEL, self._heard)
-        await self._conn.add_listener(self.channel, self._heard)
-        self._conn.add_termination_listener(self._terminated)
+    async def _fetchrow(self, sql: str, *args: Any) -> Any:
+        rows = await self._fetch(sql, *args)
+        return rows[0] if rows else None
 
-    async def close(self) -> None:
-        self.lost = self._closed = True
-        with contextlib.suppress(Exception):
-            await self._conn.close(timeout=5)
-        await self._pool.close()
+    async def ping(self) -> None:
+        """A round trip to the server (the health check)."""
+        await self._fetch("SELECT 1")
 
-    def _heard(self, conn: Any, pid: int, channel: str, payload: str) -> None:
-        if channel == LEASE_CHANNEL:
-            kind, _, table = payload.partition(":")
-            if not table.isdigit():
-                return
-            if kind == "free":
-                for event in self._freed.get(int(table), ()):
-                    event.set()
-                if self.on_free is not None:
-                    self.on_free(int(table))
-            elif kind == "want" and self.on_want is not None:
-                self.on_want(int(table))
-        elif self.on_forwarded is not None:
-            self.on_forwarded(payload)
+    # ------------------------------------------------------------------ updates applied
 
-    def _terminated(self, conn: Any) -> None:
-        if self.lost or conn is not self._conn:
-            return  # closed by this worker
-        self.lost = True
-        log.warning("the lease connection is gone: every table lease of this worker with it")
-        if self.on_lost is not None:
-            self.on_lost()
+    async def applied(self, update_id: int) -> bool:
+        """Whether the update was applied already (by any worker)."""
+        return bool(await self._fetch("SELECT 1 FROM updates_seen WHERE update_id = $1", update_id))
 
-    async def _on_conn(self, sql: str, *args: Any) -> Any:
-        async with self._conn_lock:
-            if self.lost:
-                await self._reconnect()
-            try:
-                return await self._conn.fetchrow(sql, *args)
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as e:
-                raise StorageError(f"lease: {e}") from e
-
-    async def _reconnect(self) -> None:
-        """A new lease connection, after the last one went (with every lease on it: the worker has let go
-        of them, ``on_lost``)."""
-        if self._closed or not self._dsn:
-            raise StorageError("the lease connection is gone")
-        try:
-            self._conn = await asyncpg.connect(
-                self._dsn, server_settings={"application_name": self.worker[:63]}
-            )
-            await self._listen()
-        except (asyncpg.PostgresError, OSError) as e:
-            raise StorageError(f"cannot connect for table leases: {e}") from None
-        self.lost = False
-
-    # ------------------------------------------------------------------ leases
-
-    async def try_take(self, table_id: int) -> Lease | str | None:
-        """The table's lease if it is free now; else the name of the worker that holds it (None: unknown)."""
-        if not 0 < table_id <= _MAX_ID:
-            raise StorageError(f"no lease for table id {table_id}")
-        got, last, alive, group_sent = await self._on_conn(_TRY, LEASE_CLASS, table_id)
-        if not got:
-            return last if last != self.worker else None
-        if last != self.worker:
-            try:
-                await self._on_conn(
-                    "INSERT INTO table_leases (table_id, owner) VALUES ($1, $2) "
-                    "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner",
-                    table_id,
-                    self.worker,
-                )
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    await self._on_conn("SELECT pg_advisory_unlock($1, $2)", LEASE_CLASS, table_id)
-                raise
-        moved = last != self.worker
-        return Lease(table_id, self._conn, moved, moved and last is not None and not alive, group_sent)
-
-    async def take(self, table_id: int) -> Lease:
-        """Wait for the table's lease and take it, asking its holder to give it back (NOTIFY ``want``);
-        ``moved`` says whether another worker had it last."""
-        event = asyncio.Event()
-        waiting = self._freed.setdefault(table_id, set())
-        waiting.add(event)  # before trying: a "free" heard between the try and the wait is not missed
-        try:
-            while True:
-                event.clear()
-                got = await self.try_take(table_id)
-                if isinstance(got, Lease):
-                    return got
-                await self._pool.execute("SELECT pg_notify($1, $2)", LEASE_CHANNEL, f"want:{table_id}")
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), ASK_EVERY_S)
-        finally:
-            waiting.discard(event)
-            if not waiting:
-                self._freed.pop(table_id, None)
-
-    async def give(self, lease: Lease, group_sent: float | None = None) -> None:
-        """Give the lease back, noting when the table's group was last sent a request, and tell the workers
-        waiting for it (one round trip)."""
-        if lease.conn is not self._conn or self.lost:
-            return  # taken on a connection that is gone, and freed by the server with it
-        await self._on_conn(
-            """
-            WITH noted AS (
-                UPDATE table_leases SET group_sent = $5 WHERE table_id = $2::int AND $5::float8 IS NOT NULL
-            )
-            SELECT pg_advisory_unlock($1::int, $2::int), pg_notify($3, $4)
-            """,
-            LEASE_CLASS,
-            lease.table_id,
-            LEASE_CHANNEL,
-            f"free:{lease.table_id}",
-            group_sent,
+    async def mark_applied(self, update_id: int, now: float) -> None:
+        """An update that changed no table was handled: record it (one that did was recorded with it)."""
+        await self._fetch(
+            "INSERT INTO updates_seen (update_id, seen) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            update_id,
+            now,
         )
 
-    async def notify(self, channel: str, payload: str) -> None:
-        """Send ``payload`` to a worker's channel (a forwarded update, an acknowledgement)."""
-        await self._pool.execute("SELECT pg_notify($1, $2)", channel, payload)
+    async def prune_applied(self, before: float) -> None:
+        """Forget updates recorded before ``before`` (Telegram does not resend so late)."""
+        await self._fetch("DELETE FROM updates_seen WHERE seen < $1", before)
 
-    async def alive(self, worker: str) -> bool:
-        """Whether ``worker`` still has a connection to the server."""
-        return bool(
-            await self._pool.fetchval(
-                "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = left($1, 63))", worker
-            )
-        )
-
-    @contextlib.asynccontextmanager
-    async def chat_lock(self, chat_id: int) -> AsyncIterator[None]:
-        """A group's lock across workers (opening a table there): a session advisory lock on the chat id.
-        A connection whose lock was not given back cleanly is closed (the server frees it)."""
-        async with self._chats:
-            conn = await self._pool.acquire()
-            clean = False
-            try:
-                await conn.execute("SELECT pg_advisory_lock($1)", chat_id)
-                try:
-                    yield
-                finally:
-                    await conn.execute("SELECT pg_advisory_unlock($1)", chat_id)
-                    clean = True
-            finally:
-                if not clean:
-                    conn.terminate()
-                await self._pool.release(conn)
-
-    # ------------------------------------------------------------------ the shared send budget
+    # ------------------------------------------------------------------ the shared send budget and pace
 
     async def reserve(self, want: int, limit: int) -> tuple[int, float]:
         """Reserve up to ``want`` of the bot's requests in the current second of the server's clock, of which
         the workers together may make ``limit``: (how many were granted, seconds left in that second)."""
+        row: Any = None
         for n in (want, 1) if want > 1 else (want,):
-            row = await self._pool.fetchrow(
+            row = await self._fetchrow(
                 """
                 WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t),
                 granted AS (
@@ -289,24 +136,75 @@ class ClusterStore:
                 return n, float(row[1])
         return 0, float(row[1])
 
-    # ------------------------------------------------------------------ timers
+    async def pace(self, chat_id: int, interval: float) -> float:
+        """Book the group's next request, ``interval`` seconds after the one before (whichever worker sent
+        it): how long to wait before making it (0: at once)."""
+        row = await self._fetchrow(
+            """
+            WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t)
+            INSERT INTO chat_pace AS p (chat_id, next_at) SELECT $1, t + $2 FROM now
+            ON CONFLICT (chat_id) DO UPDATE SET next_at = greatest(p.next_at, (SELECT t FROM now)) + $2
+            RETURNING next_at - $2 - (SELECT t FROM now)
+            """,
+            chat_id,
+            float(interval),
+        )
+        return max(0.0, float(row[0]))
 
-    async def set_timer(self, table_id: int, due: float) -> None:
-        await self._pool.execute(
-            "INSERT INTO timers (table_id, due) VALUES ($1, $2) "
-            "ON CONFLICT (table_id) DO UPDATE SET due = excluded.due",
-            table_id,
-            float(due),
+    async def claim_live(
+        self, chat_id: int, key: str, rev: int, now: float, hold: float
+    ) -> tuple[str, int | None]:
+        """Before a live message is sent for the table's state ``rev``: ("send", its message id as stored)
+        when no newer state was shown and no other worker is sending it now (this worker then is, for up to
+        ``hold`` seconds, or until it has no connection left); ("old", None) when a newer state was shown:
+        drop it; ("busy", None): wait."""
+        row = await self._fetchrow(
+            """
+            INSERT INTO live_shown AS s (chat_id, key, rev, sender, until) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (chat_id, key) DO UPDATE SET rev = excluded.rev, sender = excluded.sender,
+                until = excluded.until
+            WHERE s.rev <= excluded.rev AND (s.sender IS NULL OR s.sender = excluded.sender OR s.until < $6
+                OR left(s.sender, 63) NOT IN (
+                    SELECT application_name FROM pg_stat_activity WHERE application_name <> ''
+                ))
+            RETURNING message_id
+            """,
+            chat_id,
+            key,
+            rev,
+            self.worker,
+            now + hold,
+            now,
+        )
+        if row is not None:
+            return "send", None if row[0] is None else int(row[0])
+        shown = await self._fetchrow(
+            "SELECT rev FROM live_shown WHERE chat_id = $1 AND key = $2", chat_id, key
+        )
+        return ("old" if shown is not None and int(shown[0]) > rev else "busy"), None
+
+    async def live_done(self, chat_id: int, key: str, message_id: int | None) -> bool:
+        """The live message is sent (``message_id``: the message that shows it now, None: unknown). False
+        when another worker took it over meanwhile (this one was too slow: what it sent may be older than
+        what the other one had sent)."""
+        return bool(
+            await self._fetch(
+                "UPDATE live_shown SET sender = NULL, until = NULL, message_id = coalesce($3, message_id) "
+                "WHERE chat_id = $1 AND key = $2 AND sender = $4 RETURNING 1",
+                chat_id,
+                key,
+                message_id,
+                self.worker,
+            )
         )
 
-    async def clear_timer(self, table_id: int) -> None:
-        await self._pool.execute("DELETE FROM timers WHERE table_id = $1", table_id)
+    # ------------------------------------------------------------------ timers
 
     async def store_timers(self, deadlines: dict[int, float | None]) -> None:
         """Several tables' deadlines at once (None: the table has none): one statement, one round trip."""
         ids = list(deadlines)
         dues = [None if d is None else float(d) for d in deadlines.values()]
-        await self._pool.execute(
+        await self._fetch(
             """
             WITH given AS (SELECT * FROM unnest($1::bigint[], $2::float8[]) AS g (table_id, due)),
             cleared AS (
@@ -321,7 +219,7 @@ class ClusterStore:
 
     async def claim_due(self, before: float, limit: int = 16) -> list[int]:
         """Tables whose deadline is at or before ``before``, taken off the list by this worker alone."""
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             """
             DELETE FROM timers WHERE table_id IN (
                 SELECT table_id FROM timers WHERE due <= $1 ORDER BY due LIMIT $2 FOR UPDATE SKIP LOCKED
@@ -332,48 +230,77 @@ class ClusterStore:
         )
         return [int(r[0]) for r in rows]
 
-    # ------------------------------------------------------------------ workers
+    async def claim_one(self, table_id: int, before: float) -> bool:
+        """The table's deadline if it is due at ``before`` and no worker took it (nor moved it later)."""
+        rows = await self._fetch(
+            """
+            DELETE FROM timers WHERE table_id = (
+                SELECT table_id FROM timers WHERE table_id = $1 AND due <= $2 FOR UPDATE SKIP LOCKED
+            ) RETURNING table_id
+            """,
+            table_id,
+            float(before),
+        )
+        return bool(rows)
+
+    # ------------------------------------------------------------------ workers, and what the gone ones left
 
     async def heartbeat(self, now: float, window: float) -> int:
-        """This worker is alive; returns how many are (seen within ``window`` seconds), itself included."""
-        async with self._pool.acquire() as conn:
-            await conn.execute(
-                "INSERT INTO workers (worker, seen) VALUES ($1, $2) "
-                "ON CONFLICT (worker) DO UPDATE SET seen = excluded.seen",
-                self.worker,
-                float(now),
-            )
-            await conn.execute("DELETE FROM workers WHERE seen < $1", float(now - 10 * window))
-            await conn.execute(
-                "DELETE FROM send_budget WHERE second < extract(epoch FROM clock_timestamp()) - 60"
-            )
-            return int(
-                await conn.fetchval("SELECT count(*) FROM workers WHERE seen >= $1", float(now - window))
-            )
-
-    async def leave(self) -> None:
-        await self._pool.execute("DELETE FROM workers WHERE worker = $1", self.worker)
-
-    async def orphans(self) -> set[int]:
-        """Tables last held by a worker that is gone (none of its connections is left), open or with
-        messages in the outbox (v9) still to send: someone must carry them on, since no update may come for
-        them (a player waits for a message never sent)."""
-        rows = await self._pool.fetch(
+        """This worker is alive; returns how many are (seen within ``window`` seconds), itself included. Old
+        rows of the shared tables go at the same time."""
+        row = await self._fetchrow(
             """
-            SELECT l.table_id FROM table_leases AS l JOIN tables AS t ON t.id = l.table_id
-            WHERE (t.status = 'open' OR EXISTS (SELECT 1 FROM outbox AS o WHERE o.table_id = t.id))
-            AND l.owner <> $1 AND left(l.owner, 63) NOT IN (
-                SELECT application_name FROM pg_stat_activity WHERE application_name <> ''
-            )
+            WITH beat AS (
+                INSERT INTO workers (worker, seen) VALUES ($1, $2)
+                ON CONFLICT (worker) DO UPDATE SET seen = excluded.seen
+            ),
+            old AS (DELETE FROM workers WHERE seen < $2 - 100 * $3),
+            budget AS (DELETE FROM send_budget WHERE second < extract(epoch FROM clock_timestamp()) - 60)
+            SELECT count(*) + 1 FROM workers WHERE seen >= $2 - $3 AND worker <> $1
             """,
             self.worker,
+            float(now),
+            float(window),
         )
-        return {int(r[0]) for r in rows}
+        return int(row[0])
 
-    async def open_tables(self) -> set[int]:
-        """The tables a starting worker brings in: the open ones, and closed ones with messages still in the
-        outbox."""
-        rows = await self._pool.fetch(
-            "SELECT id FROM tables WHERE status = 'open' UNION SELECT DISTINCT table_id FROM outbox"
+    async def leave(self) -> None:
+        await self._fetch("DELETE FROM workers WHERE worker = $1", self.worker)
+
+    async def orphans(self, stale: float, limit: int = 32) -> list[int]:
+        """Open tables whose last mover is silent (heartbeat older than ``stale``: dead, stopped or hung):
+        its chats may not show the table's last state. Each is noted as this worker's (taken once)."""
+        rows = await self._fetch(
+            f"""
+            UPDATE tables SET owed_by = $1 WHERE id IN (
+                SELECT id FROM tables WHERE status = 'open' AND owed_by IS NOT NULL AND owed_by <> $1
+                AND {_SILENT.format(col="owed_by")}
+                ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
+            ) RETURNING id
+            """,
+            self.worker,
+            float(stale),
+            limit,
         )
-        return {int(r[0]) for r in rows}
+        return sorted(int(r[0]) for r in rows)
+
+    async def orphan_posts(
+        self, stale: float, before: float, limit: int = 100
+    ) -> list[tuple[int, int, int, str, str | None]]:
+        """One-off messages queued by a worker that is gone, or by none since ``before`` (one written outside
+        a table's transaction is claimed by its writer a moment later), now this worker's to send: (id,
+        table, chat, text, keyboard), in the order they were written."""
+        rows = await self._fetch(
+            f"""
+            UPDATE outbox SET claimed_by = $1 WHERE id IN (
+                SELECT id FROM outbox WHERE (claimed_by IS NULL AND created_at < $4) OR (claimed_by <> $1
+                AND {_GONE.format(col="claimed_by")})
+                ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
+            ) RETURNING id, table_id, chat_id, text, keyboard
+            """,
+            self.worker,
+            float(stale),
+            limit,
+            float(before),
+        )
+        return sorted((int(r[0]), int(r[1]), int(r[2]), r[3], r[4]) for r in rows)

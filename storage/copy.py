@@ -42,7 +42,7 @@ from .store import Storage, is_postgres_url
 
 BATCH = 5_000  # rows per COPY
 APPLICATION_NAME = "mahjong-copy"
-BOT_APPLICATION_NAME = "mahjong-bot"  # what the bot's pool calls itself (storage/postgres.py)
+BOT_APPLICATION_NAME = "mahjong-bot"  # how the bot's connections' names start (storage/postgres.py)
 _PG_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 
@@ -249,7 +249,7 @@ async def copy_database(
                 raise CopyError(f"cannot prepare the database at {where}: {e}") from None
             if await conn.fetchval(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND application_name = $1",
+                "AND starts_with(application_name, $1)",
                 BOT_APPLICATION_NAME,
             ):
                 raise CopyError(f"a bot is connected to {where}: stop it first")

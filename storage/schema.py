@@ -426,6 +426,53 @@ V9_OUTBOX: tuple[str, ...] = (
     "CREATE INDEX outbox_table ON outbox (table_id, id)",
 )
 
+V10_STATELESS_WORKERS: tuple[str, ...] = (
+    # Stateless workers (bot/telegram/cluster.py): any worker serves any update and any timer; a table is
+    # serialised by its row lock in the transaction that moves it, not by a lease held across transactions.
+    # Portable SQL, as v7 (one process on SQLite never uses these).
+    #
+    # Leases are gone: nothing is owned past a transaction.
+    "DROP TABLE table_leases",
+    # ``rev`` counts a table's transactions (each one that locks the row adds one): a worker whose table in
+    # memory is at the rev before its own lock is current, else it catches up from the log first.
+    # ``owed_by``: the worker that moved the table last owes its chats the live messages of that state; if
+    # it died before sending them, another worker shows the table again.
+    "ALTER TABLE tables ADD COLUMN rev INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN owed_by TEXT",
+    # Updates applied (Telegram's update_id), written in the transaction of what the update changes: one
+    # delivered twice is applied once. Pruned after a while (Telegram resends for up to a day; ids grow).
+    """
+    CREATE TABLE updates_seen (
+        update_id BIGINT PRIMARY KEY,
+        seen      DOUBLE PRECISION NOT NULL
+    )
+    """,
+    "CREATE INDEX updates_seen_at ON updates_seen (seen)",
+    # A one-off message queued by a worker: another sends it only if that worker is gone.
+    "ALTER TABLE outbox ADD COLUMN claimed_by TEXT",
+    # The state (a table's rev) each live message shows, its current message id, and the worker sending
+    # it now (until when): an edit for an older state than shown is dropped, and two workers never send
+    # one live message at once.
+    """
+    CREATE TABLE live_shown (
+        chat_id    BIGINT NOT NULL,
+        key        TEXT NOT NULL,
+        rev        INTEGER NOT NULL,
+        message_id BIGINT,
+        sender     TEXT,
+        until      DOUBLE PRECISION,
+        PRIMARY KEY (chat_id, key)
+    )
+    """,
+    # When each group may next be sent a request (Telegram's ~20 a minute per group, for all workers).
+    """
+    CREATE TABLE chat_pace (
+        chat_id BIGINT PRIMARY KEY,
+        next_at DOUBLE PRECISION NOT NULL
+    )
+    """,
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
@@ -436,6 +483,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V7_WORKERS,  # v7: table leases, timers and workers of a multi-process bot (PostgreSQL)
     V8_SHARED_SENDING,  # v8: a group's last send per table lease, the workers' shared send budget
     V9_OUTBOX,  # v9: one-off messages not sent yet, written with what caused them
+    V10_STATELESS_WORKERS,  # v10: no leases; table revs, updates applied, live message guards, group pace
 )
 LATEST = len(MIGRATIONS)
 

@@ -926,6 +926,10 @@ class FakeTelegramServer:
         self.webhook_url = ""
         self.webhook_secret: str | None = None
         self.webhook_max_connections = 40
+        # What stands between Telegram and the bot's workers, when a test sets it: a proxy that spreads each
+        # POST over these URLs in turn (instead of ``webhook_url``), a POST that failed going to the next
+        self.webhook_targets: list[str] = []
+        self.webhook_timeout = 30.0  # seconds Telegram waits for a webhook's answer before it tries again
         self.webhook_posts: list[tuple[int, int]] = []  # (update_id, HTTP status or 0: no connection)
         self.webhook_times: list[tuple[int, float, float]] = []  # (update_id, POST sent, answered): loop time
         self._delivered: set[int] = set()  # update ids a webhook answered 2xx
@@ -1096,6 +1100,14 @@ class FakeTelegramServer:
         self.updates.append(update)
         self._notify()
         return update
+
+    def redeliver(self, update_id: int) -> None:
+        """Deliver an update answered already once more, as Telegram does when the answer to it got lost."""
+        self._delivered.discard(update_id)
+        self._floor = min(
+            self._floor, next(i for i, u in enumerate(self.updates) if u["update_id"] == update_id)
+        )
+        self._notify()
 
     def send_text(
         self,
@@ -1961,6 +1973,7 @@ class FakeTelegramServer:
         loop = asyncio.get_running_loop()
         # a connection per update: behind one port several workers (SO_REUSEPORT) each get their share
         limits = httpx.Limits(max_keepalive_connections=0)
+        turn = itertools.count()
         async with httpx.AsyncClient(timeout=30, limits=limits) as client:
             tasks: set[asyncio.Task[None]] = set()
 
@@ -1968,8 +1981,12 @@ class FakeTelegramServer:
                 uid = update["update_id"]
                 headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
                 status, started = 0, loop.time()
+                if self.webhook_targets:
+                    url = self.webhook_targets[next(turn) % len(self.webhook_targets)]
                 try:
-                    answer = await client.post(url, json=update, headers=headers)
+                    answer = await client.post(
+                        url, json=update, headers=headers, timeout=self.webhook_timeout
+                    )
                     status = answer.status_code
                 except httpx.HTTPError:
                     pass

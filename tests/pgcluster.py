@@ -215,6 +215,13 @@ class Cluster:
         )
         return self
 
+    def restart(self) -> None:
+        """``pg_ctl restart`` (fast mode: every session is cut off, then the server comes back on the same
+        port, with the same settings)."""
+        self._run(
+            self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-m", "fast", "-w", "-t", "60", "restart"
+        )
+
     @property
     def server_pid(self) -> int:
         """The server's (postmaster's) process id."""

@@ -102,7 +102,9 @@ async def old_rows(db: Any, version: int) -> None:
         ("en-US" if version < 4 else "en",),  # before v4 any language code went in
     )
     await db.execute(
-        "INSERT INTO tables VALUES (1, 500, 'changsha', ?, '[1, 2, 3, null]', 'open', 0)", (opts,)
+        "INSERT INTO tables (id, chat_id, variant, options, seats, status, created_at)"
+        " VALUES (1, 500, 'changsha', ?, '[1, 2, 3, null]', 'open', 0)",
+        (opts,),
     )
     if version >= 4:
         await db.execute("INSERT INTO table_settings (table_id, host) VALUES (1, 1)")

@@ -10,138 +10,18 @@ sending it and recording it) and nothing reordered (each player's panel only mov
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import signal
-import sys
-from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
-from bot.messages.presses import GamePress, decode
 from bot.text.texts import t
 from storage import Storage
 
-from .bot_support import Player, hand_over, lobby_message
-from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
+from .bot_support import Player, hand_over
+from .cluster_support import decisions_in_order, open_tables, outbox_empties, play_one, stuck, workers
+from .fake_telegram import FakeTelegramServer
 from .pgcluster import Cluster as PgCluster
-from .pgcluster import free_port
-
-ROOT = Path(__file__).resolve().parents[1]
-SECRET = "e2e-secret"
-
-
-class Workers:
-    """Bot worker processes (tests/cluster_worker.py) serving one webhook port."""
-
-    def __init__(self, url: str, tg: FakeTelegramServer, port: int, log: Path, display: str = "text") -> None:
-        self.url, self.tg, self.port, self.log = url, tg, port, log
-        self.display = display  # text: the workers' CPU goes to the cluster, not to drawing pictures
-        self.procs: list[asyncio.subprocess.Process] = []
-
-    async def start(self) -> asyncio.subprocess.Process:
-        with open(self.log, "ab") as err:
-            env = {**os.environ, "MAHJONG_DISPLAY": self.display}
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tests.cluster_worker",
-                self.url, self.tg.base_url, str(self.port), SECRET,
-                stdout=asyncio.subprocess.PIPE, stderr=err, cwd=ROOT, env=env,
-            )  # fmt: skip
-        self.procs.append(proc)
-        assert proc.stdout is not None
-        line = await asyncio.wait_for(proc.stdout.readline(), 60)
-        assert line == b"ready\n", self.log.read_text(errors="replace")[-3000:]
-        return proc
-
-    async def stop(self) -> None:
-        for proc in self.procs:
-            if proc.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.send_signal(signal.SIGTERM)
-        for proc in self.procs:
-            try:
-                await asyncio.wait_for(proc.wait(), 20)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
-
-
-@contextlib.asynccontextmanager
-async def workers(
-    url: str, tg: FakeTelegramServer, log: Path, n: int, display: str = "text"
-) -> AsyncIterator[Workers]:
-    w = Workers(url, tg, free_port(), log, display)
-    try:
-        await asyncio.gather(*(w.start() for _ in range(n)))
-        yield w
-    finally:
-        await w.stop()
-
-
-async def open_tables(tg: FakeTelegramServer, players: list[tuple[FakeUser, FakeChat]]) -> list[int]:
-    for user, group in players:
-        tg.send_text(user, group, "/newtable changsha")
-
-    async def table_of(group: FakeChat) -> int:
-        def find(_: object) -> int | None:
-            for m in reversed(tg.bot_messages(group)):
-                for d in m.callback_data:
-                    if d.startswith("L|") and d.endswith("|go"):
-                        return int(d.split("|")[1])
-            return None
-
-        found: int = await tg.wait_for(find, timeout=30, what=f"a lobby in {group.title}")
-        return found
-
-    tids = list(await asyncio.gather(*(table_of(g) for _, g in players)))
-    for (user, group), tid in zip(players, tids, strict=True):
-        lobby = await lobby_message(tg, group, tid)
-        tg.press(user, group, lobby.message_id, f"L|{tid}|go")
-    return tids
-
-
-def decisions_in_order(tg: FakeTelegramServer, user: FakeUser, tid: int) -> list[tuple[int, int]]:
-    """Every decision the player's private chat showed for the table, in the order it was shown."""
-    shown: list[tuple[float, tuple[int, int]]] = []
-    for m in tg.bot_messages(user):
-        for v in m.versions:
-            rows = (v.reply_markup or {}).get("inline_keyboard") or []
-            for row in rows[:1]:
-                press = decode(row[0].get("callback_data")) if row else None
-                if isinstance(press, GamePress) and press.table == tid:
-                    shown.append((v.time, (press.hand, press.decision)))
-    return [d for _, d in sorted(shown, key=lambda x: x[0])]
-
-
-async def play_one(player: Player, done: Callable[[], bool], patience: float = 30) -> int:
-    """``play_hand`` for one player, waiting longer for each decision: a worker killed mid-hand is noticed,
-    and its tables carried on, within a second or two, but a loaded machine can stretch that."""
-    while not done():
-        d = player.decision()
-        if d is None:
-            await player.tg.wait_for(
-                lambda _: done() or player.decision() is not None, timeout=patience, what="a decision"
-            )
-            continue
-        message, data = d
-        player.press(message, data[0])
-        assert player.presses < 400, "the hand does not end"
-    return player.presses
-
-
-def stuck(tg: FakeTelegramServer, bots: list[Player], games: list[asyncio.Future[int]], log: Path) -> str:
-    """What the players whose hand did not end last saw (for a failure's message)."""
-    lines = []
-    for p, game in zip(bots, games, strict=True):
-        if game.done() and not game.exception():
-            continue
-        lines.append(f"{p.user.first_name} (table {p.table_id}, last pressed {p.last_since}):")
-        for m in tg.bot_messages(p.user)[-3:]:
-            lines.append(f"  #{m.message_id} {(m.text or '')[:80]!r} {m.callback_data[:2]}")
-    lines.append(f"webhook answers: {sorted({st for _, st in tg.webhook_posts})}")
-    lines.append(log.read_text(errors="replace")[-2000:])
-    return "\n".join(lines)
 
 
 async def play_with_a_kill(
@@ -174,6 +54,16 @@ async def play_with_a_kill(
             await asyncio.wait_for(asyncio.gather(*games), 120)
         except Exception as e:
             raise AssertionError(stuck(tg, bots, games, tmp_path / "workers.log")) from e
+
+        # each player's result in private: one the killed worker had claimed is sent by another worker once
+        # that one is known to be gone (no connection left, no heartbeat for a second and a half)
+        def all_results(_: object) -> bool:
+            return all(
+                any(t("dm.result_title", "en", tid=tid, n=1) in (m.text or "") for m in tg.bot_messages(user))
+                for (user, _), tid in zip(players, tids, strict=True)
+            )
+
+        await tg.wait_for(all_results, timeout=30, what="every player's result")
         await tg.wait_idle(timeout=30)
         # nothing lost: every update was answered, every hand ended and replays from its log
         assert tg.pending_updates == []
@@ -182,7 +72,9 @@ async def play_with_a_kill(
                 [hand] = await storage.table_hands(tid)
                 assert hand.finished and hand.result is not None and "deltas" in hand.result
                 await storage.rebuild(hand.id)
-            assert await storage.unsent_posts() == []  # every one-off message sent, and recorded as sent
+            # every one-off message sent, and recorded as sent (a row the killed worker had sent but not
+            # deleted is sent again by another worker once the killed one is known to be gone)
+            assert await outbox_empties(storage) == []
         repeated = dm_repeated = 0
         for (user, group), tid in zip(players, tids, strict=True):
             # nothing doubled: one result per table. Except at a kill: a message the dying worker had sent

@@ -89,7 +89,7 @@ async def bots_gone(url: str) -> None:
     try:
         sql = (
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND application_name = $1"
+            "AND starts_with(application_name, $1)"
         )
         while await conn.fetchval(sql, BOT_APPLICATION_NAME):
             await asyncio.sleep(0.01)

@@ -216,27 +216,6 @@ async def test_a_lazy_burst_to_a_paced_group_is_rendered_once(tg: FakeTelegramSe
     await out.close()
 
 
-async def test_a_groups_pace_goes_on_with_its_table(tg: FakeTelegramServer, bot: Bot) -> None:
-    """Two workers' outboxes (bot/telegram/cluster.py): the one that takes a table over learns when the other
-    last sent to its group (the lease carries it) and waits out the group's interval from there."""
-    alice = tg.add_user("Alice", started=True)
-    group = tg.add_group("G", members=[alice])
-    interval = 0.3
-    first, second = Outbox(bot, group_interval=interval), Outbox(bot, group_interval=interval)
-    first.count_group_sends = second.count_group_sends = True
-    assert first.group_sent(group.id) is None
-    first.post(group.id, "from the first worker")
-    await first.drain(5)
-    second.paced_from(group.id, first.group_sent(group.id))
-    second.post(group.id, "from the second worker")
-    await second.drain(5)
-    [a], [b] = first.group_sends[group.id], second.group_sends[group.id]  # when each request went
-    assert b - a >= interval * 0.9
-    assert [m.text for m in tg.bot_messages(group)] == ["from the first worker", "from the second worker"]
-    await first.close()
-    await second.close()
-
-
 async def test_a_posts_on_sent_runs_once_its_sending_is_over_never_when_closed_first(
     tg: FakeTelegramServer, bot: Bot
 ) -> None:

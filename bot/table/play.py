@@ -303,7 +303,8 @@ class Play:
         if rt is None:
             return
         async with rt.lock:
-            await self.resume(rt)
+            if rt.playing:  # (a worker of several may find the hand over once it holds the lock)
+                await self.resume(rt)
 
     async def on_due(self, table_id: int) -> None:
         """The turn timer of a table: play for every seat whose deadline has passed."""

@@ -49,7 +49,7 @@ from bot.telegram.http import AiohttpRequest, LeanBot
 from bot.telegram.outbox import Outbox, may_have_arrived, retry_seconds
 from bot.telegram.webhook import WebhookConfig, start_webhook, webhook_from_env
 from bot.text.texts import t
-from storage import MAX_PAUSE_S, OpenError, Storage
+from storage import MAX_PAUSE_S, OpenError, Storage, StorageError
 from storage.changes import TableChanges, channel_for
 from storage.lock import AlreadyRunning, DatabaseLock
 from storage.postgres import PgStorage
@@ -333,11 +333,16 @@ def build_application(
             cluster.service, cluster.outbox = service, outbox
             cluster.limiter = limiter if isinstance(limiter, AIORateLimiter) else None
             install_cluster(app, cluster)
-            if restore:
-                await cluster.restore_all()
-            cluster.start()
+            if restore:  # tables are loaded when an update or a deadline needs them; the upkeep shows
+                # again those whose last worker is gone (a restart of every worker included)
+                try:
+                    await storage.derive_pending()
+                except StorageError as e:
+                    log.warning("hand facts not derived: %s", e)
+                cluster.start()
         elif restore:
             await service.restore()
+        app.bot_data["health"] = _health(app, cluster)
         await _set_commands(app)
         # Everything loaded so far (libraries, variants, restored tables) lives as long as the bot: keep it
         # out of the cyclic collector's full scans, which otherwise stall the event loop for tens of ms.
@@ -411,6 +416,35 @@ async def _bounded(what: str, step: Awaitable[None]) -> None:
         log.error("shutdown: %s took more than %.0f s; going on without it", what, SHUTDOWN_STEP)
     except Exception:
         log.exception("shutdown: %s failed", what)
+
+
+HEALTH_TELEGRAM_S = 10.0  # a health check asks Telegram (getMe) at most this often
+
+
+def _health(app: AnyApp, cluster: Cluster | None) -> Callable[[], Awaitable[dict[str, bool]]]:
+    """``GET /healthz`` (bot/telegram/webhook.py): whether this process reaches the database and Telegram."""
+    last: dict[str, float | bool] = {"at": -1e18, "ok": False}
+
+    async def check() -> dict[str, bool]:
+        if cluster is not None:
+            db = await cluster.health()
+        else:
+            storage = app.bot_data.get("storage")
+            try:
+                db = isinstance(storage, Storage) and bool(await asyncio.wait_for(storage.settings(), 2.0))
+            except (StorageError, TimeoutError):
+                db = False
+        now = time.monotonic()
+        if now - float(last["at"]) >= HEALTH_TELEGRAM_S or not last["ok"]:
+            try:
+                await asyncio.wait_for(app.bot.get_me(), 5.0)
+                last["ok"] = True
+            except (TelegramError, TimeoutError):
+                last["ok"] = False
+            last["at"] = now
+        return {"database": db, "telegram": bool(last["ok"])}
+
+    return check
 
 
 def _dm_probe(app: AnyApp) -> Callable[[int, str], Any]:

@@ -27,8 +27,11 @@ The service says *what* a chat should show; the outbox decides *when* it is sent
   (the caller keeps them shorter) ends with "…".
 * Requests to one group are spaced by ``group_interval`` (Telegram's ~20 messages a minute per group,
   edits included; every request counts); at most ``max_in_flight`` requests are in flight at once over all
-  chats. A worker of several (bot/telegram/cluster.py) hands a group's pace on with its table (``group_sent``,
-  ``paced_from``) and waits for the bot's shared budget before each request (``budget``).
+  chats. A worker of several (bot/telegram/cluster.py) also books each group request in the database
+  (``shared_pace``: the group's pace for all workers), waits for the bot's shared budget before each request
+  (``budget``), and checks a live message before sending it (``stamp``, ``claim_live``, ``live_done``): an
+  edit showing an older state of the table than the message shows already is dropped, one worker sends a
+  live message at a time, and the message's current id comes from the database.
 
 Errors never reach the caller: 429 RetryAfter waits and retries, "message is not modified" counts as done,
 a vanished message is sent anew, a 403 from a private chat is reported through ``on_forbidden`` (the player
@@ -92,6 +95,8 @@ class _Op:
     on_sent: Callable[[], Awaitable[None]] | None = None  # a post's sending is over (its outbox row goes)
     priority: int = NORMAL  # URGENT, NORMAL or LAZY (``Budget``)
     paid: bool = False  # its next request's token is taken already (the queue took it)
+    version: int | None = None  # a live message: the table rev it shows (workers of several), if known
+    booked: bool = False  # its next request's slot in the group's shared pace is booked already
 
 
 @dataclass(slots=True)
@@ -268,6 +273,15 @@ class Outbox:
         # cannot be (the Bot API has the flag on sends only).
         self.paid_broadcast = paid_broadcast
         self.paid_sends = 0  # requests sent as paid broadcast (an operator's cost)
+        # workers of several (bot/telegram/cluster.py): a group request booked for all workers (seconds to
+        # wait), the table rev a live message published now shows, and the live-message guard
+        self.shared_pace: Callable[[int, float], Awaitable[float]] | None = None
+        self.stamp: Callable[[], int | None] | None = None
+        self.claim_live: Callable[[int, str, int], Awaitable[tuple[str, int | None]]] | None = None
+        self.live_done: Callable[[int, str, int | None], Awaitable[None]] | None = None
+        # what is published inside a table's transaction waits for its COMMIT (and goes with a ROLLBACK):
+        # the list to put it on, when the caller holds one
+        self.held: Callable[[], list[Callable[[], None]] | None] | None = None
 
     # ------------------------------------------------------------------ what to show
 
@@ -302,16 +316,34 @@ class Outbox:
         fresh: bool,
         priority: int,
     ) -> None:
+        version = self.stamp() if self.stamp is not None else None
+        held = self.held() if self.held is not None else None
+        if held is not None:
+            held.append(lambda: self._live_now(chat_id, key, content, render, fresh, priority, version))
+            return
+        self._live_now(chat_id, key, content, render, fresh, priority, version)
+
+    def _live_now(
+        self,
+        chat_id: int,
+        key: str,
+        content: Content | None,
+        render: Render | None,
+        fresh: bool,
+        priority: int,
+        version: int | None,
+    ) -> None:
         q = self._queues.setdefault(chat_id, deque())
         last = next((op for op in reversed(q) if op.live and op.key == key), None)
         # a later state of the same message replaces one not sent yet - but a new message (a new hand's)
         # never swallows the last edit of the one it replaces: that edit shows the end of a hand
         if last is not None and (last.fresh or not fresh):
             last.content, last.render = content, render
+            last.version = version
             self._urge(chat_id, last, priority)
             return
         if last is not None:
-            q.append(_Op(True, key, content, fresh, render, priority=priority))
+            q.append(_Op(True, key, content, fresh, render, priority=priority, version=version))
             self._want(chat_id, priority)
             return
         first = _Op(True, key, None, fresh, priority=priority)
@@ -332,7 +364,7 @@ class Outbox:
             and chat_id not in self._workers
         ):
             return  # already shown
-        q.append(_Op(True, key, content, fresh, render, priority=priority))
+        q.append(_Op(True, key, content, fresh, render, priority=priority, version=version))
         self._want(chat_id, priority)
         self._kick(chat_id)
 
@@ -377,13 +409,21 @@ class Outbox:
     ) -> None:
         """A new message (a long text: several, the keyboard on the last); ``on_sent`` is awaited once its
         sending is over (sent or given up), never if the outbox closes first."""
+        held = self.held() if self.held is not None else None
+        if held is not None:
+            held.append(lambda: self.post(chat_id, text, kb, on_sent=on_sent))
+            return
         q = self._queues.setdefault(chat_id, deque())
         q.append(_Op(False, "", Content(text, kb), on_sent=on_sent))
         self._want(chat_id, NORMAL)  # behind a lazy edit of the chat: the post must not wait as long
         self._kick(chat_id)
 
     def adopt(self, chat_id: int, key: str, message_id: int) -> None:
-        """A live message sent before a restart: edit it rather than send a new one."""
+        """A live message sent before a restart: edit it rather than send a new one. (The one this outbox
+        shows already keeps what it knows it shows: a worker that catches a table up adopts its ids again.)"""
+        slot = self._slots.get((chat_id, key))
+        if slot is not None and slot.message_id == message_id:
+            return
         self._slots[chat_id, key] = _Slot(message_id, None)
 
     def message_id(self, chat_id: int, key: str) -> int | None:
@@ -419,13 +459,6 @@ class Outbox:
     def busy(self, chat_id: int) -> bool:
         """Whether anything for ``chat_id`` is queued or being sent (a worker of several waits for it)."""
         return chat_id in self._workers or bool(self._queues.get(chat_id))
-
-    def group_sent(self, chat_id: int) -> float | None:
-        """When the group was last sent a request (wall-clock seconds), for the worker that sends next."""
-        last = self._last_group_send.get(chat_id)
-        if last is None:
-            return None
-        return time.time() - (asyncio.get_running_loop().time() - last)
 
     def paced_from(self, chat_id: int, sent: float | None) -> None:
         """Another worker last sent the group a request at ``sent`` (wall clock): keep its pace from there."""
@@ -479,7 +512,10 @@ class Outbox:
                 if chat_id < 0 and self.group_interval > 0:
                     self._last_group_send[chat_id] = loop.time()
                 try:
-                    await self._deliver(chat_id, op)
+                    if op.live and op.version is not None and self.claim_live is not None:
+                        await self._deliver_guarded(chat_id, op, op.version)
+                    else:
+                        await self._deliver(chat_id, op)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -514,6 +550,38 @@ class Outbox:
     def _shown(self, chat_id: int, op: _Op) -> bool:
         slot = self._slots.get((chat_id, op.key))
         return slot is not None and slot.message_id is not None and slot.content == op.content
+
+    async def _book(self, chat_id: int, op: _Op) -> None:
+        """A group's next request, booked in the pace all workers share (and waited for), once per request."""
+        if op.booked or chat_id >= 0 or self.group_interval <= 0 or self.shared_pace is None:
+            return
+        wait = await self.shared_pace(chat_id, self.group_interval)
+        op.booked = True
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    async def _deliver_guarded(self, chat_id: int, op: _Op, version: int) -> None:
+        """A live message of a worker of several: sent only if no newer state of its table was shown, by one
+        worker at a time, to the message id the database holds (another worker may have sent it anew)."""
+        assert self.claim_live is not None and self.live_done is not None
+        await self._book(chat_id, op)  # the group's pace first: the message is not held while it waits
+        delay = 0.02
+        while True:
+            verdict, message_id = await self.claim_live(chat_id, op.key, version)
+            if verdict == "old":
+                return  # a newer state is shown already: this one would take the chat back
+            if verdict == "send":
+                break
+            await asyncio.sleep(delay)  # another worker is sending it now
+            delay = min(0.5, delay * 2)
+        slot = self._slots.get((chat_id, op.key))
+        if message_id is not None and (slot is None or slot.message_id != message_id):
+            self._slots[chat_id, op.key] = _Slot(message_id, None)  # sent anew by another worker
+        try:
+            await self._deliver(chat_id, op)
+        finally:
+            slot = self._slots.get((chat_id, op.key))
+            await self.live_done(chat_id, op.key, slot.message_id if slot is not None else None)
 
     def _rendered(self, chat_id: int, op: _Op) -> bool:
         """Render a lazy op's content now that it is sent; False if there is nothing to send: the message
@@ -611,6 +679,9 @@ class Outbox:
                 await self.tokens.take(ticket)
             finally:
                 self._tickets.pop(chat_id, None)
+        if group:
+            await self._book(chat_id, op)
+        op.booked = False
         if self.budget is not None and not paid:
             await self.budget()
         if group:

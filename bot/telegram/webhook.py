@@ -10,6 +10,14 @@ Unlike PTB's webhook server, which answers Telegram as soon as an update is queu
 the update has been handled (``Application.process_update``): an update whose worker dies before it is
 handled is never answered, so Telegram sends it again, to a worker alive. Nothing is lost with a worker.
 
+An update may be delivered twice (Telegram resends one whose answer it did not get). With several workers
+(bot/telegram/cluster.py, the ``gate``) an update is applied once: one recorded as applied is answered 200
+and not handled again; one whose database work could not be done (the database away, every connection
+taken, a table's row locked too long) is answered 503, and Telegram sends it again.
+
+``GET /healthz`` (no secret needed: it tells nothing about players) answers 200 when the worker reaches the
+database and Telegram, else 503, with a JSON body saying which (for a proxy's health checks).
+
 Several worker processes on one machine may listen on the same port: the socket is bound with
 ``SO_REUSEPORT``, so the kernel spreads Telegram's connections over the workers alive, and a worker that dies
 drops out by itself (Telegram retries what it did not answer). Between machines, a reverse proxy spreads them.
@@ -23,14 +31,18 @@ import json
 import logging
 import os
 import socket
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import tornado.web
 from telegram import Update
 from telegram.ext import Application
 from tornado.httpserver import HTTPServer
+
+from storage.postgres import failures
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +51,32 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 DEFAULT_LISTEN = "127.0.0.1"
 DEFAULT_PORT = 8080
 MAX_CONNECTIONS = 40  # Telegram's default: connections it may open to the webhook at once
+HEALTH_PATH = "/healthz"
+
+
+@dataclass(slots=True)
+class UpdateCtx:
+    """The update being handled in this task (``current_update``), as the workers' code marks it:
+    ``recorded``: a table's transaction recorded it as applied; ``duplicate``: it was applied before;
+    ``failed``: its database work could not be done (answer 5xx: Telegram sends it again)."""
+
+    update_id: int
+    recorded: bool = False
+    duplicate: bool = False
+    failed: bool = False
+
+
+current_update: ContextVar[UpdateCtx | None] = ContextVar("mahjong_update", default=None)
+
+
+class Gate(Protocol):
+    """Updates applied, as the database of several workers records them (bot/telegram/cluster.py)."""
+
+    async def applied(self, update_id: int) -> bool: ...
+    async def mark_applied(self, update_id: int) -> None: ...
+
+
+Health = Callable[[], Awaitable[dict[str, bool]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +132,7 @@ def shared_socket(listen: str, port: int) -> socket.socket:
 
 
 class _Hook(tornado.web.RequestHandler):
-    """POST <path>: one update, handled before it is answered (200), else 500 (Telegram sends it again)."""
+    """POST <path>: one update, handled before it is answered (200), else 5xx (Telegram sends it again)."""
 
     def initialize(self, app: AnyApp, secret: str) -> None:  # tornado passes the route's arguments here
         self.app, self.secret = app, secret
@@ -109,16 +147,65 @@ class _Hook(tornado.web.RequestHandler):
         except (ValueError, TypeError, KeyError):
             self.set_status(400)  # not an update: sending it again will not help
             return
+        gate: Gate | None = self.app.bot_data.get("gate")
+        ctx = UpdateCtx(update.update_id)
+        token = current_update.set(ctx)
+        watched = failures.set(ctx)  # the database failing under it (storage/postgres.py)
         try:
+            # a button's update is checked in its table's transaction (one round trip less per press)
+            check = gate is not None and update.callback_query is None
+            if check and gate is not None and await gate.applied(update.update_id):
+                self.set_status(200)  # a second delivery of an update applied already
+                return
             await self.app.process_update(update)
-        except Exception:
-            log.exception("an update failed; Telegram will send it again")
-            self.set_status(500)
+            if ctx.failed:
+                self.set_status(503)
+                return
+            if gate is not None and not ctx.recorded and not ctx.duplicate:
+                await gate.mark_applied(update.update_id)
+        except Exception as e:
+            # the database could not even say whether it was applied, or PTB failed: sent again
+            log.warning("an update is answered 503; Telegram will send it again (%s)", type(e).__name__)
+            self.set_status(503)
             return
+        finally:
+            failures.reset(watched)
+            current_update.reset(token)
         self.set_status(200)
 
     def log_exception(self, *args: Any) -> None:  # a request's body holds private data: not in the logs
         log.warning("webhook request failed")
+
+
+class _Health(tornado.web.RequestHandler):
+    """GET /healthz: whether this worker reaches the database and Telegram (200), else 503."""
+
+    def initialize(self, app: AnyApp) -> None:
+        self.app = app
+
+    async def get(self) -> None:
+        check: Health | None = self.app.bot_data.get("health")
+        status = await check() if check is not None else {}
+        self.set_status(200 if all(status.values()) else 503)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(status))
+
+    def log_exception(self, *args: Any) -> None:
+        log.warning("health check failed")
+
+
+def _access_log(handler: tornado.web.RequestHandler) -> None:
+    """One line per request, never its body; a 5xx is a warning (Telegram sends the update again), not an
+    error of the bot."""
+    status = handler.get_status()
+    level = logging.DEBUG if status < 400 else logging.WARNING
+    log.log(
+        level,
+        "webhook %s %s in %.1f ms",
+        handler.request.method,
+        status,
+        1000 * handler.request.request_time(),
+    )
 
 
 class WebhookServer:
@@ -126,8 +213,10 @@ class WebhookServer:
 
     def __init__(self, app: AnyApp, config: WebhookConfig) -> None:
         self.app, self.config = app, config
-        routes = [(config.path, _Hook, {"app": app, "secret": config.secret})]
-        self._server = HTTPServer(tornado.web.Application(routes), xheaders=True)
+        routes: list[Any] = [(config.path, _Hook, {"app": app, "secret": config.secret})]
+        if config.path != HEALTH_PATH:
+            routes.append((HEALTH_PATH, _Health, {"app": app}))
+        self._server = HTTPServer(tornado.web.Application(routes, log_function=_access_log), xheaders=True)
 
     async def start(self) -> None:
         self._server.add_socket(shared_socket(self.config.listen, self.config.port))
