@@ -130,7 +130,7 @@ class Soak:
                     tg.send_text(g.host, g.chat, "/newtable changsha")  # the command was lost with the bot
                     asked = time.monotonic()
                 continue
-            g.table = int(lobby.callback_data[-1].split("|")[1])
+            g.table = int(next(d for d in lobby.callback_data if d.startswith("L|")).split("|")[1])
             text = lobby.text or ""
             if g.guest.first_name not in text:
                 if time.monotonic() - g.go_at > 2:
