@@ -236,7 +236,7 @@ class Feed:
         result: tuple[str, ...] = ()
         if obs.phase == Phase.ENDED:
             public = views.public_observation(state)
-            result = tuple(render.result_view(public, lang, list(names), rt.live.ways).split("\n"))
+            result = tuple(render.result_view(public, lang, list(names), rt.live.ways, seat).split("\n"))
         return HandView(
             table_id=rt.id,
             hand_id=hand.id,

@@ -495,7 +495,7 @@ class Presenter:
         hands, the points, the next dealer."""
         assert rt.state is not None
         names = self.seat_names(rt, lang, viewer)
-        return render.result_view(views.public_observation(rt.state), lang, names, rt.live.ways)
+        return render.result_view(views.public_observation(rt.state), lang, names, rt.live.ways, viewer)
 
     def hand_summary(self, rt: TableRuntime) -> str:
         """The group's note on a finished hand (still in ``rt``): the result and the table's totals."""
@@ -532,7 +532,7 @@ class Presenter:
             total = rt.totals.get(rt.score_key(seat), 0) + result.deltas[seat]
             lines = [
                 t("dm.result_title", lang, tid=rt.id, n=hand.number),
-                render.result_view(public, lang, self.seat_names(rt, lang, seat), ways),
+                render.result_view(public, lang, self.seat_names(rt, lang, seat), ways, seat),
                 t("dm.your_total", lang, delta=result.deltas[seat], total=total),
             ]
             keyboard = kb.result_keyboard(

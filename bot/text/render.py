@@ -553,20 +553,24 @@ WinWay = tuple[int, str, int | None]
 SELF_DRAWN = "self"
 
 
-def way_text(way: WinWay, names: Sequence[str], lang: str = "zh") -> str:
-    """自摸 / Bob 点炮 / 抢 Bob 的杠 / Bob 开杠翻出的牌 / Bob 亮出的海底牌."""
+def way_text(way: WinWay, names: Sequence[str], lang: str = "zh", viewer: int | None = None) -> str:
+    """自摸 / Bob 点炮 / 抢 Bob 的杠 / Bob 开杠翻出的牌 / Bob 亮出的海底牌 (the viewer's own: 你点炮 ...)."""
     _, how, frm = way
     if how == SELF_DRAWN or frm is None or frm >= len(names):
         return tr("way.self", lang)
+    if frm == viewer:
+        return tr(f"way.{how}.you", lang)
     return tr(f"way.{how}", lang, name=names[frm])
 
 
-def way_note(way: WinWay, named: str, names: Sequence[str], lang: str = "zh") -> str:
+def way_note(
+    way: WinWay, named: str, names: Sequence[str], lang: str = "zh", viewer: int | None = None
+) -> str:
     """``（自摸）`` / `` (on Bob's discard)`` after a win's hand names ``named`` - nothing for a self-draw
     that a hand name says already (自摸, 自摸加底)."""
     if way[1] == SELF_DRAWN and tr("way.self_named", lang) in named:
         return ""
-    return tr("settle.how", lang, how=way_text(way, names, lang))
+    return tr("settle.how", lang, how=way_text(way, names, lang, viewer))
 
 
 def ways_by_settlement(settlements: Sequence[Settlement], ways: Sequence[WinWay]) -> list[dict[int, WinWay]]:
@@ -652,6 +656,7 @@ def settlement_view(
     lang: str = "zh",
     names: Sequence[str] | None = None,
     ways: dict[int, WinWay] | None = None,
+    viewer: int | None = None,
 ) -> str:
     """One scored event: who (and, for a win, how: ``ways``), which hands (by name), the birds (where the
     variant has them), every payment with its arithmetic, and the deltas."""
@@ -676,7 +681,7 @@ def settlement_view(
             named = hand_names(rs, hands.get(w, ()), lang)
             line = tr("settle.win", lang, name=nm[w], hands=named)
             way = (ways or {}).get(w)
-            lines.append(line + (way_note(way, named, nm, lang) if way is not None else ""))
+            lines.append(line + (way_note(way, named, nm, lang, viewer) if way is not None else ""))
         for seat, keys in settlement.hands:  # a seat named without winning (杠上炮: the konger's hand)
             if seat not in settlement.winners:
                 lines.append(tr("settle.for", lang, name=nm[seat], hands=hand_names(rs, keys, lang)))
@@ -705,13 +710,17 @@ def winner_names(winners: Sequence[int], names: Sequence[str]) -> list[str]:
 
 
 def result_view(
-    obs: Observation, lang: str = "zh", names: Sequence[str] | None = None, ways: Sequence[WinWay] = ()
+    obs: Observation,
+    lang: str = "zh",
+    names: Sequence[str] | None = None,
+    ways: Sequence[WinWay] = (),
+    viewer: int | None = None,
 ) -> str:
-    """The end of a hand: every settlement (a win with how it was made: ``ways``), the hands shown, the
-    hand's deltas and the next dealer."""
+    """The end of a hand: every settlement (a win with how it was made: ``ways``; ``viewer``: whose result
+    it is, to whom his own tile is "yours"), the hands shown, the hand's deltas and the next dealer."""
     nm = _names(names, obs, lang)
     per = ways_by_settlement(obs.settlements, ways)
-    lines = [settlement_view(obs, s, lang, nm, per[i]) for i, s in enumerate(obs.settlements)]
+    lines = [settlement_view(obs, s, lang, nm, per[i], viewer) for i, s in enumerate(obs.settlements)]
     res = obs.result
     if res is None:
         return "\n".join(lines)
