@@ -20,7 +20,7 @@ claim pause (``MAHJONG_CLAIM_PAUSE=0`` unless the environment sets it: with the 
 * restart notes: "the bot restarted" posted although no decision waited longer than its timer
 
 Every figure must be 0. Run: ``.venv/bin/python bench/crash_soak.py`` (120 kills, a few minutes) or
-``--quick`` (10 kills, part of ``make test`` through tests/test_crash_soak.py).
+``--quick`` (10 kills, part of ``make soak`` through tests/test_crash_soak.py).
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ class Soak:
                     tg.send_text(g.host, g.chat, "/newtable changsha")  # the command was lost with the bot
                     asked = time.monotonic()
                 continue
-            g.table = int(lobby.callback_data[-1].split("|")[1])
+            g.table = int(next(d for d in lobby.callback_data if d.startswith("L|")).split("|")[1])
             text = lobby.text or ""
             if g.guest.first_name not in text:
                 if time.monotonic() - g.go_at > 2:

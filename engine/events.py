@@ -67,15 +67,24 @@ class Event(NamedTuple):
     settlement: Settlement | None = None
     result: HandResult | None = None
     note: str = ""  # VARIANT: which event, an id the variant's ``notes`` name
+    # VARIANT: tiles passed between seats (换三张): the seat ``tiles`` came from, and the seat this seat's own
+    # went to; public, as the direction is
+    from_seat: int | None = None
+    to_seat: int | None = None
 
     def visible_to(self, seat: int) -> bool:
         return not self.private or self.seat == seat
 
     def public(self) -> Event:
         """What the other seats may learn of it: a private event keeps its kind, seat, whether it was a
-        kong replacement and its note (a variant's event id, e.g. "换三张: tiles received") — never its tiles
-        or answer."""
-        return Event(self.kind, self.seat, kong=self.kong, note=self.note) if self.private else self
+        kong replacement, its note (a variant's event id, e.g. "换三张: tiles received") and which seats tiles
+        passed between — never its tiles or answer."""
+        if not self.private:
+            return self
+        return Event(
+            self.kind, self.seat, kong=self.kong, note=self.note, from_seat=self.from_seat,
+            to_seat=self.to_seat,
+        )  # fmt: skip
 
     def __str__(self) -> str:
         bits: list[str] = [self.kind.value]
@@ -107,6 +116,10 @@ class Event(NamedTuple):
             bits.append(" ".join(f"{d:+d}" for d in self.settlement.deltas))
         if self.result is not None:
             bits.append(f"{self.result.reason} next_dealer={self.result.next_dealer}")
+        if self.from_seat is not None:
+            bits.append(f"from={self.from_seat}")
+        if self.to_seat is not None:
+            bits.append(f"to={self.to_seat}")
         if self.note:
             bits.append(self.note)
         return " ".join(bits)

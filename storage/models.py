@@ -135,6 +135,13 @@ class TableSettings:
     ready_s: int = 30  # seconds between hands before the next one starts without those not ready
     ready_until: float | None = None  # the ready phase in progress ends then (None: none in progress)
     ready: tuple[int, ...] = ()  # seats whose player pressed Ready in the phase in progress
+    vote: int = 0  # the number of the table's latest stop vote (申请解散; 0: none yet)
+    vote_until: float | None = None  # the stop vote in progress ends then (None: none in progress)
+    vote_by: int | None = None  # who asked for it
+    vote_msg: int | None = None  # the group's tally message of the vote (edited in place)
+    vote_agree: bool = True  # the room's rule: at the vote's end those who did not answer agree
+    vote_yes: tuple[int, ...] = ()  # seats whose player agreed to the vote in progress
+    vote_no: tuple[int, ...] = ()  # ... and refused it
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,3 +302,4 @@ class RoomSettings:
     claim_s: int
     discard_s: int
     pause_s: int
+    vote_agree: bool = True

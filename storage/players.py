@@ -154,7 +154,8 @@ class Players(Runner):
             )
             moved = [int(r[0]) for r in rows]
             await db.executemany(
-                "UPDATE table_settings SET lobby_msg = NULL, table_msg = NULL WHERE table_id = ?",
+                "UPDATE table_settings SET lobby_msg = NULL, table_msg = NULL, vote_msg = NULL "
+                "WHERE table_id = ?",
                 [(t,) for t in moved],
             )
             await db.execute("UPDATE tables SET chat_id = ? WHERE chat_id = ?", (new_chat, old_chat))

@@ -473,6 +473,29 @@ V10_STATELESS_WORKERS: tuple[str, ...] = (
     """,
 )
 
+V11_STOP_VOTE: tuple[str, ...] = (
+    # The stop vote (申请解散, bot/table/vote.py): a seated player asks to end the room, the others agree
+    # or refuse before its deadline; it survives a restart. Portable SQL (no PostgreSQL step of its own).
+    #
+    # The number of the table's latest vote (its buttons carry it), when the one in progress ends (NULL:
+    # none in progress), who asked, and the group's tally message (edited in place).
+    "ALTER TABLE table_settings ADD COLUMN vote INTEGER NOT NULL DEFAULT 0 CHECK (vote >= 0)",
+    "ALTER TABLE table_settings ADD COLUMN vote_until DOUBLE PRECISION CHECK (vote_until > 0)",
+    "ALTER TABLE table_settings ADD COLUMN vote_by BIGINT",
+    "ALTER TABLE table_settings ADD COLUMN vote_msg BIGINT CHECK (vote_msg > 0)",
+    # The room's setting: at the countdown's end those who did not answer agree (1) or refuse (0).
+    """
+    ALTER TABLE table_settings ADD COLUMN vote_agree INTEGER NOT NULL DEFAULT 1 CHECK (vote_agree IN (0, 1))
+    """,
+    """
+    ALTER TABLE chat_variant_settings ADD COLUMN vote_agree INTEGER NOT NULL DEFAULT 1
+        CHECK (vote_agree IN (0, 1))
+    """,
+    # Each seat's answer to the vote in progress (both 0: not answered yet).
+    "ALTER TABLE table_seats ADD COLUMN vote_yes INTEGER NOT NULL DEFAULT 0 CHECK (vote_yes IN (0, 1))",
+    "ALTER TABLE table_seats ADD COLUMN vote_no INTEGER NOT NULL DEFAULT 0 CHECK (vote_no IN (0, 1))",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
@@ -484,6 +507,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V8_SHARED_SENDING,  # v8: a group's last send per table lease, the workers' shared send budget
     V9_OUTBOX,  # v9: one-off messages not sent yet, written with what caused them
     V10_STATELESS_WORKERS,  # v10: no leases; table revs, updates applied, live message guards, group pace
+    V11_STOP_VOTE,  # v11: the stop vote in progress (deadline, answers, tally), the room's timeout rule
 )
 LATEST = len(MIGRATIONS)
 

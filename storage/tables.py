@@ -31,7 +31,8 @@ from .runner import Db, Row, Runner, check_int64, dumps, scalar
 
 TABLE_COLS = "id, chat_id, variant, options, seats, status, created_at"
 _SETTINGS_COLS = (
-    "lang, claim_s, discard_s, pause_s, host, editing, lobby_msg, table_msg, rounds, ready_s, ready_until"
+    "lang, claim_s, discard_s, pause_s, host, editing, lobby_msg, table_msg, rounds, ready_s, ready_until, "
+    "vote, vote_until, vote_by, vote_msg, vote_agree"
 )
 _SETTINGS_MARKS = ", ".join("?" * len(_SETTINGS_COLS.split(", ")))
 _SETTING_TYPES: dict[str, Any] = {
@@ -46,8 +47,18 @@ _SETTING_TYPES: dict[str, Any] = {
     "rounds": int,
     "ready_s": int,
     "ready_until": (int, float, type(None)),
+    "vote": int,
+    "vote_until": (int, float, type(None)),
+    "vote_by": (int, type(None)),
+    "vote_msg": (int, type(None)),
+    "vote_agree": bool,
 }
-_SEAT_SETS = ("ai", "ready")  # settings kept per seat in ``table_seats`` (a tuple of seat numbers each)
+_SEAT_SETS = (
+    "ai",
+    "ready",
+    "vote_yes",
+    "vote_no",
+)  # settings kept per seat in ``table_seats`` (a tuple of seat numbers each)
 MAX_SEATS = 4  # rows in table_seats per table
 
 
@@ -91,7 +102,7 @@ def table_from(row: Row) -> Table:
     )
 
 
-def _settings(row: Row, ai: Iterable[int], ready: Iterable[int] = ()) -> TableSettings:
+def _settings(row: Row, seats: Mapping[str, Iterable[int]]) -> TableSettings:
     return TableSettings(
         lang=row[0],
         claim_s=row[1],
@@ -101,11 +112,15 @@ def _settings(row: Row, ai: Iterable[int], ready: Iterable[int] = ()) -> TableSe
         editing=bool(row[5]),
         lobby_msg=row[6],
         table_msg=row[7],
-        ai=tuple(sorted(ai)),
         rounds=row[8],
         ready_s=row[9],
         ready_until=row[10],
-        ready=tuple(sorted(ready)),
+        vote=row[11],
+        vote_until=row[12],
+        vote_by=row[13],
+        vote_msg=row[14],
+        vote_agree=bool(row[15]),
+        **{key: tuple(sorted(seats.get(key, ()))) for key in _SEAT_SETS},
     )
 
 
@@ -130,14 +145,20 @@ def check_settings(changes: Mapping[str, Any]) -> dict[str, Any]:
             raise InvalidInput(f"{key} must be 5-3600 seconds, not {value}")
         elif key == "pause_s" and not 0 <= value <= MAX_PAUSE_S:
             raise InvalidInput(f"pause_s must be 0-{MAX_PAUSE_S} seconds, not {value}")
-        elif key in ("lobby_msg", "table_msg") and value is not None and value <= 0:
-            raise InvalidInput(f"{key} must be a message id, not {value}")
         elif key == "rounds" and value not in ROUNDS:
             raise InvalidInput(f"rounds must be one of {ROUNDS}, not {value}")
         elif key == "ready_s" and not 5 <= value <= 600:
             raise InvalidInput(f"ready_s must be 5-600 seconds, not {value}")
-        elif key == "ready_until" and value is not None and not (math.isfinite(value) and value > 0):
-            raise InvalidInput(f"ready_until must be a time, not {value}")
+        elif (
+            key in ("ready_until", "vote_until")
+            and value is not None
+            and not (math.isfinite(value) and value > 0)
+        ):
+            raise InvalidInput(f"{key} must be a time, not {value}")
+        elif key in ("lobby_msg", "table_msg", "vote_msg") and value is not None and value <= 0:
+            raise InvalidInput(f"{key} must be a message id, not {value}")
+        elif key == "vote" and value < 0:
+            raise InvalidInput(f"vote must be a vote's number, not {value}")
         elif isinstance(value, int) and not isinstance(value, bool):
             check_int64(key, value)
         out[key] = int(value) if isinstance(value, bool) else value
@@ -180,10 +201,15 @@ async def read_settings(db: Db, table_id: int) -> TableSettings:
     )
     if not rows:
         raise NotFound(f"no table {table_id}")
-    seats = await db.execute_fetchall(
-        "SELECT seat, ai, ready FROM table_seats WHERE table_id = ? AND (ai = 1 OR ready = 1)", (table_id,)
+    flags = " OR ".join(f"{k} = 1" for k in _SEAT_SETS)  # column names from a fixed list
+    seats = list(
+        await db.execute_fetchall(
+            f"SELECT seat, {', '.join(_SEAT_SETS)} FROM table_seats WHERE table_id = ? AND ({flags})",
+            (table_id,),
+        )
     )
-    return _settings(rows[0], (int(r[0]) for r in seats if r[1]), (int(r[0]) for r in seats if r[2]))
+    sets = {key: [int(r[0]) for r in seats if r[i]] for i, key in enumerate(_SEAT_SETS, 1)}
+    return _settings(rows[0], sets)
 
 
 async def write_settings(db: Db, table_id: int, values: Mapping[str, Any]) -> None:
@@ -220,12 +246,12 @@ async def _remember_room(db: Db, table: Table, settings: TableSettings) -> None:
     await db.execute(
         """
         INSERT INTO chat_variant_settings (chat_id, variant, options, seats, rounds, ready_s, claim_s,
-                                           discard_s, pause_s)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           discard_s, pause_s, vote_agree)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (chat_id, variant) DO UPDATE SET
             options = excluded.options, seats = excluded.seats, rounds = excluded.rounds,
             ready_s = excluded.ready_s, claim_s = excluded.claim_s, discard_s = excluded.discard_s,
-            pause_s = excluded.pause_s
+            pause_s = excluded.pause_s, vote_agree = excluded.vote_agree
         """,
         (
             table.chat_id,
@@ -237,6 +263,7 @@ async def _remember_room(db: Db, table: Table, settings: TableSettings) -> None:
             settings.claim_s,
             settings.discard_s,
             settings.pause_s,
+            int(settings.vote_agree),
         ),  # fmt: skip
     )
 
@@ -429,7 +456,7 @@ class Tables(Runner):
         async def run(db: Db) -> RoomSettings | None:
             rows = list(
                 await db.execute_fetchall(
-                    "SELECT options, seats, rounds, ready_s, claim_s, discard_s, pause_s "
+                    "SELECT options, seats, rounds, ready_s, claim_s, discard_s, pause_s, vote_agree "
                     "FROM chat_variant_settings WHERE chat_id = ? AND variant = ?",
                     (chat_id, variant),
                 )
@@ -437,6 +464,6 @@ class Tables(Runner):
             if not rows:
                 return None
             r = rows[0]
-            return RoomSettings(json.loads(r[0]), r[1], r[2], r[3], r[4], r[5], r[6])
+            return RoomSettings(json.loads(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]))
 
         return await self._single(run)

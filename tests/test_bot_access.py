@@ -159,10 +159,10 @@ async def test_edited_messages_and_channel_posts_run_no_command(
         tg.edit_text(tg.send_text(bob, None, "hi"), "/newtable")
         await tg.wait_idle()
         assert not [c for c in tg.calls[mark:] if c.method == "sendMessage"]  # no command ran
-        assert rt.stop_votes == set() and not rt.closed
+        assert rt.settings.vote_until is None and not rt.closed
         assert svc.table_in(channel.id) is None
         # a real /stop still counts, as the first vote
-        assert "votes to stop the table (1/2)" in await _group(tg, bob, group, "/stop")
+        assert "asks to stop the table" in await _group(tg, bob, group, "/stop")
 
 
 async def test_long_arguments_get_a_short_reply_and_names_are_stored_clean(

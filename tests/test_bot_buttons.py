@@ -31,6 +31,9 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
         presses.VotePress(4, 10**14, 1),
         presses.ReplayPress("abc123", 9999),
         presses.RulesPress("hongzhong"),
+        presses.RulesPress("common"),
+        presses.VotePress(4, 0, 1),  # 申请解散
+        presses.VerifyPress("abc123"),
         *(LobbyPress(5, op) for op, n in presses.LOBBY_OPS.items() if n == 0),
     ]
     assert {type(p) for p in made} == set(presses.KINDS) - {presses.ReopenPress, presses.HistoryPress}
@@ -45,8 +48,12 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
         *kb.lobby_keyboard(12, "en", True),
         *kb.settings_keyboard(12, "zh", [("a", True), ("b", False)], [("x", "1"), ("y", "2")]),
         *kb.settings_keyboard(12, "en", [], [("x", "1")], 0, [("1", True), ("2", False)]),
-        *kb.table_keyboard(12, "zh"),
+        *kb.lobby_keyboard(12, "en", True, "abc123"),
+        *kb.table_keyboard(12, "zh", auto=True),
         *kb.back_keyboard(12, "en"),
+        *kb.vote_keyboard(12, 3, "zh"),
+        *kb.rules_keyboard("changsha", "en"),
+        *(kb.result_keyboard(12, "en", goes_on=True, host=True, was_auto=True, code="abc123") or ()),
         *kb.score_keyboard("en"),
     ]
     for row in rows:
@@ -101,7 +108,10 @@ def test_every_button_the_bot_makes_decodes_to_its_press() -> None:
         "L|1|c",  # the old cycling ops are gone
         "V|1|2|2",
         "V|1|2",
+        "V|1|0|0",  # no vote to refuse: 0 only asks
         "P|mahjong",
+        "C|",
+        "C|ABC",
         "A|1|2",
         "L|1|go|",
         "L||go",

@@ -62,7 +62,7 @@ def memory_snapshot(svc: TableService) -> object:
                 rt.hand.id if rt.hand else None,
                 rt.state.version if rt.state else None,
                 sorted((s, p.since) for s, p in rt.hand.pending.items()) if rt.hand else [],
-                sorted(rt.stop_votes),
+                sorted(rt.vote_dms),
                 sorted(rt.waiting_dm),
                 rt.closed,
             )

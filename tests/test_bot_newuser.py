@@ -115,15 +115,15 @@ async def test_rules_has_no_repository_path_and_newtable_takes_a_preset(
     groups = [tg.add_group(f"G{i}", members=[alice]) for i in range(3)]
     async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
         mark = tg.mark()
-        tg.send_text(alice, groups[0], "/rules changsha")
+        tg.send_text(alice, None, "/rules changsha")  # in private: the page itself
         await tg.wait_for_call(
             "sendMessage",
-            chat_id=groups[0].id,
+            chat_id=alice.id,
             since=mark,
             predicate=lambda c: "(part 1/" in c.params["text"],
         )
         await tg.wait_idle()
-        parts = [c.params["text"] for c in tg.calls_to("sendMessage", chat_id=groups[0].id) if c.seq >= mark]
+        parts = [c.params["text"] for c in tg.calls_to("sendMessage", chat_id=alice.id) if c.seq >= mark]
         assert len(parts) >= 2 and not any("docs/rules" in p or ".md" in p for p in parts)
         svc = service(app)
         for group, typed, mode, seats in (

@@ -184,7 +184,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
         if rt.playing:
             assert rt.live.auto == frozenset()
         # /stop (a vote of both) ends the room with the summary of the hands finished
-        assert "votes to stop" in await command(tg, alice, group, "/stop")
+        assert "asks to stop" in await command(tg, alice, group, "/stop")
         assert "stopped" in await command(tg, bob, group, "/stop")
         await quiet(app, tg)
         [text] = finals(tg, group)
@@ -266,6 +266,11 @@ async def test_first_dealer_is_the_xiangyin_host(tg: FakeTelegramServer, tmp_pat
 async def test_commitment_is_the_hash_of_the_revealed_seed_and_the_wall_is_rebuilt(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
+    """The shuffle proof as players meet it (docs/verify.md): the lobby says the shuffle is sealed, with the
+    commitment's first 8 hex digits and a button that sends the whole commitment in private (before the
+    hand ends: nothing of the seed); once the hand is over, the group's line and its button send the seed,
+    the salt, the bot's own check and the command, which checks it independently. No command and no 64-hex
+    digest in the group."""
     clock = Clock()
     alice = tg.add_user("Alice", started=True)
     group = tg.add_group("Mahjong", members=[alice])
@@ -277,25 +282,36 @@ async def test_commitment_is_the_hash_of_the_revealed_seed_and_the_wall_is_rebui
         assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
         assert rt.state is not None and rt.hand is not None
         dealt_wall = rt.state.wall.tiles
-        seed = rt.live.row.seed
+        seed, code = rt.live.row.seed, rt.live.row.code
         await quiet(app, tg)
-        shown = tg.message(group, lobby.message_id).text or ""
-        [commit] = re.findall(r"Shuffle commitment \(SHA-256\): ([0-9a-f]{64})", shown)
+        shown = tg.message(group, lobby.message_id)
+        [short] = re.findall(r"Shuffle sealed · checkable · ([0-9a-f]{8})$", shown.text or "", re.M)
+        assert f"C|{code}" in shown.callback_data
+        assert await press(tg, alice, shown, f"C|{code}") == "The check was sent to you in private"
+        sealed = tg.bot_messages(alice)[-1].text or ""
+        [commit] = re.findall(r"^([0-9a-f]{64})$", sealed, re.M)
+        assert commit.startswith(short) and "revealed when it ends" in sealed
         # nothing of the seed anywhere before the end
         everything = [v.text or "" for c in (group, alice) for m in tg.bot_messages(c) for v in m.versions]
         assert not any(str(seed) in text for text in everything)
         await until_hands(app, svc, clock, tid, tg, 1)
-        reveal = next(m.text for m in tg.bot_messages(group) if "This hand's seed" in (m.text or ""))
-        assert reveal is not None
-        got_seed, salt = re.search(r"seed (\d+), salt ([0-9a-f]+)", reveal).groups()  # type: ignore[union-attr]
-        assert int(got_seed) == seed
+        after = await lobby_message(tg, group, tid, "y")
+        assert f"Shuffle revealed · checkable · {short}" in (after.text or "")
+        group_texts = [v.text or "" for m in tg.bot_messages(group) for v in m.versions]
+        assert not any("python -m" in x or re.search(r"[0-9a-f]{64}", x) for x in group_texts)
+        assert await press(tg, alice, after, f"C|{code}") == "The check was sent to you in private"
+        check = tg.bot_messages(alice)[-1].text or ""
+        found = re.search(r"The seed: (\d+)\nThe salt: ([0-9a-f]+)", check)
+        assert found is not None, check
+        got_seed, salt = found.groups()
+        assert int(got_seed) == seed and "✅ The bot's own check" in check
         payload = f"mahjong-shuffle/1|{tid}|1|{got_seed}|{salt}".encode()
         assert hashlib.sha256(payload).hexdigest() == commit
         hand = (await svc.storage.table_hands(tid))[0]
         state = deal("zhuanzhuan", int(got_seed), dealer=hand.dealer_arg, seats=len(hand.seats))
         assert state.wall.tiles == dealt_wall
-        # the command the group is given checks it too
-        [cmd] = [line for line in reveal.split("\n") if line.startswith("python -m engine.verify ")]
+        # the command it gives checks it independently
+        [cmd] = [line for line in check.split("\n") if line.startswith("python -m engine.verify ")]
         out = subprocess.run(
             [sys.executable, "-m", *cmd.split()[2:]], cwd=ROOT, capture_output=True, text=True, timeout=60
         )

@@ -194,7 +194,7 @@ async def test_service_senders_are_no_players_and_an_anonymous_admin_may_stop(
         await tg.wait_for(lambda _: bob.id in rt.seats)
         # a channel's /stop is no player's vote; an anonymous admin's stops the table at once
         reply = await _reply(tg, group, lambda: tg.send_as_chat(channel, group, "/stop"))
-        assert not rt.closed and rt.stop_votes == set(), reply
+        assert not rt.closed and rt.settings.vote_until is None, reply
         reply = await _reply(tg, group, lambda: tg.send_as_chat(group, group, "/stop"))
         assert rt.closed and reply == "The table has been stopped."
         await tg.wait_idle()

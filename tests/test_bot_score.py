@@ -82,7 +82,7 @@ async def test_language_by_user_and_per_chat(tg: FakeTelegramServer, tmp_path: P
         assert "你已加入" in (tg.bot_messages(li)[-1].text or "")  # each player in his own language
         assert "You joined" in (tg.bot_messages(bob)[-1].text or "")
 
-        tg.send_text(bob, group, "/lang en")  # the group switches to English
+        tg.send_text(li, group, "/lang en")  # the group switches to English (its host may: /lang)
         await tg.wait_for(lambda _: "Seats:" in (tg.message(group, lobby.message_id).text or ""))
         assert svc.people.chat_langs.get(group.id) == "en"
         q = tg.press(li, group, lobby.message_id, f"L|{tid}|s")

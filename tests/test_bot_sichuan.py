@@ -7,6 +7,7 @@ The bot names no variant (tests/test_render.py): the presets, the pick and the w
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -153,8 +154,14 @@ async def test_swap_three_is_picked_tile_by_tile(tg: FakeTelegramServer, tmp_pat
             ),
             what="the received tiles on her panel",
         )
-        assert "swap three: three tiles received " + words in panel_text
+        # where hers went and where these came from (docs/rules/sichuan.md §2.2)
+        assert re.search(rf"swap three: your 3 went to \w+ \(.+\); you received {words} from \w+", panel_text)
         assert not any(words in (m.text or "") for m in tg.bot_messages(group))
+        # the group's recent line says which way the tiles went (public), never who received what
+        await tg.wait_idle()
+        group_texts = [v.text or "" for m in tg.bot_messages(group) for v in m.versions]
+        assert any("swap three: the dice send the tiles" in x for x in group_texts)
+        assert not any("received" in x for x in group_texts)
         player = Player(tg, alice, tid)
         player.last_since = since_of(confirm)
         done = hand_over(tg, group, t("note.result_title", "en", n=1))
@@ -219,10 +226,14 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
         swap, got = act_events(swap, seat, Act.CHOOSE, detail=engine.legal_actions(swap, seat)[0].detail)
         events += got
     lines = [render.event_line(e, 0, "en", ["A", "B", "C", "D"], "sichuan") for e in events]
+    step = next(e for e in events if e.seat == 0 and e.tiles)
+    assert step.from_seat == (0 - (step.to_seat or 0)) % 4  # everyone passes the same way
     assert "A has chosen" in lines and any(
-        x and x.startswith("A swap three: three tiles received ") for x in lines
+        x and x.startswith("swap three: your 3 went to ") and "; you received " in x for x in lines
     )
-    assert "B swap three: three tiles received" in lines  # another seat's tiles stay hidden
+    # another seat's tiles stay hidden: the others read the direction, not who got what
+    assert sum(1 for x in lines if x and "swap three" in x) == 2
+    assert not any(x and "B swap three" in x for x in lines)
 
 
 def test_the_ai_passes_the_three_the_variant_suggests() -> None:

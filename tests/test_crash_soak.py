@@ -1,12 +1,19 @@
 """The crash soak's quick run (bench/crash_soak.py --quick): the bot in its own process, ``kill -9`` ten
 times at random moments while two tables play; nothing a player would notice may go wrong. In text mode:
-the picture worker's own kill is tests/test_bot_pictures.py's, and the full run (bench) plays in pictures."""
+the picture worker's own kill is tests/test_bot_pictures.py's, and the full run (bench) plays in pictures.
+
+A soak (``make soak``): a minute of random kills is the longest test there is, and its outcome depends on
+where the kills land (a kill between Telegram taking a new message and its id being stored leaves that
+message's buttons live: counted, rare, docs/deploy.md). Restarts mid-hand in ``make test`` are
+tests/test_bot_reliability.py's, at chosen moments."""
 
 from __future__ import annotations
 
 import importlib.util
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,6 +27,7 @@ def load_soak():  # type: ignore[no-untyped-def]
     return module
 
 
+@pytest.mark.soak
 async def test_ten_kills_lose_double_or_duplicate_nothing(tmp_path: Path) -> None:
     soak = load_soak()
     figures = soak.run(kills=10, tables=2, seed=7, workdir=tmp_path, display="text")

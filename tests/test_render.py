@@ -440,3 +440,27 @@ def test_settlements_explain_hammers_piao_and_kongs() -> None:
     )
     text = render.settlement_view(observe(new_hand(sc, 1), 0), kong, "zh")
     assert "暗杠 2 · 底分 ×1 = 2" in text and "鸟" not in text
+
+
+def test_the_end_caption_shows_the_last_moves_before_the_result() -> None:
+    """The moves that ran without anyone deciding (here the AI's last discards and the win) are in the
+    group's end-of-hand caption, not jumped over to "hand over" (docs/testing.md: the chat table)."""
+    from bot import pictures
+    from bot.text import views
+
+    state = new_hand(RS, 4)
+    events: list[Event] = []
+    while state.phase != Phase.ENDED:
+        seat = to_act(state)[0]
+        state, evs = apply(state, ai.choose(observe(state, seat), random.Random(4)))
+        events.extend(e for e in evs if e.kind in (EventKind.DISCARD, EventKind.WIN))
+    final = views.public_observation(state)
+    names = ["Lily", "阿华", "Bob", "Dave"]
+    for lang in ("zh", "en"):
+        legend = pictures.legend(final, names, lang)
+        caption = views.end_caption(final, lang, names, "T", legend, (), events[-6:])
+        last = views.recent_text(events[-6:], lang, names, final.variant, k=6)
+        assert last and last in caption, caption
+        assert views.end_caption(final, lang, names, "T", "") != views.end_caption(
+            final, lang, names, "T", "", (), events[-6:]
+        )

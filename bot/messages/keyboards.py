@@ -8,6 +8,7 @@ from collections.abc import Collection, Sequence
 
 from bot.messages.content import Button, Keyboard
 from bot.messages.presses import (
+    AutoPress,
     BackPress,
     GamePress,
     HandPress,
@@ -16,7 +17,10 @@ from bot.messages.presses import (
     PickPress,
     ReopenPress,
     ReplayPress,
+    RulesPress,
     ScorePress,
+    VerifyPress,
+    VotePress,
 )
 from bot.text import render
 from bot.text.texts import t
@@ -28,6 +32,21 @@ def _rows(buttons: Sequence[Button], per_row: int) -> list[tuple[Button, ...]]:
 
 
 # ------------------------------------------------------------------ the private hand
+
+
+def panel_keyboard(
+    obs: Observation,
+    legal: Sequence[Action] | None,
+    table_id: int,
+    hand_id: int,
+    since: int,
+    lang: str,
+    picked: Collection[int] = (),
+) -> Keyboard:
+    """A player's panel while he plays: his decision's buttons (``legal``; None: nothing to decide now),
+    then 托管."""
+    rows = game_keyboard(obs, legal, table_id, hand_id, since, lang, picked) if legal is not None else ()
+    return (*rows, (auto_button(table_id, lang),))
 
 
 def game_keyboard(
@@ -95,19 +114,73 @@ def pick_keyboard(
 
 
 def back_keyboard(table_id: int, lang: str) -> Keyboard:
-    return ((Button(t("btn.im_back", lang), BackPress(table_id).data()),),)
+    return ((back_button(table_id, lang),),)
+
+
+def back_button(table_id: int, lang: str) -> Button:
+    return Button(t("btn.im_back", lang), BackPress(table_id).data())
+
+
+def auto_button(table_id: int, lang: str) -> Button:
+    """托管: the bot plays for me until I press "I'm back" (the panel's last row)."""
+    return Button(t("btn.auto", lang), AutoPress(table_id).data())
+
+
+def result_keyboard(
+    table_id: int, lang: str, *, goes_on: bool, host: bool, was_auto: bool, code: str | None
+) -> Keyboard | None:
+    """A player's private result of a hand: while the room goes on, Ready (which, for a player the bot
+    played for, is his way back) and, for the host, Next hand - as in the group's lobby; the shuffle check
+    of the hand."""
+    rows: list[tuple[Button, ...]] = []
+    if goes_on:
+        ready = Button(
+            t("btn.back_ready" if was_auto else "btn.ready", lang), LobbyPress(table_id, "y").data()
+        )
+        row = (ready, Button(t("btn.next", lang), LobbyPress(table_id, "go").data())) if host else (ready,)
+        rows.append(row)
+    if code:
+        rows.append((verify_button(code, lang),))
+    return tuple(rows) or None
+
+
+def verify_button(code: str, lang: str, *, sealed: bool = False) -> Button:
+    """The shuffle check of hand ``code`` (``sealed``: the hand is being played, so its commitment only)."""
+    return Button(t("btn.commitment" if sealed else "btn.verify", lang), VerifyPress(code).data())
 
 
 # ------------------------------------------------------------------ group messages
 
 
-def table_keyboard(table_id: int, lang: str, app: str | None = None) -> Keyboard:
-    """The group's table message: "my hand"; with the Mini App on, a direct link that opens the table in it
-    (a ``web_app`` button is refused outside private chats)."""
+def table_keyboard(table_id: int, lang: str, app: str | None = None, *, auto: bool = False) -> Keyboard:
+    """The group's table message: "my hand" and 申请解散; "I'm back" while a player is on auto-play (a
+    press by anyone else is refused); with the Mini App on, a direct link that opens the table in it (a
+    ``web_app`` button is refused outside private chats)."""
     mine = Button(t("btn.my_hand", lang), HandPress(table_id).data())
-    if app is None:
-        return ((mine,),)
-    return ((mine, Button(t("btn.open_app", lang), url=app)),)
+    row = (mine, Button(t("btn.open_app", lang), url=app)) if app is not None else (mine,)
+    second = (back_button(table_id, lang),) if auto else ()
+    return (row, (*second, stop_button(table_id, lang)))
+
+
+def stop_button(table_id: int, lang: str) -> Button:
+    """申请解散: ask for a stop vote (or agree to the one in progress)."""
+    return Button(t("btn.stop", lang), VotePress(table_id, 0, 1).data())
+
+
+def vote_keyboard(table_id: int, vote: int, lang: str) -> Keyboard:
+    """Agree / refuse to stop vote number ``vote``."""
+    return (
+        (
+            Button(t("btn.vote_yes", lang), VotePress(table_id, vote, 1).data()),
+            Button(t("btn.vote_no", lang), VotePress(table_id, vote, 0).data()),
+        ),
+    )
+
+
+def rules_keyboard(page: str, lang: str) -> Keyboard:
+    """Under /rules' summary in a group: the whole page, sent in private (``page``: a variant or common)."""
+    key = "btn.rules_common" if page == "common" else "btn.rules_page"
+    return ((Button(t(key, lang), RulesPress(page).data()),),)
 
 
 def app_keyboard(url: str, lang: str) -> Keyboard:
@@ -119,18 +192,20 @@ def app_button(url: str, lang: str) -> Button:
     return Button(t("btn.open_app", lang), web_app=url)
 
 
-def lobby_keyboard(table_id: int, lang: str, next_hand: bool) -> Keyboard:
+def lobby_keyboard(table_id: int, lang: str, next_hand: bool, code: str = "") -> Keyboard:
     """Before the first hand: seats, AI seats, settings, start. Between hands (the settings are locked):
-    Ready, seats, and the host's "next hand now"."""
+    Ready, seats, the host's "next hand now", 申请解散 and the last hand's shuffle check (``code``)."""
 
     def b(key: str, op: str) -> Button:
         return Button(t(key, lang), LobbyPress(table_id, op).data())
 
     if next_hand:
+        last = (verify_button(code, lang),) if code else ()
         return (
             (b("btn.ready", "y"),),
             (b("btn.join", "j"), b("btn.leave", "l")),
-            (b("btn.next", "go"),),
+            (b("btn.next", "go"), stop_button(table_id, lang)),
+            *((last,) if last else ()),
         )
     return (
         (b("btn.join", "j"), b("btn.leave", "l")),

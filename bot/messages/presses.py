@@ -12,12 +12,15 @@ was made for:
 * ``L|<table>|<op>[|<a>[|<b>]]``  lobby: join, leave, AI seats, settings, start, ready (``LobbyPress``)
 * ``h|<table>``                re-send my hand (``HandPress``); ``b|<table>``: "I'm back" (``BackPress``);
   ``A|<table>``: let the bot play for me (托管, ``AutoPress``)
-* ``V|<table>|<vote>|<0/1>``   refuse / agree to a stop vote (申请解散, ``VotePress``)
+* ``V|<table>|<vote>|<0/1>``   refuse / agree to stop vote number ``<vote>`` (申请解散, ``VotePress``);
+  ``V|<table>|0|1``: ask for a vote (or agree to the one in progress)
 * ``S|<period>[|<variant>]``   leaderboard period, and whose variant's ratings (``ScorePress``)
 * ``N|<table>``                open a new table with a closed table's settings (``ReopenPress``)
 * ``H|<page>``                 a page of the group's hands (``HistoryPress``)
 * ``R|<code>|<step>``          a step of a hand's replay (``ReplayPress``; ``<code>`` the hand's public code)
-* ``P|<variant>``              the whole rules page of a variant, in private (``RulesPress``)
+* ``P|<variant>``              the whole rules page of a variant (or ``common``), in private (``RulesPress``)
+* ``C|<code>``                 a hand's shuffle check (its commitment; once it ended, seed, salt and the
+  bot's check), in private (``VerifyPress``; ``<code>`` the hand's public code)
 
 ``decode`` reads any of them: numbers are ASCII digits with a length cap (no ``int("²")``, no Arabic-Indic
 digits, no 5,000-digit numbers), words come from fixed sets, and anything else is ``None`` - the handler
@@ -47,6 +50,8 @@ MAX_CODE = 32
 CODE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 PERIODS = frozenset({"all", "week", "month"})
 KNOWN_VARIANTS = frozenset(VARIANTS)
+COMMON = "common"  # the rules every variant shares (docs/rules/common.md), a page of its own
+RULE_PAGES = KNOWN_VARIANTS | {COMMON}
 
 Codec = Callable[[str], Any]  # the text of one field -> its value, or None when it is not valid
 
@@ -205,7 +210,8 @@ class AutoPress(Press):
 
 @dataclass(frozen=True, slots=True)
 class VotePress(Press):
-    """An answer to the table's stop vote (申请解散) ``vote``: 1 agree, 0 refuse."""
+    """An answer to the table's stop vote (申请解散) number ``vote``: 1 agree, 0 refuse. ``vote`` 0 (with
+    agree 1): ask for a vote, or agree to the one in progress (the 申请解散 button)."""
 
     PREFIX: ClassVar[str] = "V"
     table: int = f(ID)
@@ -213,7 +219,7 @@ class VotePress(Press):
     agree: int = f(number(1))
 
     def valid(self) -> bool:
-        return self.agree in (0, 1)
+        return self.agree in (0, 1) and (self.vote > 0 or self.agree == 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,10 +260,19 @@ class ReplayPress(Press):
 
 @dataclass(frozen=True, slots=True)
 class RulesPress(Press):
-    """The whole rules page of a variant, sent to the presser in private (a group gets a summary)."""
+    """The whole rules page of a variant (or the common rules), sent to the presser in private (a group gets
+    a summary)."""
 
     PREFIX: ClassVar[str] = "P"
-    variant: str = f(word(KNOWN_VARIANTS))
+    variant: str = f(word(RULE_PAGES))
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyPress(Press):
+    """A hand's shuffle check, sent to the presser in private (docs/verify.md)."""
+
+    PREFIX: ClassVar[str] = "C"
+    code: str = f(code)
 
 
 KINDS: tuple[type[Press], ...] = (
@@ -273,6 +288,7 @@ KINDS: tuple[type[Press], ...] = (
     HistoryPress,
     ReplayPress,
     RulesPress,
+    VerifyPress,
 )
 _BY_PREFIX = {k.PREFIX: k for k in KINDS}
 assert len(_BY_PREFIX) == len(KINDS), "two button kinds share a prefix"

@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from bot.table.feed import HandView, LobbyView
+from bot.table.vote import VoteView
 from bot.text import render
 from engine import Act, Observation, Phase
 
@@ -130,8 +131,20 @@ def hand_frame(v: HandView) -> dict[str, Any]:
         f["wt"] = [[s, TILES[t]] for s, t in v.win_tiles]
     elif v.win_tiles:
         f["wt"] = [[s, TILES[t]] for s, t in v.win_tiles]
-    if v.stop_votes:
-        f["votes"] = v.stop_votes
+    if v.vote is not None:
+        f["vote"] = vote_frame(v.vote)
+    return f
+
+
+def vote_frame(v: VoteView) -> dict[str, Any]:
+    """A stop vote in progress: its number, who asked, who agreed / refused / has not answered, how many
+    agreements stop the table, its deadline, and whether the viewer may answer (``can``)."""
+    f: dict[str, Any] = {
+        "n": v.number, "by": v.asker, "yes": list(v.yes), "no": list(v.no), "wait": list(v.waiting),
+        "need": v.need, "until": round(v.until, 1),
+    }  # fmt: skip
+    if v.may_answer:
+        f["can"] = 1
     return f
 
 
@@ -157,6 +170,8 @@ def lobby_frame(v: LobbyView) -> dict[str, Any]:
         f["closed"] = 1
     if v.host:
         f["host"] = 1
+    if v.vote is not None:
+        f["vote"] = vote_frame(v.vote)
     return f
 
 
@@ -166,7 +181,7 @@ def frame(v: HandView | LobbyView) -> str:
 
 # ------------------------------------------------------------------ requests from the page
 
-ACTIONS = frozenset({"act", "pick", "ready", "start", "back", "stop"})
+ACTIONS = frozenset({"act", "pick", "ready", "start", "back", "auto", "stop", "vote"})
 OPS = ACTIONS | {"hello", "vis", "ping"}
 
 
@@ -202,6 +217,10 @@ def parse(raw: str | bytes) -> dict[str, Any]:
         out["on"] = obj.get("on") is True
     elif op in ("act", "pick"):
         out.update(hid=_int(obj, "hid"), since=_int(obj, "since"), i=_int(obj, "i"))
+    elif op == "vote":  # an answer to stop vote ``vote``: ``agree`` 1 or 0
+        out.update(vote=_int(obj, "vote"), agree=_int(obj, "agree"))
+        if out["agree"] not in (0, 1):
+            raise BadRequest("agree")
     if op in ACTIONS:  # the action endpoint: the initData and the table come with each one
         out.update(init=obj.get("init"), t=obj.get("t"))
     return out

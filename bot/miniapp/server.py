@@ -5,8 +5,9 @@
 * ``GET /ws``        the live stream (WebSocket): the page's first message is ``hello`` with its initData and
                      the table token; it gets the current frame at once and a new one whenever what it may see
                      changes (bot/miniapp/protocol.py); it reports whether it is in front (``vis``)
-* ``POST /api/act``  an action (``act``, ``pick``, ``ready``, ``start``, ``back``, ``stop``) with the initData
-                     again: answered with the table service's own answer (the toast a button would show)
+* ``POST /api/act``  an action (``act``, ``pick``, ``ready``, ``start``, ``back``, ``auto``, ``stop``,
+                     ``vote``) with the initData again: answered with the table service's own answer (the
+                     toast a button would show)
 
 Every connection and every action is authenticated by its initData (bot/miniapp/auth.py). The viewer is the
 authenticated user's seat at the table; anyone else must be a member of the table's group (the membership
@@ -428,8 +429,11 @@ class MiniApp:
             return await svc.start(rt.id, uid)
         if op == "back":
             return await svc.im_back(rt.id, uid)
-        text = await svc.stop(rt.chat_id, uid, False)  # a vote, as /stop by a player
-        return Reply(text, ok=True)
+        if op == "auto":
+            return await svc.auto_play(rt.id, uid)
+        if op == "vote":
+            return await svc.stop_vote(rt.id, uid, req["vote"], req["agree"] == 1)
+        return await svc.ask_stop(rt.id, uid)  # "stop": 申请解散, as the button (or /stop) of a player
 
     # ------------------------------------------------------------------ replays
 

@@ -18,9 +18,9 @@ from bot.members.people import People
 from bot.messages.content import Keyboard
 from bot.messages.keyboards import history_keyboard, replay_keyboard
 from bot.records.export import HandRecord, hand_jsonl
-from bot.text import render
+from bot.text import nightview, render
 from bot.text.texts import t
-from engine import Act, Phase
+from engine import Act, Phase, verify
 from storage import Hand, Storage, StorageError, Table, clean_code
 
 PAGE = 5  # hands per /history page
@@ -182,6 +182,51 @@ class History:
             yield from lines
 
     # ------------------------------------------------------------------ /export
+
+    # ------------------------------------------------------------------ the shuffle check (docs/verify.md)
+
+    async def shuffle_check(self, typed: str, user_id: int, chat_id: int | None, lang: str) -> str | None:
+        """What a shuffle-check button of hand ``typed`` sends the presser in private: the hand's whole
+        commitment; once it has ended, its seed and salt, the bot's own check (the commitment they give, the
+        hand's log replayed on the deal from that seed, with the same result) and the command to check it
+        independently. The same who-may-open-it rule as /replay, but a hand in progress may be asked for
+        (its commitment only). None when it is not a hand he may see."""
+        code = clean_code(typed)
+        try:
+            found = await self.storage.hand_by_code(code) if code else None
+        except StorageError:
+            return None
+        if found is None:
+            return None
+        hand, table = found
+        if chat_id is not None and table.chat_id != chat_id:
+            return None
+        if chat_id is None and user_id not in hand.seats:
+            if await self.access.status(table.chat_id, user_id) not in MEMBER:
+                return None
+        problem = None
+        if hand.finished:
+            problem = await self._replays(hand, table)
+        return nightview.verify_text(table.variant, hand, problem, lang)
+
+    async def _replays(self, hand: Hand, table: Table) -> str | None:
+        """The bot's own check of a finished hand: the commitment its seed and salt give (what was shown
+        when it started), and its log played again on the deal that seed gives, ending as stored. None
+        when it holds, else the catalogue key of what failed."""
+        if nightview.commitment_of(hand.table_id, hand) is None:
+            return "verify.bad.commitment"
+        try:
+            rec = await self.storage.hand_replay(hand.id)
+            state = verify.deal(table.variant, hand.seed, seats=len(hand.seats), dealer=hand.dealer_arg,
+                                options=hand.options)  # fmt: skip
+            for a in rec.actions:
+                state, _ = engine.apply(state, engine.Action.parse(a.action))
+        except (StorageError, engine.EngineError, ValueError):
+            return "verify.bad.replay"
+        stored = (hand.result or {}).get("deltas")
+        if isinstance(stored, list) and (state.result is None or list(state.result.deltas) != stored):
+            return "verify.bad.replay"
+        return None
 
     async def export(self, found: Found) -> tuple[str, bytes]:
         """The hand's JSON Lines record and its file name."""

@@ -33,6 +33,7 @@ from bot.messages import keyboards as kb
 from bot.table.present import Presenter, paused_observation, paused_public
 from bot.table.restore import hand_live, load_totals, reopen
 from bot.table.runtime import TableRuntime, Tables
+from bot.table.vote import VoteView, vote_view
 from bot.text import render, views
 from bot.text.texts import t
 from engine import Action, Observation, Phase, observe
@@ -78,7 +79,7 @@ class HandView:
     note: str = ""  # his own panel's note (what the bot played for him, 换三张's tiles received)
     result: tuple[str, ...] = ()  # the hand's end: the settlement, line by line
     win_tiles: tuple[tuple[int, int], ...] = ()
-    stop_votes: int = 0
+    vote: VoteView | None = None  # a stop vote in progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,7 @@ class LobbyView:
     summary: str
     closed: bool = False
     host: bool = False
+    vote: VoteView | None = None  # a stop vote in progress
 
 
 @dataclass(slots=True)
@@ -233,7 +235,8 @@ class Feed:
                 note = "\n".join(x for x in (line or "", note) if x)
         result: tuple[str, ...] = ()
         if obs.phase == Phase.ENDED:
-            result = tuple(render.result_view(views.public_observation(state), lang, list(names)).split("\n"))
+            public = views.public_observation(state)
+            result = tuple(render.result_view(public, lang, list(names), rt.live.ways, seat).split("\n"))
         return HandView(
             table_id=rt.id,
             hand_id=hand.id,
@@ -251,7 +254,7 @@ class Feed:
             note=note,
             result=result,
             win_tiles=tuple(rt.live.win_tiles),
-            stop_votes=len(rt.stop_votes & set(rt.humans())),
+            vote=self._vote(rt, names, seat),
         )
 
     @staticmethod
@@ -303,7 +306,12 @@ class Feed:
             summary=rt.summary,
             closed=rt.closed,
             host=rt.settings.host == user_id,
+            vote=self._vote(rt, tuple(present.seat_names(rt, lang)), seat),
         )
+
+    def _vote(self, rt: TableRuntime, names: tuple[str, ...], seat: int | None) -> VoteView | None:
+        asker = rt.settings.vote_by
+        return vote_view(rt, names, seat, self.present.people.name(asker) if asker is not None else "")
 
 
 async def stored_table(

@@ -31,12 +31,19 @@ from storage import RoomSettings, Storage, StorageError, TableSettings
 log = logging.getLogger(__name__)
 
 Room = tuple[Mapping[str, Any], int, TableSettings]  # a room to open: options, seat count, settings
+_SEATED = ("ready", "vote_yes", "vote_no")  # per-seat settings a player takes with him when he leaves
 
 
 def room_part(s: TableSettings | RoomSettings) -> TableSettings:
-    """What a room keeps of a table's settings (or a remembered room): timers, claim pause, 局数, ready."""
+    """What a room keeps of a table's settings (or a remembered room): timers, claim pause, 局数, ready,
+    the stop vote's timeout rule."""
     return TableSettings(
-        claim_s=s.claim_s, discard_s=s.discard_s, pause_s=s.pause_s, rounds=s.rounds, ready_s=s.ready_s
+        claim_s=s.claim_s,
+        discard_s=s.discard_s,
+        pause_s=s.pause_s,
+        rounds=s.rounds,
+        ready_s=s.ready_s,
+        vote_agree=s.vote_agree,
     )
 
 
@@ -69,6 +76,8 @@ class Lobby:
         self.default_pause = default_pause  # the claim pause of new tables (None: the room default)
         # called once a table has closed (bot/table/night.py: the 大结算); True when it was stopped early
         self.finale: Callable[[TableRuntime, bool], Awaitable[None]] | None = None
+        # called as a table closes, before it is shown closed (bot/table/vote.py: a vote in progress ends)
+        self.closing: Callable[[TableRuntime], None] | None = None
 
     async def refusal(self, rt: TableRuntime, user_id: int, lang: str, *, manage: bool) -> Reply | None:
         """Why ``user_id`` may not join (``manage=False``) or change settings and start (``manage=True``)
@@ -116,6 +125,7 @@ class Lobby:
                     pause_s=same.pause_s,
                     rounds=same.rounds,
                     ready_s=same.ready_s,
+                    vote_agree=same.vote_agree,
                 )
             if preset is not None:
                 options = {**(options or {}), **preset.options}
@@ -203,8 +213,8 @@ class Lobby:
         if user_id not in rt.seats:
             return Reply(t("ans.not_seated", lang))
         seats = [None if u == user_id else u for u in rt.seats]
-        ready = tuple(s for s in rt.settings.ready if seats[s] is not None)
-        await self._save_lobby(rt, seats, ready=ready)
+        sets = {k: tuple(s for s in getattr(rt.settings, k) if seats[s] is not None) for k in _SEATED}
+        await self._save_lobby(rt, seats, **sets)
         return Reply(t("ans.left", lang), ok=True)
 
     async def _add_ai(self, rt: TableRuntime, user_id: int, lang: str, *_: int | None) -> Reply:
@@ -300,26 +310,6 @@ class Lobby:
                 return Reply(t("ans.error", lang), alert=True)
             return Reply(t("ans.ok", lang), ok=True)
 
-    async def stop(self, chat_id: int, user_id: int, is_admin: bool) -> str:
-        """/stop: a group admin closes the table at once; players close it by a majority of their votes."""
-        rt = self.tables.in_chat(chat_id)
-        lang = self.people.chat_lang(chat_id, self.people.user_langs.get(user_id))
-        if rt is None:
-            return t("note.no_table", lang)
-        lang = self.people.table_lang(rt)
-        async with rt.lock:
-            humans = rt.humans()
-            if not is_admin:
-                if humans and user_id not in humans:
-                    return t("note.stop_denied", lang)
-                rt.stop_votes.add(user_id)
-                need = len(humans) // 2 + 1
-                votes = len(rt.stop_votes & set(humans)) if humans else need
-                if votes < need:
-                    return t("note.stop_vote", lang, name=self.people.name(user_id), n=votes, need=need)
-            await self.close(rt, stopped=True)
-            return t("note.stopped", lang)
-
     async def set_lang(self, chat_id: int, lang: str) -> None:
         """/lang: a group's language (its table is shown again) or a player's (his panels are)."""
         if chat_id > 0:
@@ -357,6 +347,7 @@ class Lobby:
         # a result still on its way (group messages are paced) stays above this one: none is lost
         earlier = rt.summary + "\n\n" if len(rt.result_due) > 1 and rt.summary else ""
         rt.summary = earlier + finished.summary
+        rt.last_code = finished.hand.code if finished.hand.salt else ""  # the lobby's shuffle check button
         self.present.show_lobby(rt, fresh=True)
 
     async def close(
@@ -366,6 +357,8 @@ class Lobby:
         await self.storage.close_table(rt.id, note)
         rt.closed = True
         self.play.stop_clock(rt)
+        if self.closing is not None:
+            self.closing(rt)
         self.present.show_closed(rt)
         self.tables.remove(rt)
         if self.finale is not None:

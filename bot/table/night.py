@@ -72,9 +72,16 @@ class Night:
         self.present.show_lobby(rt)
 
     def arm(self, rt: TableRuntime) -> None:
-        """The table's timer wakes it at the end of its ready phase (after a restart too)."""
-        if rt.settings.ready_until is not None and not rt.playing:
-            self.timers.arm(rt.id, rt.settings.ready_until)
+        """Between hands the table's timer wakes it at the end of its ready phase, or of a stop vote in
+        progress (bot/table/vote.py), whichever comes first (after a restart too). During a hand the hand's
+        own timer does (``Play._arm``)."""
+        if rt.playing:
+            return
+        wake = [d for d in (rt.settings.ready_until, rt.settings.vote_until) if d is not None]
+        if wake:
+            self.timers.arm(rt.id, min(wake))
+        else:
+            self.timers.cancel(rt.id)
 
     async def _deal_now(self, rt: TableRuntime) -> bool:
         """End the ready phase: deal with every seated player who is not ready on auto-play. Nothing is dealt
@@ -95,7 +102,11 @@ class Night:
             log.warning("table %s: no final summary: %s", rt.id, e)
             return
         hands = sorted({r.hand_id for r in rows})
-        if not hands:
+        if not hands:  # stopped before its first hand was finished: the group is told so, with "play again"
+            lang = self.people.table_lang(rt)
+            body = nightview.final_text(rt.variant, rt.id, 0, [], stopped, lang)
+            body += "\n\n" + t("final.reopen", lang)
+            await self.present.send_posts(rt, [post_of(rt.chat_id, body, kb.reopen_keyboard(rt.id, lang))])
             return
         seats_of: dict[int, list[int | None]] = {}
         for r in rows:

@@ -60,6 +60,7 @@ from bot.table.runtime import (
     decision_key,
 )
 from bot.text import render, views
+from bot.text.render import WinWay
 from bot.text.texts import t
 from bot.text.views import WARN_AT
 from engine import Act, Action, ClaimKind, Event, EventKind, MeldKind, Observation, Phase, State
@@ -97,6 +98,17 @@ _WINDOW_EVENTS = {
     EventKind.HAIDI_TAKE: ClaimKind.HAIDI,
     EventKind.HAIDI_SHOW: ClaimKind.HAIDI,
 }
+
+
+def win_way(before: State, action: Action) -> WinWay | None:
+    """How ``action`` (applied to ``before``) wins, if it is a win: on another seat's tile (a claim window:
+    its kind and whose tile), else self-drawn (his draw, the last tile he took, his dealt tiles)."""
+    if action.act != Act.WIN:
+        return None
+    claim = before.claim
+    if before.phase == Phase.CLAIM and claim is not None and claim.from_seat != action.seat:
+        return (action.seat, claim.kind.value, claim.from_seat)
+    return (action.seat, render.SELF_DRAWN, None)
 
 
 def claim_moment(before: State, action: Action, events: Sequence[Event] = ()) -> Moment | None:
@@ -205,6 +217,7 @@ class _Step:
     facts: Facts
     recent: tuple[Event, ...]  # the public events it adds to the group's "recent" line
     posts: list[Post]  # the one-off messages stored with it (the players' results of a hand it ends)
+    ways: tuple[WinWay, ...]  # how each win of the hand so far was made
 
 
 class Play:
@@ -370,6 +383,28 @@ class Play:
             await self.resume(rt)  # he pressed it on his panel: that panel is edited
             return Reply(t("ans.back", lang), ok=True)
 
+    async def go_auto(self, table_id: int, user_id: int) -> Reply:
+        """托管 by choice (the panel's button, the Mini App): the bot plays for him from now on, as after two
+        timeouts, until he presses "I'm back"; the group is told."""
+        rt = self.tables.open(table_id)
+        lang = self.people.dm_lang(user_id)
+        if rt is None:
+            return Reply(t("ans.closed", lang))
+        async with rt.lock:
+            seat = rt.seat_of(user_id)
+            if seat is None or not rt.playing:
+                return Reply(t("ans.not_seated", lang))
+            if seat in rt.live.auto:
+                return Reply(t("ans.already_auto", lang))
+            try:
+                await self.set_auto(rt, seat, True, chosen=True)
+            except StorageError as e:
+                log.warning("table %s: auto-play not switched on: %s", rt.id, e)
+                return Reply(t("ans.error", lang), alert=True)
+            rt.live.notes.pop(seat, None)
+            await self.resume(rt)  # his decision, if one is open, is played now
+            return Reply(t("ans.auto", lang), ok=True)
+
     async def resend(self, user_id: int, chat_id: int | None = None) -> int:
         """/hand: send the user's private panels again as new messages; returns how many tables."""
         count = 0
@@ -465,7 +500,6 @@ class Play:
             stored=seat_rows(state.num_seats, auto, {}, first),
             fresh_panels={s for s, u in enumerate(hand.seats) if u is not None},  # one new panel each
         )
-        rt.stop_votes.clear()
         return True
 
     async def resume(
@@ -538,12 +572,15 @@ class Play:
         rows = seat_rows(state.num_seats, new_auto, new_timeouts, pending)
         stored = base.stored
         changed = [r for s, r in rows.items() if stored.get(s, SeatPlay(s)) != r] if final is None else []
+        way = win_way(before, action)
+        ways = (*base.ways, way) if way is not None else base.ways
         return _Step(
             action, state, events, final, pause, pending, new_auto, new_timeouts,
             rows if final is None else seat_rows(state.num_seats, (), {}, {}), changed,
             base.facts.after(before, action, events),
             tuple(ev.public() for ev in events if ev.kind not in views.QUIET_EVENTS),
-            self.present.result_posts(rt, final) if final is not None else [],
+            self.present.result_posts(rt, final, ways) if final is not None else [],
+            ways,
         )  # fmt: skip
 
     def _adopt(self, rt: TableRuntime, step: _Step) -> None:
@@ -551,6 +588,7 @@ class Play:
         h = rt.live
         h.state, h.facts, h.pause = step.state, step.facts, step.pause
         h.pending, h.auto, h.timeouts, h.stored = step.pending, step.auto, step.timeouts, step.stored
+        h.ways = step.ways
         self.actions += 1
         h.news.pop(step.action.seat, None)
         for ev in step.events:
@@ -566,13 +604,13 @@ class Play:
         of a run not stored yet, after ``rt.live.recent``)."""
         return (*rt.live.recent, *recent, *moment_events(moment))[-(rt.live.recent.maxlen or 8) :]
 
-    async def set_auto(self, rt: TableRuntime, seat: int, on: bool) -> None:
+    async def set_auto(self, rt: TableRuntime, seat: int, on: bool, *, chosen: bool = False) -> None:
         """Put a seat on auto-play (the bot plays for it at once) or take it off; the group is told (the note
-        stored with the change)."""
+        stored with the change; ``chosen``: he asked for it, 托管)."""
         auto = rt.live.auto
         await self._save_play(
             rt, auto=auto | {seat} if on else auto - {seat}, timeouts=None if on else {seat: 0},
-            posts=[self.present.auto_post(rt, seat, on)],
+            posts=[self.present.auto_post(rt, seat, on, chosen=chosen)],
         )  # fmt: skip
         await self.present.queue_posts(rt.id)
 
@@ -690,11 +728,14 @@ class Play:
         return False
 
     def _arm(self, rt: TableRuntime) -> None:
-        """Arm the table's timer for its earliest deadline, warning or the end of a claim pause."""
+        """Arm the table's timer for its earliest deadline, warning or the end of a claim pause (or of a stop
+        vote in progress: bot/table/vote.py)."""
         wake = [p.deadline for p in rt.live.pending.values()]
         wake += [p.deadline - WARN_AT for p in rt.live.pending.values() if not p.warned]
         if rt.live.pause is not None:
             wake.append(rt.live.pause.until)
+        if rt.settings.vote_until is not None:
+            wake.append(rt.settings.vote_until)
         if wake:
             self.timers.arm(rt.id, min(wake))
         else:

@@ -35,6 +35,7 @@ from bot.table import settings
 from bot.table.runtime import Moment, Out, Pause, TableRuntime
 from bot.text import nightview, render, views
 from bot.text.fit import MAX_CAPTION
+from bot.text.render import WinWay
 from bot.text.texts import t
 from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
 from storage import Post, Storage, StorageError
@@ -75,6 +76,8 @@ class GroupSnap:
     display: Display  # the pictures' display data (language, seat labels, the hand's winning tiles)
     pictures: bool
     closed: str = ""
+    humans: frozenset[int] = frozenset()  # seats a player sits in
+    ways: tuple[WinWay, ...] = ()  # how the hand's wins were made
 
 
 def lobby_key(table_id: int) -> str:
@@ -87,6 +90,11 @@ def group_key(table_id: int) -> str:
 
 def panel_key(table_id: int) -> str:
     return f"p{table_id}"
+
+
+def vote_key(table_id: int) -> str:
+    """A stop vote's message: the group's tally, and each player's prompt in private (bot/table/vote.py)."""
+    return f"v{table_id}"
 
 
 def _without(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
@@ -213,7 +221,7 @@ class Presenter:
         if rt.settings.editing:
             keyboard = self.settings_keyboard(rt, lang)
         else:
-            keyboard = kb.lobby_keyboard(rt.id, lang, rt.hands_played > 0)
+            keyboard = kb.lobby_keyboard(rt.id, lang, rt.hands_played > 0, rt.last_code)
         if rt.summary:  # the last hand's result stays above the lobby until the next hand starts
             text = rt.summary + "\n\n" + text
         return text, keyboard
@@ -240,13 +248,17 @@ class Presenter:
         self._changed(rt)
 
     def show_lobby_started(self, rt: TableRuntime, *, fresh: bool = False) -> None:
-        """The lobby message once a hand starts: its last line says so, and its buttons go."""
+        """The lobby message once a hand starts: its last line says so, its buttons go, and its shuffle is
+        sealed (the commitment's first digits, and a button that sends the whole of it: docs/verify.md)."""
         text, _ = self.lobby_content(rt)
         lang = self.people.table_lang(rt)
         lines = text.split("\n")
         committed = nightview.commitment_line(rt.id, rt.hand.row, lang) if rt.hand is not None else None
         text = "\n".join(lines[:-1] + [t("lobby.started", lang)] + ([committed] if committed else []))
-        self.out.live(rt.chat_id, lobby_key(rt.id), text, None, fresh=fresh)
+        keyboard = None
+        if committed and rt.hand is not None and rt.hand.row.code:
+            keyboard = ((kb.verify_button(rt.hand.row.code, lang, sealed=True),),)
+        self.out.live(rt.chat_id, lobby_key(rt.id), text, keyboard, fresh=fresh)
         self._changed(rt)
 
     # ------------------------------------------------------------------ a hand (group table, DM panels)
@@ -302,6 +314,8 @@ class Presenter:
             display=self._display(rt, lang),
             pictures=self.people.pictures(rt.chat_id),
             closed=closed,
+            humans=frozenset(i for i, u in enumerate(rt.hand_seats()) if u is not None),
+            ways=rt.live.ways,
         )
 
     def group_view(self, rt: TableRuntime, closed: str = "") -> View:
@@ -318,24 +332,28 @@ class Presenter:
         else:
             obs, recent = views.public_observation(snap.state), list(snap.recent)
         auto = [names[s] for s in sorted(snap.auto) if s < len(names)]
-        clock = self.group_clock(snap, obs)
+        clock = "" if closed else self.group_clock(snap, obs)  # a closed table has no clock
         ended = obs.phase == Phase.ENDED
         app = self.feed.link(snap.table_id, False) if self.feed is not None else None
-        keyboard = kb.table_keyboard(snap.table_id, lang, app) if not ended and not closed else None
+        keyboard = None
+        if not ended and not closed:
+            keyboard = kb.table_keyboard(snap.table_id, lang, app, auto=bool(snap.auto & snap.humans))
         if not snap.pictures:
             text = views.group_table_text(obs, lang, names, snap.table_id, snap.hand_no, recent, auto, clock)
             return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
         legend = pictures.legend(obs, names, lang)
         if ended:
             title = t("note.result_title", lang, n=snap.hand_no)
-            caption = views.end_caption(obs, lang, names, title, legend)
+            caption = views.end_caption(obs, lang, names, title, legend, snap.ways, recent)
             picture = Picture(obs, Mode.END, snap.display)
         else:
             title = t(
                 "group.title", lang, variant=views.variant_name(snap.variant, lang), tid=snap.table_id,
                 n=snap.hand_no,
             )  # fmt: skip
-            caption = views.group_caption(obs, lang, names, title, legend, recent, auto, clock)
+            caption = views.group_caption(
+                obs, lang, names, title, legend, recent, auto, clock, turn=not closed
+            )
             picture = Picture(obs, Mode.TABLE, snap.display)
         if closed:
             caption = views.fit([(closed, views.REQUIRED), (caption, views.REQUIRED)], MAX_CAPTION)
@@ -367,7 +385,7 @@ class Presenter:
             "dm.header", lang, variant=views.variant_name(rt.variant, lang), tid=rt.id, n=rt.hand.number
         )
         auto = seat in rt.live.auto
-        clock = self._clock(rt, seat, lang)
+        clock = None if closed else self._clock(rt, seat, lang)  # a closed table has no clock
         note = rt.live.notes.get(seat, "")
         note = t("dm.timeout", lang, label=note) if note else ""
         news = rt.live.news.get(seat)
@@ -385,8 +403,9 @@ class Presenter:
         if obs.phase != Phase.ENDED and not closed:
             if auto:
                 keyboard = kb.back_keyboard(rt.id, lang)
-            elif p is not None:
-                keyboard = kb.game_keyboard(obs, p.legal, rt.id, rt.hand.id, p.since, lang, picked)
+            else:  # his decision's buttons, if any, and 托管
+                legal, since = (p.legal, p.since) if p is not None else (None, 0)
+                keyboard = kb.panel_keyboard(obs, legal, rt.id, rt.hand.id, since, lang, picked)
             app = self.feed.link(rt.id, True) if self.feed is not None else None
             if app is not None:  # the table in the Mini App
                 keyboard = (*(keyboard or ()), (kb.app_button(app, lang),))
@@ -413,6 +432,10 @@ class Presenter:
     def _changed(self, rt: TableRuntime) -> None:
         if self.feed is not None:
             self.feed.changed(rt)
+
+    def changed(self, rt: TableRuntime) -> None:
+        """Tell the other channels (the Mini App) the table changed outside a publish (a stop vote)."""
+        self._changed(rt)
 
     def _panel(self, rt: TableRuntime, seat: int, *, fresh: bool = False) -> None:
         user = rt.hand_seats()[seat]
@@ -481,7 +504,7 @@ class Presenter:
         hands, the points, the next dealer."""
         assert rt.state is not None
         names = self.seat_names(rt, lang, viewer)
-        return render.result_view(views.public_observation(rt.state), lang, names)
+        return render.result_view(views.public_observation(rt.state), lang, names, rt.live.ways, viewer)
 
     def hand_summary(self, rt: TableRuntime) -> str:
         """The group's note on a finished hand (still in ``rt``): the result and the table's totals."""
@@ -496,14 +519,20 @@ class Presenter:
             lines.append(reveal)
         return "\n".join(lines)
 
-    def result_posts(self, rt: TableRuntime, final: State) -> list[Post]:
+    def result_posts(self, rt: TableRuntime, final: State, ways_so_far: Sequence[WinWay] = ()) -> list[Post]:
         """Each player's result of the hand ``final`` ends (``rt`` still before it: its totals without it),
         for his private chat, as a new message that stays (the panel above it shows the end of the hand): the
-        settlement explained, his points and his total at the table. Written to the outbox with the final
-        action (bot/table/play.py), sent once that is committed."""
+        settlement explained (each win with how it was made: ``ways_so_far``), his points and his total at
+        the table, and while the room goes on its Ready (and the host's Next hand) as in the group, and the
+        shuffle check. Written to the outbox with the final action (bot/table/play.py), sent once that is
+        committed."""
         hand, result = rt.hand, final.result
         assert hand is not None and result is not None
         public = views.public_observation(final)
+        rounds = rt.settings.rounds
+        goes_on = not rounds or hand.number < rounds  # Ready / Next hand while the room goes on
+        code = hand.row.code if hand.row.salt else None
+        ways = tuple(ways_so_far)
         posts = []
         for seat, user in enumerate(rt.hand_seats()):
             if user is None or user in rt.live.dm_lost:
@@ -512,10 +541,14 @@ class Presenter:
             total = rt.totals.get(rt.score_key(seat), 0) + result.deltas[seat]
             lines = [
                 t("dm.result_title", lang, tid=rt.id, n=hand.number),
-                render.result_view(public, lang, self.seat_names(rt, lang, seat)),
+                render.result_view(public, lang, self.seat_names(rt, lang, seat), ways, seat),
                 t("dm.your_total", lang, delta=result.deltas[seat], total=total),
             ]
-            posts.append(Post(user, "\n".join(lines)))
+            keyboard = kb.result_keyboard(
+                rt.id, lang, goes_on=goes_on, host=user == rt.settings.host, was_auto=seat in rt.live.auto,
+                code=code,
+            )  # fmt: skip
+            posts.append(post_of(user, "\n".join(lines), keyboard))
         return posts
 
     def show_closed(self, rt: TableRuntime) -> None:
@@ -558,10 +591,10 @@ class Presenter:
         name = self.people.name(user)
         return post_of(rt.chat_id, t("note.dm_lost", lang, name=name), kb.deep_link_keyboard(url, lang))
 
-    def auto_post(self, rt: TableRuntime, seat: int, on: bool) -> Post:
+    def auto_post(self, rt: TableRuntime, seat: int, on: bool, *, chosen: bool = False) -> Post:
         user = rt.hand_seats()[seat]
         name = self.people.name(user) if user is not None else ""
-        key = "note.auto_on" if on else "note.auto_off"
+        key = ("note.auto_chosen" if chosen else "note.auto_on") if on else "note.auto_off"
         return Post(rt.chat_id, t(key, self.people.table_lang(rt), name=name))
 
     async def note_no_dm(self, rt: TableRuntime, user: int, url: str) -> None:
@@ -625,6 +658,8 @@ class Presenter:
             self.out.adopt(rt.chat_id, group_key(rt.id), rt.settings.table_msg)
         if rt.settings.lobby_msg is not None:
             self.out.adopt(rt.chat_id, lobby_key(rt.id), rt.settings.lobby_msg)
+        if rt.settings.vote_msg is not None and rt.settings.vote_until is not None:
+            self.out.adopt(rt.chat_id, vote_key(rt.id), rt.settings.vote_msg)
         for user, message_id in (panels or {}).items():
             self.out.adopt(user, panel_key(rt.id), message_id)
 
@@ -640,6 +675,8 @@ class Presenter:
                 rt.settings = dataclasses.replace(rt.settings, lobby_msg=message_id)
             elif key == lobby_key(rt.id):
                 rt.settings = await self.storage.update_settings(rt.id, lobby_msg=message_id)
+            elif key == vote_key(rt.id) and chat_id == rt.chat_id:
+                rt.settings = await self.storage.update_settings(rt.id, vote_msg=message_id)
             elif key == panel_key(rt.id) and chat_id > 0:
                 await self.storage.set_panel(rt.id, chat_id, message_id)
         except StorageError as e:

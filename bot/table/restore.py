@@ -15,12 +15,14 @@ messages are shown again - also those of a table closed since (the 大结算 of 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import engine
 from bot.members.people import People
-from bot.table.play import Play, open_decisions, seat_rows
+from bot.table.play import Play, open_decisions, seat_rows, win_way
 from bot.table.present import Presenter
 from bot.table.runtime import HandLive, Pending, TableRuntime, Tables, decision_key, score_key
+from bot.text.render import WinWay
 from bot.text.views import WARN_AT
 from engine import Phase
 from storage import Facts, Hand, Restored, Storage, StorageError
@@ -28,33 +30,50 @@ from storage import Facts, Hand, Restored, Storage, StorageError
 log = logging.getLogger(__name__)
 
 
-async def win_tiles(storage: Storage, hand_id: int) -> list[tuple[int, int]]:
-    """(seat, tile) of every win of a hand so far, from its log (the pictures mark each winning tile; the
-    Observation does not say which tile won). Empty if the log cannot be read."""
+async def win_marks(storage: Storage, hand_id: int) -> tuple[list[tuple[int, int]], tuple[WinWay, ...]]:
+    """(seat, tile) of every win of a hand so far, and how each was made, from its log (the pictures mark
+    each winning tile and the result names 自摸 or who dealt in; the Observation says neither). Empty if the
+    log cannot be read."""
     try:
         rec = await storage.hand_replay(hand_id)
         state = engine.new_hand(
             engine.get_variant(rec.variant), rec.hand.seed, rec.hand.options, rec.hand.dealer_arg,
             len(rec.hand.seats),
         )  # fmt: skip
-        out: list[tuple[int, int]] = []
+        tiles: list[tuple[int, int]] = []
+        ways: list[WinWay] = []
         for a in rec.actions:
-            state, events = engine.apply(state, engine.Action.parse(a.action))
-            out += [
+            action = engine.Action.parse(a.action)
+            way = win_way(state, action)
+            state, events = engine.apply(state, action)
+            if way is not None:
+                ways.append(way)
+            tiles += [
                 (e.seat, e.tile)
                 for e in events
                 if e.kind == "win" and e.seat is not None and e.tile is not None
             ]
-        return out
+        return tiles, tuple(ways)
     except (StorageError, engine.EngineError) as e:
         log.warning("hand %s: its winning tiles are not known: %s", hand_id, type(e).__name__)
-        return []
+        return [], ()
+
+
+async def win_tiles(storage: Storage, hand_id: int) -> list[tuple[int, int]]:
+    """(seat, tile) of every win of a hand so far (``win_marks``' first half)."""
+    return (await win_marks(storage, hand_id))[0]
 
 
 async def restore_tables(
-    storage: Storage, tables: Tables, people: People, present: Presenter, play: Play
+    storage: Storage,
+    tables: Tables,
+    people: People,
+    present: Presenter,
+    play: Play,
+    before: Callable[[TableRuntime], Awaitable[None]] | None = None,
 ) -> None:
-    """Rebuild every open table from storage (hands replayed from the action log) and go on."""
+    """Rebuild every open table from storage (hands replayed from the action log) and go on. ``before``
+    runs for each table before it is rebuilt and its timers armed (a stop vote's countdown renewed)."""
     restored = await storage.restore()
     users = {u for r in restored for u in r.table.seats if u is not None}
     users |= {u for r in restored if r.hand is not None for u in r.hand.seats if u is not None}
@@ -63,6 +82,8 @@ async def restore_tables(
         rt = TableRuntime(r.table, r.settings, list(r.table.seats), dict(r.table.options))
         tables.add(rt)
         async with rt.lock:
+            if before is not None:
+                await before(rt)
             await rebuild(storage, rt, r, present, play)
     try:  # what closed tables still owe (each open table's were queued with it)
         present.queue_rows(await storage.unsent_posts())
@@ -126,7 +147,8 @@ async def hand_live(storage: Storage, hand: Hand, state: engine.State, facts: Fa
     """A hand in progress, as its log rebuilt it (血流成河: wins earlier in the hand keep their marks on the
     pictures)."""
     live = HandLive(hand, state, facts=facts if facts is not None else Facts())
-    live.win_tiles = await win_tiles(storage, hand.id) if state.settlements else []
+    if state.settlements:
+        live.win_tiles, live.ways = await win_marks(storage, hand.id)
     return live
 
 
@@ -190,9 +212,10 @@ async def _last_result(
             log.warning("table %s: a hand's result cannot be shown: %s", rt.id, e)
             continue
         rt.hand = HandLive(hand, final)
+        rt.live.win_tiles, rt.live.ways = await win_marks(storage, hand.id)
         summaries.append(present.hand_summary(rt))
         if hand is done[-1]:
-            rt.live.win_tiles = await win_tiles(storage, hand.id)
+            rt.last_code = hand.code if hand.salt else ""
             if hand in due and group:
                 present.publish(rt, set())
             else:

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import engine
 from bot.messages.content import Content, Keyboard, Photo, Priority
+from bot.text.render import WinWay
 from engine import Action, ClaimKind, Event, KongMode, Phase, State
 from engine.variant import Variant
 from storage import Facts, Hand, SeatPlay, Table, TableSettings
@@ -168,6 +169,7 @@ class HandLive:
     # seat -> its own private news until its next action (换三张: the three tiles it received)
     news: dict[int, Event] = field(default_factory=dict)
     win_tiles: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile) of this hand's wins
+    ways: tuple[WinWay, ...] = ()  # how each of this hand's wins was made, in order (自摸, 点炮 by whom...)
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
     prompted: dict[int, int] = field(default_factory=dict)  # seat -> the decision its panel went out with
@@ -208,7 +210,10 @@ class TableRuntime:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     result_due: list[int] = field(default_factory=list)  # finished hands whose result the group has not seen
     summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
-    stop_votes: set[int] = field(default_factory=set)
+    vote_dms: set[int] = field(default_factory=set)  # players asked in private in the stop vote in progress
+    last_code: str = (
+        ""  # the public code of the last hand whose result is above the lobby (its shuffle check)
+    )
     setting_open: int | None = None  # the lobby's settings page lists this setting's choices (not stored)
     waiting_dm: set[int] = field(default_factory=set)  # pressed Join without a private chat
     totals: dict[str, int] = field(default_factory=dict)  # score_key -> points over this table's hands

@@ -10,6 +10,7 @@ Each part has one job and gets the ports it needs, nothing more:
 * ``restore``  rebuilding the open tables after a restart
 * ``scores``   the group's score board
 * ``night``    the game night: 局数, Ready between hands, the 大结算 and "play again"
+* ``votes``    the stop vote (申请解散): asked, answered, decided (a majority, or the countdown's end)
 * ``history``  战绩: /history, /replay, /export, /stats
 
 No Telegram types here or in the parts; every change to a table runs under that table's lock.
@@ -42,6 +43,7 @@ from bot.table.runtime import (
     TimerPort,
     Who,
 )
+from bot.table.vote import Votes
 from bot.text.texts import t
 from engine import Preset
 from storage import Storage, StorageError
@@ -106,6 +108,9 @@ class TableService:
             self.registry, storage, self.people, self.present, self.lobbies, timers, clock, self.access
         )
         self.lobbies.finale = self.night.finale
+        self.votes = Votes(
+            self.registry, storage, self.people, self.present, self.lobbies, self.play, self.night, clock
+        )
         self.history = History(storage, self.people, self.access)
 
     @property
@@ -174,7 +179,17 @@ class TableService:
         return await self.lobbies.start(table_id, user_id)
 
     async def stop(self, chat_id: int, user_id: int, is_admin: bool) -> str:
-        return await self.lobbies.stop(chat_id, user_id, is_admin)
+        """/stop in a group: an admin closes the table at once; a seated player asks for a stop vote (or
+        agrees to the one in progress). Returns the reply."""
+        return await self.votes.stop(chat_id, user_id, is_admin)
+
+    async def ask_stop(self, table_id: int, user_id: int) -> Reply:
+        """申请解散 from a button or the Mini App: a stop vote asked for (or agreed to, when one is open)."""
+        return await self.votes.ask(table_id, user_id)
+
+    async def stop_vote(self, table_id: int, user_id: int, vote: int, agree: bool) -> Reply:
+        """An answer to stop vote number ``vote``: agree or refuse (out of date once that vote is over)."""
+        return await self.votes.answer(table_id, user_id, vote, agree)
 
     async def leaderboard(self, chat_id: int, period: str, lang: str, variant: str | None = None) -> str:
         if variant is None and (rt := self.registry.in_chat(chat_id)) is not None:
@@ -193,15 +208,25 @@ class TableService:
         await self.play.settle(table_id)
 
     async def on_due(self, table_id: int) -> None:
-        """The table's one timer: a hand's deadlines, or the end of its ready phase between hands."""
+        """The table's one timer: a stop vote's countdown, a hand's deadlines, or the end of its ready phase
+        between hands."""
         rt = self.registry.open(table_id)
-        if rt is not None and not rt.playing and rt.settings.ready_until is not None:
+        if rt is not None and rt.settings.vote_until is not None:
+            await self.votes.on_due(table_id)
+            rt = self.registry.open(table_id)
+        if rt is None:
+            return
+        if not rt.playing and rt.settings.ready_until is not None:
             await self.night.on_due(table_id)
         else:
             await self.play.on_due(table_id)
 
     async def im_back(self, table_id: int, user_id: int) -> Reply:
         return await self.play.im_back(table_id, user_id)
+
+    async def auto_play(self, table_id: int, user_id: int) -> Reply:
+        """托管: the presser asks the bot to play for him until he presses "I'm back"."""
+        return await self.play.go_auto(table_id, user_id)
 
     async def resend(self, user_id: int, chat_id: int | None = None) -> int:
         return await self.play.resend(user_id, chat_id)
@@ -242,14 +267,17 @@ class TableService:
             await self.storage.derive_pending()
         except StorageError as e:
             log.warning("hand facts not derived: %s", e)
-        await restore_tables(self.storage, self.registry, self.people, self.present, self.play)
-        for rt in self.registry:  # a ready phase goes on where it was
+        await restore_tables(
+            self.storage, self.registry, self.people, self.present, self.play, before=self.votes.renew
+        )
+        for rt in self.registry:  # a ready phase and a stop vote go on where they were
             async with rt.lock:
+                await self.votes.restored(rt)
                 self.night.arm(rt)
 
     async def on_message(self, chat_id: int, key: str, message_id: int) -> None:
         """The outbox sent a live message anew: its id is stored at once (see ``Presenter.on_message``)."""
-        table_id = int(key[1:]) if key[:1] in ("g", "l", "p") and key[1:].isdigit() else None
+        table_id = int(key[1:]) if key[:1] in ("g", "l", "p", "v") and key[1:].isdigit() else None
         rt = self.registry.by_id.get(table_id) if table_id is not None else None
         if rt is not None:
             await self.present.on_message(rt, chat_id, key, message_id)

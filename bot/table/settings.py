@@ -1,7 +1,8 @@
 """A room's settings as one list: the variant's room options (房间选项), the timers, the claim pause, 局数,
-the ready timer, the seat count and the language. The lobby's settings page shows one button per row
-(its label and current value); pressing it lists the row's choices, and a choice is one press — nothing is
-cycled. A row is found again by its index, which is the same for every table of a variant.
+the ready timer, what a stop vote's silence counts as (解散投票超时), the seat count and the language. The
+lobby's settings page shows one button per row (its label and current value); pressing it lists the row's
+choices, and a choice is one press — nothing is cycled. A row is found again by its index, which is the
+same for every table of a variant.
 """
 
 from __future__ import annotations
@@ -71,6 +72,14 @@ def rows(rs: Variant, options: Mapping[str, Any], tm: TableSettings, seats: int,
         _field("discard_s", "settings.discard_s", DISCARD_CHOICES, tm, lang),
         _field("pause_s", "settings.pause_s", PAUSE_CHOICES, tm, lang),
         _field("ready_s", "settings.ready_s", READY_CHOICES, tm, lang),
+        Row(
+            "field",
+            "vote_agree",
+            t("settings.vote_agree", lang),
+            (True, False),
+            (t("settings.vote.agree", lang), t("settings.vote.refuse", lang)),
+            tm.vote_agree,
+        ),
         Row("lang", "lang", t("settings.lang", lang), LANGS, ("中文", "English"), tm.lang),
     ]
     return out

@@ -234,26 +234,42 @@ async def cmd_newtable(update: Update, context: Context) -> None:
 
 
 async def cmd_rules(update: Update, context: Context) -> None:
+    """/rules [variant]: the room's options at a glance (what the lobby offers), then - in private - the rules
+    page itself, in the reader's language, in as many messages as it takes. In a group only the summary, with
+    a button that sends the whole page to the presser in private (a page is several long messages)."""
     svc = service_of(context)
     user, chat = await _see(svc, update)
     lang = _lang(svc, user, chat)
     word = _args(context) or None
-    if word is None and chat is not None and (rt := svc.table_in(chat.id)) is not None:
-        variant: str | None = rt.table.variant
+    page: str | None
+    if word is not None and word.strip().lower() in COMMON_WORDS:
+        page = rulebook.COMMON
+    elif word is None and chat is not None and (rt := svc.table_in(chat.id)) is not None:
+        page = rt.table.variant
     else:
-        variant = find_variant(word)
-    if variant is None:
+        page = find_variant(word)
+    if page is None:
         quoted = clean(word, QUOTE_LIMIT)
         await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants()))
         return
-    # the room's options at a glance (what the lobby offers), then the rules page itself, in the reader's
-    # language, in as many messages as it takes
-    summary = views.rules_text(engine.get_variant(variant), lang)
-    parts = rulebook.parts(variant, lang, t("rules.part", lang, i="{i}", n="{n}"))
-    if parts is None:
-        parts = [t("rules.missing", lang)]
-    for part in (summary, *parts):
-        await _reply(update, part)
+    summary = views.rules_text(engine.get_variant(page), lang) if page in engine.VARIANTS else ""
+    if chat is not None and chat.type != Chat.PRIVATE:
+        text = "\n\n".join(x for x in (summary, t("rules.more", lang)) if x)
+        await _reply(update, text, kb.rules_keyboard(page, lang))
+        return
+    messages = [*([summary] if summary else []), *_rules_pages(page, lang)]
+    common = kb.rules_keyboard(rulebook.COMMON, lang) if page != rulebook.COMMON else None
+    for i, part in enumerate(messages):  # the common rules a page refers to, a button under its last part
+        await _reply(update, part, common if i == len(messages) - 1 else None)
+
+
+COMMON_WORDS = frozenset({"common", "通用", "通用规则"})
+
+
+def _rules_pages(page: str, lang: str) -> list[str]:
+    """A rules page for a reader of ``lang``, in messages (the summary's note where it is not installed)."""
+    parts = rulebook.parts(page, lang, t("rules.part", lang, i="{i}", n="{n}"))
+    return parts if parts is not None else [t("rules.missing", lang)]
 
 
 async def cmd_view(update: Update, context: Context) -> None:
@@ -323,12 +339,29 @@ async def cmd_stop(update: Update, context: Context) -> None:
     await _reply(update, await svc.stop(chat.id, user.id, is_admin))
 
 
+async def _may_set_group_lang(svc: TableService, update: Update, chat: Chat, user: User | None) -> bool:
+    """A group's language is its table's (the lobby's language button is the host's): /lang there is for the
+    table's host and the group's admins (an anonymous admin too), not for any member, bot or channel."""
+    if _anonymous_admin(update):
+        return True
+    if user is None or user.is_bot or _service_sender(update):
+        return False
+    rt = svc.table_in(chat.id)
+    if rt is not None and rt.settings.host == user.id:
+        return True
+    return await svc.access.is_admin(chat.id, user.id)
+
+
 async def cmd_lang(update: Update, context: Context) -> None:
     svc = service_of(context)
     user, chat = await _see(svc, update)
     if chat is None:
         return
     current = _lang(svc, user, chat)
+    if chat.type != Chat.PRIVATE and not await _may_set_group_lang(svc, update, chat, user):
+        asker = svc.dm_lang(user.id) if user is not None else current  # a refusal is read by him
+        await _reply(update, t("note.lang_denied", asker))
+        return
     word = context.args[0][:16].lower() if context.args else ""
     if word.startswith("zh") or word in ("中文", "cn", "chinese"):
         lang = "zh"
@@ -526,6 +559,53 @@ async def _back(c: Pressed, press: presses.BackPress) -> Reply:
     return await c.svc.im_back(press.table, c.uid)
 
 
+async def _auto(c: Pressed, press: presses.AutoPress) -> Reply:
+    reply = await c.svc.auto_play(press.table, c.uid)
+    if reply.ok:
+        c.after.append(lambda: c.svc.settle(press.table))
+    return reply
+
+
+async def _vote(c: Pressed, press: presses.VotePress) -> Reply:
+    if press.vote == 0:  # 申请解散: ask for a vote (or agree to the one in progress)
+        return await c.svc.ask_stop(press.table, c.uid)
+    return await c.svc.stop_vote(press.table, c.uid, press.vote, press.agree == 1)
+
+
+async def _private(c: Pressed, parts: list[str], keyboard: Keyboard | None = None) -> Reply | None:
+    """Send ``parts`` to the presser in private (the keyboard under the last); None when sent, else the
+    answer that says why not (he never started the bot: a link that opens the private chat)."""
+    bot = c.query.get_bot()
+    for i, part in enumerate(parts):
+        try:
+            markup = to_markup(keyboard) if i == len(parts) - 1 else None
+            await bot.send_message(c.uid, part[:MAX_TEXT], reply_markup=markup)
+        except Forbidden:
+            return Reply(t("ans.open_dm", c.lang), url=c.svc.present.deep_link("hi"))
+        except TelegramError as e:
+            log.info("private message not sent: %s", e.message)
+            return Reply(t("ans.error", c.lang))
+    return None
+
+
+async def _rules(c: Pressed, press: presses.RulesPress) -> Reply:
+    """The whole rules page, in the presser's private chat and language."""
+    common = kb.rules_keyboard(rulebook.COMMON, c.lang) if press.variant != rulebook.COMMON else None
+    refused = await _private(c, _rules_pages(press.variant, c.lang), common)
+    return refused or Reply(t("ans.rules_sent", c.lang))
+
+
+async def _verify(c: Pressed, press: presses.VerifyPress) -> Reply:
+    """A hand's shuffle check, in the presser's private chat and language (docs/verify.md)."""
+    message = c.message
+    group = message.chat.id if message is not None and message.chat.type != Chat.PRIVATE else None
+    text = await c.svc.history.shuffle_check(press.code, c.uid, group, c.lang)
+    if text is None:
+        return Reply(t("ans.unknown", c.lang))
+    refused = await _private(c, [text])
+    return refused or Reply(t("ans.verify_sent", c.lang))
+
+
 async def _score(c: Pressed, press: presses.ScorePress) -> Reply:
     message = c.message
     if not _has_button(message, presses.ScorePress) or message is None:
@@ -574,6 +654,10 @@ ROUTES: dict[type[presses.Press], Route[Any]] = {
     presses.LobbyPress: _lobby,
     presses.HandPress: _hand,
     presses.BackPress: _back,
+    presses.AutoPress: _auto,
+    presses.VotePress: _vote,
+    presses.RulesPress: _rules,
+    presses.VerifyPress: _verify,
     presses.ScorePress: _score,
     presses.HistoryPress: _history,
     presses.ReplayPress: _replay,

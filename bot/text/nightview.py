@@ -1,7 +1,7 @@
 """What the game night adds to the group's messages: the room (局数, ready), the shuffle commitment and its
-reveal, and the final summary (大结算). Pure text from values; ``bot/table/present.py`` and
-``bot/table/night.py`` call in. Nothing here shows a hand's seed or salt before the hand has ended
-(``reveal_line`` asks for its final state).
+check, the stop vote and the final summary (大结算). Pure text from values; ``bot/table/present.py``,
+``bot/table/night.py`` and ``bot/table/vote.py`` call in. Nothing here shows a hand's seed or salt before
+the hand has ended (``reveal_line`` asks for its final state, ``verify_text`` for a finished hand).
 """
 
 from __future__ import annotations
@@ -49,9 +49,14 @@ def commitment_of(table_id: int, hand: Hand) -> str | None:
     return commitment(table_id, hand.number, hand.seed, hand.salt) if hand.salt else None
 
 
+SHORT_HEX = 8  # hex digits of a commitment a chat line shows (the whole of it is sent on request)
+
+
 def commitment_line(table_id: int, hand: Hand, lang: str) -> str | None:
+    """The lobby's line as a hand starts: its shuffle is sealed (the commitment's first digits; the button
+    beside it sends the whole commitment)."""
     digest = commitment_of(table_id, hand)
-    return t("shuffle.commit", lang, hex=digest) if digest else None
+    return t("shuffle.commit", lang, short=digest[:SHORT_HEX]) if digest else None
 
 
 def verify_command(variant: str, hand: Hand, digest: str) -> str:
@@ -72,13 +77,73 @@ def verify_command(variant: str, hand: Hand, digest: str) -> str:
 
 
 def reveal_line(variant: str, hand: Hand, final: engine.State, lang: str) -> str | None:
-    """After the hand (``final``, its last state, has ended): its seed and salt, and how to check them.
-    None while it is being played (the seed stays secret) and for hands dealt without a commitment."""
+    """After the hand (``final``, its last state, has ended): a short line that its shuffle can be checked
+    now (the check itself, seed and salt included, is sent on request: ``verify_text``). None while it is
+    being played (the seed stays secret) and for hands dealt without a commitment."""
     if final.phase != engine.Phase.ENDED or final.seed != hand.seed or not hand.salt:
         return None
     digest = commitment(hand.table_id, hand.number, hand.seed, hand.salt)
-    cmd = verify_command(variant, hand, digest)
-    return t("shuffle.reveal", lang, seed=hand.seed, salt=hand.salt, cmd=cmd)
+    return t("shuffle.reveal", lang, short=digest[:SHORT_HEX])
+
+
+def verify_text(variant: str, hand: Hand, problem: str | None, lang: str) -> str | None:
+    """The shuffle check a player asked for (in his private chat): the whole commitment; once the hand has
+    ended, its seed and salt, the bot's own check (``problem``: None when it passed, else the key of what
+    failed) and the command that checks it independently (docs/verify.md). None for a hand dealt without a
+    commitment."""
+    if not hand.salt:
+        return None
+    digest = commitment(hand.table_id, hand.number, hand.seed, hand.salt)
+    lines = [
+        t("verify.title", lang, tid=hand.table_id, n=hand.number, code=hand.code),
+        t("verify.commitment", lang, hex=digest),
+    ]
+    if not hand.finished:
+        lines.append(t("verify.sealed", lang))
+        return "\n".join(lines)
+    lines.append(t("verify.revealed", lang, seed=hand.seed, salt=hand.salt))
+    lines.append(t("verify.ok", lang) if problem is None else t("verify.bad", lang, why=t(problem, lang)))
+    lines.append(t("verify.cmd", lang, cmd=verify_command(variant, hand, digest)))
+    return "\n\n".join(lines)
+
+
+# ------------------------------------------------------------------ the stop vote (申请解散)
+
+
+def vote_text(
+    table_id: int,
+    asker: str,
+    yes: Sequence[str],
+    no: Sequence[str],
+    waiting: Sequence[str],
+    need: int,
+    until: str,
+    silence_agrees: bool,
+    lang: str,
+    *,
+    outcome: str = "",
+    dm: str = "",
+) -> str:
+    """A stop vote as a chat shows it (bot/table/vote.py): who asked, who agreed, refused, or has not
+    answered, what it takes, the time left and what silence counts as; once it is over (``outcome``, a
+    line), that line instead of the clock. ``dm``: the first line for a player asked in private."""
+    sep = "、" if lang == "zh" else ", "
+    lines = [dm or t("vote.title", lang, tid=table_id)]
+    if not dm:
+        lines.append(t("vote.asked", lang, name=asker))
+    lines.append(t("vote.need", lang, need=need, n=len(yes) + len(no) + len(waiting)))
+    if yes:
+        lines.append(t("vote.yes", lang, names=sep.join(yes)))
+    if no:
+        lines.append(t("vote.no", lang, names=sep.join(no)))
+    if waiting:
+        lines.append(t("vote.waiting", lang, names=sep.join(waiting)))
+    if outcome:
+        lines.append(outcome)
+    else:
+        rule = t("vote.rule.agree" if silence_agrees else "vote.rule.refuse", lang)
+        lines.append(t("vote.left", lang, until=until, rule=rule))
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ 大结算

@@ -224,9 +224,7 @@ def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
         if ws:
             out.append(
                 "  "
-                + tr(
-                    "hand.discard_waits", lang, tile=tile_short(t, lang), waits=_waits_text(ws, left, lang)
-                )
+                + tr("hand.discard_waits", lang, tile=tile_short(t, lang), waits=_waits_text(ws, left, lang))
             )
     return [tr("hand.ready_after", lang) + ":", *out] if out else []
 
@@ -548,6 +546,51 @@ def parse_choice(obs: Observation, text: str) -> Action | None:
 # ------------------------------------------------------------------ settlement
 
 
+# How a win was made: (the winner's seat, "self" for a tile he drew himself - or was dealt - else the claim's
+# kind: "discard", "rob", "kong", "haidi", and the seat whose tile it was). The table works it out from the
+# action and the state before it (bot/table/play.py ``win_way``); the result names it beside the win.
+WinWay = tuple[int, str, int | None]
+SELF_DRAWN = "self"
+
+
+def way_text(way: WinWay, names: Sequence[str], lang: str = "zh", viewer: int | None = None) -> str:
+    """自摸 / Bob 点炮 / 抢 Bob 的杠 / Bob 开杠翻出的牌 / Bob 亮出的海底牌 (the viewer's own: 你点炮 ...)."""
+    _, how, frm = way
+    if how == SELF_DRAWN or frm is None or frm >= len(names):
+        return tr("way.self", lang)
+    if frm == viewer:
+        return tr(f"way.{how}.you", lang)
+    return tr(f"way.{how}", lang, name=names[frm])
+
+
+def way_note(
+    way: WinWay, named: str, names: Sequence[str], lang: str = "zh", viewer: int | None = None
+) -> str:
+    """``（自摸）`` / `` (on Bob's discard)`` after a win's hand names ``named`` - nothing for a self-draw
+    that a hand name says already (自摸, 自摸加底)."""
+    if way[1] == SELF_DRAWN and tr("way.self_named", lang) in named:
+        return ""
+    return tr("settle.how", lang, how=way_text(way, names, lang, viewer))
+
+
+def ways_by_settlement(settlements: Sequence[Settlement], ways: Sequence[WinWay]) -> list[dict[int, WinWay]]:
+    """For each settlement, how each of its winners won: the wins in the order they were made, matched to
+    the win settlements in order (a tile several seats win on at once is one settlement, one way each)."""
+    left: dict[int, list[WinWay]] = {}
+    for w in ways:
+        left.setdefault(w[0], []).append(w)
+    out: list[dict[int, WinWay]] = []
+    for st in settlements:
+        mine: dict[int, WinWay] = {}
+        if st.kind == SettleKind.WIN:
+            for seat in st.winners:
+                queue = left.get(seat)
+                if queue:
+                    mine[seat] = queue.pop(0)
+        out.append(mine)
+    return out
+
+
 def parts_text(rs: Variant, parts: Sequence[Part], lang: str = "zh") -> str:
     """A payment's arithmetic as players read it, in the order it is made: additions joined by " + " (their
     sum shown before a multiplier), multipliers as " · 底分 ×2", a cap, 番 turned into points
@@ -608,10 +651,15 @@ def _bird_line(rs: Variant, s: Settlement, lang: str, nm: Sequence[str]) -> str:
 
 
 def settlement_view(
-    obs: Observation, settlement: Settlement, lang: str = "zh", names: Sequence[str] | None = None
+    obs: Observation,
+    settlement: Settlement,
+    lang: str = "zh",
+    names: Sequence[str] | None = None,
+    ways: dict[int, WinWay] | None = None,
+    viewer: int | None = None,
 ) -> str:
-    """One scored event: who, which hands (by name), the birds (where the variant has them), every payment
-    with its arithmetic, and the deltas."""
+    """One scored event: who (and, for a win, how: ``ways``), which hands (by name), the birds (where the
+    variant has them), every payment with its arithmetic, and the deltas."""
     nm = _names(names, obs, lang)
     rs = _variant(obs)
     lines = []
@@ -630,7 +678,10 @@ def settlement_view(
             )
     elif settlement.kind == SettleKind.WIN:
         for w in settlement.winners:
-            lines.append(tr("settle.win", lang, name=nm[w], hands=hand_names(rs, hands.get(w, ()), lang)))
+            named = hand_names(rs, hands.get(w, ()), lang)
+            line = tr("settle.win", lang, name=nm[w], hands=named)
+            way = (ways or {}).get(w)
+            lines.append(line + (way_note(way, named, nm, lang, viewer) if way is not None else ""))
         for seat, keys in settlement.hands:  # a seat named without winning (杠上炮: the konger's hand)
             if seat not in settlement.winners:
                 lines.append(tr("settle.for", lang, name=nm[seat], hands=hand_names(rs, keys, lang)))
@@ -658,10 +709,18 @@ def winner_names(winners: Sequence[int], names: Sequence[str]) -> list[str]:
     return [names[w] + (f" ×{counts[w]}" if counts[w] > 1 else "") for w in dict.fromkeys(winners)]
 
 
-def result_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = None) -> str:
-    """The end of a hand: every settlement, the hands shown, the hand's deltas and the next dealer."""
+def result_view(
+    obs: Observation,
+    lang: str = "zh",
+    names: Sequence[str] | None = None,
+    ways: Sequence[WinWay] = (),
+    viewer: int | None = None,
+) -> str:
+    """The end of a hand: every settlement (a win with how it was made: ``ways``; ``viewer``: whose result
+    it is, to whom his own tile is "yours"), the hands shown, the hand's deltas and the next dealer."""
     nm = _names(names, obs, lang)
-    lines = [settlement_view(obs, s, lang, nm) for s in obs.settlements]
+    per = ways_by_settlement(obs.settlements, ways)
+    lines = [settlement_view(obs, s, lang, nm, per[i], viewer) for i, s in enumerate(obs.settlements)]
     res = obs.result
     if res is None:
         return "\n".join(lines)
@@ -688,6 +747,14 @@ _HIDDEN_FROM_OTHERS = {EventKind.ANSWER, EventKind.PASSED_WIN, EventKind.SETTLE,
 _NO_LINE = {EventKind.CONTINUE}
 
 
+def _relative(seat: int, viewer: int, n: int, names: Sequence[str], lang: str) -> str:
+    """Another seat as ``viewer`` calls it: 下家 Lily / Next (Lily) (上家, 对家 by the table's size)."""
+    rel = (seat - viewer) % n
+    where = {1: "seat.1", n - 1: "seat.3"}.get(rel, "seat.2") if n > 2 else "seat.2"
+    name = names[seat] if seat < len(names) else ""
+    return tr("seat.rel", lang, where=tr(where, lang), name=name)
+
+
 def _mode(mode: KongMode | None, lang: str) -> str:
     return tr(f"mode.{mode.value}", lang) if mode in (KongMode.BU, KongMode.KAI) and mode is not None else ""
 
@@ -705,7 +772,7 @@ def event_line(
     Private tiles of other seats are dropped; answers to a claim window (who passed, who passed a win)
     are shown to their own seat only, as they would tell the others about a hidden hand. Every kind of
     event has its words: no engine notation or seat number ever reaches a player."""
-    nm = seat_names(names, 4, viewer, lang)
+    nm = seat_names(names, len(names) if names else 4, viewer, lang)  # a table of 2 or 3 has its own
     ev = event if event.visible_to(viewer) else event.public()
     seat = ev.seat
     name = nm[seat] if seat is not None and seat < len(nm) else ""
@@ -788,7 +855,14 @@ def event_line(
         return tr("ev.haidi_show", lang, name=name, tile=tile)
     if kind == EventKind.VARIANT:
         text = rs.note_label(ev.note, lang) if rs is not None else ev.note
-        if ev.tiles and own:  # a seat's own part of it (换三张: the tiles it received)
+        if ev.from_seat is not None and ev.to_seat is not None:  # tiles passed between seats (换三张)
+            if not own:  # the others learn the direction from the variant's public line, never the tiles
+                return None
+            n = len(names) if names else 4
+            frm, to = _relative(ev.from_seat, viewer, n, nm, lang), _relative(ev.to_seat, viewer, n, nm, lang)
+            tiles = tiles_label(ev.tiles, lang)
+            return tr("ev.passed", lang, what=text, n=len(ev.tiles), to=to, frm=frm, tiles=tiles)
+        if ev.tiles and own:  # a seat's own part of it
             text += " " + tiles_label(ev.tiles, lang)
         return f"{name} {text}".strip() if name else text
     return None

@@ -7,7 +7,9 @@ wheel) sends the short summary instead and says so.
 
 Each page is bilingual - Chinese lines, then their English - so a reader gets the lines of his language
 (headings, tables and notation go to both). Markdown marks are turned into plain text: headings get a
-marker, **bold** and `code` lose their marks, table rows become "a · b".
+marker, **bold** and `code` lose their marks, table rows become "a · b", and a page named by its file
+(``common.md``, ``<variant>.md``) by its name (通用规则, the variant's name): a player never reads a path. The
+common rules are a page of their own (``COMMON``), which /rules sends too.
 """
 
 from __future__ import annotations
@@ -16,9 +18,14 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+import engine
 from bot.text.fit import MAX_TEXT, split_text
+from bot.text.texts import t
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+COMMON = "common"  # the rules every variant shares (docs/rules/common.md)
+PAGES = (*engine.VARIANTS, COMMON)
+_PAGE_REF = re.compile(r"\b(" + "|".join(PAGES) + r")\.md\b")
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -39,6 +46,14 @@ def page(variant: str) -> str | None:
         return None
 
 
+def page_name(page_id: str, lang: str) -> str:
+    """A rules page as players call it: 通用规则 / the common rules, 长沙麻将规则 / the Changsha rules."""
+    if page_id == COMMON:
+        return t("rules.common", lang)
+    rs = engine.get_variant(page_id)
+    return t("rules.page_of", lang, name=rs.name_zh if lang == "zh" else rs.name_en)
+
+
 def line_lang(line: str) -> str | None:
     """ "zh" or "en" for a line of prose; None for a line both readers get (a heading, a table row, a
     blank line, notation)."""
@@ -51,9 +66,10 @@ def line_lang(line: str) -> str | None:
     return "zh" if 3 * cjk >= latin else "en"
 
 
-def _plain(line: str) -> str:
-    """One Markdown line as plain text."""
+def _plain(line: str, lang: str) -> str:
+    """One Markdown line as plain text (``lang``: the reader's, for the names of the pages it refers to)."""
     text = _LINK.sub(r"\1", line).replace("**", "").replace("`", "")
+    text = _PAGE_REF.sub(lambda m: page_name(m.group(1), lang), text)
     stripped = text.strip()
     if stripped.startswith("#"):
         level = len(stripped) - len(stripped.lstrip("#"))
@@ -81,7 +97,7 @@ def for_reader(markdown: str, lang: str) -> str:
         if which == lang and marker and line.startswith((" ", "\t")) and not _MARKER.match(line):
             line = f"{marker} {line.strip()}"
         marker = ""
-        text = _plain(line)
+        text = _plain(line, lang)
         if text or (out and out[-1]):
             out.append(text)
     return "\n".join(out).strip()

@@ -30,6 +30,7 @@ CATALOGUE: dict[str, Label] = {
     "seat.1": Label("下家", "Next"),
     "seat.2": Label("对家", "Opposite"),
     "seat.3": Label("上家", "Previous"),
+    "seat.rel": Label("{where} {name}", "{where} ({name})"),
     "dealer": Label("庄", "dealer"),
     "seat.won": Label("已胡", "won"),
     # table
@@ -189,6 +190,16 @@ CATALOGUE: dict[str, Label] = {
     "settle.pay": Label("{payer} 付 {payee} {amount}", "{payer} → {payee} {amount}"),
     "settle.how": Label("（{how}）", " ({how})"),
     "settle.deltas": Label("得分：{deltas}", "Points: {deltas}"),
+    "way.self": Label("自摸", "self-drawn"),
+    "way.self_named": Label("自摸", "self-draw"),  # a hand name that already says it (自摸加底...)
+    "way.discard": Label("{name} 点炮", "on {name}'s discard"),
+    "way.rob": Label("抢 {name} 的杠", "robbing {name}'s kong"),
+    "way.kong": Label("{name} 开杠翻出的牌", "on the tiles {name}'s open kong turned up"),
+    "way.haidi": Label("{name} 亮出的海底牌", "on the last tile {name} showed"),
+    "way.discard.you": Label("你点炮", "on your discard"),
+    "way.rob.you": Label("抢你的杠", "robbing your kong"),
+    "way.kong.you": Label("你开杠翻出的牌", "on the tiles your open kong turned up"),
+    "way.haidi.you": Label("你亮出的海底牌", "on the last tile you showed"),
     "result.win": Label("本局：{names} 胡", "Result: {names} won"),
     "result.draw": Label("本局：流局（荒庄）", "Result: drawn hand (荒庄)"),
     "result.deltas": Label("本局得分：{deltas}", "This hand: {deltas}"),
@@ -223,6 +234,10 @@ CATALOGUE: dict[str, Label] = {
     "ev.haidi_refuse": Label("{name} 不要海底牌", "{name} declined the last tile"),
     "ev.haidi_show": Label("{name} 亮出海底牌 {tile}", "{name} shows the last tile {tile}"),
     "ev.pass": Label("{name} 过", "{name} passed"),
+    "ev.passed": Label(
+        "{what}：你的 {n} 张给了{to}，收到{frm} 的 {tiles}",
+        "{what}: your {n} went to {to}; you received {tiles} from {frm}",
+    ),
     "ev.passed_win": Label("你漏胡了", "you passed a win (missed win)"),
     "mode.bu": Label("（补张）", " (replace)"),
     "mode.kai": Label("（开杠）", " (open)"),
@@ -298,6 +313,15 @@ CATALOGUE: dict[str, Label] = {
     "btn.back": Label("⬅️ 返回", "⬅️ Back"),
     "btn.my_hand": Label("🀄 我的手牌", "🀄 My hand"),
     "btn.im_back": Label("🙋 我回来了", "🙋 I'm back"),
+    "btn.auto": Label("🤖 托管", "🤖 Auto-play"),
+    "btn.back_ready": Label("🙋 我回来了 · 准备", "🙋 I'm back · Ready"),
+    "btn.stop": Label("🗳 申请解散", "🗳 Ask to stop"),
+    "btn.vote_yes": Label("✅ 同意解散", "✅ Agree to stop"),
+    "btn.vote_no": Label("❌ 拒绝", "❌ Refuse"),
+    "btn.rules_page": Label("📖 完整规则（私聊发给你）", "📖 The whole rules (in private)"),
+    "btn.rules_common": Label("📖 通用规则", "📖 The common rules"),
+    "btn.verify": Label("🔍 验证洗牌", "🔍 Check the shuffle"),
+    "btn.commitment": Label("🔒 洗牌承诺", "🔒 Shuffle commitment"),
     "btn.open_app": Label("📱 打开牌桌", "📱 Open the table"),
     "dm.app_nudge": Label("⏰ 第 {tid} 桌轮到你了", "⏰ Your move at table #{tid}"),
     "btn.open_dm": Label("💬 打开私聊并点 Start", "💬 Open the chat and press Start"),
@@ -312,6 +336,9 @@ CATALOGUE: dict[str, Label] = {
     "settings.pause_s": Label("出牌后停顿", "Pause after a discard"),
     "settings.ready_s": Label("准备限时", "Ready timer"),
     "settings.lang": Label("语言", "Language"),
+    "settings.vote_agree": Label("解散投票超时", "Stop vote timeout"),
+    "settings.vote.agree": Label("算同意", "counts as agree"),
+    "settings.vote.refuse": Label("算拒绝", "counts as refuse"),
     "btn.preset": Label("🀄 {label}", "🀄 {label}"),
     "btn.pick_confirm": Label("✔ 确认：{label}", "✔ Confirm: {label}"),
     "btn.pick_suggest": Label("💡 推荐：{label}", "💡 Suggested: {label}"),
@@ -349,6 +376,19 @@ CATALOGUE: dict[str, Label] = {
     "ans.picked": Label("已选 {n}/{k} 张", "{n} of {k} tiles picked"),
     "ans.back": Label("欢迎回来！", "Welcome back!"),
     "ans.not_auto": Label("你不在托管中", "You're not on auto-play"),
+    "ans.auto": Label(
+        "已托管：电脑替你出牌，点「我回来了」恢复", 'On auto-play: press "I\'m back" to play again'
+    ),
+    "ans.already_auto": Label("你已经在托管中", "You're already on auto-play"),
+    "ans.vote.opened": Label("已发起解散投票", "You asked to stop the table"),
+    "ans.vote.yes": Label("你同意了解散", "You agreed to stop the table"),
+    "ans.vote.no": Label("你拒绝了解散", "You refused to stop the table"),
+    "ans.vote.already": Label("你已经投过票了", "You have already voted"),
+    "ans.rules_sent": Label("完整规则已私聊发给你", "The whole rules were sent to you in private"),
+    "ans.verify_sent": Label("验证结果已私聊发给你", "The check was sent to you in private"),
+    "ans.open_dm": Label(
+        "请先打开和我的私聊并点 Start，再按一次", "Open a private chat with me, press Start, then press again"
+    ),
     "ans.hand_sent": Label("手牌已私聊发送", "Your hand was sent in private"),
     "ans.busy": Label("请稍候再试", "Please try again in a moment"),
     "ans.error": Label("出错了，请重试", "Something went wrong, please try again"),
@@ -379,8 +419,17 @@ CATALOGUE: dict[str, Label] = {
         "本群没有进行中的牌桌。用 /newtable 开一桌。",
         "No open table here. Open one with /newtable.",
     ),
-    "note.stop_vote": Label(
-        "{name} 提议结束本桌（{n}/{need}）。", "{name} votes to stop the table ({n}/{need})."
+    "note.vote_opened": Label(
+        "🗳 {name} 申请解散本桌：每位入座玩家都会收到「同意 / 拒绝」，{n} 秒内过半数同意就解散。",
+        "🗳 {name} asks to stop the table: every seated player is asked to agree or refuse; it stops if a "
+        "majority agree within {n}s.",
+    ),
+    "note.vote_open": Label(
+        "🗳 解散投票进行中：同意 {yes}/{need}，见投票消息。",
+        "🗳 A stop vote is under way: {yes} of the {need} needed agree (see the vote's message).",
+    ),
+    "note.vote_agreed": Label(
+        "🗳 {name} 同意解散（{yes}/{need}）。", "🗳 {name} agrees to stop ({yes}/{need})."
     ),
     "note.stop_denied": Label(
         "只有入座的玩家（投票）或群管理员可以结束牌桌。",
@@ -401,6 +450,14 @@ CATALOGUE: dict[str, Label] = {
         "This hand could not be restored (the rules or its record changed) and was abandoned.",
     ),
     "note.lang": Label("本聊天的语言已设为中文。", "The language of this chat is now English."),
+    "note.lang_denied": Label(
+        "只有开桌的人或群管理员可以切换本群的语言。",
+        "Only the table's host or a group admin can change this group's language.",
+    ),
+    "note.auto_chosen": Label(
+        "{name} 选择了托管，由电脑代打（点「我回来了」恢复）。",
+        '{name} chose auto-play: the bot plays for them until they press "I\'m back".',
+    ),
     "note.result_title": Label("🏁 第 {n} 局结束", "🏁 Hand {n} is over"),
     "note.totals": Label("本桌累计：{totals}", "Table totals: {totals}"),
     "note.recent": Label("最近：{moves}", "Recent: {moves}"),
@@ -459,11 +516,11 @@ CATALOGUE: dict[str, Label] = {
         "/history — 本群战绩；/replay 编号 回放；/export 编号 导出记录\n"
         "/stats — 我的战绩（回复别人的消息：他的）\n"
         "/hand — 重新私聊发我的手牌\n"
-        "/stop — 结束本桌（入座玩家投票，或管理员）\n"
-        "/lang [zh|en] — 切换本聊天的语言\n"
+        "/stop — 申请解散：入座玩家投票同意或拒绝（群管理员直接结束）\n"
+        "/lang [zh|en] — 切换本聊天的语言（群里：开桌的人或管理员）\n"
         "/view [pictures|text] — 本聊天用图片还是纯文字显示牌桌\n"
         "/help — 本帮助\n"
-        "手牌和操作按钮在私聊里；群里显示牌桌。超时系统会代你出牌，两次超时后托管。",
+        "手牌和操作按钮在私聊里；群里显示牌桌。超时系统会代你出牌，两次超时后托管；也可以随时点「托管」。",
         "🀄 Mahjong bot\n"
         "/newtable [variant] — open a table in a group ({variants})\n"
         "/rules [variant] — rules and room options\n"
@@ -471,12 +528,12 @@ CATALOGUE: dict[str, Label] = {
         "/history — this group's hands; /replay CODE to watch one; /export CODE for its record\n"
         "/stats — my record (as a reply: the other player's)\n"
         "/hand — send my hand to me again in private\n"
-        "/stop — stop the table (a vote of the seated players, or an admin)\n"
-        "/lang [zh|en] — switch the language of this chat\n"
+        "/stop — ask to stop the table: the seated players agree or refuse (a group admin stops it at once)\n"
+        "/lang [zh|en] — switch the language of this chat (in a group: the table's host or an admin)\n"
         "/view [pictures|text] — show the table in this chat as pictures or as text only\n"
         "/help — this help\n"
         "Your hand and buttons come in a private chat; the group shows the table. On a timeout the bot "
-        "plays for you; after two timeouts you are on auto-play.",
+        "plays for you; after two timeouts you are on auto-play (or whenever you press Auto-play).",
     ),
     "rules.title": Label("📜 {name}（{id}）", "📜 {name} ({id})"),
     "rules.players": Label("人数：{n}", "Players: {n}"),
@@ -490,7 +547,7 @@ CATALOGUE: dict[str, Label] = {
     "cmd.rules": Label("规则", "rules of a variant"),
     "cmd.score": Label("排行榜", "leaderboard"),
     "cmd.hand": Label("重发我的手牌", "send my hand again"),
-    "cmd.stop": Label("结束本桌", "stop the table"),
+    "cmd.stop": Label("申请解散本桌", "ask to stop the table"),
     "cmd.lang": Label("切换语言", "switch language"),
     "cmd.help": Label("帮助", "help"),
     # ---------------------------------------------------------------- the game night
@@ -519,6 +576,31 @@ CATALOGUE: dict[str, Label] = {
     ),
     "ans.reopened": Label("已开新桌", "A new table is open"),
     "ans.table_exists": Label("本群已有一桌", "This group already has a table"),
+    # the stop vote (申请解散, bot/table/vote.py)
+    "vote.title": Label("🗳 解散投票 · 第 {tid} 桌", "🗳 Vote to stop table #{tid}"),
+    "vote.asked": Label("{name} 申请解散本桌。", "{name} asks to stop the table."),
+    "vote.asked_dm": Label(
+        "{name} 申请解散「{chat}」的第 {tid} 桌：同意还是拒绝？",
+        "{name} asks to stop table #{tid} in {chat}: agree or refuse?",
+    ),
+    "vote.need": Label(
+        "过半数同意即解散（{need}/{n} 人）。", "It stops when a majority agree ({need} of {n})."
+    ),
+    "vote.yes": Label("✅ 同意：{names}", "✅ Agreed: {names}"),
+    "vote.no": Label("❌ 拒绝：{names}", "❌ Refused: {names}"),
+    "vote.waiting": Label("⏳ 未表态：{names}", "⏳ Not answered yet: {names}"),
+    "vote.left": Label(
+        "⏱ {until}，到时未表态的{rule}。", "⏱ {until}; whoever has not answered by then {rule}."
+    ),
+    "vote.timeout": Label("⏱ 时间到，未表态的{rule}。", "⏱ Time is up; whoever had not answered {rule}."),
+    "vote.rule.agree": Label("算同意", "counts as agreeing"),
+    "vote.rule.refuse": Label("算拒绝", "counts as refusing"),
+    "vote.you": Label("你已{answer}。", "You {answer}."),
+    "vote.you.yes": Label("同意", "agreed"),
+    "vote.you.no": Label("拒绝", "refused"),
+    "vote.passed": Label("✅ 投票通过：本桌解散。", "✅ The vote passed: the table stops."),
+    "vote.failed": Label("❌ 投票未通过：牌局继续。", "❌ The vote failed: the game goes on."),
+    "vote.closed": Label("本桌已结束。", "The table is closed."),
     # 大结算
     "final.title": Label(
         "🏆 大结算 · {variant} · 第 {tid} 桌 · 共 {n} 局",
@@ -533,16 +615,41 @@ CATALOGUE: dict[str, Label] = {
     ),
     "final.best": Label("   最佳牌型：{hand}（{value:+d}）", "   best hand: {hand} ({value:+d})"),
     "final.biggest": Label("   单局最高：{value:+d}", "   biggest win: {value:+d}"),
-    "final.none": Label("本桌没有打完的牌局。", "No hand was finished at this table."),
+    "final.none": Label(
+        "房间在第一局打完之前就结束了，没有结算。",
+        "The room ended before its first hand was finished: nothing to settle.",
+    ),
     "final.reopen": Label(
         "点下面的按钮，用同样的设置再开一桌。",
         "Press the button to open a new table with the same settings.",
     ),
     # the provable shuffle (docs/verify.md)
-    "shuffle.commit": Label("🔒 洗牌承诺 SHA-256：{hex}", "🔒 Shuffle commitment (SHA-256): {hex}"),
-    "shuffle.reveal": Label(
-        "🔓 本局种子 {seed}，盐 {salt}。验证洗牌：\n{cmd}",
-        "🔓 This hand's seed {seed}, salt {salt}. Check the shuffle:\n{cmd}",
+    "shuffle.commit": Label("🔒 洗牌已公证 · 可验证 · {short}", "🔒 Shuffle sealed · checkable · {short}"),
+    "shuffle.reveal": Label("🔓 洗牌已公开 · 可验证 · {short}", "🔓 Shuffle revealed · checkable · {short}"),
+    "verify.title": Label(
+        "🔍 洗牌验证 · 第 {tid} 桌第 {n} 局（#{code}）", "🔍 Shuffle check · table #{tid} hand {n} (#{code})"
+    ),
+    "verify.commitment": Label(
+        "开局前的承诺（SHA-256）：\n{hex}", "The commitment made before the hand (SHA-256):\n{hex}"
+    ),
+    "verify.sealed": Label(
+        "本局还在进行：种子和盐在本局结束后公布，到时再按一次按钮就能验证。",
+        "The hand is still being played: its seed and salt are revealed when it ends; press the button "
+        "again then to check it.",
+    ),
+    "verify.revealed": Label("种子：{seed}\n盐：{salt}", "The seed: {seed}\nThe salt: {salt}"),
+    "verify.ok": Label(
+        "✅ 机器人自查：种子和盐算出的承诺与开局前的一致；用这个种子重新发牌，"
+        "本局记录的每一步都照样打得出来，结算也一样。",
+        "✅ The bot's own check: the seed and salt give the commitment made before the hand; dealt again "
+        "from this seed, every recorded move of the hand plays out the same, with the same settlement.",
+    ),
+    "verify.bad": Label("❌ 机器人自查没有通过：{why}", "❌ The bot's own check failed: {why}"),
+    "verify.bad.commitment": Label("承诺对不上", "the commitment does not match"),
+    "verify.bad.replay": Label("重新发牌后记录打不出来", "the record does not play out on the deal again"),
+    "verify.cmd": Label(
+        "想自己验证：下载本项目的代码后运行\n{cmd}",
+        "To check it yourself, with this project's code:\n{cmd}",
     ),
     # 战绩 /history, /replay, /export
     "hist.title": Label("📜 本群战绩 · 第 {page} 页", "📜 This group's hands · page {page}"),
@@ -599,9 +706,10 @@ CATALOGUE: dict[str, Label] = {
     "btn.next_step": Label("▶", "▶"),
     "btn.last": Label("⏭", "⏭"),
     "export.caption": Label(
-        "牌局 #{code} 的完整记录（JSON Lines，见 docs/export.md）",
-        "The full record of hand #{code} (JSON Lines, see docs/export.md)",
-    ),  # fmt: skip
+        "牌局 #{code} 的完整记录：每行一条（发牌、每一步、结算），可用来复盘或导入其他工具",
+        "The full record of hand #{code}: one line per event (the deal, every move, the settlement), for "
+        "your own review or other tools",
+    ),
     # /stats and ratings
     "stats.title": Label("📊 {name} 的战绩{where}", "📊 {name}'s record{where}"),
     "stats.here": Label("（本群）", " (this group)"),
@@ -653,6 +761,12 @@ CATALOGUE: dict[str, Label] = {
     "view.text": Label(
         "本聊天现在只用文字显示牌桌（/view pictures 改回图片）。",
         "This chat now shows the table as text only (/view pictures for pictures).",
+    ),
+    "rules.common": Label("通用规则", "the common rules"),
+    "rules.page_of": Label("{name}规则", "the {name} rules"),
+    "rules.more": Label(
+        "完整规则很长，按下面的按钮私聊发给你。",
+        "The whole rules are long: press the button to get them in private.",
     ),
     "rules.part": Label("（第 {i}/{n} 部分）", "(part {i}/{n})"),
     "rules.missing": Label(

@@ -150,10 +150,15 @@ def group_caption(
     recent: Sequence[Event],
     auto_names: Sequence[str],
     clock: str = "",
+    *,
+    turn: bool = True,
 ) -> str:
     """The caption of the group's table picture (at most 1,024 characters): who sits at which wind, whose
-    move it is and who is on the clock, the latest payments, the recent moves."""
-    lines = [(title, REQUIRED), (legend, REQUIRED), (render.turn_line(obs, lang, names), REQUIRED)]
+    move it is (``turn``: not on a closed table) and who is on the clock, the latest payments, the recent
+    moves."""
+    lines = [(title, REQUIRED), (legend, REQUIRED)]
+    if turn:
+        lines.append((render.turn_line(obs, lang, names), REQUIRED))
     lines.append((clock, REQUIRED))
     if auto_names:
         lines.append(("🤖 " + t("note.auto_seats", lang, names=", ".join(auto_names)), HIGH))
@@ -240,11 +245,23 @@ def panel_caption(
 # ------------------------------------------------------------------ the end of a hand
 
 
-def end_caption(obs: Observation, lang: str, names: Sequence[str], title: str, legend: str) -> str:
-    """The caption of the end-of-hand picture in the group: who won (or the draw) and every seat's points;
-    the payments, explained, follow in the result message."""
+def end_caption(
+    obs: Observation,
+    lang: str,
+    names: Sequence[str],
+    title: str,
+    legend: str,
+    ways: Sequence[render.WinWay] = (),
+    recent: Sequence[Event] = (),
+) -> str:
+    """The caption of the end-of-hand picture in the group: who won and how (自摸, who dealt in: ``ways``;
+    or the draw) and every seat's points; the payments, explained, follow in the result message. The last
+    moves (``recent``) come first: moves that ran without anyone deciding (a kong's dice and turned-up tiles,
+    an automatic discard, the winning draw) are seen, not jumped over to "hand over"."""
     res = obs.result
     lines = [(title, REQUIRED), (legend, MEDIUM)]
+    if recent:
+        lines.append((recent_text(recent, lang, names, obs.variant, k=6), MEDIUM))
     if res is not None:
         if res.reason == "win":
             hands = {w: keys for st in obs.settlements if st.kind == SettleKind.WIN for w, keys in st.hands}
@@ -252,6 +269,9 @@ def end_caption(obs: Observation, lang: str, names: Sequence[str], title: str, l
             once = dict.fromkeys(res.winners)  # 血流成河: a seat may win several times
             for w, name in zip(once, render.winner_names(res.winners, names), strict=True):
                 won = render.hand_names(rs, hands.get(w, ()), lang)
+                how = [x for x in ways if x[0] == w]
+                if len(how) == 1:  # several wins of one seat: the result message says each
+                    won += render.way_note(how[0], won, names, lang)
                 lines.append((t("end.win", lang, name=name, hands=won), REQUIRED))
         else:
             lines.append((t("result.draw", lang), REQUIRED))

@@ -82,7 +82,7 @@ NOTES: dict[str, tuple[str, str]] = {
     "swap_next": ("换三张：骰子定向，交给下家", "swap three: the dice send the tiles to the next player"),
     "swap_prev": ("换三张：骰子定向，交给上家", "swap three: the dice send the tiles to the previous player"),
     "swap_across": ("换三张：骰子定向，交给对家", "swap three: the dice send the tiles across"),
-    "swap_received": ("换三张：收到三张", "swap three: three tiles received"),
+    "swap_received": ("换三张", "swap three"),  # the title of a seat's own line: what went where
 }
 
 VOID_LABELS = {
@@ -439,7 +439,12 @@ def swap_tiles(state: State, events: list[Event]) -> State:
     events.append(Event(EventKind.VARIANT, note=_SWAP_NOTE[step]))
     for i in range(n):
         received = given[(i - step) % n]
-        events.append(Event(EventKind.VARIANT, i, private=True, tiles=received, note="swap_received"))
+        events.append(
+            Event(
+                EventKind.VARIANT, i, private=True, tiles=received, note="swap_received",
+                from_seat=(i - step) % n, to_seat=(i + step) % n,
+            )  # fmt: skip
+        )
     # the dealer's 14 tiles are mixed with what he received: none of them is "the tile he drew" any more
     # (天胡 stays a win on the dealt tiles)
     return evolve(

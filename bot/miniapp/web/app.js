@@ -23,8 +23,10 @@ const UI = {
     start: ["开始", "Start"],
     next: ["下一局", "Next hand"],
     back: ["我回来了", "I'm back"],
-    stop: ["提议结束本桌", "Vote to stop the table"],
-    votes: ["结束投票：{n} 票", "Stop votes: {n}"],
+    stop: ["申请解散", "Ask to stop the table"],
+    votes: ["{by} 申请解散：同意 {y}/{need}", "{by} asks to stop: {y} of {need} agree"],
+    agree: ["同意", "Agree"],
+    refuse: ["拒绝", "Refuse"],
     lobby: ["等待开局", "Waiting for the hand"],
     ready_left: ["{n} 秒后自动开局", "Next hand in {n}s"],
     spectator: ["观战中", "Watching"],
@@ -339,8 +341,8 @@ function renderHand(f) {
             row.appendChild(tileEl(t, "s"));
         c.appendChild(row);
     }
-    if (f.votes)
-        c.appendChild(el("div", "votes", ui("votes", { n: f.votes })));
+    if (f.vote)
+        c.appendChild(voteEl(f.vote));
     byId("recent").textContent = (f.recent || []).slice(-2).join(" · ");
     byId("note").textContent = f.note || "";
     renderMine(f);
@@ -429,6 +431,19 @@ function button(label, cls, onclick, into) {
     if (into)
         into.appendChild(b);
     return b;
+}
+// a stop vote in progress: its tally, and agree / refuse for a seated player who has not answered
+function voteEl(v) {
+    const d = el("div", "votes", ui("votes", { by: v.by, y: v.yes.length, need: v.need }));
+    if (v.can) {
+        for (const [key, agree] of [["agree", 1], ["refuse", 0]]) {
+            const b = el("button", "vote " + key, ui(key));
+            b.type = "button";
+            b.onclick = () => void send("vote", { vote: v.n, agree });
+            d.appendChild(b);
+        }
+    }
+    return d;
 }
 function renderActions(f) {
     const box = byId("actions");
@@ -530,6 +545,8 @@ function renderLobby(f) {
         list.appendChild(li);
     });
     c.appendChild(list);
+    if (f.vote)
+        c.appendChild(voteEl(f.vote));
     byId("recent").textContent = "";
     byId("note").textContent = "";
     byId("my-melds").replaceChildren();
@@ -637,6 +654,13 @@ function renderMenu() {
         if (code)
             void openReplay(code.trim());
     }));
+    const f = frame;
+    if (f && f.k === "hand" && f.me !== null && f.ph !== "ended" && !(f.auto || []).includes(f.me)) {
+        m.appendChild(button(ui("auto"), "auto", () => {
+            m.hidden = true;
+            void send("auto");
+        }));
+    }
     if (frame && frame.me !== null && !(frame.k === "lobby" && frame.closed)) {
         m.appendChild(button(ui("stop"), "stop", () => {
             m.hidden = true;
