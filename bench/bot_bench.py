@@ -327,6 +327,7 @@ class Table:
         self.table_id = 0
         self.presses: list[tuple[str, float]] = []
         self.hands = 0
+        self.reopened: set[int] = set()  # rooms whose "play again" was pressed
 
     async def _wait(self) -> None:
         try:
@@ -340,6 +341,15 @@ class Table:
             go = [d for d in m.callback_data if d.endswith("|go")]
             if go and f"1. {self.user.first_name}" in (m.text or ""):
                 self.table_id = int(go[0].split("|")[1])
+                return m
+        return None
+
+    def _again(self) -> FakeMessage | None:
+        """The closed room's 大结算 with its "play again" button, not pressed yet."""
+        data = f"N|{self.table_id}"
+        for m in reversed(self.tg.bot_messages(self.group)[-3:]):
+            if data in m.callback_data and self.table_id not in self.reopened:
+                self.reopened.add(self.table_id)
                 return m
         return None
 
@@ -367,8 +377,14 @@ class Table:
         tg = self.tg
         await asyncio.sleep(self.rng.uniform(0, ramp))  # tables open over the first seconds, not at once
         tg.send_text(self.user, self.group, "/newtable changsha")
-        for n in range(1, hands + 1):
+        n = 0  # the hand's number in its room (a room ends after its 局数, 8 by default: then "play again")
+        for _ in range(hands):
+            n += 1
             while (lobby := self._lobby()) is None:
+                again = self._again()
+                if again is not None:  # the room's 大结算: a new room with the same settings
+                    tg.press(self.user, self.group, again.message_id, f"N|{self.table_id}")
+                    n = 1
                 await self._wait()
             if n == 2 and second is not None:
                 second.set()
