@@ -35,6 +35,8 @@ TARGETS = {
     "Changsha could_win (shapes only)": None,
     "Changsha win check (+ evaluate_win)": None,
     "waits (Changsha, 13 tiles)": 200_000,
+    "waits, near-ready 13 tiles (one tile from a win)": None,
+    "Changsha win check, near-ready 14 tiles (winning)": None,
     "shanten (13 tiles, cold cache)": 150_000,
     "shanten (13 tiles, warm)": None,
     "Changsha shanten (cold cache)": 150_000,
@@ -93,6 +95,27 @@ def measure(quick: bool) -> dict[str, float]:
         for _ in range(n):
             rng.shuffle(tiles)
             out.append(to_counts(tiles[:size]))
+        return out
+
+    def near_ready(n: int, size: int) -> list[tuple[int, ...]]:
+        """Hands a player really holds late in a hand: four sets and a pair (14 tiles: a win), or one of its
+        tiles taken out (13 tiles: ready, with at least one wait). Random hands exit the searches early
+        (most are far from any shape); these walk them to the end."""
+        out: list[tuple[int, ...]] = []
+        while len(out) < n:
+            tiles: list[int] = []
+            for _ in range(4):
+                if rng.random() < 0.6:
+                    first = rng.randrange(3) * 9 + rng.randrange(7)
+                    tiles += [first, first + 1, first + 2]
+                else:
+                    tiles += [rng.randrange(27)] * 3
+            tiles += [rng.randrange(27)] * 2
+            if max(tiles.count(x) for x in set(tiles)) > 4:
+                continue
+            if size == 13:
+                tiles.pop(rng.randrange(14))
+            out.append(to_counts(tiles))
         return out
 
     def rate(fn: Callable[[Any], object], items: Sequence[Any]) -> float:
@@ -164,6 +187,10 @@ def measure(quick: bool) -> dict[str, float]:
     out["Changsha could_win (shapes only)"] = rate(lambda c: rules.could_win(c, ()), h14)
     out["Changsha win check (+ evaluate_win)"] = rate(changsha_win, h14)
     out["waits (Changsha, 13 tiles)"] = rate(lambda c: waits(rules, c), h13)
+    out["waits, near-ready 13 tiles (one tile from a win)"] = rate(
+        lambda c: waits(rules, c), near_ready(4_000 * k, 13)
+    )
+    out["Changsha win check, near-ready 14 tiles (winning)"] = rate(changsha_win, near_ready(20_000 * k, 14))
     clear_caches()
     out["shanten (13 tiles, cold cache)"] = rate(shanten, cold)
     out["shanten (13 tiles, warm)"] = rate(shanten, cold)
@@ -201,7 +228,7 @@ def main() -> None:
             target = TARGETS.get(name)
             mark = "" if target is None else (" ok" if value >= target else f" BELOW target {target:,}")
             unit = "" if name.startswith(("import", "engine memory")) else "/s"
-            print(f"{name:38s} {value:14,.1f}{unit}{mark}")
+            print(f"{name:50s} {value:14,.1f}{unit}{mark}")
         return
     with tempfile.TemporaryDirectory(prefix="engine_bench_") as tmp:
         base = Path(tmp)
@@ -214,13 +241,13 @@ def main() -> None:
                 for name, value in run_tree(tree, args.quick).items():
                     better = min if name.startswith(("import", "engine memory")) else max
                     side[name] = better(side.get(name, value), value)
-    print(f"{'':38s} {args.against + ' (same run)':>16s} {'this tree':>14s} {'ratio':>7s}  target")
+    print(f"{'':50s} {args.against + ' (same run)':>16s} {'this tree':>14s} {'ratio':>7s}  target")
     for name, value in ours.items():
         base_value = theirs.get(name)
         target = TARGETS.get(name)
         ratio = f"{value / base_value:6.2f}x" if base_value else ""
         base_text = f"{base_value:16,.1f}" if base_value is not None else f"{'—':>16s}"
-        print(f"{name:38s} {base_text} {value:14,.1f} {ratio:>7s}  {'' if target is None else f'{target:,}'}")
+        print(f"{name:50s} {base_text} {value:14,.1f} {ratio:>7s}  {'' if target is None else f'{target:,}'}")
 
 
 if __name__ == "__main__":
