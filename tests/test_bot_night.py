@@ -86,7 +86,7 @@ async def test_a_room_of_four_hands_ends_with_its_final_summary(
                 totals[key] = totals.get(key, 0) + int(d)
                 wins[key] = wins.get(key, 0) + (seat in h.result["winners"])
         [text] = finals(tg, group)
-        assert f"table #{tid} · 4 hand(s)" in text
+        assert f"table #{tid} · hands played: 4" in text
         for name, total in totals.items():
             assert f". {name} {total:+d}\n   wins {wins[name]} ·" in text, (name, total, text)
         best = max(totals.values())
@@ -189,7 +189,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
         await quiet(app, tg)
         [text] = finals(tg, group)
         done = [h for h in await svc.storage.table_hands(tid) if h.result and "deltas" in h.result]
-        assert f"{len(done)} hand(s) (stopped early)" in text
+        assert f"hands played: {len(done)} (stopped early)" in text
 
         # the group's room of this variant is remembered for its next /newtable
         tid2, _ = await open_table(tg, bob, group, "changsha")

@@ -34,7 +34,7 @@ def test_auto_english_and_deterministic() -> None:
     rc1, out1 = run(["--auto", "--hands", "2", "--seed", "9", "--lang", "en"])
     rc2, out2 = run(["--auto", "--hands", "2", "--seed", "9", "--lang", "en"])
     assert rc1 == rc2 == 0 and out1 == out2
-    assert "==== Hand 2" in out1 and "2 hand(s) played." in out1 and "Next dealer" in out1
+    assert "==== Hand 2" in out1 and "Hands played: 2." in out1 and "Next dealer" in out1
 
 
 def test_dealer_follows_the_result() -> None:
@@ -128,4 +128,4 @@ def test_python_m_bot_without_a_token_starts_the_console(tmp_path: Path) -> None
         timeout=60,
     )
     assert p.returncode == 0, p.stderr
-    assert "1 hand(s) played." in p.stdout
+    assert "Hands played: 1." in p.stdout

@@ -192,7 +192,7 @@ def final_text(
     variant = rs.name_zh if lang == "zh" else rs.name_en
     title = t("final.title", lang, variant=variant, tid=table_id, n=hands)
     if stopped:
-        title += " " + t("final.stopped", lang)
+        title += t("final.stopped", lang)
     lines = [title]
     if not players or hands == 0:
         lines.append(t("final.none", lang))

@@ -269,7 +269,7 @@ CATALOGUE: dict[str, Label] = {
     "console.next": Label("回车开始下一局，q 退出：", "Press Enter for the next hand, q to quit: "),
     "console.bye": Label("再见！", "Bye!"),
     "console.eof": Label("输入结束，退出。", "End of input, quitting."),
-    "console.played": Label("共打了 {n} 局。", "{n} hand(s) played."),
+    "console.played": Label("共打了 {n} 局。", "Hands played: {n}."),
     # ------------------------------------------------------------------ the front end (lobby, buttons,
     # answers) lobby
     "lobby.title": Label("🀄 {variant} · 第 {tid} 桌", "🀄 {variant} · table #{tid}"),
@@ -604,9 +604,9 @@ CATALOGUE: dict[str, Label] = {
     # 大结算
     "final.title": Label(
         "🏆 大结算 · {variant} · 第 {tid} 桌 · 共 {n} 局",
-        "🏆 Final summary · {variant} · table #{tid} · {n} hand(s)",
+        "🏆 Final summary · {variant} · table #{tid} · hands played: {n}",
     ),
-    "final.stopped": Label("（提前结束）", "(stopped early)"),
+    "final.stopped": Label("（提前结束）", " (stopped early)"),  # follows the title without a space in zh
     "final.winner": Label("大赢家：{names}（{points:+d}）", "Big winner: {names} ({points:+d})"),
     "final.line": Label("{rank}. {name} {points:+d}", "{rank}. {name} {points:+d}"),
     "final.detail": Label(
