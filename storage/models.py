@@ -140,6 +140,7 @@ class TableSettings:
     vote_by: int | None = None  # who asked for it
     vote_msg: int | None = None  # the group's tally message of the vote (edited in place)
     vote_agree: bool = True  # the room's rule: at the vote's end those who did not answer agree
+    ai_level: str | None = None  # the AI seats' strength (bot/ai/levels.py; None: the bot's default)
     vote_yes: tuple[int, ...] = ()  # seats whose player agreed to the vote in progress
     vote_no: tuple[int, ...] = ()  # ... and refused it
 
@@ -303,3 +304,4 @@ class RoomSettings:
     discard_s: int
     pause_s: int
     vote_agree: bool = True
+    ai_level: str | None = None

@@ -496,6 +496,19 @@ V11_STOP_VOTE: tuple[str, ...] = (
     "ALTER TABLE table_seats ADD COLUMN vote_no INTEGER NOT NULL DEFAULT 0 CHECK (vote_no IN (0, 1))",
 )
 
+V12_AI_LEVEL: tuple[str, ...] = (
+    # The AI seats' strength per room (bot/ai/levels.py ids: easy, normal, expert; NULL: the bot's default,
+    # its strongest), remembered with the group's room like the other room settings. Portable SQL.
+    """
+    ALTER TABLE table_settings ADD COLUMN ai_level TEXT
+        CHECK (ai_level IS NULL OR length(ai_level) BETWEEN 1 AND 16)
+    """,
+    """
+    ALTER TABLE chat_variant_settings ADD COLUMN ai_level TEXT
+        CHECK (ai_level IS NULL OR length(ai_level) BETWEEN 1 AND 16)
+    """,
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
@@ -508,6 +521,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V9_OUTBOX,  # v9: one-off messages not sent yet, written with what caused them
     V10_STATELESS_WORKERS,  # v10: no leases; table revs, updates applied, live message guards, group pace
     V11_STOP_VOTE,  # v11: the stop vote in progress (deadline, answers, tally), the room's timeout rule
+    V12_AI_LEVEL,  # v12: the AI seats' strength per room
 )
 LATEST = len(MIGRATIONS)
 

@@ -32,7 +32,7 @@ from .runner import Db, Row, Runner, check_int64, dumps, scalar
 TABLE_COLS = "id, chat_id, variant, options, seats, status, created_at"
 _SETTINGS_COLS = (
     "lang, claim_s, discard_s, pause_s, host, editing, lobby_msg, table_msg, rounds, ready_s, ready_until, "
-    "vote, vote_until, vote_by, vote_msg, vote_agree"
+    "vote, vote_until, vote_by, vote_msg, vote_agree, ai_level"
 )
 _SETTINGS_MARKS = ", ".join("?" * len(_SETTINGS_COLS.split(", ")))
 _SETTING_TYPES: dict[str, Any] = {
@@ -52,6 +52,7 @@ _SETTING_TYPES: dict[str, Any] = {
     "vote_by": (int, type(None)),
     "vote_msg": (int, type(None)),
     "vote_agree": bool,
+    "ai_level": (str, type(None)),
 }
 _SEAT_SETS = (
     "ai",
@@ -120,6 +121,7 @@ def _settings(row: Row, seats: Mapping[str, Iterable[int]]) -> TableSettings:
         vote_by=row[13],
         vote_msg=row[14],
         vote_agree=bool(row[15]),
+        ai_level=row[16],
         **{key: tuple(sorted(seats.get(key, ()))) for key in _SEAT_SETS},
     )
 
@@ -157,6 +159,8 @@ def check_settings(changes: Mapping[str, Any]) -> dict[str, Any]:
             raise InvalidInput(f"{key} must be a time, not {value}")
         elif key in ("lobby_msg", "table_msg", "vote_msg") and value is not None and value <= 0:
             raise InvalidInput(f"{key} must be a message id, not {value}")
+        elif key == "ai_level" and value is not None and not (0 < len(value) <= 16 and value.isidentifier()):
+            raise InvalidInput(f"ai_level must be a level's id, not {value!r}")
         elif key == "vote" and value < 0:
             raise InvalidInput(f"vote must be a vote's number, not {value}")
         elif isinstance(value, int) and not isinstance(value, bool):
@@ -246,12 +250,12 @@ async def _remember_room(db: Db, table: Table, settings: TableSettings) -> None:
     await db.execute(
         """
         INSERT INTO chat_variant_settings (chat_id, variant, options, seats, rounds, ready_s, claim_s,
-                                           discard_s, pause_s, vote_agree)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           discard_s, pause_s, vote_agree, ai_level)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (chat_id, variant) DO UPDATE SET
             options = excluded.options, seats = excluded.seats, rounds = excluded.rounds,
             ready_s = excluded.ready_s, claim_s = excluded.claim_s, discard_s = excluded.discard_s,
-            pause_s = excluded.pause_s, vote_agree = excluded.vote_agree
+            pause_s = excluded.pause_s, vote_agree = excluded.vote_agree, ai_level = excluded.ai_level
         """,
         (
             table.chat_id,
@@ -264,6 +268,7 @@ async def _remember_room(db: Db, table: Table, settings: TableSettings) -> None:
             settings.discard_s,
             settings.pause_s,
             int(settings.vote_agree),
+            settings.ai_level,
         ),  # fmt: skip
     )
 
@@ -456,14 +461,14 @@ class Tables(Runner):
         async def run(db: Db) -> RoomSettings | None:
             rows = list(
                 await db.execute_fetchall(
-                    "SELECT options, seats, rounds, ready_s, claim_s, discard_s, pause_s, vote_agree "
-                    "FROM chat_variant_settings WHERE chat_id = ? AND variant = ?",
+                    "SELECT options, seats, rounds, ready_s, claim_s, discard_s, pause_s, vote_agree, "
+                    "ai_level FROM chat_variant_settings WHERE chat_id = ? AND variant = ?",
                     (chat_id, variant),
                 )
             )
             if not rows:
                 return None
             r = rows[0]
-            return RoomSettings(json.loads(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]))
+            return RoomSettings(json.loads(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8])
 
         return await self._single(run)

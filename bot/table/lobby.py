@@ -44,6 +44,7 @@ def room_part(s: TableSettings | RoomSettings) -> TableSettings:
         rounds=s.rounds,
         ready_s=s.ready_s,
         vote_agree=s.vote_agree,
+        ai_level=s.ai_level,
     )
 
 
@@ -126,6 +127,7 @@ class Lobby:
                     rounds=same.rounds,
                     ready_s=same.ready_s,
                     vote_agree=same.vote_agree,
+                    ai_level=same.ai_level,
                 )
             if preset is not None:
                 options = {**(options or {}), **preset.options}

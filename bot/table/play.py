@@ -690,12 +690,13 @@ class Play:
         if mover is None:
             return None
         obs = engine.observe(state, mover)
-        if seats[mover] is None:
-            assert rt.hand is not None
-            return ai.choose(obs, random.Random(f"{rt.id}/{rt.hand.id}/{mover}/{state.version}"))
         if len(obs.legal) == 1:
             return obs.legal[0]
-        return timeout_action(obs)
+        assert rt.hand is not None
+        rng = random.Random(f"{rt.id}/{rt.hand.id}/{mover}/{state.version}")
+        if seats[mover] is None:  # an AI seat plays at the room's strength
+            return ai.choose(obs, rng, level=rt.settings.ai_level or ai.DEFAULT_LEVEL)
+        return ai.choose(obs, rng)  # 托管 (auto-play): the strongest level, whatever the room's AI seats play
 
     async def _store_run(self, rt: TableRuntime, run: Sequence[_Step]) -> None:
         """Log a run of automatic moves in one trip (one transaction each); memory takes the ones committed,

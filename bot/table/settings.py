@@ -1,5 +1,6 @@
 """A room's settings as one list: the variant's room options (房间选项), the timers, the claim pause, 局数,
-the ready timer, what a stop vote's silence counts as (解散投票超时), the seat count and the language. The
+the ready timer, what a stop vote's silence counts as (解散投票超时), the AI seats' strength (电脑水平), the
+seat count and the language. The
 lobby's settings page shows one button per row (its label and current value); pressing it lists the row's
 choices, and a choice is one press — nothing is cycled. A row is found again by its index, which is the
 same for every table of a variant.
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot import ai
 from bot.text.texts import t
 from engine import Variant
 from storage import ROUNDS, TableSettings
@@ -79,6 +81,14 @@ def rows(rs: Variant, options: Mapping[str, Any], tm: TableSettings, seats: int,
             (True, False),
             (t("settings.vote.agree", lang), t("settings.vote.refuse", lang)),
             tm.vote_agree,
+        ),
+        Row(
+            "field",
+            "ai_level",
+            t("settings.ai_level", lang),
+            ai.LEVEL_IDS,
+            tuple(ai.get_level(level).label(lang) for level in ai.LEVEL_IDS),
+            tm.ai_level or ai.DEFAULT_LEVEL,
         ),
         Row("lang", "lang", t("settings.lang", lang), LANGS, ("中文", "English"), tm.lang),
     ]

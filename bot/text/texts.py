@@ -337,6 +337,7 @@ CATALOGUE: dict[str, Label] = {
     "settings.ready_s": Label("准备限时", "Ready timer"),
     "settings.lang": Label("语言", "Language"),
     "settings.vote_agree": Label("解散投票超时", "Stop vote timeout"),
+    "settings.ai_level": Label("电脑水平", "AI strength"),
     "settings.vote.agree": Label("算同意", "counts as agree"),
     "settings.vote.refuse": Label("算拒绝", "counts as refuse"),
     "btn.preset": Label("🀄 {label}", "🀄 {label}"),
