@@ -268,12 +268,18 @@ class TableService:
         except StorageError as e:
             log.warning("hand facts not derived: %s", e)
         await restore_tables(
-            self.storage, self.registry, self.people, self.present, self.play, before=self.votes.renew
+            self.storage, self.registry, self.people, self.present, self.play, before=self._renew
         )
         for rt in self.registry:  # a ready phase and a stop vote go on where they were
             async with rt.lock:
                 await self.votes.restored(rt)
                 self.night.arm(rt)
+
+    async def _renew(self, rt: TableRuntime) -> None:
+        """After a restart, before a table is rebuilt and its timer armed: the countdowns that must not run
+        while the bot is down (a stop vote's, a ready phase's) start again."""
+        await self.votes.renew(rt)
+        await self.night.renew(rt)
 
     async def on_message(self, chat_id: int, key: str, message_id: int) -> None:
         """The outbox sent a live message anew: its id is stored at once (see ``Presenter.on_message``)."""
