@@ -1,7 +1,8 @@
 """Reliability in the Telegram layer, over the fake Bot API: a handled 429 is no ERROR, a
 start that cannot work (a read-only database, an unreachable Bot API) ends in one line, bot accounts take
 no seat, service senders (a channel writing in the group, an anonymous admin) are no players - and an
-anonymous admin is an admin - and invisible characters are dropped from names."""
+anonymous admin is an admin - invisible characters are dropped from names, and a press applied just before
+a kill, delivered again after the restart, is answered with what it did."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from bot.text.texts import clean
-from storage import Storage
+from storage import HandReplay, Storage
 
-from .bot_support import Clock, bot_running, lobby_message, open_table, service
+from .bot_support import Clock, Player, bot_running, lobby_message, open_table, quiet, service
 from .fake_telegram import (
     CHANNEL_BOT,
     DEFAULT_TOKEN,
@@ -234,3 +235,52 @@ async def test_an_invisible_name_is_stored_and_shown_clean(tg: FakeTelegramServe
         assert [p.name if p else None for p in stored] == ["Alice", str(ghost.id)]
         text = (await lobby_message(tg, group, tid)).text or ""
         assert "Alice" in text and str(ghost.id) in text and not {"\u200b", "\u2060", "\u3164"} & set(text)
+
+
+# ------------------------------------------------------------------ a press delivered again
+
+
+async def test_a_press_applied_before_a_kill_is_answered_with_what_it_did(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bot applies Alice's discard and stops before its answer reached her and before Telegram was told
+    the update was handled; after the restart Telegram delivers the press again. Its decision is closed by
+    then: it was answered "This button is out of date" although it was applied. Now it gets the answer it
+    would have had ("✔ Discard ..."), stored with the action, and nothing is applied twice."""
+    db = tmp_path / "bot.db"
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, db, Clock()) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        player = Player(tg, alice, tid)
+        found = await player.wait_decision(lambda: False)
+        assert found is not None
+        await quiet(app, tg)
+        rt = svc.tables[tid]
+        assert rt.state is not None
+        version = rt.state.version
+        tg.fail_next("answerCallbackQuery", status=400, description="Bad Request: query is too old")
+        query = player.press(found[0], found[1][0])
+        await tg.wait_for(lambda _: rt.state is not None and rt.state.version > version, what="the press")
+        await quiet(app, tg)
+        assert not query.answered  # the answer was lost with the kill
+        hand = rt.live.id
+        [update] = [u for u in tg.updates if u.get("callback_query", {}).get("id") == query.id]
+    actions = len((await _replay(db, hand)).actions)
+    tg.redeliver(update["update_id"])  # the bot never confirmed it
+    async with bot_running(tg, db, Clock()) as app:
+        await tg.wait_for(lambda _: query.answered, what="the press answered after the restart")
+        await quiet(app, tg)
+        assert (query.text or "").startswith("✔ Discard"), query.text
+        assert len((await _replay(db, hand)).actions) >= actions  # the hand went on, nothing twice
+        record = await _replay(db, hand)
+        assert len({a.version for a in record.actions}) == len(record.actions)
+
+
+async def _replay(db: Path, hand: int) -> HandReplay:
+    async with await Storage.open(db) as storage:
+        return await storage.hand_replay(hand)

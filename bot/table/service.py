@@ -112,6 +112,8 @@ class TableService:
             self.registry, storage, self.people, self.present, self.lobbies, self.play, self.night, clock
         )
         self.history = History(storage, self.people, self.access)
+        self._top_update = 0  # the highest update id stored or seen (``answered``)
+        self.answers_again = True  # False: the caller answers presses delivered twice (workers of several)
 
     @property
     def actions(self) -> int:
@@ -198,8 +200,30 @@ class TableService:
 
     # ------------------------------------------------------------------ a hand
 
-    async def press(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
-        return await self.play.press(table_id, user_id, hand_id, decision, index)
+    async def press(
+        self,
+        table_id: int,
+        user_id: int,
+        hand_id: int,
+        decision: int,
+        index: int,
+        update_id: int | None = None,
+    ) -> Reply:
+        return await self.play.press(table_id, user_id, hand_id, decision, index, update_id)
+
+    async def answered(self, update_id: int) -> str | None:
+        """The answer a press got when it was applied, if update ``update_id`` is a second delivery of it (a
+        restart before the update was confirmed): answered with what it did, not "out of date". Telegram's
+        update ids grow, so only an id not above the highest one seen (stored before the start, or seen
+        since) can be one; only those cost a read."""
+        if update_id > self._top_update or not self.answers_again:
+            self._top_update = max(self._top_update, update_id)
+            return None
+        try:
+            return await self.storage.press_answer(update_id)
+        except StorageError as e:
+            log.warning("a press's stored answer not read: %s", e)
+            return None
 
     async def pick(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
         return await self.play.pick(table_id, user_id, hand_id, decision, index)
@@ -267,6 +291,11 @@ class TableService:
             await self.storage.derive_pending()
         except StorageError as e:
             log.warning("hand facts not derived: %s", e)
+        try:  # presses Telegram may deliver again (``answered``); those of more than a day ago it will not
+            await self.storage.prune_answers()
+            self._top_update = await self.storage.last_update()
+        except StorageError as e:
+            log.warning("press answers not read: %s", e)
         await restore_tables(
             self.storage, self.registry, self.people, self.present, self.play, before=self._renew
         )
