@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Reply", "TableRuntime", "TableService", "Who"]
 
+PRUNE_ANSWERS = 5_000  # press answers stored between two prunes of those a day old (``answered``)
+
 
 class TableService:
     def __init__(
@@ -113,6 +115,7 @@ class TableService:
         )
         self.history = History(storage, self.people, self.access)
         self._top_update = 0  # the highest update id stored or seen (``answered``)
+        self._answers = 0  # press answers stored since the last prune
         self.answers_again = True  # False: the caller answers presses delivered twice (workers of several)
 
     @property
@@ -209,7 +212,15 @@ class TableService:
         index: int,
         update_id: int | None = None,
     ) -> Reply:
-        return await self.play.press(table_id, user_id, hand_id, decision, index, update_id)
+        reply = await self.play.press(table_id, user_id, hand_id, decision, index, update_id)
+        self._answers += reply.ok and update_id is not None
+        if self._answers >= PRUNE_ANSWERS:  # the stored answers of a day ago go, now and then
+            self._answers = 0
+            try:
+                await self.storage.prune_answers()
+            except StorageError as e:
+                log.warning("press answers not pruned: %s", e)
+        return reply
 
     async def answered(self, update_id: int) -> str | None:
         """The answer a press got when it was applied, if update ``update_id`` is a second delivery of it (a
