@@ -762,6 +762,7 @@ class Play:
             key = rt.score_key(seat)
             rt.totals[key] = rt.totals.get(key, 0) + d
         summary = self.present.hand_summary(rt)
+        rt.hand_lines[hand.id] = self.present.hand_line(rt)  # for a summary of several (``set_summary``)
         await self.present.queue_posts(rt.id)  # the players' results, stored with the final action
         rt.next_dealer = state.result.next_dealer
         rt.hands_played = hand.number
