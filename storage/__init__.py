@@ -6,6 +6,7 @@ action is logged with the state version it produced (``log_action``); on start `
 open table's hand from that log. ``storage/store.py`` says which module holds the SQL of what.
 """
 
+from .answers import PressAnswer
 from .errors import (
     Conflict,
     CorruptDatabase,
@@ -84,6 +85,7 @@ __all__ = [
     "Period",
     "Player",
     "Post",
+    "PressAnswer",
     "Rating",
     "ReadOnlyDatabase",
     "ReplayError",

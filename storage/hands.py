@@ -18,6 +18,7 @@ from typing import Any
 import engine
 
 from . import stats
+from .answers import INSERT_ANSWER, PressAnswer, answer_params
 from .errors import (
     HandFinished,
     HandInProgress,
@@ -116,6 +117,7 @@ class ActionLog:
     seats: Sequence[SeatPlay] = ()
     facts: Facts | None = None
     posts: Sequence[Post] = ()  # one-off messages of ``table_id`` it causes (the outbox, v9)
+    answer: PressAnswer | None = None  # the press it applies: its update id and answer (v13)
 
 
 def new_code() -> str:
@@ -418,6 +420,7 @@ class Hands(Runner):
         seats: Sequence[SeatPlay] = (),
         facts: Facts | None = None,
         posts: Sequence[Post] = (),
+        answer: PressAnswer | None = None,
     ) -> int:
         """Persist one accepted action with the state version it produced; returns its sequence number.
 
@@ -429,10 +432,11 @@ class Hands(Runner):
         timeouts, auto-play) the action changed, written in the same transaction. ``facts``: the hand's
         facts gathered as it was played, this action included (else finishing replays the hand once).
         ``posts``: one-off messages of ``table_id`` the action causes (the players' results of a hand it
-        ends), written to the outbox in the same transaction.
+        ends), written to the outbox in the same transaction. ``answer``: the button press it applies (its
+        update id and the answer it got), recorded in the same transaction (``press_answer``).
         """
         fn, single = self._action_work(
-            ActionLog(hand_id, action, version, final, table_id, seats, facts, posts)
+            ActionLog(hand_id, action, version, final, table_id, seats, facts, posts, answer)
         )
         return await (self._single(fn) if single else self._write(fn))
 
@@ -466,6 +470,7 @@ class Hands(Runner):
         params = (hand_id, hand_id, parsed.seat, text, version, now)
         seat_rows = _seat_rows(table_id, seats) if seats and table_id is not None else []
         post_rows = outbox_rows(table_id, entry.posts, self._now)
+        answer_row = answer_params(entry.answer, now) if entry.answer is not None else None
 
         async def insert(db: Db) -> int:
             try:
@@ -474,11 +479,13 @@ class Hands(Runner):
                 raise await _action_refused(db, e, hand_id, text, version) from None
             return int(list(rows)[0][0])
 
-        if result is None and not seat_rows and not post_rows:
+        if result is None and not seat_rows and not post_rows and answer_row is None:
             return insert, True
 
         async def insert_and_finish(db: Db) -> int:
             seq = await insert(db)
+            if answer_row is not None:
+                await db.execute(INSERT_ANSWER, answer_row)
             if seat_rows:
                 await db.executemany(_UPDATE_SEAT, seat_rows)
             if post_rows:

@@ -509,6 +509,15 @@ V12_AI_LEVEL: tuple[str, ...] = (
     """,
 )
 
+V13_PRESS_ANSWERS: tuple[str, ...] = (
+    # The answer a button press got (``✔ Discard 3m``), written with the update's id in the transaction of
+    # the action it applied: a press Telegram delivers again (the bot was killed before it confirmed the
+    # update) is answered with what it did, not "out of date". A column of v10's ``updates_seen`` (on one
+    # process, on SQLite too, the table holds only these rows; pruned after a day as on PostgreSQL).
+    # Portable SQL.
+    "ALTER TABLE updates_seen ADD COLUMN answer TEXT",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
@@ -522,6 +531,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V10_STATELESS_WORKERS,  # v10: no leases; table revs, updates applied, live message guards, group pace
     V11_STOP_VOTE,  # v11: the stop vote in progress (deadline, answers, tally), the room's timeout rule
     V12_AI_LEVEL,  # v12: the AI seats' strength per room
+    V13_PRESS_ANSWERS,  # v13: the answer of each press applied, by update id (a press delivered twice)
 )
 LATEST = len(MIGRATIONS)
 

@@ -6,6 +6,7 @@
 * ``tables.py``   tables, their settings and panels, the rooms a group remembers
 * ``hands.py``    hands: dealing, the action log, seats' play state, finishing, restoring after a restart
 * ``posts.py``    the outbox: one-off messages written with what causes them, deleted once sent
+* ``answers.py``  the answers of button presses applied, by update id (a press delivered twice)
 * ``stats.py``    score rows, leaderboards, per-seat figures, ratings
 * ``runner.py``   how that SQL runs (``_single``, ``_read``, ``_write``, ``_write_each``), carried out by
   ``sqlite.py`` (aiosqlite's thread: the default) or ``postgres.py`` (an asyncpg pool: ``PgStorage``, a
@@ -20,6 +21,7 @@ from __future__ import annotations
 import os
 import time
 
+from .answers import Answers
 from .hands import (
     ActionLog,
     ArchivedHand,
@@ -60,7 +62,7 @@ def is_postgres_url(path: object) -> bool:
     return isinstance(path, str) and path.startswith(POSTGRES_SCHEMES)
 
 
-class Storage(Players, Tables, Hands, Posts, Stats, SqliteRunner):
+class Storage(Players, Tables, Hands, Posts, Answers, Stats, SqliteRunner):
     """The bot's persistence: tables, players, hands, the action log and scores, in one SQLite file (or on a
     PostgreSQL server: ``PgStorage``).
 

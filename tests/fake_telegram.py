@@ -1102,8 +1102,11 @@ class FakeTelegramServer:
         return update
 
     def redeliver(self, update_id: int) -> None:
-        """Deliver an update answered already once more, as Telegram does when the answer to it got lost."""
+        """Deliver an update answered already once more, as Telegram does when the answer to it got lost (a
+        webhook's), or when the bot stopped before a getUpdates offset confirmed it (polling: then every
+        later update comes again too, as Telegram's offsets go)."""
         self._delivered.discard(update_id)
+        self._confirmed = min(self._confirmed, update_id)
         self._floor = min(
             self._floor, next(i for i, u in enumerate(self.updates) if u["update_id"] == update_id)
         )

@@ -208,6 +208,7 @@ async def test_ready_timer_host_only_locked_and_remembered_settings(
 
 
 async def test_ready_phase_survives_a_restart(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """Who is ready survives a restart, and so does the phase's deadline (the timer armed for it)."""
     clock = Clock()
     alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
     group = tg.add_group("Mahjong", members=[alice, bob])
@@ -222,6 +223,7 @@ async def test_ready_phase_survives_a_restart(tg: FakeTelegramServer, tmp_path: 
         lobby2 = await lobby_message(tg, group, tid, "y")
         assert await press(tg, bob, lobby2, f"L|{tid}|y") == "You're ready"
         until = rt.settings.ready_until
+        assert until is not None and until >= clock.now + rt.settings.ready_s - 1
     async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=7) as app:
         svc = service(app)
         rt = svc.tables[tid]
@@ -230,6 +232,49 @@ async def test_ready_phase_survives_a_restart(tg: FakeTelegramServer, tmp_path: 
         await run_timer_settled(app, svc, clock, tid, tg)
         assert rt.playing or rt.hands_played == 2
         await until_hands(app, svc, clock, tid, tg, 2)
+
+
+async def test_the_ready_deadline_does_not_run_while_the_bot_is_down(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bot is down past the ready phase's deadline: after the restart the phase gets a fresh full
+    period (nobody is dealt in on auto-play because the bot restarted), Bob's Ready is kept, and Alice's
+    Ready, pressed now, deals the next hand with both at the keyboard. A restart with the deadline near is
+    given the full period too."""
+    clock = Clock()
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    db = tmp_path / "bot.db"
+    async with bot_running(tg, db, clock, seed_base=7) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "hongzhong")
+        lobby = await lobby_message(tg, group, tid, "j")
+        await press(tg, bob, lobby, f"L|{tid}|j")
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        await until_hands(app, svc, clock, tid, tg, 1)
+        lobby2 = await lobby_message(tg, group, tid, "y")
+        assert await press(tg, bob, lobby2, f"L|{tid}|y") == "You're ready"
+        period = svc.tables[tid].settings.ready_s
+    clock.advance(period + 60)  # down past the deadline
+    async with bot_running(tg, db, clock, seed_base=7) as app:
+        svc = service(app)
+        rt = svc.tables[tid]
+        await quiet(app, tg)
+        assert not rt.playing and rt.hands_played == 1, "dealt at the restart"
+        assert rt.settings.ready_until == clock.now + period
+        assert svc.timers.deadline(tid) == clock.now + period  # type: ignore[attr-defined]
+        assert (await svc.storage.table_settings(tid)).ready_until == clock.now + period
+        assert rt.settings.ready == (rt.seats.index(bob.id),)
+        clock.advance(period - 2)  # near its end when the bot stops again
+    async with bot_running(tg, db, clock, seed_base=7) as app:
+        svc = service(app)
+        rt = svc.tables[tid]
+        await quiet(app, tg)
+        assert not rt.playing and rt.settings.ready_until == clock.now + period
+        lobby3 = await lobby_message(tg, group, tid, "y")
+        assert await press(tg, alice, lobby3, f"L|{tid}|y") == "You're ready"
+        await quiet(app, tg)
+        assert rt.playing and rt.live.auto == frozenset(), "nobody on auto-play"
 
 
 async def test_first_dealer_is_the_xiangyin_host(tg: FakeTelegramServer, tmp_path: Path) -> None:

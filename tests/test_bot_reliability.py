@@ -1,7 +1,9 @@
 """Reliability in the Telegram layer, over the fake Bot API: a handled 429 is no ERROR, a
 start that cannot work (a read-only database, an unreachable Bot API) ends in one line, bot accounts take
 no seat, service senders (a channel writing in the group, an anonymous admin) are no players - and an
-anonymous admin is an admin - and invisible characters are dropped from names."""
+anonymous admin is an admin - invisible characters are dropped from names, and a press applied just before
+a kill, delivered again after the restart, is answered with what it did; a backlog of results is one
+summary, the group's first message after a restart, and a long message is never sent again in part."""
 
 from __future__ import annotations
 
@@ -10,16 +12,20 @@ import ctypes
 import logging
 import os
 import socket
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from bot.messages import keyboards as kb
+from bot.table.present import post_of
+from bot.text.fit import MAX_TEXT
 from bot.text.texts import clean
-from storage import Storage
+from storage import HandReplay, Storage
 
-from .bot_support import Clock, bot_running, lobby_message, open_table, service
+from .bot_support import Clock, Player, bot_running, lobby_message, open_table, quiet, service, until_hands
 from .fake_telegram import (
     CHANNEL_BOT,
     DEFAULT_TOKEN,
@@ -234,3 +240,130 @@ async def test_an_invisible_name_is_stored_and_shown_clean(tg: FakeTelegramServe
         assert [p.name if p else None for p in stored] == ["Alice", str(ghost.id)]
         text = (await lobby_message(tg, group, tid)).text or ""
         assert "Alice" in text and str(ghost.id) in text and not {"\u200b", "\u2060", "\u3164"} & set(text)
+
+
+# ------------------------------------------------------------------ a press delivered again
+
+
+async def test_a_press_applied_before_a_kill_is_answered_with_what_it_did(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bot applies Alice's discard and stops before its answer reached her and before Telegram was told
+    the update was handled; after the restart Telegram delivers the press again. Its decision is closed by
+    then: it was answered "This button is out of date" although it was applied. Now it gets the answer it
+    would have had ("✔ Discard ..."), stored with the action, and nothing is applied twice."""
+    db = tmp_path / "bot.db"
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, db, Clock()) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        player = Player(tg, alice, tid)
+        found = await player.wait_decision(lambda: False)
+        assert found is not None
+        await quiet(app, tg)
+        rt = svc.tables[tid]
+        assert rt.state is not None
+        version = rt.state.version
+        tg.fail_next("answerCallbackQuery", status=400, description="Bad Request: query is too old")
+        query = player.press(found[0], found[1][0])
+        await tg.wait_for(lambda _: rt.state is not None and rt.state.version > version, what="the press")
+        await quiet(app, tg)
+        assert not query.answered  # the answer was lost with the kill
+        hand = rt.live.id
+        [update] = [u for u in tg.updates if u.get("callback_query", {}).get("id") == query.id]
+    actions = len((await _replay(db, hand)).actions)
+    tg.redeliver(update["update_id"])  # the bot never confirmed it
+    async with bot_running(tg, db, Clock()) as app:
+        await tg.wait_for(lambda _: query.answered, what="the press answered after the restart")
+        await quiet(app, tg)
+        assert (query.text or "").startswith("✔ Discard"), query.text
+        assert len((await _replay(db, hand)).actions) >= actions  # the hand went on, nothing twice
+        record = await _replay(db, hand)
+        assert len({a.version for a in record.actions}) == len(record.actions)
+
+
+async def _replay(db: Path, hand: int) -> HandReplay:
+    async with await Storage.open(db) as storage:
+        return await storage.hand_replay(hand)
+
+
+# ------------------------------------------------------------------ results after restarts
+
+
+async def test_a_backlog_of_results_is_one_summary_sent_first_and_once(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Three hands ended while the group saw none of their results (restarts in a row cut the lobby off each
+    time). After the next restart the group gets one message: a line per hand, the totals, then the lobby
+    with its Ready - short enough to be one message (a long one was split, and a restart sent its parts
+    again), and the group's first request (it was queued behind the table's last picture, and starved under
+    frequent restarts). A further restart sends it no more."""
+    db = tmp_path / "bot.db"
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, db, clock, seed_base=5) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "sichuan")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        await until_hands(app, svc, clock, tid, tg, 3)
+        hands = await svc.storage.table_hands(tid)
+        assert [h.number for h in hands if h.finished] == [1, 2, 3]
+    with sqlite3.connect(db) as c:  # as if no lobby after them had been sent
+        c.execute("UPDATE hands SET result_delivered = 0 WHERE table_id = ?", (tid,))
+    mark = tg.mark()
+    async with bot_running(tg, db, clock, seed_base=5) as app:
+        svc = service(app)
+        await quiet(app, tg)
+        calls = [c for c in tg.calls if c.seq >= mark and c.params.get("chat_id") == group.id]
+        calls = [c for c in calls if c.method != "editMessageReplyMarkup"]  # the old lobby's buttons go
+        assert calls[0].method == "sendMessage", [c.method for c in calls]
+        text = str(calls[0].params["text"])
+        assert "The results of these 3 hands" in text and "Ready" in str(calls[0].params["reply_markup"])
+        assert [line.split(" · ")[0] for line in text.split("\n") if line.startswith("Hand ")] == [
+            "Hand 1", "Hand 2", "Hand 3"
+        ]  # fmt: skip
+        assert "Table totals:" in text and "Hand 3 is over" not in text
+        assert len([c for c in calls if c.method == "sendMessage"]) == 1
+        assert all(h.result_delivered for h in await svc.storage.table_hands(tid))
+        assert svc.tables[tid].hand_lines == {}
+    mark = tg.mark()
+    async with bot_running(tg, db, clock, seed_base=5) as app:
+        await quiet(app, tg)
+        assert [c for c in tg.calls_to("sendMessage", chat_id=group.id) if c.seq >= mark] == []
+
+
+async def test_a_long_message_is_one_outbox_row_per_part(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """A one-off message over Telegram's limit goes to the outbox as one row per part (the keyboard under the
+    last), each deleted once sent: a restart after the first part went sends only the second (the outbox
+    sent the parts of one row in one go, and a restart all of them again)."""
+    db = tmp_path / "bot.db"
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    long = "\n".join(f"line {i} " + "x" * 60 for i in range(100))  # ~6,900 characters
+    async with bot_running(tg, db, Clock()) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        await quiet(app, tg)
+        tg.hold("sendMessage", alice)
+        rt = svc.tables[tid]
+        await svc.present.send_posts(rt, [post_of(alice.id, long, kb.reopen_keyboard(tid, "en"))])
+        await tg.wait_for(lambda _: tg.held_calls(), what="the first part on its way")
+        rows = await svc.storage.unsent_posts(tid)
+        assert len(rows) == 2 and all(len(r.text) <= MAX_TEXT for r in rows)
+        assert rows[0].keyboard is None and rows[1].keyboard is not None
+        assert "\n".join(r.text for r in rows) == long
+    tg.release()
+    async with await Storage.open(db) as storage:
+        await storage.post_sent(rows[0].id)  # as if Telegram had taken the first part before the kill
+    async with bot_running(tg, db, Clock()) as app:
+        await quiet(app, tg)
+        got = [m.text for m in tg.bot_messages(alice) if (m.text or "").startswith("line ")]
+        assert got == [rows[1].text]
+        assert await service(app).storage.unsent_posts() == []

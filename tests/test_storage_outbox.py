@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from storage import InvalidInput, Post, SeatPlay, Storage, VersionConflict
+from storage import InvalidInput, Post, PressAnswer, SeatPlay, Storage, VersionConflict
 from storage.store import ActionLog
 
 from .storage_helpers import random_moves as play_out
@@ -120,3 +120,24 @@ async def test_a_migrated_group_takes_its_unsent_messages(store: Storage) -> Non
     await store.add_posts(table.id, [Post(-100, "a note"), Post(7, "in private")])
     await store.migrate_chat(-100, -1_000_000_000_100)
     assert texts(await store.unsent_posts()) == [(-1_000_000_000_100, "a note"), (7, "in private")]
+
+
+async def test_a_press_answer_is_written_with_its_action_and_pruned_after_a_day(store: Storage) -> None:
+    """Schema v13: the answer of a press goes with the action it applied (a refused action writes none), is
+    read back by the update's id, raises the highest update id, and goes after a day."""
+    table = await store.create_table(-100, "changsha", seats=[7, None, None, None])
+    hand, state = await store.start_hand(table.id, 5, 0)
+    moves = play_out(state, 3)
+    assert await store.last_update() == 0 and await store.press_answer(41) is None
+    (a1, s1), (a2, s2) = moves[0], moves[1]
+    await store.log_action(hand.id, a1, s1.version, answer=PressAnswer(41, "✔ Discard 3m"))
+    with pytest.raises(VersionConflict):  # refused: its answer is not written
+        await store.log_action(hand.id, a2, s2.version + 1, answer=PressAnswer(42, "✔ Pong"))
+    assert await store.press_answer(41) == "✔ Discard 3m" and await store.press_answer(42) is None
+    assert await store.last_update() == 41
+    with pytest.raises(InvalidInput):
+        await store.log_action(hand.id, a2, s2.version, answer=PressAnswer(42, ""))
+    await store.prune_answers(keep=86_400)
+    assert await store.press_answer(41) == "✔ Discard 3m"
+    await store.prune_answers(keep=-1)  # as if a day had passed
+    assert await store.press_answer(41) is None and await store.last_update() == 0

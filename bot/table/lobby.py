@@ -346,9 +346,8 @@ class Lobby:
     async def after_hand(self, rt: TableRuntime, finished: FinishedHand) -> None:
         """A hand ended: the lobby comes back (a new message, under the hand's result) for the next one.
         Its message id, once sent, marks the result delivered (``Presenter.on_message``)."""
-        # a result still on its way (group messages are paced) stays above this one: none is lost
-        earlier = rt.summary + "\n\n" if len(rt.result_due) > 1 and rt.summary else ""
-        rt.summary = earlier + finished.summary
+        # a result still on its way (group messages are paced) is in this one's summary: none is lost
+        self.present.set_summary(rt, finished.summary, rt.hand_lines.get(finished.hand.id, ""))
         rt.last_code = finished.hand.code if finished.hand.salt else ""  # the lobby's shuffle check button
         self.present.show_lobby(rt, fresh=True)
 

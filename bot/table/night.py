@@ -4,7 +4,8 @@ final summary (大结算) that closes it, with a button that opens the same room
 Between two hands the table is in its ready phase: every seated player presses Ready; when all have, the
 next hand is dealt at once; when the room's ready timer runs out first, it is dealt anyway and those who
 were not ready play on auto-play (they press "I'm back" to take over). The phase (its deadline, who is
-ready) is stored with the table's settings, so a restart goes on with it. After the room's last hand, or
+ready) is stored with the table's settings, so a restart goes on with it; its deadline does not run
+while the bot is down (``Night.renew``). After the room's last hand, or
 when it is stopped (/stop), the group and each player get the 大结算 of the hands finished there: totals,
 the big winner (大赢家), and per player 胡 / 自摸 / 点炮 / 杠 / best hand / biggest win (from the seat rows
 storage derives from each hand's log).
@@ -70,6 +71,30 @@ class Night:
             return
         self.arm(rt)
         self.present.show_lobby(rt)
+
+    async def renew(self, rt: TableRuntime) -> None:
+        """After a restart, before the table is rebuilt and its timer armed (under the table's lock): the
+        ready phase's deadline does not run while the bot is down. A phase with less than a full period
+        left (its deadline passed while the bot was down, or is near) gets a fresh full period
+        (``ready_s``) from now, stored; one that has more keeps its deadline.
+
+        A fresh period rather than the time left when the bot stopped: a kill leaves no mark of when the
+        bot went down (learning it would take a heartbeat written every few seconds), and the players need
+        the time to see the lobby again and press Ready - presses made while the bot was down arrive only
+        now, and must not find the hand dealt without them. A full period is the most the phase could have
+        had left, so nobody loses time to a restart; the cost is at most one period more of waiting, once
+        per restart. It is renewed before the timer is armed (as the stop vote's countdown,
+        ``Votes.renew``): a timer armed first would deal at once, with everyone on auto-play."""
+        until = rt.settings.ready_until
+        if until is None or rt.closed:
+            return
+        fresh = self.clock() + rt.settings.ready_s
+        if until >= fresh:
+            return
+        try:
+            rt.settings = await self.storage.update_settings(rt.id, ready_until=fresh)
+        except StorageError as e:
+            log.warning("table %s: the ready phase's deadline not renewed: %s", rt.id, e)
 
     def arm(self, rt: TableRuntime) -> None:
         """Between hands the table's timer wakes it at the end of its ready phase, or of a stop vote in

@@ -64,7 +64,7 @@ from bot.text.render import WinWay
 from bot.text.texts import t
 from bot.text.views import WARN_AT
 from engine import Act, Action, ClaimKind, Event, EventKind, MeldKind, Observation, Phase, State
-from storage import Facts, Post, SeatPlay, Storage, StorageError
+from storage import Facts, Post, PressAnswer, SeatPlay, Storage, StorageError
 from storage.store import ActionLog
 
 log = logging.getLogger(__name__)
@@ -244,8 +244,18 @@ class Play:
 
     # ================================================================== entry points (take the table lock)
 
-    async def press(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
-        """A game button: action ``index`` of the presser's decision ``decision`` of hand ``hand_id``."""
+    async def press(
+        self,
+        table_id: int,
+        user_id: int,
+        hand_id: int,
+        decision: int,
+        index: int,
+        update_id: int | None = None,
+    ) -> Reply:
+        """A game button: action ``index`` of the presser's decision ``decision`` of hand ``hand_id``. Its
+        answer is stored with the action, by ``update_id`` (the update that carried the press): delivered
+        again after a restart, the press is answered with what it did (``TableService.answered``)."""
         rt = self.tables.open(table_id)
         lang = self.people.dm_lang(user_id)
         if rt is None:
@@ -262,13 +272,14 @@ class Play:
                 return Reply(t("ans.stale", lang))
             rt.live.notes.pop(seat, None)  # what the bot played for him last time: he is back at the keyboard
             obs = engine.observe(state, seat)
-            label = self.present.action_label(obs, action, lang)
+            done = t("ans.done", lang, label=self.present.action_label(obs, action, lang))
+            answer = PressAnswer(update_id, done) if update_id is not None else None
             try:
-                await self.commit(rt, action, timeouts={seat: 0})
+                await self.commit(rt, action, timeouts={seat: 0}, answer=answer)
             except StorageError as e:
                 log.warning("table %s: action not stored (%s)", rt.id, type(e).__name__)  # e names the tile
                 return Reply(t("ans.error", lang), alert=True)
-            return Reply(t("ans.done", lang, label=label), ok=True)
+            return Reply(done, ok=True)
 
     async def pick(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
         """A tile of the presser's hand picked or put back, in a decision made by picking tiles (换三张): only
@@ -527,16 +538,17 @@ class Play:
         timeouts: Mapping[int, int] | None = None,
         auto: frozenset[int] | None = None,
         posts: Sequence[Post] = (),
+        answer: PressAnswer | None = None,
     ) -> None:
         """Apply one action and log it (one transaction, with its version, the seats' play state it
-        changes: decisions, ``timeouts``, ``auto``, and the one-off messages it causes: ``posts``, and the
-        players' results if it ends the hand); memory changes only after. The caller queues the posts
-        (``Presenter.queue_posts``; the results: ``_finish_hand``)."""
+        changes: decisions, ``timeouts``, ``auto``, and the one-off messages it causes: ``posts``, the
+        players' results if it ends the hand, and the ``answer`` of the press it applies); memory changes
+        only after. The caller queues the posts (``Presenter.queue_posts``; the results: ``_finish_hand``)."""
         assert rt.hand is not None
         step = self._prepare(rt, rt.live, action, timeouts=timeouts, auto=auto)
         await self.storage.log_action(
             rt.hand.id, action, step.state.version, final=step.final, table_id=rt.id, seats=step.changed,
-            facts=step.facts, posts=[*posts, *step.posts],
+            facts=step.facts, posts=[*posts, *step.posts], answer=answer,
         )  # fmt: skip
         self._adopt(rt, step)
 
@@ -751,6 +763,7 @@ class Play:
             key = rt.score_key(seat)
             rt.totals[key] = rt.totals.get(key, 0) + d
         summary = self.present.hand_summary(rt)
+        rt.hand_lines[hand.id] = self.present.hand_line(rt)  # for a summary of several (``set_summary``)
         await self.present.queue_posts(rt.id)  # the players' results, stored with the final action
         rt.next_dealer = state.result.next_dealer
         rt.hands_played = hand.number

@@ -34,7 +34,7 @@ from bot.pictures import Display, Mode, Picture
 from bot.table import settings
 from bot.table.runtime import Moment, Out, Pause, TableRuntime
 from bot.text import nightview, render, views
-from bot.text.fit import MAX_CAPTION
+from bot.text.fit import MAX_CAPTION, MAX_TEXT, split_text
 from bot.text.render import WinWay
 from bot.text.texts import t
 from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
@@ -519,6 +519,45 @@ class Presenter:
             lines.append(reveal)
         return "\n".join(lines)
 
+    def hand_line(self, rt: TableRuntime) -> str:
+        """A finished hand (still in ``rt``) in one line for the group: who won (or a draw) and the points."""
+        result = rt.live.state.result
+        assert result is not None
+        lang = self.people.table_lang(rt)
+        names = self.seat_names(rt, lang)
+        wins = {w: result.winners.count(w) for w in result.winners}  # 血流成河: a seat wins again
+        who = ", ".join(names[w] + (f" ×{k}" if k > 1 else "") for w, k in wins.items())
+        how = t("note.hand_won", lang, who=who) if wins else t("note.hand_drawn", lang)
+        deltas = ", ".join(f"{names[s]} {d:+d}" for s, d in enumerate(result.deltas))
+        return t("note.hand_line", lang, n=rt.live.number, how=how, deltas=deltas)
+
+    def set_summary(self, rt: TableRuntime, latest: str, latest_line: str) -> None:
+        """What the group's next lobby shows above it (``rt.summary``): ``latest`` (the last hand's
+        ``hand_summary``; ``latest_line``: its ``hand_line``) when that is the only result the group has not
+        seen and it fits in one message with the lobby. Else one summary: each due hand's line
+        (``rt.hand_lines``) - or the last hand's line, when its result alone is too long (血流成河) - then
+        the table's totals; each player has the full settlement in private. A backlog of results (the
+        group's messages were paced, or restarts cut them off) is so shown once, in one message: a long
+        text is never split into parts that a restart could send again."""
+        due = [rt.hand_lines[h] for h in rt.result_due if h in rt.hand_lines]
+        rt.summary = ""
+        room = MAX_TEXT - len(self.lobby_content(rt)[0]) - 2
+        if len(due) <= 1 and len(latest) <= room:
+            rt.summary = latest
+            return
+        lang = self.people.table_lang(rt)
+        if len(due) > 1:
+            head = t("note.backlog", lang, k=len(due))
+        else:
+            head = t("note.result_title", lang, n=rt.hands_played) + "\n" + t("note.in_private", lang)
+            due = [latest_line]
+        names = self.seat_names(rt, lang)
+        totals = ", ".join(f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names)))
+        tail = t("note.totals", lang, totals=totals)
+        while len(due) > 1 and len(head) + len(tail) + sum(len(x) + 1 for x in due) + 1 > room:
+            due.pop(0)  # dozens of hands behind: the latest ones (the totals say the rest)
+        rt.summary = "\n".join([head, *due, tail])
+
     def result_posts(self, rt: TableRuntime, final: State, ways_so_far: Sequence[WinWay] = ()) -> list[Post]:
         """Each player's result of the hand ``final`` ends (``rt`` still before it: its totals without it),
         for his private chat, as a new message that stays (the panel above it shows the end of the hand): the
@@ -549,7 +588,7 @@ class Presenter:
                 code=code,
             )  # fmt: skip
             posts.append(post_of(user, "\n".join(lines), keyboard))
-        return posts
+        return one_part_each(posts)
 
     def show_closed(self, rt: TableRuntime) -> None:
         """A stopped table: its messages stay, with their buttons gone and a line saying it is closed."""
@@ -605,6 +644,7 @@ class Presenter:
         own, then queued. If the database refuses them they are still sent, once, from memory."""
         if not posts:
             return
+        posts = one_part_each(posts)
         try:
             await self.storage.add_posts(rt.id, posts)
         except StorageError as e:
@@ -671,6 +711,8 @@ class Presenter:
                 rt.settings = await self.storage.update_settings(rt.id, table_msg=message_id)
             elif key == lobby_key(rt.id) and rt.result_due:
                 hands, rt.result_due = rt.result_due, []
+                for h in hands:
+                    rt.hand_lines.pop(h, None)
                 await self.storage.result_delivered(hands, lobby_msg=message_id)
                 rt.settings = dataclasses.replace(rt.settings, lobby_msg=message_id)
             elif key == lobby_key(rt.id):
@@ -681,6 +723,22 @@ class Presenter:
                 await self.storage.set_panel(rt.id, chat_id, message_id)
         except StorageError as e:
             log.warning("table %s: message id not stored: %s", rt.id, e)
+
+
+def one_part_each(posts: Sequence[Post]) -> list[Post]:
+    """``posts`` with each text over one message's limit split into posts of one part each (the keyboard
+    under the last): each part is a row of the outbox, deleted once sent, so a restart sends only the
+    parts not sent yet - never a part twice (the outbox would otherwise send a long text's parts in one
+    go, and a restart all of them again)."""
+    out: list[Post] = []
+    for p in posts:
+        parts = split_text(p.text)
+        if len(parts) == 1:
+            out.append(p)
+            continue
+        out += [Post(p.chat_id, part) for part in parts[:-1]]
+        out.append(dataclasses.replace(p, text=parts[-1]))
+    return out
 
 
 def post_of(chat_id: int, text: str, keyboard: Keyboard | None = None) -> Post:

@@ -5,7 +5,8 @@ and its table goes back to its lobby. The group's messages and the players' pane
 place (their ids are stored); a new message is sent only where the old one is gone. Each open decision keeps
 its start and deadline; only a decision whose deadline passed while the bot was down gets a fresh timer, and
 then (only then) the group is told the bot restarted. A hand result the group had not been shown yet is
-shown now, once. AI seats make any moves they had not made yet.
+shown now, once, above the lobby (several: one summary, a line each) and before anything else of the
+table in the group. AI seats make any moves they had not made yet.
 
 One-off messages the stop cut off (a player's result of a hand, a note: rows of the database's outbox,
 written with what caused them) are sent first, in the order they were written, before a table's live
@@ -128,8 +129,10 @@ async def rebuild(
         rt.hand = await hand_live(storage, r.hand, r.state, r.facts)
         reopen(rt, r, play.clock(), keep=True)
     else:
-        if await _last_result(storage, rt, present, done, group=False):  # cut off by the stop
+        due, final = await _last_result(storage, rt, present, done)
+        if due:  # cut off by the stop
             present.show_lobby_started(rt, fresh=True)
+        _show_final(rt, present, final, group=False)
         rt.hand = await hand_live(storage, r.hand, r.state, r.facts)
         if reopen(rt, r, play.clock()):
             await present.note_group(rt, "note.restored")
@@ -190,41 +193,57 @@ async def _store_play(storage: Storage, rt: TableRuntime) -> None:
 
 async def _lobby(storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand]) -> None:
     """A table between hands: the lobby as it was, with the last hand's result above it (sent now, in a new
-    lobby message, if the group had not seen it yet)."""
-    present.show_lobby(rt, fresh=await _last_result(storage, rt, present, done))
+    lobby message, if the group had not seen it yet) - the group's first message after the restart, so
+    that restarts in a row cannot keep the result and its Ready from the group - and then the hand's last
+    picture again, in place."""
+    due, final = await _last_result(storage, rt, present, done)
+    present.show_lobby(rt, fresh=due)
+    _show_final(rt, present, final, group=due)
+
+
+def _show_final(rt: TableRuntime, present: Presenter, final: HandLive | None, *, group: bool) -> None:
+    """The final state of the table's last hand shown again, in case the stop cut it off: in the panels,
+    and in the group's table message (``group``: unless a newer hand has one). Edits: unchanged ones are
+    no-ops."""
+    if final is None:
+        return
+    rt.hand = final
+    if group:
+        present.publish(rt, set())
+    else:
+        for seat in range(len(final.seats)):
+            present.publish_seat(rt, seat)
+    rt.hand = None
 
 
 async def _last_result(
-    storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand], *, group: bool = True
-) -> bool:
-    """The summary of the table's last finished hand, shown above its lobby (with any earlier result the
-    group has not seen yet); True if some are due. The final state of the last hand is shown again in
-    case the stop cut it off: in the panels, and in the group's table message unless a newer hand has one
-    (edits: unchanged ones are no-ops)."""
+    storage: Storage, rt: TableRuntime, present: Presenter, done: list[Hand]
+) -> tuple[bool, HandLive | None]:
+    """The summary of the table's last finished hand, shown above its lobby (``Presenter.set_summary``:
+    with the hands whose result the group has not seen yet, one line each, when there are several); whether
+    some are due, and the last hand as it ended (for ``_show_final``)."""
     if not done:
-        return False
+        return False, None
     due = [h for h in done if not h.result_delivered]
-    summaries = []
+    rt.result_due = [h.id for h in due]
+    latest, line, final = "", "", None
     for hand in [h for h in due if h is not done[-1]] + [done[-1]]:
         try:
-            final = await storage.rebuild(hand.id)
+            state = await storage.rebuild(hand.id)
         except StorageError as e:
             log.warning("table %s: a hand's result cannot be shown: %s", rt.id, e)
             continue
-        rt.hand = HandLive(hand, final)
-        rt.live.win_tiles, rt.live.ways = await win_marks(storage, hand.id)
-        summaries.append(present.hand_summary(rt))
+        rt.hand = HandLive(hand, state)
+        line = present.hand_line(rt)
+        if hand in due:
+            rt.hand_lines[hand.id] = line
         if hand is done[-1]:
+            rt.live.win_tiles, rt.live.ways = await win_marks(storage, hand.id)
+            latest, final = present.hand_summary(rt), rt.hand
             rt.last_code = hand.code if hand.salt else ""
-            if hand in due and group:
-                present.publish(rt, set())
-            else:
-                for seat in range(len(hand.seats)):
-                    present.publish_seat(rt, seat)
         rt.hand = None
-    rt.summary = "\n\n".join(summaries)
-    rt.result_due = [h.id for h in due]
-    return bool(due)
+    present.set_summary(rt, latest, line)
+    return bool(due), final
 
 
 async def load_totals(storage: Storage, rt: TableRuntime) -> list[Hand]:

@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Reply", "TableRuntime", "TableService", "Who"]
 
+PRUNE_ANSWERS = 5_000  # press answers stored between two prunes of those a day old (``answered``)
+
 
 class TableService:
     def __init__(
@@ -112,6 +114,9 @@ class TableService:
             self.registry, storage, self.people, self.present, self.lobbies, self.play, self.night, clock
         )
         self.history = History(storage, self.people, self.access)
+        self._top_update = 0  # the highest update id stored or seen (``answered``)
+        self._answers = 0  # press answers stored since the last prune
+        self.answers_again = True  # False: the caller answers presses delivered twice (workers of several)
 
     @property
     def actions(self) -> int:
@@ -198,8 +203,38 @@ class TableService:
 
     # ------------------------------------------------------------------ a hand
 
-    async def press(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
-        return await self.play.press(table_id, user_id, hand_id, decision, index)
+    async def press(
+        self,
+        table_id: int,
+        user_id: int,
+        hand_id: int,
+        decision: int,
+        index: int,
+        update_id: int | None = None,
+    ) -> Reply:
+        reply = await self.play.press(table_id, user_id, hand_id, decision, index, update_id)
+        self._answers += reply.ok and update_id is not None
+        if self._answers >= PRUNE_ANSWERS:  # the stored answers of a day ago go, now and then
+            self._answers = 0
+            try:
+                await self.storage.prune_answers()
+            except StorageError as e:
+                log.warning("press answers not pruned: %s", e)
+        return reply
+
+    async def answered(self, update_id: int) -> str | None:
+        """The answer a press got when it was applied, if update ``update_id`` is a second delivery of it (a
+        restart before the update was confirmed): answered with what it did, not "out of date". Telegram's
+        update ids grow, so only an id not above the highest one seen (stored before the start, or seen
+        since) can be one; only those cost a read."""
+        if update_id > self._top_update or not self.answers_again:
+            self._top_update = max(self._top_update, update_id)
+            return None
+        try:
+            return await self.storage.press_answer(update_id)
+        except StorageError as e:
+            log.warning("a press's stored answer not read: %s", e)
+            return None
 
     async def pick(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
         return await self.play.pick(table_id, user_id, hand_id, decision, index)
@@ -267,13 +302,24 @@ class TableService:
             await self.storage.derive_pending()
         except StorageError as e:
             log.warning("hand facts not derived: %s", e)
+        try:  # presses Telegram may deliver again (``answered``); those of more than a day ago it will not
+            await self.storage.prune_answers()
+            self._top_update = await self.storage.last_update()
+        except StorageError as e:
+            log.warning("press answers not read: %s", e)
         await restore_tables(
-            self.storage, self.registry, self.people, self.present, self.play, before=self.votes.renew
+            self.storage, self.registry, self.people, self.present, self.play, before=self._renew
         )
         for rt in self.registry:  # a ready phase and a stop vote go on where they were
             async with rt.lock:
                 await self.votes.restored(rt)
                 self.night.arm(rt)
+
+    async def _renew(self, rt: TableRuntime) -> None:
+        """After a restart, before a table is rebuilt and its timer armed: the countdowns that must not run
+        while the bot is down (a stop vote's, a ready phase's) start again."""
+        await self.votes.renew(rt)
+        await self.night.renew(rt)
 
     async def on_message(self, chat_id: int, key: str, message_id: int) -> None:
         """The outbox sent a live message anew: its id is stored at once (see ``Presenter.on_message``)."""

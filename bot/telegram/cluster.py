@@ -51,9 +51,10 @@ from telegram.ext import AIORateLimiter, Application, ApplicationHandlerStop, Co
 import engine
 from bot.messages.presses import decode
 from bot.table.restore import rebuild
-from bot.table.runtime import TableRuntime, Tables
+from bot.table.runtime import Reply, TableRuntime, Tables
 from bot.table.service import TableService
 from bot.table.timers import Timers
+from bot.telegram import handlers
 from bot.telegram.outbox import Outbox
 from bot.telegram.ptb_private import base_limiter
 from bot.telegram.webhook import current_update
@@ -604,6 +605,12 @@ class Cluster:
         try:
             await self.bring_in(await self.tables_of(update))
         except AlreadyApplied:
+            query = update.callback_query
+            if query is not None:  # a press applied already: answered with what it did (its first answer
+                with contextlib.suppress(StorageError):  # may have been lost with a dead worker)
+                    done = await self.storage.press_answer(update.update_id)
+                    if done is not None:
+                        await handlers.answer(query, Reply(done))
             raise ApplicationHandlerStop from None
         except StorageError as e:
             ctx = current_update.get()

@@ -1,7 +1,8 @@
 """PTB handlers: parse the update, call the table service, answer. Nothing here knows the rules.
 
 Every button press gets exactly one short callback answer, whatever happens (a foreign, stale or unknown
-press is answered and changes nothing); its data is read by one typed decoder (``keyboards.decode``).
+press is answered and changes nothing; a press applied before a restart and delivered again gets the answer
+it had, ``TableService.answered``); its data is read by one typed decoder (``keyboards.decode``).
 Commands run from new messages only: an edited message never runs one, channel posts are ignored. What a
 user typed is cleaned and capped before it is stored (names) or quoted back (``texts.clean``), and every
 command gets a reply. Handlers run concurrently; the service serialises per table.
@@ -482,6 +483,7 @@ class Pressed:
     svc: TableService
     query: CallbackQuery
     user: User
+    update_id: int
     after: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     @property
@@ -517,7 +519,7 @@ Route = Callable[[Pressed, P], Awaitable[Reply]]
 
 
 async def _game(c: Pressed, press: presses.GamePress) -> Reply:
-    reply = await c.svc.press(press.table, c.uid, press.hand, press.decision, press.index)
+    reply = await c.svc.press(press.table, c.uid, press.hand, press.decision, press.index, c.update_id)
     message = c.message
     if message is not None and c.svc.old_panel(c.uid, press.table, message.chat.id, message.message_id):
         # his live panel is another message: this one's buttons are out of date from now on
@@ -675,16 +677,18 @@ def _route(kind: type[P], route: Route[P]) -> Callable[[Update, Context], Corout
         if query is None:
             return
         svc = service_of(context)
-        c = Pressed(svc, query, query.from_user)
+        c = Pressed(svc, query, query.from_user, update.update_id)
         reply = Reply(t("ans.unknown", svc.dm_lang(c.uid)))
         try:
             await _see(svc, update)
             reply = Reply(t("ans.unknown", c.lang))  # in his language, now that it is known
             press = kind.parse(query.data) if isinstance(query.data, str) else None
-            if press is not None:
+            if press is not None and (done := await svc.answered(update.update_id)) is not None:
+                reply = Reply(done)  # applied before a restart, delivered again: what it did
+            elif press is not None:
                 reply = await route(c, press)
         finally:
-            await _answer(query, reply)
+            await answer(query, reply)
         for step in c.after:
             await step()
 
@@ -695,7 +699,7 @@ async def on_unknown_button(update: Update, context: Context) -> None:
     """A press no route takes (data the bot never made, or an old format): answered, nothing changes."""
     query = update.callback_query
     if query is not None:
-        await _answer(query, Reply(t("ans.unknown", service_of(context).dm_lang(query.from_user.id))))
+        await answer(query, Reply(t("ans.unknown", service_of(context).dm_lang(query.from_user.id))))
 
 
 def _has_button(message: object, kind: type, key: object = None) -> bool:
@@ -714,7 +718,7 @@ def _has_button(message: object, kind: type, key: object = None) -> bool:
     return False
 
 
-async def _answer(query: Any, reply: Reply) -> None:
+async def answer(query: Any, reply: Reply) -> None:
     """Answer a press; a lost answer (5xx, 429) is retried a few times, an expired query is not."""
     for attempt in range(4):
         try:

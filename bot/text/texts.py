@@ -460,6 +460,16 @@ CATALOGUE: dict[str, Label] = {
         '{name} chose auto-play: the bot plays for them until they press "I\'m back".',
     ),
     "note.result_title": Label("🏁 第 {n} 局结束", "🏁 Hand {n} is over"),
+    "note.backlog": Label(
+        "🏁 这 {k} 局的结果（每位玩家的详细结算已私信发送）：",
+        "🏁 The results of these {k} hands (each player has the full settlement in private):",
+    ),
+    "note.in_private": Label(
+        "（每位玩家的详细结算已私信发送）", "(each player has the full settlement in private)"
+    ),
+    "note.hand_line": Label("第 {n} 局 · {how} · {deltas}", "Hand {n} · {how} · {deltas}"),
+    "note.hand_won": Label("胡：{who}", "won: {who}"),
+    "note.hand_drawn": Label("流局", "drawn"),
     "note.totals": Label("本桌累计：{totals}", "Table totals: {totals}"),
     "note.recent": Label("最近：{moves}", "Recent: {moves}"),
     "note.auto_seats": Label("托管中：{names}", "On auto-play: {names}"),
