@@ -130,8 +130,15 @@ async def play_one(player: Player, done: Callable[[], bool], patience: float = 3
     return player.presses
 
 
-def stuck(tg: FakeTelegramServer, bots: list[Player], games: list[asyncio.Future[int]], log: Path) -> str:
-    """What the players whose hand did not end last saw (for a failure's message)."""
+def stuck(
+    tg: FakeTelegramServer,
+    bots: list[Player],
+    games: list[asyncio.Future[int]],
+    log: Path,
+    server_log: Path | None = None,
+) -> str:
+    """What the players whose hand did not end last saw (for a failure's message), the workers' log, and
+    the database server's lock waits and cut sessions (``server_log``)."""
     lines = []
     for p, game in zip(bots, games, strict=True):
         if game.done() and not game.exception():
@@ -141,4 +148,8 @@ def stuck(tg: FakeTelegramServer, bots: list[Player], games: list[asyncio.Future
             lines.append(f"  #{m.message_id} {(m.text or '')[:80]!r} {m.callback_data[:2]}")
     lines.append(f"webhook answers: {sorted({st for _, st in tg.webhook_posts})}")
     lines.append(log.read_text(errors="replace")[-2000:])
+    if server_log is not None and server_log.exists():
+        keep = ("waiting", "holding", "acquired", "terminating", "timeout", "Wait queue")
+        waits = [x for x in server_log.read_text(errors="replace").splitlines() if any(k in x for k in keep)]
+        lines.append("database server: " + "\n".join(waits[-40:]))
     return "\n".join(lines)

@@ -208,7 +208,9 @@ class Cluster:
         opts = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.sock} "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 "
-            "-c shared_buffers=32MB -c max_locks_per_transaction=256"
+            "-c shared_buffers=32MB -c max_locks_per_transaction=256 "
+            # a lock waited for over a second is logged with who holds it (a failed fault test prints it)
+            "-c log_lock_waits=on -c deadlock_timeout=1s -c log_line_prefix='%m [%p] '"
         )
         self._run(
             self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-o", opts, "-w", "-t", "60", "start"

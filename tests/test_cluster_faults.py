@@ -236,7 +236,9 @@ async def test_a_stopped_worker_holds_no_table(
                 )
             except TimeoutError as e:
                 still = [p for p in playing if p.presses == before[p.user.id]]
-                raise AssertionError(stuck(tg, still, [games[bots.index(p)] for p in still], log)) from e
+                raise AssertionError(
+                    stuck(tg, still, [games[bots.index(p)] for p in still], log, own_pg.log)
+                ) from e
         finally:
             victim.send_signal(signal.SIGCONT)
         await finish(tg, bots, games, log, players, tids)
