@@ -11,7 +11,8 @@ multipliers all come from the observation's variant (``engine.Variant``) and its
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from bot.text.texts import default_names
 from bot.text.texts import t as tr  # ``t`` names a tile in this module
@@ -742,11 +743,6 @@ def result_view(
 # ------------------------------------------------------------------ events
 
 
-_HIDDEN_FROM_OTHERS = {EventKind.ANSWER, EventKind.PASSED_WIN, EventKind.SETTLE, EventKind.END}
-# events of no interest as a line (the table shows their effect): a 血战 hand going on
-_NO_LINE = {EventKind.CONTINUE}
-
-
 def _relative(seat: int, viewer: int, n: int, names: Sequence[str], lang: str) -> str:
     """Another seat as ``viewer`` calls it: 下家 Lily / Next (Lily) (上家, 对家 by the table's size)."""
     rel = (seat - viewer) % n
@@ -757,6 +753,190 @@ def _relative(seat: int, viewer: int, n: int, names: Sequence[str], lang: str) -
 
 def _mode(mode: KongMode | None, lang: str) -> str:
     return tr(f"mode.{mode.value}", lang) if mode in (KongMode.BU, KongMode.KAI) and mode is not None else ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """An event as one viewer sees it (another seat's private tile dropped), with the words every line is
+    made of: the acting seat's name and the event's tile as this viewer calls them."""
+
+    ev: Event
+    viewer: int
+    lang: str
+    nm: Sequence[str]  # every seat's name as the viewer calls it
+    seats: int  # the table's size
+    name: str  # the acting seat's name ("" for none)
+    tile: str | None  # the event's tile, if the viewer sees it
+    own: bool  # the viewer's own event
+    rs: Variant | None  # the variant, for hand names and choice labels
+
+    def tr(self, key: str, **kw: object) -> str:
+        return tr(key, self.lang, **kw)
+
+    def hands(self, keys: Sequence[str]) -> str:
+        return hand_names(self.rs, keys, self.lang) if self.rs is not None else " + ".join(keys)
+
+
+def _no_line(s: _Seen) -> None:
+    """Answers to a claim window, settlements and the end (the table and the result tell them, and who
+    passed would tell the others about a hidden hand); a 血战 hand going on (the table shows it)."""
+    return None
+
+
+def _passed_win_line(s: _Seen) -> str | None:
+    """A passed win, to its own seat only."""
+    return s.tr("ev.passed_win") if s.own else None
+
+
+def _draw_line(s: _Seen) -> str:
+    if s.ev.kong:
+        return (
+            s.tr("ev.draw.kong", name=s.name, tile=s.tile)
+            if s.tile
+            else s.tr("ev.draw.kong.hidden", name=s.name)
+        )
+    return s.tr("ev.draw", name=s.name, tile=s.tile) if s.tile else s.tr("ev.draw.hidden", name=s.name)
+
+
+def _discard_line(s: _Seen) -> str:
+    return s.tr("ev.discard.auto" if s.ev.auto else "ev.discard", name=s.name, tile=s.tile)
+
+
+def _pung_line(s: _Seen) -> str:
+    return s.tr("ev.pung", name=s.name, tile=s.tile)
+
+
+def _chow_line(s: _Seen) -> str:
+    meld = meld_label(s.ev.meld, s.lang) if s.ev.meld else ""
+    return s.tr("ev.chow", name=s.name, tile=s.tile, meld=meld)
+
+
+def _kong_line(s: _Seen) -> str:
+    """A concealed kong's tile is shown to its own seat only (and only when the event carries it)."""
+    ev = s.ev
+    concealed = ev.meld is None or ev.meld.kind == MeldKind.KONG_CONCEALED
+    if concealed and (not s.own or ev.tile is None):
+        return s.tr("ev.kong.concealed", name=s.name, mode=_mode(ev.mode, s.lang))
+    return s.tr("ev.kong", name=s.name, tile=s.tile, mode=_mode(ev.mode, s.lang))
+
+
+def _kong_declared_line(s: _Seen) -> str:
+    return s.tr("ev.kong_declared", name=s.name, tile=s.tile)
+
+
+def _rob_passed_line(s: _Seen) -> str:
+    return s.tr("ev.rob_passed", name=s.name)
+
+
+def _dice_line(s: _Seen) -> str:
+    return s.tr("ev.dice", name=s.name, detail="+".join(str(d) for d in s.ev.dice))
+
+
+def _kong_tiles_line(s: _Seen) -> str:
+    return s.tr("ev.kong_tiles", name=s.name, tiles=tiles_label(s.ev.tiles, s.lang))
+
+
+def _kong_tiles_fall_line(s: _Seen) -> str:
+    return s.tr("ev.kong_tiles_fall", tiles=tiles_label(s.ev.tiles, s.lang))
+
+
+def _win_line(s: _Seen) -> str:
+    shown = s.hands(s.ev.hands) if s.ev.hands else ""
+    wrapped = (f"（{shown}）" if s.lang == "zh" else f" ({shown})") if shown else ""
+    if s.tile:
+        return s.tr("ev.win", name=s.name, tile=s.tile, hands=wrapped)
+    return s.tr("ev.win.notile", name=s.name, hands=wrapped)
+
+
+def _opening_line(s: _Seen) -> str:
+    return s.tr("ev.opening", name=s.name, hands=s.hands(s.ev.hands))
+
+
+def _opening_pass_line(s: _Seen) -> str:
+    return s.tr("ev.opening.pass", name=s.name)
+
+
+def _chosen_line(s: _Seen) -> str:
+    return s.tr("ev.chosen", name=s.name)
+
+
+def _choices_line(s: _Seen) -> str:
+    """Every seat's pre-hand choice, once all are made (定缺, 飘, 加锤), in the variant's words."""
+    rs, nm, lang = s.rs, s.nm, s.lang
+    picked = [
+        f"{nm[i]} {rs.choice_label(c, lang) if rs is not None else c}"
+        for i, c in enumerate(s.ev.choices)
+        if c is not None and i < len(nm)
+    ]
+    title = rs.choice_title(lang) if rs is not None else tr("prompt.choose", lang)
+    return s.tr("ev.choices", what=title, picked="、".join(picked) if lang == "zh" else ", ".join(picked))
+
+
+def _haidi_offer_line(s: _Seen) -> str:
+    return s.tr("ev.haidi_offer", name=s.name)
+
+
+def _haidi_take_line(s: _Seen) -> str:
+    return (
+        s.tr("ev.haidi_take", name=s.name, tile=s.tile)
+        if s.tile
+        else s.tr("ev.haidi_take.hidden", name=s.name)
+    )
+
+
+def _haidi_refuse_line(s: _Seen) -> str:
+    return s.tr("ev.haidi_refuse", name=s.name)
+
+
+def _haidi_show_line(s: _Seen) -> str:
+    return s.tr("ev.haidi_show", name=s.name, tile=s.tile)
+
+
+def _variant_line(s: _Seen) -> str | None:
+    """A variant's own event in its words; tiles passed between seats (换三张) are a line for the seat that
+    passed them only: the others learn the direction from the variant's public line, never the tiles."""
+    ev, lang = s.ev, s.lang
+    text = s.rs.note_label(ev.note, lang) if s.rs is not None else ev.note
+    if ev.from_seat is not None and ev.to_seat is not None:
+        if not s.own:
+            return None
+        to = _relative(ev.to_seat, s.viewer, s.seats, s.nm, lang)
+        frm = _relative(ev.from_seat, s.viewer, s.seats, s.nm, lang)
+        tiles = tiles_label(ev.tiles, lang)
+        return s.tr("ev.passed", what=text, n=len(ev.tiles), to=to, frm=frm, tiles=tiles)
+    if ev.tiles and s.own:  # a seat's own part of it
+        text += " " + tiles_label(ev.tiles, lang)
+    return f"{s.name} {text}".strip() if s.name else text
+
+
+# every kind of event's line (a kind missing here has none)
+_EVENT_LINES: dict[EventKind, Callable[[_Seen], str | None]] = {
+    EventKind.ANSWER: _no_line,
+    EventKind.SETTLE: _no_line,
+    EventKind.END: _no_line,
+    EventKind.CONTINUE: _no_line,
+    EventKind.PASSED_WIN: _passed_win_line,
+    EventKind.DRAW: _draw_line,
+    EventKind.DISCARD: _discard_line,
+    EventKind.PUNG: _pung_line,
+    EventKind.CHOW: _chow_line,
+    EventKind.KONG: _kong_line,
+    EventKind.KONG_DECLARED: _kong_declared_line,
+    EventKind.ROB_PASSED: _rob_passed_line,
+    EventKind.DICE: _dice_line,
+    EventKind.KONG_TILES: _kong_tiles_line,
+    EventKind.KONG_TILES_FALL: _kong_tiles_fall_line,
+    EventKind.WIN: _win_line,
+    EventKind.OPENING: _opening_line,
+    EventKind.OPENING_PASS: _opening_pass_line,
+    EventKind.CHOSEN: _chosen_line,
+    EventKind.CHOICES: _choices_line,
+    EventKind.HAIDI_OFFER: _haidi_offer_line,
+    EventKind.HAIDI_TAKE: _haidi_take_line,
+    EventKind.HAIDI_REFUSE: _haidi_refuse_line,
+    EventKind.HAIDI_SHOW: _haidi_show_line,
+    EventKind.VARIANT: _variant_line,
+}
 
 
 def event_line(
@@ -772,100 +952,15 @@ def event_line(
     Private tiles of other seats are dropped; answers to a claim window (who passed, who passed a win)
     are shown to their own seat only, as they would tell the others about a hidden hand. Every kind of
     event has its words: no engine notation or seat number ever reaches a player."""
-    nm = seat_names(names, len(names) if names else 4, viewer, lang)  # a table of 2 or 3 has its own
+    seats = len(names) if names else 4
+    nm = seat_names(names, seats, viewer, lang)  # a table of 2 or 3 has its own
     ev = event if event.visible_to(viewer) else event.public()
     seat = ev.seat
     name = nm[seat] if seat is not None and seat < len(nm) else ""
     tile = tile_label(ev.tile, lang) if ev.tile is not None else None
-    kind = ev.kind
-    own = seat == viewer
     rs = get_variant(variant) if variant else None
-
-    def hands(keys: Sequence[str]) -> str:
-        return hand_names(rs, keys, lang) if rs is not None else " + ".join(keys)
-
-    if kind in _HIDDEN_FROM_OTHERS or kind in _NO_LINE:
-        if kind == EventKind.PASSED_WIN and own:
-            return tr("ev.passed_win", lang)
-        return None
-    if kind == EventKind.DRAW:
-        if ev.kong:
-            return (
-                tr("ev.draw.kong", lang, name=name, tile=tile)
-                if tile
-                else tr("ev.draw.kong.hidden", lang, name=name)
-            )
-        return tr("ev.draw", lang, name=name, tile=tile) if tile else tr("ev.draw.hidden", lang, name=name)
-    if kind == EventKind.DISCARD:
-        key = "ev.discard.auto" if ev.auto else "ev.discard"
-        return tr(key, lang, name=name, tile=tile)
-    if kind == EventKind.PUNG:
-        return tr("ev.pung", lang, name=name, tile=tile)
-    if kind == EventKind.CHOW:
-        meld = meld_label(ev.meld, lang) if ev.meld else ""
-        return tr("ev.chow", lang, name=name, tile=tile, meld=meld)
-    if kind == EventKind.KONG:
-        concealed = ev.meld is None or ev.meld.kind == MeldKind.KONG_CONCEALED
-        if concealed and (not own or ev.tile is None):
-            return tr("ev.kong.concealed", lang, name=name, mode=_mode(ev.mode, lang))
-        return tr("ev.kong", lang, name=name, tile=tile, mode=_mode(ev.mode, lang))
-    if kind == EventKind.KONG_DECLARED:
-        return tr("ev.kong_declared", lang, name=name, tile=tile)
-    if kind == EventKind.ROB_PASSED:
-        return tr("ev.rob_passed", lang, name=name)
-    if kind == EventKind.DICE:
-        return tr("ev.dice", lang, name=name, detail="+".join(str(d) for d in ev.dice))
-    if kind == EventKind.KONG_TILES:
-        return tr("ev.kong_tiles", lang, name=name, tiles=tiles_label(ev.tiles, lang))
-    if kind == EventKind.KONG_TILES_FALL:
-        return tr("ev.kong_tiles_fall", lang, tiles=tiles_label(ev.tiles, lang))
-    if kind == EventKind.WIN:
-        shown = hands(ev.hands) if ev.hands else ""
-        wrapped = (f"（{shown}）" if lang == "zh" else f" ({shown})") if shown else ""
-        if tile:
-            return tr("ev.win", lang, name=name, tile=tile, hands=wrapped)
-        return tr("ev.win.notile", lang, name=name, hands=wrapped)
-    if kind == EventKind.OPENING:
-        return tr("ev.opening", lang, name=name, hands=hands(ev.hands))
-    if kind == EventKind.OPENING_PASS:
-        return tr("ev.opening.pass", lang, name=name)
-    if kind == EventKind.CHOSEN:
-        return tr("ev.chosen", lang, name=name)
-    if kind == EventKind.CHOICES:
-        picked = [
-            f"{nm[i]} {rs.choice_label(c, lang) if rs is not None else c}"
-            for i, c in enumerate(ev.choices)
-            if c is not None and i < len(nm)
-        ]
-        title = rs.choice_title(lang) if rs is not None else tr("prompt.choose", lang)
-        return tr(
-            "ev.choices", lang, what=title, picked="、".join(picked) if lang == "zh" else ", ".join(picked)
-        )
-    if kind == EventKind.HAIDI_OFFER:
-        return tr("ev.haidi_offer", lang, name=name)
-    if kind == EventKind.HAIDI_TAKE:
-        return (
-            tr("ev.haidi_take", lang, name=name, tile=tile)
-            if tile
-            else tr("ev.haidi_take.hidden", lang, name=name)
-        )
-    if kind == EventKind.HAIDI_REFUSE:
-        return tr("ev.haidi_refuse", lang, name=name)
-    if kind == EventKind.HAIDI_SHOW:
-        return tr("ev.haidi_show", lang, name=name, tile=tile)
-    if kind == EventKind.VARIANT:
-        text = rs.note_label(ev.note, lang) if rs is not None else ev.note
-        if ev.from_seat is not None and ev.to_seat is not None:  # tiles passed between seats (换三张)
-            if not own:  # the others learn the direction from the variant's public line, never the tiles
-                return None
-            n = len(names) if names else 4
-            frm, to = _relative(ev.from_seat, viewer, n, nm, lang), _relative(ev.to_seat, viewer, n, nm, lang)
-            tiles = tiles_label(ev.tiles, lang)
-            return tr("ev.passed", lang, what=text, n=len(ev.tiles), to=to, frm=frm, tiles=tiles)
-        if ev.tiles and own:  # a seat's own part of it
-            text += " " + tiles_label(ev.tiles, lang)
-        return f"{name} {text}".strip() if name else text
-    return None
+    line = _EVENT_LINES.get(ev.kind)
+    return None if line is None else line(_Seen(ev, viewer, lang, nm, seats, name, tile, seat == viewer, rs))
 
 
 __all__ = [
