@@ -11,7 +11,7 @@ The format is documented in docs/export.md.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,60 +79,16 @@ def _settlement(st: engine.Settlement) -> list[dict[str, Any]]:
     return out
 
 
-def event_objects(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
-    """The lines one engine event becomes (``before``: the state the action was applied to)."""
-    k, s = ev.kind, ev.seat
-    target = before.claim.from_seat if before.phase == Phase.CLAIM and before.claim is not None else s
-    if k == EventKind.DRAW:
-        return [{"type": "tsumo", "actor": s, "pai": pai(ev.tile) if ev.tile is not None else "?",
-                 **({"rinshan": True} if ev.kong else {})}]  # fmt: skip
-    if k == EventKind.DISCARD and ev.tile is not None:
-        drawn = before.current == s and before.drawn == ev.tile
-        return [{"type": "dahai", "actor": s, "pai": pai(ev.tile), "tsumogiri": drawn,
-                 **({"mj:auto": True} if ev.auto else {})}]  # fmt: skip
-    if k in (EventKind.CHOW, EventKind.PUNG, EventKind.KONG) and ev.meld is not None:
-        if k == EventKind.CHOW:
-            name = "chi"
-        elif k == EventKind.PUNG:
-            name = "pon"
-        else:
-            kinds = {MeldKind.KONG_CONCEALED: "ankan", MeldKind.KONG_ADDED: "kakan"}
-            name = kinds.get(ev.meld.kind, "daiminkan")
-        tiles = list(ev.meld.tiles)
-        obj: dict[str, Any] = {"type": name, "actor": s}
-        if name in ("chi", "pon", "daiminkan"):
-            obj["target"] = ev.meld.from_seat if ev.meld.from_seat is not None else target
-        if ev.tile is not None and name != "ankan":
-            obj["pai"] = pai(ev.tile)
-            if ev.tile in tiles:
-                tiles.remove(ev.tile)
-        obj["consumed"] = _pais(tiles)
-        if ev.mode:
-            obj["mj:mode"] = ev.mode.value
-        return [obj]
-    if k == EventKind.WIN:
-        obj = {"type": "hora", "actor": s, "target": target, "hands": list(ev.hands)}
-        if ev.tile is not None:
-            obj["pai"] = pai(ev.tile)
-        return [obj]
-    if k == EventKind.SETTLE and ev.settlement is not None:
-        return _settlement(ev.settlement)
-    if k == EventKind.END and ev.result is not None:
-        r = ev.result
-        out: list[dict[str, Any]] = []
-        if r.reason != engine.Outcome.WIN:
-            out.append({"type": "ryukyoku", "deltas": list(r.deltas)})
-        out.append({"type": "end_kyoku", "reason": r.reason.value, "winners": list(r.winners),
-                    "deltas": list(r.deltas), "mj:next_dealer": r.next_dealer})  # fmt: skip
-        return out
-    if k == EventKind.CHOICES:
-        return [{"type": f"mj:{_choice_kind(rs)}", "choices": list(ev.choices)}]
-    if k == EventKind.VARIANT:
-        obj = {"type": f"mj:{ev.note}" if ev.note else "mj:variant"}
-    else:
-        obj = {"type": f"mj:{k.value}"}
-    if s is not None:
-        obj["actor"] = s
+def _target(ev: Event, before: engine.State) -> int | None:
+    """The seat a claim or a win took its tile from: the discarder of a claim window, else the actor."""
+    return before.claim.from_seat if before.phase == Phase.CLAIM and before.claim is not None else ev.seat
+
+
+def _fields(ev: Event, kind: str) -> dict[str, Any]:
+    """An event mjai has no word for: its type and whichever of its fields it has."""
+    obj: dict[str, Any] = {"type": kind}
+    if ev.seat is not None:
+        obj["actor"] = ev.seat
     if ev.tile is not None:
         obj["pai"] = pai(ev.tile)
     if ev.tiles:
@@ -145,7 +101,105 @@ def event_objects(ev: Event, before: engine.State, rs: engine.Variant) -> list[d
         obj["answer"] = ev.answer.value
     if ev.wins:
         obj["wins"] = ev.wins
+    return obj
+
+
+def _plain(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    return [_fields(ev, f"mj:{ev.kind.value}")]
+
+
+def _variant_event(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    """A variant's own event (换三张 ...), named by its note."""
+    return [_fields(ev, f"mj:{ev.note}" if ev.note else "mj:variant")]
+
+
+def _tsumo(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    return [{"type": "tsumo", "actor": ev.seat, "pai": pai(ev.tile) if ev.tile is not None else "?",
+             **({"rinshan": True} if ev.kong else {})}]  # fmt: skip
+
+
+def _dahai(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    if ev.tile is None:
+        return _plain(ev, before, rs)
+    drawn = before.current == ev.seat and before.drawn == ev.tile
+    return [{"type": "dahai", "actor": ev.seat, "pai": pai(ev.tile), "tsumogiri": drawn,
+             **({"mj:auto": True} if ev.auto else {})}]  # fmt: skip
+
+
+_KONG_NAMES = {MeldKind.KONG_CONCEALED: "ankan", MeldKind.KONG_ADDED: "kakan"}  # else daiminkan
+
+
+def _meld(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    """chi / pon / daiminkan / kakan / ankan: the claimed or added tile (``pai``) apart from the tiles it
+    joined (``consumed``); a concealed kong shows no ``pai``, a claim its ``target``."""
+    if ev.meld is None:
+        return _plain(ev, before, rs)
+    if ev.kind == EventKind.CHOW:
+        name = "chi"
+    elif ev.kind == EventKind.PUNG:
+        name = "pon"
+    else:
+        name = _KONG_NAMES.get(ev.meld.kind, "daiminkan")
+    tiles = list(ev.meld.tiles)
+    obj: dict[str, Any] = {"type": name, "actor": ev.seat}
+    if name in ("chi", "pon", "daiminkan"):
+        obj["target"] = ev.meld.from_seat if ev.meld.from_seat is not None else _target(ev, before)
+    if ev.tile is not None and name != "ankan":
+        obj["pai"] = pai(ev.tile)
+        if ev.tile in tiles:
+            tiles.remove(ev.tile)
+    obj["consumed"] = _pais(tiles)
+    if ev.mode:
+        obj["mj:mode"] = ev.mode.value
     return [obj]
+
+
+def _hora(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    obj = {"type": "hora", "actor": ev.seat, "target": _target(ev, before), "hands": list(ev.hands)}
+    if ev.tile is not None:
+        obj["pai"] = pai(ev.tile)
+    return [obj]
+
+
+def _settle(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    return _plain(ev, before, rs) if ev.settlement is None else _settlement(ev.settlement)
+
+
+def _end(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    """``end_kyoku``, after a ``ryukyoku`` when the hand ended without a win."""
+    r = ev.result
+    if r is None:
+        return _plain(ev, before, rs)
+    out: list[dict[str, Any]] = []
+    if r.reason != engine.Outcome.WIN:
+        out.append({"type": "ryukyoku", "deltas": list(r.deltas)})
+    out.append({"type": "end_kyoku", "reason": r.reason.value, "winners": list(r.winners),
+                "deltas": list(r.deltas), "mj:next_dealer": r.next_dealer})  # fmt: skip
+    return out
+
+
+def _choices(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    return [{"type": f"mj:{_choice_kind(rs)}", "choices": list(ev.choices)}]
+
+
+# the kinds with lines of their own; every other kind is ``mj:<kind>`` with its fields (``_plain``)
+_OBJECTS: dict[EventKind, Callable[[Event, engine.State, engine.Variant], list[dict[str, Any]]]] = {
+    EventKind.DRAW: _tsumo,
+    EventKind.DISCARD: _dahai,
+    EventKind.CHOW: _meld,
+    EventKind.PUNG: _meld,
+    EventKind.KONG: _meld,
+    EventKind.WIN: _hora,
+    EventKind.SETTLE: _settle,
+    EventKind.END: _end,
+    EventKind.CHOICES: _choices,
+    EventKind.VARIANT: _variant_event,
+}
+
+
+def event_objects(ev: Event, before: engine.State, rs: engine.Variant) -> list[dict[str, Any]]:
+    """The lines one engine event becomes (``before``: the state the action was applied to)."""
+    return _OBJECTS.get(ev.kind, _plain)(ev, before, rs)
 
 
 def _dumps(obj: Mapping[str, Any]) -> str:
