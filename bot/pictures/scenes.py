@@ -312,6 +312,61 @@ MELD_SCALE = 0.8  # melds beside the hand are drawn a little smaller: they are n
 HAND_SIZES = (48, 44, 40, 36, 32)
 
 
+# gaps in the hand's row: after each meld, between suits, before a tile set apart (drawn, won, on offer)
+HAND_MELD_GAP, HAND_SUIT_GAP, HAND_APART_GAP = 8, 6, 16
+
+
+def _dm_tiles(obs: Observation, me: int, display: Display) -> tuple[list[int], int | None]:
+    """The viewer's concealed tiles and the one set apart (drawn, or his winning tile); face down (-1) while
+    a choice is made before looking at them (飘, 加锤: dealt, not seen)."""
+    shown = _shown_tiles(obs, me, display)
+    hand, apart = shown if shown is not None else ([], None)
+    if obs.phase == Phase.CHOOSE and not obs.hand and obs.seats[me].hand_size:
+        hand = [-1] * obs.seats[me].hand_size
+    return hand, apart
+
+
+def _offered(obs: Observation, me: int) -> list[int]:
+    """Tiles on offer to this seat: a discard it may claim, 开杠 tiles it turned up."""
+    if obs.phase == Phase.CLAIM and obs.claim_tile is not None and me in obs.to_act and obs.claim_from != me:
+        return [obs.claim_tile]
+    if obs.kong_tiles and obs.current == me:
+        return list(obs.kong_tiles)
+    return []
+
+
+def _dm_row(melds: int, hand: Sequence[int], apart: int | None, offer: Sequence[int]) -> tuple[float, int]:
+    """The hand's row as tile widths (``slots``: melds a little smaller) and fixed gaps in pixels."""
+    suits = len({t // 9 for t in hand})
+    slots = MELD_SCALE * 3 * melds + len(hand) + (1 if apart is not None else 0) + len(offer)
+    gaps = HAND_MELD_GAP * melds + (8 if melds else 0) + HAND_SUIT_GAP * max(0, suits - 1)
+    gaps += HAND_APART_GAP if apart is not None else 0
+    gaps += HAND_APART_GAP if offer else 0
+    return slots, gaps
+
+
+def _concealed(
+    b: Builder,
+    me: int,
+    hand: Sequence[int],
+    box: tuple[int, int, int, int],
+    playable: set[int | None],
+    wilds: frozenset[int],
+) -> int:
+    """The concealed tiles by suit from (x, y) in ``box`` (x, y, tile width, tile height), those the viewer
+    may not discard now dimmed. Returns the x after them."""
+    x, y, tw, th = box
+    prev_suit = None
+    for i, t in enumerate(hand):
+        if prev_suit is not None and t // 9 != prev_suit:
+            x += HAND_SUIT_GAP
+        prev_suit = t // 9
+        marks = (Mark.DIM,) if playable and t not in playable and t not in wilds else ()
+        _tile(b, x, y, tw, th, t, role="hand", seat=me, index=i, marks=marks, wilds=wilds)
+        x += tw
+    return x
+
+
 def hand_layout(obs: Observation, display: Display) -> Layout:
     """The viewer's hand: his seat's marker, his melds, then concealed tiles by suit, the drawn tile (or the
     claimable tile) apart (face down while a choice is made before looking at them). The latest discard and
@@ -321,25 +376,13 @@ def hand_layout(obs: Observation, display: Display) -> Layout:
     b = Builder()
     me = obs.seat
     wilds = wild_tiles(obs.variant)
-    shown = _shown_tiles(obs, me, display)
-    hand, apart = shown if shown is not None else ([], None)
-    if obs.phase == Phase.CHOOSE and not obs.hand and obs.seats[me].hand_size:
-        hand = [-1] * obs.seats[me].hand_size  # a choice made before looking (飘, 加锤): dealt, face down
+    hand, apart = _dm_tiles(obs, me, display)
     apart_role, apart_marks = "drawn", (Mark.APART, Mark.DRAWN)
     if apart is not None and obs.drawn is None:
         apart_role, apart_marks = "win", (Mark.APART, Mark.WIN)
-    offer: list[int] = []  # tiles on offer to this seat: a discard it may claim, 开杠 tiles it turned up
-    if obs.phase == Phase.CLAIM and obs.claim_tile is not None and me in obs.to_act and obs.claim_from != me:
-        offer = [obs.claim_tile]
-    elif obs.kong_tiles and obs.current == me:
-        offer = list(obs.kong_tiles)
+    offer = _offered(obs, me)
     melds = seat_melds(obs, me)
-    suits = len({t // 9 for t in hand})
-    meld_gap, suit_gap, apart_gap = 8, 6, 16
-    slots = MELD_SCALE * 3 * len(melds) + len(hand) + (1 if apart is not None else 0) + len(offer)
-    gaps = meld_gap * len(melds) + (8 if melds else 0) + suit_gap * max(0, suits - 1)
-    gaps += apart_gap if apart is not None else 0
-    gaps += apart_gap if offer else 0
+    slots, gaps = _dm_row(len(melds), hand, apart, offer)
     mw_marker = marker_width(obs, me, R)
     x_start = MARGIN + 4 + mw_marker + 12
     room = WIDTH - MARGIN - x_start
@@ -355,27 +398,19 @@ def hand_layout(obs: Observation, display: Display) -> Layout:
     _seat_marker(b, obs, me, MARGIN + 4, (height - marker_height(obs, me, R)) // 2, R, display)
     for i, mk in enumerate(melds):
         _meld_group(b, me, i, mk, x, y + th - mh, mw, mh)
-        x += 3 * mw + meld_gap
+        x += 3 * mw + HAND_MELD_GAP
     if melds:
         x += 8
     playable = {a.tile for a in obs.legal if a.act == Act.DISCARD}
-    marks: tuple[Mark, ...]
-    prev_suit = None
-    for i, t in enumerate(hand):
-        if prev_suit is not None and t // 9 != prev_suit:
-            x += suit_gap
-        prev_suit = t // 9
-        marks = (Mark.DIM,) if playable and t not in playable and t not in wilds else ()
-        _tile(b, x, y, tw, th, t, role="hand", seat=me, index=i, marks=marks, wilds=wilds)
-        x += tw
+    x = _concealed(b, me, hand, (x, y, tw, th), playable, wilds)
     if apart is not None:
-        x += apart_gap
+        x += HAND_APART_GAP
         dim = playable and apart not in playable and apart not in wilds
         marks = apart_marks + ((Mark.DIM,) if dim else ())
         _tile(b, x, y, tw, th, apart, role=apart_role, seat=me, marks=marks, wilds=wilds)
         x += tw
     if offer:
-        x += apart_gap
+        x += HAND_APART_GAP
         for i, t in enumerate(offer):
             _tile(b, x, y, tw, th, t, "claim", me, i, (Mark.APART, Mark.CLAIM), wilds)
             x += tw
