@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.table.feed import HandView, LobbyView
+from bot.table.feed import Decision, HandView, LobbyView
 from bot.table.vote import VoteView
 from bot.text import render
 from engine import Act, Observation, Phase
@@ -59,6 +59,70 @@ def _seat(obs: Observation, i: int) -> dict[str, Any]:
     return out
 
 
+def _board(v: HandView, obs: Observation) -> dict[str, Any]:
+    """The viewer's own tiles (the drawn one apart) and what lies on the table for everyone to see."""
+    f: dict[str, Any] = {}
+    if v.seat is not None:
+        hand = list(obs.hand)
+        if obs.drawn is not None and obs.drawn in hand:
+            hand.remove(obs.drawn)
+            f["drawn"] = TILES[obs.drawn]
+        f["hand"] = tiles(hand)
+    if obs.last_discard is not None:
+        f["last"] = [obs.last_discard[0], TILES[obs.last_discard[1]]]
+    if obs.claim_tile is not None and obs.claim_from is not None:
+        f["claim"] = [obs.claim_from, TILES[obs.claim_tile]]
+    if obs.kong_tiles:
+        f["kt"] = tiles(obs.kong_tiles)
+    if obs.choice_stage:
+        f["stage"] = obs.choice_stage
+    return f
+
+
+def _pick(obs: Observation, d: Decision) -> dict[str, Any]:
+    """A pick-tiles choice (换三张): the positions picked, those that may still be (``can``), the choice the
+    picked tiles make once complete (``done``) and a suggested one (``sug``)."""
+    hand_all = list(obs.hand)
+    chosen = [hand_all[i] for i in sorted(d.picked) if i < len(hand_all)]
+    out: dict[str, Any] = {"pick": d.pick, "picked": sorted(d.picked)}
+    out["can"] = [
+        i for i, t in enumerate(hand_all) if i in d.picked or render.pick_extends(obs, [*chosen, t])
+    ]
+    done = render.pick_action(obs, chosen)
+    if done is not None and done in d.legal:
+        out["done"] = [d.legal.index(done), d.labels[d.legal.index(done)]]
+    choose = [i for i, a in enumerate(d.legal) if a.act == Act.CHOOSE]
+    if choose:
+        out["sug"] = [choose[0], d.labels[choose[0]]]
+    return out
+
+
+def _decision(obs: Observation, d: Decision) -> dict[str, Any]:
+    """The viewer's open decision: tiles to pick, or one button per legal action."""
+    dec: dict[str, Any] = {"hid": d.hand_id, "since": d.since, "dl": round(d.deadline, 1)}
+    if d.pick:
+        dec.update(_pick(obs, d))
+    else:
+        dec["acts"] = [
+            [a.act.value, TILES[a.tile] if a.tile is not None else "", label]
+            for a, label in zip(d.legal, d.labels, strict=True)
+        ]
+    return dec
+
+
+def _ending(v: HandView, obs: Observation) -> dict[str, Any]:
+    """The result of an ended hand with its deltas and winners; the winning tiles, once there are any."""
+    f: dict[str, Any] = {}
+    if obs.phase == Phase.ENDED:
+        f["result"] = list(v.result)
+        if obs.result is not None:
+            f["deltas"] = list(obs.result.deltas)
+            f["winners"] = list(obs.result.winners)
+    if obs.phase == Phase.ENDED or v.win_tiles:
+        f["wt"] = [[s, TILES[t]] for s, t in v.win_tiles]
+    return f
+
+
 def hand_frame(v: HandView) -> dict[str, Any]:
     """A hand in play as one viewer sees it."""
     obs = v.obs
@@ -77,44 +141,10 @@ def hand_frame(v: HandView) -> dict[str, Any]:
         "wall": obs.wall_remaining,
         "names": list(v.names),
         "seats": [_seat(obs, i) for i in range(len(obs.seats))],
+        **_board(v, obs),
     }
-    if v.seat is not None:
-        hand = list(obs.hand)
-        if obs.drawn is not None and obs.drawn in hand:
-            hand.remove(obs.drawn)
-            f["drawn"] = TILES[obs.drawn]
-        f["hand"] = tiles(hand)
-    if obs.last_discard is not None:
-        f["last"] = [obs.last_discard[0], TILES[obs.last_discard[1]]]
-    if obs.claim_tile is not None and obs.claim_from is not None:
-        f["claim"] = [obs.claim_from, TILES[obs.claim_tile]]
-    if obs.kong_tiles:
-        f["kt"] = tiles(obs.kong_tiles)
-    if obs.choice_stage:
-        f["stage"] = obs.choice_stage
-    d = v.decision
-    if d is not None:
-        dec: dict[str, Any] = {"hid": d.hand_id, "since": d.since, "dl": round(d.deadline, 1)}
-        if d.pick:
-            hand_all = list(obs.hand)
-            chosen = [hand_all[i] for i in sorted(d.picked) if i < len(hand_all)]
-            dec["pick"] = d.pick
-            dec["picked"] = sorted(d.picked)
-            dec["can"] = [
-                i for i, t in enumerate(hand_all) if i in d.picked or render.pick_extends(obs, [*chosen, t])
-            ]
-            done = render.pick_action(obs, chosen)
-            if done is not None and done in d.legal:
-                dec["done"] = [d.legal.index(done), d.labels[d.legal.index(done)]]
-            choose = [i for i, a in enumerate(d.legal) if a.act == Act.CHOOSE]
-            if choose:
-                dec["sug"] = [choose[0], d.labels[choose[0]]]
-        else:
-            dec["acts"] = [
-                [a.act.value, TILES[a.tile] if a.tile is not None else "", label]
-                for a, label in zip(d.legal, d.labels, strict=True)
-            ]
-        f["dec"] = dec
+    if v.decision is not None:
+        f["dec"] = _decision(obs, v.decision)
     if v.clock is not None:
         f["clock"] = [list(v.clock[0]), round(v.clock[1], 1)]
     if v.auto:
@@ -123,14 +153,7 @@ def hand_frame(v: HandView) -> dict[str, Any]:
         f["recent"] = list(v.recent)
     if v.note:
         f["note"] = v.note
-    if obs.phase == Phase.ENDED:
-        f["result"] = list(v.result)
-        if obs.result is not None:
-            f["deltas"] = list(obs.result.deltas)
-            f["winners"] = list(obs.result.winners)
-        f["wt"] = [[s, TILES[t]] for s, t in v.win_tiles]
-    elif v.win_tiles:
-        f["wt"] = [[s, TILES[t]] for s, t in v.win_tiles]
+    f.update(_ending(v, obs))
     if v.vote is not None:
         f["vote"] = vote_frame(v.vote)
     return f
