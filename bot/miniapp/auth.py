@@ -73,8 +73,8 @@ def _text(value: Any, limit: int = 256) -> str | None:
     return value if isinstance(value, str) and len(value) <= limit else None
 
 
-def validate(raw: object, token: str, now: float, max_age: float = DEFAULT_MAX_AGE) -> WebUser:
-    """The user of a signed initData, or ``AuthError``."""
+def _signed_fields(raw: object, token: str) -> dict[str, str]:
+    """The fields of an initData whose ``hash`` is the bot's signature of the others (each field once)."""
     if not isinstance(raw, str) or not raw:
         raise AuthError("missing")
     if len(raw.encode()) > MAX_INIT_DATA or not raw.isascii():
@@ -92,12 +92,22 @@ def validate(raw: object, token: str, now: float, max_age: float = DEFAULT_MAX_A
     expected = hmac.new(secret_key(token), _check_string(rest).encode(), hashlib.sha256).hexdigest()
     if not hmac.compare_digest(received.encode(), expected.encode()):
         raise AuthError("forged")
+    return got
+
+
+def _auth_date(got: dict[str, str], now: float, max_age: float) -> int:
+    """When Telegram signed it: no older than ``max_age`` seconds, not from the future."""
     auth = got.get("auth_date", "")
     if not _DIGITS.match(auth):
         raise AuthError("malformed")
     auth_date = int(auth)
     if auth_date > now + FUTURE_SLACK or now - auth_date > max_age:
         raise AuthError("expired")
+    return auth_date
+
+
+def _user(got: dict[str, str]) -> tuple[int, str, str | None]:
+    """The signed user's id, name and language: a person (not a bot) with a positive id and short names."""
     try:
         user = json.loads(got.get("user", ""))
     except ValueError:
@@ -112,10 +122,17 @@ def validate(raw: object, token: str, now: float, max_age: float = DEFAULT_MAX_A
     lang = user.get("language_code")
     if first is None or last is None or (lang is not None and _text(lang, 35) is None):
         raise AuthError("malformed")
+    return uid, f"{first} {last}".strip() or str(uid), lang
+
+
+def validate(raw: object, token: str, now: float, max_age: float = DEFAULT_MAX_AGE) -> WebUser:
+    """The user of a signed initData, or ``AuthError``."""
+    got = _signed_fields(raw, token)
+    auth_date = _auth_date(got, now, max_age)
+    uid, name, lang = _user(got)
     start = got.get("start_param")
     if start is not None and not START_PARAM.match(start):
         raise AuthError("malformed")
-    name = f"{first} {last}".strip() or str(uid)
     return WebUser(uid, name, lang, auth_date, start)
 
 
