@@ -80,6 +80,44 @@ def _timeout(
     return aiohttp.ClientTimeout(total=total, connect=connect, sock_connect=sock_connect, sock_read=sock_read)
 
 
+def _body(
+    request_data: RequestData | None, files: dict[str, Any] | None
+) -> tuple[Any, dict[str, str] | None]:
+    """A request's body and its content type (None: aiohttp's, or no body): ``files`` (the request's
+    ``multipart_data``) in memory as one multipart body, a file handle streamed by aiohttp's form,
+    parameters as one JSON object."""
+    if files and all(isinstance(f[1], bytes) for f in files.values()):
+        assert request_data is not None
+        data, kind = multipart(request_data.json_parameters, files)
+        return data, {"Content-Type": kind}
+    if files:  # a file handle: aiohttp streams it
+        form = aiohttp.FormData(quote_fields=False)
+        for name, value in (request_data.json_parameters if request_data else {}).items():
+            form.add_field(name, value)
+        for name, (filename, content, mimetype) in files.items():
+            form.add_field(name, content, filename=filename, content_type=mimetype)
+        return form, None
+    if request_data is not None and request_data.parameters:
+        # one JSON body (the Bot API takes it): no per-field encoding, no %-escaped text
+        params = request_data.parameters
+        return json.dumps(params, ensure_ascii=False, separators=(",", ":")).encode(), _JSON
+    return None, None
+
+
+def _timeouts(
+    read: float | None, write: float | None, connect: float | None, pool: float | None
+) -> aiohttp.ClientTimeout:
+    """PTB's four timeouts as aiohttp's: ``connect`` covers the wait for a free connection and opening one;
+    ``sock_read`` the quiet time while the answer comes; the whole request (sending included) is bounded by
+    their sum."""
+    total = (
+        None
+        if read is None or write is None or connect is None or pool is None
+        else read + write + connect + pool
+    )
+    return _timeout(total, None if connect is None or pool is None else connect + pool, connect, read)
+
+
 class AiohttpRequest(BaseRequest):
     """``telegram.request.BaseRequest`` over one ``aiohttp.ClientSession`` (keep-alive, ``pool_size``
     connections at most). Timeouts as PTB's: ``connect_timeout`` to open a connection, ``pool_timeout`` to
@@ -148,24 +186,7 @@ class AiohttpRequest(BaseRequest):
         if session is None or session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
         files = request_data.multipart_data if request_data else None
-        data: Any = None
-        headers: dict[str, str] | None = None
-        if files and all(isinstance(f[1], bytes) for f in files.values()):
-            assert request_data is not None
-            data, kind = multipart(request_data.json_parameters, files)
-            headers = {"Content-Type": kind}
-        elif files:  # a file handle: aiohttp streams it
-            form = aiohttp.FormData(quote_fields=False)
-            for name, value in (request_data.json_parameters if request_data else {}).items():
-                form.add_field(name, value)
-            for name, (filename, content, mimetype) in files.items():
-                form.add_field(name, content, filename=filename, content_type=mimetype)
-            data = form
-        elif request_data is not None:
-            params = request_data.parameters
-            if params:  # one JSON body (the Bot API takes it): no per-field encoding, no %-escaped text
-                data = json.dumps(params, ensure_ascii=False, separators=(",", ":")).encode()
-                headers = _JSON
+        data, headers = _body(request_data, files)
         read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
         write = (
             (self._media_write_timeout if files else self._write_timeout)
@@ -174,14 +195,7 @@ class AiohttpRequest(BaseRequest):
         )
         connect = self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
         pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
-        # aiohttp's ``connect`` covers the wait for a free connection and opening one; ``sock_read`` the
-        # quiet time while the answer comes; the whole request (sending included) is bounded by their sum.
-        total = (
-            None
-            if read is None or write is None or connect is None or pool is None
-            else (read + write + connect + pool)
-        )
-        timeout = _timeout(total, None if connect is None or pool is None else connect + pool, connect, read)
+        timeout = _timeouts(read, write, connect, pool)
         try:
             async with session.request(method, _url(url), data=data, headers=headers, timeout=timeout) as res:
                 return res.status, await res.read()
