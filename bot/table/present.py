@@ -386,29 +386,8 @@ class Presenter:
         )
         auto = seat in rt.live.auto
         clock = None if closed else self._clock(rt, seat, lang)  # a closed table has no clock
-        note = rt.live.notes.get(seat, "")
-        note = t("dm.timeout", lang, label=note) if note else ""
-        news = rt.live.news.get(seat)
-        if news is not None:  # 换三张: the three tiles he received, until his next move
-            line = render.event_line(news, seat, lang, names, rt.table.variant)
-            note = "\n".join(x for x in (line or "", note) if x)
-        picked = rt.live.picked(seat)
-        pick = render.tile_pick(obs) if p is not None and not auto else None
-        if pick is not None and picked:
-            tiles = render.tiles_label([obs.hand[i] for i in picked if i < len(obs.hand)], lang)
-            note = "\n".join(
-                x for x in (note, t("dm.picked", lang, n=len(picked), k=pick.count, tiles=tiles)) if x
-            )
-        keyboard: Keyboard | None = None
-        if obs.phase != Phase.ENDED and not closed:
-            if auto:
-                keyboard = kb.back_keyboard(rt.id, lang)
-            else:  # his decision's buttons, if any, and 托管
-                legal, since = (p.legal, p.since) if p is not None else (None, 0)
-                keyboard = kb.panel_keyboard(obs, legal, rt.id, rt.hand.id, since, lang, picked)
-            app = self.feed.link(rt.id, True) if self.feed is not None else None
-            if app is not None:  # the table in the Mini App
-                keyboard = (*(keyboard or ()), (kb.app_button(app, lang),))
+        note = self._panel_note(rt, seat, obs, lang, names)
+        keyboard = None if obs.phase == Phase.ENDED or closed else self._panel_keyboard(rt, seat, obs, lang)
         if not self.people.pictures(user):
             text = views.panel_text(obs, lang, names, header, clock, auto, note)
             return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
@@ -419,6 +398,42 @@ class Presenter:
             caption = views.fit([(caption, views.REQUIRED), (closed, views.REQUIRED)], MAX_CAPTION)
         mode = Mode.END if obs.phase == Phase.ENDED else Mode.HAND
         return View(caption, keyboard, Picture(obs, mode, display))
+
+    @staticmethod
+    def _panel_note(rt: TableRuntime, seat: int, obs: Observation, lang: str, names: list[str]) -> str:
+        """The panel's note: the tiles he received (换三张, until his next move), the move made for him when
+        his time ran out, the tiles he has picked so far of a pick-tiles choice."""
+        note = rt.live.notes.get(seat, "")
+        note = t("dm.timeout", lang, label=note) if note else ""
+        news = rt.live.news.get(seat)
+        if news is not None:  # 换三张: the three tiles he received, until his next move
+            line = render.event_line(news, seat, lang, names, rt.table.variant)
+            note = "\n".join(x for x in (line or "", note) if x)
+        picked = rt.live.picked(seat)
+        p = rt.live.pending.get(seat)
+        pick = render.tile_pick(obs) if p is not None and seat not in rt.live.auto else None
+        if pick is not None and picked:
+            tiles = render.tiles_label([obs.hand[i] for i in picked if i < len(obs.hand)], lang)
+            note = "\n".join(
+                x for x in (note, t("dm.picked", lang, n=len(picked), k=pick.count, tiles=tiles)) if x
+            )
+        return note
+
+    def _panel_keyboard(self, rt: TableRuntime, seat: int, obs: Observation, lang: str) -> Keyboard | None:
+        """A hand in play's panel buttons: his decision's, if any, and 托管 (only "back" while on auto), and
+        the table in the Mini App."""
+        assert rt.hand is not None
+        keyboard: Keyboard | None
+        if seat in rt.live.auto:
+            keyboard = kb.back_keyboard(rt.id, lang)
+        else:  # his decision's buttons, if any, and 托管
+            p = rt.live.pending.get(seat)
+            legal, since = (p.legal, p.since) if p is not None else (None, 0)
+            keyboard = kb.panel_keyboard(obs, legal, rt.id, rt.hand.id, since, lang, rt.live.picked(seat))
+        app = self.feed.link(rt.id, True) if self.feed is not None else None
+        if app is not None:  # the table in the Mini App
+            keyboard = (*(keyboard or ()), (kb.app_button(app, lang),))
+        return keyboard
 
     def panel_content(self, rt: TableRuntime, seat: int) -> tuple[str, Keyboard | None]:
         view = self.panel_view(rt, seat)
