@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import engine
@@ -126,44 +126,84 @@ def _settings(row: Row, seats: Mapping[str, Iterable[int]]) -> TableSettings:
     )
 
 
+def _seat_set(key: str, value: Iterable[Any]) -> tuple[int, ...]:
+    seats = tuple(value)
+    if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_SEATS for x in seats):
+        raise InvalidInput(f"{key} seats must be seat numbers 0-{MAX_SEATS - 1}, not {value!r}")
+    return seats
+
+
+def _seconds(lo: int, hi: int) -> Callable[[str, Any], None]:
+    def check(key: str, value: Any) -> None:
+        if not lo <= value <= hi:
+            raise InvalidInput(f"{key} must be {lo}-{hi} seconds, not {value}")
+
+    return check
+
+
+def _language(key: str, value: Any) -> None:
+    check_language(value)
+
+
+def _rounds(key: str, value: Any) -> None:
+    if value not in ROUNDS:
+        raise InvalidInput(f"rounds must be one of {ROUNDS}, not {value}")
+
+
+def _time(key: str, value: Any) -> None:
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise InvalidInput(f"{key} must be a time, not {value}")
+
+
+def _message_id(key: str, value: Any) -> None:
+    if value is not None and value <= 0:
+        raise InvalidInput(f"{key} must be a message id, not {value}")
+
+
+def _ai_level(key: str, value: Any) -> None:
+    if value is not None and not (0 < len(value) <= 16 and value.isidentifier()):
+        raise InvalidInput(f"ai_level must be a level's id, not {value!r}")
+
+
+def _vote_number(key: str, value: Any) -> None:
+    if value < 0:
+        raise InvalidInput(f"vote must be a vote's number, not {value}")
+
+
+# the range of each setting that has one (its type is checked first: ``_SETTING_TYPES``)
+_SETTING_RANGES: dict[str, Callable[[str, Any], None]] = {
+    "lang": _language,
+    "claim_s": _seconds(5, 3600),
+    "discard_s": _seconds(5, 3600),
+    "pause_s": _seconds(0, MAX_PAUSE_S),
+    "rounds": _rounds,
+    "ready_s": _seconds(5, 600),
+    "ready_until": _time,
+    "vote_until": _time,
+    "lobby_msg": _message_id,
+    "table_msg": _message_id,
+    "vote_msg": _message_id,
+    "ai_level": _ai_level,
+    "vote": _vote_number,
+}
+
+
 def check_settings(changes: Mapping[str, Any]) -> dict[str, Any]:
     """Typed, in-range settings (the schema's CHECKs say the same; this gives a clear message first)."""
     out: dict[str, Any] = {}
     for key, value in changes.items():
         if key in _SEAT_SETS:
-            seats = tuple(value)
-            if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_SEATS for x in seats):
-                raise InvalidInput(f"{key} seats must be seat numbers 0-{MAX_SEATS - 1}, not {value!r}")
-            out[key] = seats
+            out[key] = _seat_set(key, value)
             continue
         kind = _SETTING_TYPES.get(key)
         if kind is None:
             raise InvalidInput(f"no table setting {key!r}")
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise InvalidInput(f"table setting {key} cannot be {value!r}")
-        if key == "lang":
-            check_language(value)
-        elif key in ("claim_s", "discard_s") and not 5 <= value <= 3600:
-            raise InvalidInput(f"{key} must be 5-3600 seconds, not {value}")
-        elif key == "pause_s" and not 0 <= value <= MAX_PAUSE_S:
-            raise InvalidInput(f"pause_s must be 0-{MAX_PAUSE_S} seconds, not {value}")
-        elif key == "rounds" and value not in ROUNDS:
-            raise InvalidInput(f"rounds must be one of {ROUNDS}, not {value}")
-        elif key == "ready_s" and not 5 <= value <= 600:
-            raise InvalidInput(f"ready_s must be 5-600 seconds, not {value}")
-        elif (
-            key in ("ready_until", "vote_until")
-            and value is not None
-            and not (math.isfinite(value) and value > 0)
-        ):
-            raise InvalidInput(f"{key} must be a time, not {value}")
-        elif key in ("lobby_msg", "table_msg", "vote_msg") and value is not None and value <= 0:
-            raise InvalidInput(f"{key} must be a message id, not {value}")
-        elif key == "ai_level" and value is not None and not (0 < len(value) <= 16 and value.isidentifier()):
-            raise InvalidInput(f"ai_level must be a level's id, not {value!r}")
-        elif key == "vote" and value < 0:
-            raise InvalidInput(f"vote must be a vote's number, not {value}")
-        elif isinstance(value, int) and not isinstance(value, bool):
+        in_range = _SETTING_RANGES.get(key)
+        if in_range is not None:
+            in_range(key, value)
+        if isinstance(value, int) and not isinstance(value, bool):
             check_int64(key, value)
         out[key] = int(value) if isinstance(value, bool) else value
     return out
