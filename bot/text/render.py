@@ -755,7 +755,7 @@ def _mode(mode: KongMode | None, lang: str) -> str:
     return tr(f"mode.{mode.value}", lang) if mode in (KongMode.BU, KongMode.KAI) and mode is not None else ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # one made per line: not frozen, which is slower to make
 class _Seen:
     """An event as one viewer sees it (another seat's private tile dropped), with the words every line is
     made of: the acting seat's name and the event's tile as this viewer calls them."""
