@@ -153,3 +153,27 @@ def stuck(
         waits = [x for x in server_log.read_text(errors="replace").splitlines() if any(k in x for k in keep)]
         lines.append("database server: " + "\n".join(waits[-40:]))
     return "\n".join(lines)
+
+
+async def sessions(url: str) -> str:
+    """The database's other sessions now (for a failure's message): who is in a transaction, in what
+    state, waiting on what, since when, running what - the holder of a lock that outlived its timeouts."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT pid, state, wait_event_type, wait_event, backend_xid::text AS xid,"
+            " round(extract(epoch FROM now() - xact_start)::numeric, 1) AS xact_s,"
+            " round(extract(epoch FROM now() - state_change)::numeric, 1) AS state_s,"
+            " left(query, 120) AS query"
+            " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND xact_start IS NOT NULL ORDER BY xact_start"
+        )
+    finally:
+        await conn.close()
+    return "sessions in a transaction:\n" + "\n".join(
+        f"  {r['pid']} {r['state']} wait={r['wait_event_type']}/{r['wait_event']} xid={r['xid']}"
+        f" xact {r['xact_s']} s, state {r['state_s']} s: {r['query']!r}"
+        for r in rows
+    )

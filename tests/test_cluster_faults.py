@@ -29,7 +29,15 @@ from bot.text.texts import t
 from storage import Storage
 
 from .bot_support import Player, hand_over
-from .cluster_support import SECRET, decisions_in_order, open_tables, outbox_empties, play_one, stuck
+from .cluster_support import (
+    SECRET,
+    decisions_in_order,
+    open_tables,
+    outbox_empties,
+    play_one,
+    sessions,
+    stuck,
+)
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .pgcluster import Cluster as PgCluster
 from .pgcluster import MissingPostgres, free_port
@@ -238,6 +246,8 @@ async def test_a_stopped_worker_holds_no_table(
                 still = [p for p in playing if p.presses == before[p.user.id]]
                 raise AssertionError(
                     stuck(tg, still, [games[bots.index(p)] for p in still], log, own_pg.log)
+                    + "\n"
+                    + await sessions(url)
                 ) from e
         finally:
             victim.send_signal(signal.SIGCONT)
