@@ -264,6 +264,30 @@ class ClusterStore:
         )
         return int(row[0])
 
+    async def cut_stalled(self, after: float) -> list[str]:
+        """End the sessions of this bot's workers that have sat in a transaction for ``after`` seconds waiting
+        for their client in the middle of a statement (``active``, waiting on ``ClientRead``), and with them
+        the row locks they hold; returns the workers whose sessions were cut.
+
+        PostgreSQL's ``idle_in_transaction_session_timeout`` (storage/postgres.py) frees a stopped worker's
+        locks only when it stopped between two statements. asyncpg prepares a statement with Parse, Describe
+        and Flush and binds it after the answer: a worker stopped (SIGSTOP, a hung event loop) between the
+        two leaves its session ``active`` inside the statement, where the server applies no idle timeout and
+        ignores ``statement_timeout`` while it waits for the client - the lock stayed until the worker went
+        on. A live worker sends the bind in the same turn of its event loop, so ``after`` (the idle timeout)
+        is long past anything but a stop. Only sessions named after a worker of the ``workers`` table."""
+        rows = await self._fetch(
+            """
+            SELECT a.application_name, pg_terminate_backend(a.pid) FROM pg_stat_activity AS a
+            WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.state = 'active'
+            AND a.wait_event_type = 'Client' AND a.wait_event = 'ClientRead' AND a.xact_start IS NOT NULL
+            AND a.state_change < now() - make_interval(secs => $1)
+            AND a.application_name IN (SELECT left(worker, 63) FROM workers)
+            """,
+            float(after),
+        )
+        return sorted(str(r[0]) for r in rows if r[1])
+
     async def leave(self) -> None:
         await self._fetch("DELETE FROM workers WHERE worker = $1", self.worker)
 

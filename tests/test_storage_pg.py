@@ -11,7 +11,8 @@ import asyncpg
 import pytest
 
 from storage import IncompatibleDatabase, OpenError, Storage, pg_schema, schema
-from storage.postgres import redact, schema_version, to_dollar
+from storage.cluster import ClusterStore
+from storage.postgres import TIMEOUTS, redact, schema_version, to_dollar
 
 from .pgcluster import Cluster
 from .storage_helpers import assert_upgraded, old_database
@@ -143,3 +144,49 @@ async def test_an_unreachable_server_is_a_clear_open_error(pg_cluster: Cluster) 
         await Storage.open(url)
     with pytest.raises(OpenError, match="cannot connect"):
         await Storage.open("postgresql://nobody:secret@127.0.0.1:1/x")
+
+
+async def test_a_worker_stopped_inside_a_statement_loses_its_row_locks(pg_cluster: Cluster) -> None:
+    """A worker stopped between asyncpg's prepare (Parse, Describe, Flush) and its bind holds its row locks
+    in a session PostgreSQL shows ``active``, waiting for the client, where neither the idle-in-transaction
+    timeout nor the statement timeout reaches it: another worker cuts it off (``cut_stalled``). A worker
+    idle in a transaction, and a session of no worker, are left to the server's own timeouts."""
+    url = await pg_cluster.database()
+    async with await Storage.open(url):
+        pass  # the schema
+    pool = await asyncpg.create_pool(url, min_size=0, max_size=2)
+    live, stopped, idle = (ClusterStore(pool, w) for w in ("w-live", "w-stopped", "w-idle"))
+    for store in (live, stopped, idle):
+        await store.heartbeat(1000.0, 5.0)
+    conns = {
+        name: await asyncpg.connect(url, server_settings={"application_name": name, **TIMEOUTS})
+        for name in ("w-stopped", "w-idle", "psql")
+    }
+    try:
+        for name, conn in conns.items():
+            await conn.execute("BEGIN")
+            await conn.execute("SELECT 1 FROM workers WHERE worker = $1 FOR UPDATE", name)
+        await conns["w-stopped"].prepare("SELECT count(*) FROM workers")  # Parse, Describe, Flush: no bind
+        await conns["psql"].prepare("SELECT count(*) FROM workers")
+        states = dict(
+            await conns["w-idle"].fetch(
+                "SELECT application_name, state || '/' || coalesce(wait_event, '') FROM pg_stat_activity"
+                " WHERE application_name IN ('w-stopped', 'psql')"
+            )
+        )
+        assert states == {"w-stopped": "active/ClientRead", "psql": "active/ClientRead"}
+
+        assert await live.cut_stalled(0.0) == ["w-stopped"]
+
+        conn = await asyncpg.connect(url, server_settings={"lock_timeout": "5000"})
+        try:
+            async with conn.transaction():
+                await conn.execute("SELECT 1 FROM workers WHERE worker = 'w-stopped' FOR UPDATE")
+        finally:
+            await conn.close()
+        assert await conns["w-idle"].fetchval("SELECT 1") == 1  # still in its transaction
+        assert await live.cut_stalled(0.0) == []  # psql is nobody's worker
+    finally:
+        for conn in conns.values():
+            conn.terminate()
+        await pool.close()

@@ -16,7 +16,9 @@ stateless: any worker serves any update and any timer, and nothing is owned past
   carrying it on (AI moves, timers) - retrying until the database answers. An update whose transaction
   could not begin or commit is answered 5xx (bot/telegram/webhook.py) and Telegram sends it again.
 * **A hung or dead worker holds nothing.** Its transaction ends with its session (the pool's
-  ``idle_in_transaction_session_timeout``); the others wait at most ``lock_timeout`` for a row.
+  ``idle_in_transaction_session_timeout``; a session stopped in the middle of a statement, which that
+  timeout does not reach, is cut off by the other workers: ``cut_stalled``); the others wait at most
+  ``lock_timeout`` for a row.
 * **Updates are applied once.** The update's id is recorded in the transaction of the table it changes
   (``updates_seen``), or after it is handled when it changes none: a second delivery is answered 200 and
   not handled again.
@@ -61,7 +63,7 @@ from bot.telegram.webhook import current_update
 from bot.text import views
 from storage import Post, Restored, StorageError
 from storage.cluster import CHAT_LOCK, TABLE_LOCK, ClusterStore
-from storage.postgres import PgStorage
+from storage.postgres import TIMEOUTS, PgStorage
 from storage.store import replay_from
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,9 @@ SEND_BUDGET = 30.0  # messages a second Telegram allows one bot, over all its ch
 POLL_S = 0.5  # how often a worker beats, and looks for overdue deadlines
 GRACE_S = 1.0  # a deadline is taken by any worker only this long after it is due (its own timer goes first)
 STALE_S = 1.5  # a worker without a connection whose heartbeat is this old is gone
+# a worker's session waiting this long for its client in the middle of a statement, in a transaction, is cut
+# off (``ClusterStore.cut_stalled``): as long as the idle-in-transaction timeout (storage/postgres.py)
+STALLED_S = int(TIMEOUTS["idle_in_transaction_session_timeout"]) / 1000
 SWEEP_S = 1.0  # how often a worker looks for what a gone worker left (tables to show, posts to send)
 POST_GRACE_S = 5.0  # an unclaimed post is taken by any worker once it is this old
 KEEP_UPDATES_S = 86_400.0  # update ids are remembered this long (Telegram keeps an update for 24 hours)
@@ -78,7 +83,6 @@ PRUNE_S = 60.0
 LIVE_HOLD_S = 1.5  # a worker sending a live message has it to itself for at most this long (a stopped
 # worker keeps its connections: the others wait no longer than this for it)
 RESYNC_MAX_S = 5.0  # the longest wait between two tries to show a table again after a failed transaction
-
 
 
 @dataclasses.dataclass(eq=False)
@@ -680,6 +684,8 @@ class Cluster:
                     self.spawn(self._due(table_id))
                 if loop.time() >= sweep:
                     sweep = loop.time() + SWEEP_S
+                    for worker in await self.store.cut_stalled(STALLED_S):
+                        log.warning("a session of worker %s stalled in a transaction: cut off", worker)
                     for table_id in await self.store.orphans(now - STALE_S):
                         log.info("table %s: its last worker is gone; shown again", table_id)
                         self.resync(table_id)

@@ -10,12 +10,7 @@ from bot.messages.content import Button, Keyboard
 def to_markup(kb: Keyboard | None) -> InlineKeyboardMarkup | None:
     if not kb:
         return None
-    return InlineKeyboardMarkup(
-        [
-            [_button(b) for b in row]
-            for row in kb
-        ]
-    )
+    return InlineKeyboardMarkup([[_button(b) for b in row] for row in kb])
 
 
 def _button(b: Button) -> InlineKeyboardButton:
