@@ -36,9 +36,8 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.test_bot_support import lobby_message, open_table  # noqa: E402
-
 from bot.miniapp.auth import TableTokens, sign, tokens_key  # noqa: E402
+from tests.bot_support import lobby_message, open_table  # noqa: E402
 from tests.fake_telegram import FakeChat, FakeTelegramServer, FakeUser  # noqa: E402
 from tests.pgcluster import free_port  # noqa: E402
 
