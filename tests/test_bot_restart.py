@@ -3,6 +3,8 @@ table goes on where it was: the hand replayed from the action log, panels re-sen
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import sqlite3
 from pathlib import Path
@@ -245,3 +247,52 @@ async def test_a_result_cut_off_by_a_stop_reaches_each_player_once_after_the_res
         mark = tg.mark()
         await tg.wait_idle()
         assert [c for c in tg.calls_to("sendMessage") if c.seq >= mark] == []
+
+
+async def test_a_panel_id_the_database_refused_is_stored_at_the_next_move(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The database refuses to store the id of a player's new panel (a trigger stands in for a full disk):
+    the bot keeps it and stores it at the table's next move, so that a restart edits the panel the player
+    sees, not an older message beside it."""
+    db = tmp_path / "bot.db"
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+
+    def stored_panels() -> dict[int, int]:
+        with sqlite3.connect(db) as c:
+            return dict(c.execute("SELECT user_id, message_id FROM panels"))
+
+    refused = asyncio.Event()
+
+    class Refusals(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "message id not stored" in record.getMessage():
+                refused.set()
+
+    logger = logging.getLogger("bot.table.present")
+    logger.addHandler(handler := Refusals(logging.WARNING))
+    try:
+        async with bot_running(tg, db) as app:
+            svc = service(app)
+            with sqlite3.connect(db) as c:
+                c.execute(
+                    "CREATE TRIGGER full_disk BEFORE INSERT ON panels "
+                    "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+                )
+            tid = await alone_at_a_hand(tg, svc, alice, group)
+            panel = last_with_button(tg, alice, f"g|{tid}|")
+            assert panel is not None
+            await asyncio.wait_for(refused.wait(), 10)
+            assert stored_panels() == {}
+            with sqlite3.connect(db) as c:
+                c.execute("DROP TRIGGER full_disk")
+            me = Player(tg, alice, tid)
+            found = await me.wait_decision(lambda: False)
+            assert found is not None
+            me.press(found[0], found[1][0])
+            await tg.wait_for(
+                lambda _: stored_panels() == {alice.id: panel.message_id}, what="the panel's id stored"
+            )
+    finally:
+        logger.removeHandler(handler)

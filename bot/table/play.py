@@ -518,6 +518,7 @@ class Play:
     ) -> None:
         """Move the hand on to the next human decision, open it (deadlines, timer), show every chat the
         new state; at the end of the hand, finish it."""
+        await self.present.store_ids(rt)  # a message id the database refused before (a full disk)
         try:
             await self._advance(rt)
         except StorageError as e:

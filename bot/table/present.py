@@ -155,6 +155,9 @@ class Presenter:
         self.clock = clock
         self.bot_username = bot_username
         self._queued: set[int] = set()  # outbox rows queued in this process and not deleted yet
+        # ids of live messages sent anew that the database refused to store (a full disk), with the hands
+        # whose result a lobby message delivered: tried again at each move of their table (``store_ids``)
+        self._unstored: dict[tuple[int, int, str], tuple[int, list[int]]] = {}
         self.feed: Feed | None = None  # other channels (the Mini App): told of each publish (table/feed.py)
 
     # ------------------------------------------------------------------ names, labels, links
@@ -721,23 +724,44 @@ class Presenter:
     async def on_message(self, rt: TableRuntime, chat_id: int, key: str, message_id: int) -> None:
         """A live message was sent anew: store its id at once, so that a restart edits it in place. The
         lobby message sent after a hand carries its result: that result is now delivered."""
-        try:
-            if key == group_key(rt.id):
-                rt.settings = await self.storage.update_settings(rt.id, table_msg=message_id)
-            elif key == lobby_key(rt.id) and rt.result_due:
-                hands, rt.result_due = rt.result_due, []
-                for h in hands:
-                    rt.hand_lines.pop(h, None)
-                await self.storage.result_delivered(hands, lobby_msg=message_id)
-                rt.settings = dataclasses.replace(rt.settings, lobby_msg=message_id)
-            elif key == lobby_key(rt.id):
-                rt.settings = await self.storage.update_settings(rt.id, lobby_msg=message_id)
-            elif key == vote_key(rt.id) and chat_id == rt.chat_id:
-                rt.settings = await self.storage.update_settings(rt.id, vote_msg=message_id)
-            elif key == panel_key(rt.id) and chat_id > 0:
-                await self.storage.set_panel(rt.id, chat_id, message_id)
-        except StorageError as e:
-            log.warning("table %s: message id not stored: %s", rt.id, e)
+        hands: list[int] = []
+        if key == lobby_key(rt.id) and rt.result_due:
+            hands, rt.result_due = rt.result_due, []
+            for h in hands:
+                rt.hand_lines.pop(h, None)
+        _, before = self._unstored.get((rt.id, chat_id, key), (None, []))  # results an unstored one delivered
+        self._unstored[rt.id, chat_id, key] = (message_id, before + hands)
+        await self.store_ids(rt)
+
+    async def store_ids(self, rt: TableRuntime) -> None:
+        """Store the ids of the table's live messages sent anew that are not stored yet. One the database
+        refused (a full disk) is tried again at the table's next move, until it is stored: a restart then
+        edits the message the chat shows last, not an older one beside it with live buttons."""
+        for (table_id, chat_id, key), (message_id, hands) in list(self._unstored.items()):
+            if table_id != rt.id:
+                continue
+            try:
+                await self._store_id(rt, chat_id, key, message_id, hands)
+            except StorageError as e:
+                log.warning("table %s: message id not stored (tried again at the next move): %s", rt.id, e)
+                return
+            if self._unstored.get((table_id, chat_id, key)) == (message_id, hands):
+                del self._unstored[table_id, chat_id, key]
+
+    async def _store_id(
+        self, rt: TableRuntime, chat_id: int, key: str, message_id: int, hands: list[int]
+    ) -> None:
+        if key == group_key(rt.id):
+            rt.settings = await self.storage.update_settings(rt.id, table_msg=message_id)
+        elif key == lobby_key(rt.id) and hands:
+            await self.storage.result_delivered(hands, lobby_msg=message_id)
+            rt.settings = dataclasses.replace(rt.settings, lobby_msg=message_id)
+        elif key == lobby_key(rt.id):
+            rt.settings = await self.storage.update_settings(rt.id, lobby_msg=message_id)
+        elif key == vote_key(rt.id) and chat_id == rt.chat_id:
+            rt.settings = await self.storage.update_settings(rt.id, vote_msg=message_id)
+        elif key == panel_key(rt.id) and chat_id > 0:
+            await self.storage.set_panel(rt.id, chat_id, message_id)
 
 
 def one_part_each(posts: Sequence[Post]) -> list[Post]:
