@@ -148,6 +148,22 @@ def _lang(svc: TableService, user: User | None, chat: Chat | None) -> str:
     return svc.chat_lang(chat.id, fallback) if chat is not None else (fallback or "zh")
 
 
+async def _in_group(
+    update: Update, context: Context, note: str = "note.in_group"
+) -> tuple[TableService, User, Chat, str] | None:
+    """A group command's service, sender, group and language; in a private chat the sender is told that it
+    is a group's command (``note``), and there is nothing more to do (None)."""
+    svc = service_of(context)
+    user, chat = await _see(svc, update)
+    if user is None or chat is None:
+        return None
+    lang = _lang(svc, user, chat)
+    if chat.type == Chat.PRIVATE:
+        await _reply(update, t(note, lang))
+        return None
+    return svc, user, chat, lang
+
+
 async def _reply(update: Update, text: str, keyboard: Keyboard | None = None) -> None:
     """Reply to a command (a text over 4,096 characters in several messages, the keyboard on the last); if
     Telegram refuses the quote (the message is gone), reply without it."""
@@ -209,14 +225,10 @@ async def cmd_start(update: Update, context: Context) -> None:
 
 
 async def cmd_newtable(update: Update, context: Context) -> None:
-    svc = service_of(context)
-    user, chat = await _see(svc, update)
-    if user is None or chat is None:
+    asked = await _in_group(update, context, "note.group_only")
+    if asked is None:
         return
-    lang = _lang(svc, user, chat)
-    if chat.type == Chat.PRIVATE:
-        await _reply(update, t("note.group_only", lang))
-        return
+    svc, user, chat, lang = asked
     if _service_sender(update) or user.is_bot:  # the opener takes the first seat: a person's own account
         await _reply(update, t("note.as_yourself", lang))
         return
@@ -329,13 +341,10 @@ async def cmd_hand(update: Update, context: Context) -> None:
 
 
 async def cmd_stop(update: Update, context: Context) -> None:
-    svc = service_of(context)
-    user, chat = await _see(svc, update)
-    if user is None or chat is None:
+    found = await _in_group(update, context)
+    if found is None:
         return
-    if chat.type == Chat.PRIVATE:
-        await _reply(update, t("note.in_group", svc.dm_lang(user.id)))
-        return
+    svc, user, chat, _ = found
     is_admin = _anonymous_admin(update) or await svc.access.is_admin(chat.id, user.id)
     await _reply(update, await svc.stop(chat.id, user.id, is_admin))
 
@@ -378,14 +387,10 @@ async def cmd_lang(update: Update, context: Context) -> None:
 
 
 async def cmd_history(update: Update, context: Context) -> None:
-    svc = service_of(context)
-    user, chat = await _see(svc, update)
-    if user is None or chat is None:
+    found = await _in_group(update, context)
+    if found is None:
         return
-    lang = _lang(svc, user, chat)
-    if chat.type == Chat.PRIVATE:
-        await _reply(update, t("note.in_group", lang))
-        return
+    svc, _, chat, lang = found
     text, keyboard = await svc.history.page(chat.id, 0, lang)
     await _reply(update, text, keyboard)
 
