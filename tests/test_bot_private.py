@@ -111,3 +111,25 @@ async def test_rules_in_a_group_is_a_summary_and_the_page_comes_in_private(
         await tg.wait_for(lambda _: q.answered)
         answer = next(c for c in tg.calls_to("answerCallbackQuery") if c.params["callback_query_id"] == q.id)
         assert answer.params["text"] == t("ans.open_dm", "en") and "start=" in answer.params["url"]
+
+
+async def test_a_group_command_in_private_says_where_it_belongs(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """/newtable, /stop and /history are a group's: in a private chat each is answered with where to use it,
+    in the writer's language, and nothing happens."""
+    li = tg.add_user("李雷", language_code="zh-hans", started=True)
+    bob = tg.add_user("Bob", language_code="en", started=True)
+    async with bot_running(tg, tmp_path / "bot.db", Clock()):
+        for user, command, key in [
+            (bob, "/newtable", "note.group_only"),
+            (li, "/newtable changsha", "note.group_only"),
+            (bob, "/stop", "note.in_group"),
+            (li, "/history", "note.in_group"),
+        ]:
+            mark = tg.mark()
+            tg.send_text(user, None, command)
+            call = await tg.wait_for_call("sendMessage", chat_id=user.id, since=mark)
+            assert call.params["text"] == t(key, "zh" if user is li else "en")
+        await tg.wait_idle()
+        assert {c.params["chat_id"] for c in tg.calls_to("sendMessage")} == {li.id, bob.id}  # nothing else
