@@ -542,6 +542,27 @@ def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
     winners = [s for s in order if s in resp and resp[s].act == _WIN]
     if winners:
         return _claim_wins(_state_claim(state, claim), claim, winners, events)
+    if claim.kind != ClaimKind.DISCARD:
+        closed = _close_without_win(state, claim, events)
+        if closed is not None:
+            return closed
+    # 碰/杠 beat 吃 (docs/rules/common.md §3.1); only one seat can pung or kong a given tile
+    taker = None
+    top = 0
+    for other in order:
+        a = resp.get(other)
+        if a is not None and level[a.act] > top:  # the first in play order of the highest claim
+            taker, top = other, level[a.act]
+    if taker is None:
+        # nobody claimed: the window closes with the next draw (``_draw_next`` clears the claim)
+        return _draw_next(state, _next_active(state, state.next_seat(claim.from_seat)), events)
+    return _take_discard(state, claim, taker, resp[taker], events)
+
+
+def _close_without_win(state: State, claim: Claim, events: list[Event]) -> State | None:
+    """A window on something else than a discard closed with nobody winning: the robbed kong is made, the
+    hand drawn after the shown last tile (海底), or the konger's 开杠 kong goes on with the tile he kept
+    (None: none of these, the window closes as a discard's)."""
     if claim.kind == _C_ROB:
         events.append(Event(EventKind.ROB_PASSED, claim.from_seat, claim.tile))
         return _complete_kong(
@@ -567,17 +588,11 @@ def _resolve_claim(state: State, claim: Claim, events: list[Event]) -> State:
             None,
             events,
         )
-    # 碰/杠 beat 吃 (docs/rules/common.md §3.1); only one seat can pung or kong a given tile
-    taker = None
-    top = 0
-    for other in order:
-        a = resp.get(other)
-        if a is not None and level[a.act] > top:  # the first in play order of the highest claim
-            taker, top = other, level[a.act]
-    if taker is None:
-        # nobody claimed: the window closes with the next draw (``_draw_next`` clears the claim)
-        return _draw_next(state, _next_active(state, state.next_seat(claim.from_seat)), events)
-    action = resp[taker]
+    return None
+
+
+def _take_discard(state: State, claim: Claim, taker: int, action: Action, events: list[Event]) -> State:
+    """``taker`` takes the discard with ``action``: a kong, a pung or a chow; his turn follows."""
     t = claim.tile
     src = state.seats[claim.from_seat]
     assert src.discards and src.discards[-1] == t

@@ -143,21 +143,26 @@ def _legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     return _turn_actions(state, seat)
 
 
+def _kong_tiles_actions(state: State, seat: int) -> tuple[Action, ...]:
+    """Two-tile 开杠: the konger may win on any turned-up tile (杠上开花) or kong with one, else they fall."""
+    acts: list[Action] = []
+    for t in sorted(set(state.kong_tiles)):
+        if _kong_tile_win(state, seat, t) is not None:
+            acts.append(Action(seat, _WIN, t))
+    if _live(state) > 0:
+        for t in sorted(set(state.kong_tiles)):
+            acts.extend(_kong_tile_kongs(state, seat, t))
+    acts.append(_PASSES[seat])
+    return _forced(tuple(acts), state, seat)
+
+
 def _turn_actions(state: State, seat: int) -> tuple[Action, ...]:
+    if state.kong_tiles:
+        return _kong_tiles_actions(state, seat)
     s = state.seats[seat]
     rs = state.variant
     acts: list[Action] = []
     win = False
-    if state.kong_tiles:
-        # two-tile 开杠: the konger may win on any turned-up tile (杠上开花), else they fall
-        for t in sorted(set(state.kong_tiles)):
-            if _kong_tile_win(state, seat, t) is not None:
-                acts.append(Action(seat, _WIN, t))
-        if _live(state) > 0:
-            for t in sorted(set(state.kong_tiles)):
-                acts.extend(_kong_tile_kongs(state, seat, t))
-        acts.append(_PASSES[seat])
-        return _forced(tuple(acts), state, seat)
     if state.drawn is not None or state.first_turn:
         known = _drawn_shape
         if known[0] is s and known[1] is rs:

@@ -68,6 +68,19 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     jj = all_258(c, melds)
     if not (std or qd or jj):
         return None
+    big = _shape_hands(ctx, std, qd, jj)
+    if not big and not (std and any(is_258(p) for p in standard_pairs(c))):
+        return None
+    big += _situational_hands(ctx)
+    if big:
+        return WinInfo(tuple(big))
+    return WinInfo((), ("xiaohu",))
+
+
+def _shape_hands(ctx: WinContext, std: bool, qd: bool, jj: bool) -> list[tuple[str, int]]:
+    """The big hands of the tiles' shape (docs/rules/changsha.md §7): 碰碰胡, 将将胡, 清一色, 七小对 /
+    豪华七小对, 全求人."""
+    c, melds = ctx.counts, ctx.melds
     big: list[tuple[str, int]] = []
     if std and all_pungs(c, melds):
         big.append(("pengpenghu", 1))
@@ -86,8 +99,13 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         and sum(c) == 2
     ):
         big.append(("quanqiuren", 1))
-    if not big and not (std and any(is_258(p) for p in standard_pairs(c))):
-        return None
+    return big
+
+
+def _situational_hands(ctx: WinContext) -> list[tuple[str, int]]:
+    """The big hands of how and when the hand is won: 天胡, 地胡, 海底捞月 / 海底炮, 杠上开花, 抢杠胡,
+    杠上炮."""
+    big: list[tuple[str, int]] = []
     if ctx.first_turn and ctx.self_draw:
         big.append(("tianhu", 1))
     if ctx.first_discard and not ctx.self_draw:
@@ -100,9 +118,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         big.append(("qiangganghu", 1))
     if ctx.kong_discard and not ctx.self_draw:
         big.append(("gangshangpao", 1))
-    if big:
-        return WinInfo(tuple(big))
-    return WinInfo((), ("xiaohu",))
+    return big
 
 
 def opening_kinds(counts: Counts) -> tuple[str, ...]:

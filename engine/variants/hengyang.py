@@ -79,6 +79,20 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     jiang = all_258(c, melds)
     if not (std or qd or jiang):
         return None
+    big = _shape_hands(ctx, std, qd, jiang)
+    pinghu = std and any(is_258(p) for p in standard_pairs(c))
+    if not big and not pinghu:
+        return None
+    big += _situational_hands(ctx)
+    if big:
+        return WinInfo(tuple(big))
+    return WinInfo((), ("pinghu", "menqianqing") if _concealed(melds) else ("pinghu",))
+
+
+def _shape_hands(ctx: WinContext, std: bool, qd: bool, jiang: bool) -> list[tuple[str, int]]:
+    """The big hands of the tiles' shape (docs/rules/hengyang.md §7): 将一色, 碰碰胡, 全求人, 清一色,
+    七小对 / 龙七对."""
+    c, melds = ctx.counts, ctx.melds
     big: list[tuple[str, int]] = []
     if jiang:
         big.append(("jiangyise", 1))  # 将一色：手中全是二、五、八 … 即和牌
@@ -98,9 +112,12 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if qd:
         # 七小对, or 龙七对: one big hand and 1 番 more on each payment (docs/rules/hengyang.md §7.6, 裁定 5)
         big.append(("longqidui", 1) if is_longqidui(c, ctx.tile, ctx.self_draw) else ("qidui", 1))
-    pinghu = std and any(is_258(p) for p in standard_pairs(c))
-    if not big and not pinghu:
-        return None
+    return big
+
+
+def _situational_hands(ctx: WinContext) -> list[tuple[str, int]]:
+    """The big hands of how and when the hand is won: 天胡, 地胡, 海底捞月, 杠上开花."""
+    big: list[tuple[str, int]] = []
     if ctx.first_turn and ctx.self_draw:
         big.append(("tianhu", 1))  # 天胡：庄家起手就和牌
     if ctx.first_discard and not ctx.self_draw:
@@ -109,9 +126,7 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         big.append(("haidilaoyue", 1))  # 海底捞月 (docs/rules/hengyang.md 裁定 9: not on the shown tile)
     if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
         big.append(("gangshangkaihua", 1))  # 杠上开花 only after 开杠 (docs/rules/hengyang.md 裁定 10)
-    if big:
-        return WinInfo(tuple(big))
-    return WinInfo((), ("pinghu", "menqianqing") if _concealed(melds) else ("pinghu",))
+    return big
 
 
 def is_longqidui(counts: Counts, tile: int, self_draw: bool) -> bool:

@@ -236,30 +236,45 @@ def _shape(counts: Counts, melds: tuple[Meld, ...], one_suit: bool, full: bool) 
     gen = sum(1 for n in _totals(counts, melds) if n == 4)
     readings: list[tuple[str, int]] = []
     if is_standard(counts):
-        if all_pungs(counts, melds):
-            name = "qingdui" if one_suit else "jiangdui" if all_258(counts, melds) else "duiduihu"
-            readings.append((name, gen))
-            if full and len(melds) == 4:  # every set melded: the hand waited on its pair alone (单钓)
-                if all(m.is_kong for m in melds):
-                    readings.append(("qingshibaluohan" if one_suit else "shibaluohan", gen - 4))
-                else:
-                    readings.append(("qingjingoudiao" if one_suit else "jingoudiao", gen))
-        else:
-            readings.append(("qingyise" if one_suit else "pinghu", gen))
-        if full and _terminal_sets(counts, melds):
-            readings.append(("qingdaiyaojiu" if one_suit else "daiyaojiu", gen))
+        readings += _standard_readings(counts, melds, one_suit, full, gen)
     if not melds and is_seven_pairs(counts):
-        quads = seven_pairs_quads(counts)
-        if full and all_258(counts, melds):
-            # two suits hold six kinds of 2/5/8: seven pairs of them always hold a four
-            readings.append(("jiangqidui", gen - 1 if quads else gen))
-        elif quads:
-            readings.append(("qinglongqidui" if one_suit else "longqidui", gen - 1))
-        else:
-            readings.append(("qingqidui" if one_suit else "qidui", gen))
+        readings.append(_pairs_reading(counts, one_suit, full, gen))
     if not readings:
         return None
     return max(readings, key=lambda r: (SHAPE_FAN[r[0]] + r[1], SHAPE_FAN[r[0]]))
+
+
+def _standard_readings(
+    counts: Counts, melds: tuple[Meld, ...], one_suit: bool, full: bool, gen: int
+) -> list[tuple[str, int]]:
+    """The readings of four sets and a pair: 平和 / 清一色, or the pung hands (对对胡, 将对, 清对, and at
+    the full table 金钩钓 / 十八罗汉 when every set is melded); at the full table 带幺九 too."""
+    readings: list[tuple[str, int]] = []
+    if all_pungs(counts, melds):
+        name = "qingdui" if one_suit else "jiangdui" if all_258(counts, melds) else "duiduihu"
+        readings.append((name, gen))
+        if full and len(melds) == 4:  # every set melded: the hand waited on its pair alone (单钓)
+            if all(m.is_kong for m in melds):
+                readings.append(("qingshibaluohan" if one_suit else "shibaluohan", gen - 4))
+            else:
+                readings.append(("qingjingoudiao" if one_suit else "jingoudiao", gen))
+    else:
+        readings.append(("qingyise" if one_suit else "pinghu", gen))
+    if full and _terminal_sets(counts, melds):
+        readings.append(("qingdaiyaojiu" if one_suit else "daiyaojiu", gen))
+    return readings
+
+
+def _pairs_reading(counts: Counts, one_suit: bool, full: bool, gen: int) -> tuple[str, int]:
+    """The reading of seven pairs: 七对, 龙七对 (a four among them), their one-suit forms, or at the full
+    table 将七对."""
+    quads = seven_pairs_quads(counts)
+    if full and all_258(counts, ()):
+        # two suits hold six kinds of 2/5/8: seven pairs of them always hold a four
+        return ("jiangqidui", gen - 1 if quads else gen)
+    if quads:
+        return ("qinglongqidui" if one_suit else "longqidui", gen - 1)
+    return ("qingqidui" if one_suit else "qidui", gen)
 
 
 def _no_terminals(counts: Counts, melds: tuple[Meld, ...]) -> bool:

@@ -112,12 +112,11 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     c, melds = ctx.counts, ctx.melds
     if sum(c) != 14 - 3 * len(melds):
         return None
-    opts = ctx.options
     on_discard = not ctx.self_draw
     std = is_standard(c)
     qd = not melds and is_seven_pairs(c)
     # 将将胡必须自摸: not on a discard (docs/rules/xiangyin.md 裁定 4: 抢杠, 杠上炮, 海底炮 too)
-    jj = all_258(c, melds) and not (on_discard and opts.get("jiangjiang_zimo", False))
+    jj = all_258(c, melds) and not (on_discard and ctx.options.get("jiangjiang_zimo", False))
     if not (std or qd or jj):
         return None
     pure = (std or qd) and one_suit(c, melds)
@@ -126,12 +125,24 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
     if ctx.kong_discard and on_discard:
         # 杠上炮: 不计算胡牌人的牌型分数 — the konger pays his own 杠上开花 (settle_wins)
         return WinInfo((("gangshangpao", 1),))
+    big = _shape_hands(ctx, std, qd, jj, pure) + _situational_hands(ctx)
+    if big:
+        return WinInfo(tuple(big))
+    if ctx.self_draw:
+        return WinInfo((), ("xiaohu",))
+    return None  # 小胡只能自摸
+
+
+def _shape_hands(ctx: WinContext, std: bool, qd: bool, jj: bool, pure: bool) -> list[tuple[str, int]]:
+    """The big hands of the tiles' shape (docs/rules/xiangyin.md §5): 碰碰胡, 将将胡, 清一色, 七小对 /
+    豪华 / 双豪华, 全求人."""
+    c, melds = ctx.counts, ctx.melds
     big: list[tuple[str, int]] = []
     pph = std and all_pungs(c, melds)
     if pph:
         big.append(("pengpenghu", 1))
     # 将碰胡接炮不算将将胡: with the option, the all-pung 258 hand on a discard is 碰碰胡 only
-    if jj and not (on_discard and pph and opts.get("jiangpeng_not_jiangjiang", False)):
+    if jj and not (not ctx.self_draw and pph and ctx.options.get("jiangpeng_not_jiangjiang", False)):
         big.append(("jiangjianghu", 1))
     if pure:
         big.append(("qingyise", 1))
@@ -143,17 +154,19 @@ def evaluate_win(ctx: WinContext) -> WinInfo | None:
         )
     if len(melds) == 4 and sum(c) == 2 and all(m.kind in _CLAIMED for m in melds):
         big.append(("quanqiuren", 1))  # 单钓, all melds claimed; always with 碰碰胡 (至少为碰碰胡)
+    return big
+
+
+def _situational_hands(ctx: WinContext) -> list[tuple[str, int]]:
+    """The big hands of how the hand is won: 海底捞月 / 海底炮, 杠上开花, 抢杠胡."""
+    big: list[tuple[str, int]] = []
     if ctx.haidi:
         big.append(("haidilaoyue", 1) if ctx.self_draw else ("haidipao", 1))
     if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
         big.append(("gangshangkaihua", 1))  # one even if both tiles win: docs/rules/xiangyin.md 裁定 10
     if ctx.robbed:
         big.append(("qiangganghu", 1))
-    if big:
-        return WinInfo(tuple(big))
-    if ctx.self_draw:
-        return WinInfo((), ("xiaohu",))
-    return None  # 小胡只能自摸
+    return big
 
 
 def value_parts(names: tuple[str, ...]) -> tuple[Part, ...]:
