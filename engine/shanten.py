@@ -122,39 +122,28 @@ def suit_id(key: tuple[int, ...], pair_258: bool, honors: bool) -> int:
     hit = cache.get(key)
     if hit is not None:
         return hit
+    sid = _suit_id(key, pair_258, honors)
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()  # a long-running bot: start over rather than grow without bound
+    cache[key] = sid
+    return sid
+
+
+def _suit_id(key: tuple[int, ...], pair_258: bool, honors: bool) -> int:
+    """``suit_id`` of a pattern not cached: by its blocks, or by every way to use its first non-empty rank."""
     i = 0
     n = len(key)
     while i < n and key[i] == 0:
         i += 1
     if i == n:
-        cache[key] = 0
         return 0
     if not honors:
         sid = _by_blocks(key, i, pair_258)
         if sid >= 0:
-            if len(cache) >= _CACHE_LIMIT:
-                cache.clear()
-            cache[key] = sid
             return sid
-    head_ok = (_HEAD_NONE7 if pair_258 else _HEAD_ANY7) if honors else (_HEAD_258 if pair_258 else _HEAD_ANY9)
     c = list(key)
     sid = -1
-    # (tiles taken from ranks i, i+1, i+2; melds, partials, heads, loose) for every way to use rank i
-    splits: list[tuple[int, int, int, int, int, int, int]] = []
-    if c[i] >= 3:
-        splits.append((3, 0, 0, 1, 0, 0, 0))
-    if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
-        splits.append((1, 1, 1, 1, 0, 0, 0))
-    if c[i] >= 2:
-        if head_ok[i]:
-            splits.append((2, 0, 0, 0, 0, 1, 0))
-        splits.append((2, 0, 0, 0, 1, 0, 0))
-    if not honors and i + 1 < n and c[i + 1]:
-        splits.append((1, 1, 0, 0, 1, 0, 0))
-    if not honors and i + 2 < n and c[i + 2]:
-        splits.append((1, 0, 1, 0, 1, 0, 0))
-    splits.append((1, 0, 0, 0, 0, 0, 1 if head_ok[i] else 0))
-    for x, y, z, dm, dt, dh, df in splits:
+    for x, y, z, dm, dt, dh, df in _splits(c, i, pair_258, honors):
         c[i] -= x
         if y:
             c[i + 1] -= y
@@ -168,10 +157,33 @@ def suit_id(key: tuple[int, ...], pair_258: bool, honors: bool) -> int:
             c[i + 1] += y
         if z:
             c[i + 2] += z
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()  # a long-running bot: start over rather than grow without bound
-    cache[key] = sid
     return sid
+
+
+def _splits(
+    c: list[int], i: int, pair_258: bool, honors: bool
+) -> list[tuple[int, int, int, int, int, int, int]]:
+    """Every way to use rank ``i`` of the pattern ``c``: (tiles taken from ranks i, i+1, i+2; melds,
+    partials, heads, loose) - a triplet, a run, a head (where a head may be), a pair, the partial runs, a
+    loose tile."""
+    n = len(c)
+    head_ok = (_HEAD_NONE7 if pair_258 else _HEAD_ANY7) if honors else (_HEAD_258 if pair_258 else _HEAD_ANY9)
+    runs = not honors
+    splits: list[tuple[int, int, int, int, int, int, int]] = []
+    if c[i] >= 3:
+        splits.append((3, 0, 0, 1, 0, 0, 0))
+    if runs and i + 2 < n and c[i + 1] and c[i + 2]:
+        splits.append((1, 1, 1, 1, 0, 0, 0))
+    if c[i] >= 2:
+        if head_ok[i]:
+            splits.append((2, 0, 0, 0, 0, 1, 0))
+        splits.append((2, 0, 0, 0, 1, 0, 0))
+    if runs and i + 1 < n and c[i + 1]:
+        splits.append((1, 1, 0, 0, 1, 0, 0))
+    if runs and i + 2 < n and c[i + 2]:
+        splits.append((1, 0, 1, 0, 1, 0, 0))
+    splits.append((1, 0, 0, 0, 0, 0, 1 if head_ok[i] else 0))
+    return splits
 
 
 def _by_blocks(key: tuple[int, ...], i: int, pair_258: bool) -> int:
@@ -462,6 +474,19 @@ def _orphans_shanten(counts: Counts) -> int:
     return 13 - kinds - pair
 
 
+def _pungs_shanten(m: int, pairs: int) -> int:
+    """碰碰胡's shanten with ``m`` pungs (melds and concealed triplets) and ``pairs`` pairs held."""
+    t = pairs - 1 if pairs > 1 else 0
+    if t > 4 - m:
+        t = 4 - m if m < 4 else 0
+    return 8 - 2 * m - t - (1 if pairs else 0)
+
+
+# _pungs_shanten[m][pairs] for every count a hand can hold (at most 18 tiles: 6 pungs, 9 pairs), read by
+# ``HandShape.side`` on every call
+_PUNGS_SHANTEN = tuple(tuple(_pungs_shanten(m, pairs) for pairs in range(10)) for m in range(10))
+
+
 class HandShape:
     """A variant's shapes with one seat's melds (fixed for a decision): shanten of concealed counts."""
 
@@ -562,11 +587,7 @@ class HandShape:
         if not self.pair_258 or best <= -1:
             return best
         if self.pungs_ok:
-            m = self.n_melds + trips
-            t = pairs - 1 if pairs > 1 else 0
-            if t > 4 - m:
-                t = 4 - m if m < 4 else 0
-            s = 8 - 2 * m - t - (1 if pairs else 0)
+            s = _PUNGS_SHANTEN[self.n_melds + trips][pairs]
             if s < best:
                 best = s
         if (
@@ -574,9 +595,14 @@ class HandShape:
             and best > (0 if n % 3 == 1 else -1)
             and len(bytes(counts).strip(b"\0")) <= 9  # else the tiles span more than one suit
         ):
-            one = _ONE_SUIT.get(suits_used(counts))
-            if one is not None and self.suit in (-1, one):
-                best = min(best, shanten_shape(counts, self.n_melds, False, False))  # 清一色: any pair
+            best = self._one_suit_side(counts, best)
+        return best
+
+    def _one_suit_side(self, counts: Counts, best: int) -> int:
+        """``best`` improved by 清一色 (any pair), where the tiles and the melds are all of one suit."""
+        one = _ONE_SUIT.get(suits_used(counts))
+        if one is not None and self.suit in (-1, one):
+            return min(best, shanten_shape(counts, self.n_melds, False, False))
         return best
 
     def _may_table(self, counts: Counts, st: Stats, off: int, n: int, s: int) -> tuple[bool, ...] | None:
@@ -600,6 +626,18 @@ class HandShape:
         hit = _MAY.get(key, _MISSING)
         if hit is not _MISSING:
             return hit  # type: ignore[return-value]
+        out = self._may_compute(st, off, used, os, n, s)
+        if len(_MAY) >= _MEMO_LIMIT:
+            _MAY.clear()
+        _MAY[key] = out
+        return out
+
+    def _may_compute(
+        self, st: Stats, off: int, used: int, os: int, n: int, s: int
+    ) -> tuple[bool, ...] | None:
+        """``_may_table``'s answer, not memoised yet: each side shape tested from the stats alone."""
+        pairs7, trips, pairs = st
+        shapes = self.shapes
         closed = self.concealed and n >= 13
         # 七小对 by the parity of the copies held; 十三幺: one more tile lowers it by one at most (an orphan)
         by_parity = [closed and shapes.seven_pairs and 6 - pairs7 - odd < s for odd in (0, 1)]
@@ -609,15 +647,7 @@ class HandShape:
         by_suit = [False] * 4  # 清一色 by the suit
         if shapes.pair_258:
             if self.pungs_ok:
-                for held in range(4):
-                    t, p = trips, pairs
-                    if held == 2:
-                        t += 1
-                        p -= 1
-                    elif held == 1:
-                        p += 1
-                    m = self.n_melds + t
-                    by_held[held] = 8 - 2 * m - min(max(0, p - 1), max(0, 4 - m)) - (1 if p else 0) < s
+                by_held = [self._pungs_below(trips, pairs, held, s) for held in range(4)]
             if shapes.one_suit:
                 by_suit = [(used | 1 << x) in _ONE_SUIT for x in range(4)]
         table = tuple(
@@ -627,11 +657,17 @@ class HandShape:
             for is258 in range(2)
             for x in range(4)
         )
-        out = table if any(table) else None
-        if len(_MAY) >= _MEMO_LIMIT:
-            _MAY.clear()
-        _MAY[key] = out
-        return out
+        return table if any(table) else None
+
+    def _pungs_below(self, trips: int, pairs: int, held: int, s: int) -> bool:
+        """Whether 碰碰胡 is below ``s`` once a tile of which the hand holds ``held`` is drawn."""
+        if held == 2:
+            trips += 1
+            pairs -= 1
+        elif held == 1:
+            pairs += 1
+        m = self.n_melds + trips
+        return 8 - 2 * m - min(max(0, pairs - 1), max(0, 4 - m)) - (1 if pairs else 0) < s
 
     def useful(self, counts: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
         """How many unseen tiles would lower the shanten ``s`` of this 3k+1 hand (有效牌 / ukeire): held
@@ -700,20 +736,38 @@ class HandShape:
                         found.append(t)
         more = (*TILES_258, *extra) if self.all_258_melds else tuple(extra)
         if more:
-            for t in set(more):
-                x = t // 9
-                info = infos[x]
-                if info[4] >> (t - 9 * x) & 1 or not live[t] or counts[t] >= 4:
-                    continue  # a near tile: counted above, or not at all
-                new = final_id(info[2][t - 9 * x], others[x], nm)
-                if new >= s:
-                    new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
-                if new < s:
-                    found.append(t)
+            found += self._lowering_far(counts, s, live, set(more), infos, others, st, n)
         if s == 1 and found:
             # a draw that makes the hand 'ready' only toward a fifth copy of a four does not lower it
             four = 4 in counts
             found = [t for t in found if not (four or counts[t] == 3) or self.shanten(_plus(counts, t)) < 1]
+        return found
+
+    def _lowering_far(
+        self,
+        counts: Counts,
+        s: int,
+        live: Sequence[int],
+        tiles: Iterable[int],
+        infos: Sequence[_PlusInfo],
+        others: Sequence[int],
+        st: Stats,
+        n: int,
+    ) -> list[int]:
+        """``_lowering`` of ``tiles`` that are not near the hand's tiles (every 2/5/8 with all-2/5/8 melds,
+        and the extra ones), for the hand of ``n`` tiles once one is drawn."""
+        nm = self.n_melds
+        found: list[int] = []
+        for t in tiles:
+            x = t // 9
+            info = infos[x]
+            if info[4] >> (t - 9 * x) & 1 or not live[t] or counts[t] >= 4:
+                continue  # a near tile: counted already, or not at all
+            new = final_id(info[2][t - 9 * x], others[x], nm)
+            if new >= s:
+                new = self.side(_plus(counts, t), add_stats(st, counts, t), n, new)
+            if new < s:
+                found.append(t)
         return found
 
     def discards(self, counts: Counts) -> PlainDiscards:
