@@ -34,18 +34,19 @@ Room = tuple[Mapping[str, Any], int, TableSettings]  # a room to open: options, 
 _SEATED = ("ready", "vote_yes", "vote_no")  # per-seat settings a player takes with him when he leaves
 
 
+# What a room keeps of a table's settings (or a remembered room): timers, claim pause, 局数, ready, the stop
+# vote's timeout rule, the AI seats' level
+ROOM_FIELDS = ("claim_s", "discard_s", "pause_s", "rounds", "ready_s", "vote_agree", "ai_level")
+
+
+def room_fields(s: TableSettings | RoomSettings) -> dict[str, Any]:
+    """The room's part of a table's settings (or of a remembered room), by field name."""
+    return {name: getattr(s, name) for name in ROOM_FIELDS}
+
+
 def room_part(s: TableSettings | RoomSettings) -> TableSettings:
-    """What a room keeps of a table's settings (or a remembered room): timers, claim pause, 局数, ready,
-    the stop vote's timeout rule."""
-    return TableSettings(
-        claim_s=s.claim_s,
-        discard_s=s.discard_s,
-        pause_s=s.pause_s,
-        rounds=s.rounds,
-        ready_s=s.ready_s,
-        vote_agree=s.vote_agree,
-        ai_level=s.ai_level,
-    )
+    """What a room keeps of a table's settings (or a remembered room), alone."""
+    return TableSettings(**room_fields(s))
 
 
 def is_host(rt: TableRuntime, user_id: int) -> bool:
@@ -119,16 +120,7 @@ class Lobby:
                 room = await self._remembered(chat_id, rs)
             if room is not None:
                 options, n, same = room
-                settings = dataclasses.replace(
-                    settings,
-                    claim_s=same.claim_s,
-                    discard_s=same.discard_s,
-                    pause_s=same.pause_s,
-                    rounds=same.rounds,
-                    ready_s=same.ready_s,
-                    vote_agree=same.vote_agree,
-                    ai_level=same.ai_level,
-                )
+                settings = dataclasses.replace(settings, **room_fields(same))
             if preset is not None:
                 options = {**(options or {}), **preset.options}
                 n = preset.seats if preset.seats in rs.seat_counts else n
