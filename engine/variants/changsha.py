@@ -57,29 +57,8 @@ OPTIONS = (
 )
 
 
-def evaluate_win(ctx: WinContext) -> WinInfo | None:
-    """Which hands a complete 14 tiles make. Shape big hands need no 258 pair (乱将); situational big
-    hands (天胡 地胡 海底 杠 抢杠) need a hand that already wins (将的种类根据当前牌型决定)."""
-    c, melds = ctx.counts, ctx.melds
-    if sum(c) != 14 - 3 * len(melds):
-        return None
-    std = is_standard(c)
-    qd = not melds and is_seven_pairs(c)
-    jj = all_258(c, melds)
-    if not (std or qd or jj):
-        return None
-    big = _shape_hands(ctx, std, qd, jj)
-    if not big and not (std and any(is_258(p) for p in standard_pairs(c))):
-        return None
-    big += _situational_hands(ctx)
-    if big:
-        return WinInfo(tuple(big))
-    return WinInfo((), ("xiaohu",))
-
-
 def _shape_hands(ctx: WinContext, std: bool, qd: bool, jj: bool) -> list[tuple[str, int]]:
-    """The big hands of the tiles' shape (docs/rules/changsha.md §7): 碰碰胡, 将将胡, 清一色, 七小对 /
-    豪华七小对, 全求人."""
+    """The big hands of the shape (碰碰胡 将将胡 清一色 七小对 全求人), none needing a 258 pair (乱将)."""
     c, melds = ctx.counts, ctx.melds
     big: list[tuple[str, int]] = []
     if std and all_pungs(c, melds):
@@ -102,10 +81,21 @@ def _shape_hands(ctx: WinContext, std: bool, qd: bool, jj: bool) -> list[tuple[s
     return big
 
 
-def _situational_hands(ctx: WinContext) -> list[tuple[str, int]]:
-    """The big hands of how and when the hand is won: 天胡, 地胡, 海底捞月 / 海底炮, 杠上开花, 抢杠胡,
-    杠上炮."""
-    big: list[tuple[str, int]] = []
+def evaluate_win(ctx: WinContext) -> WinInfo | None:
+    """Which hands a complete 14 tiles make. Shape big hands need no 258 pair (乱将); situational big
+    hands (天胡 地胡 海底 杠 抢杠) need a hand that already wins (将的种类根据当前牌型决定)."""
+    c, melds = ctx.counts, ctx.melds
+    if sum(c) != 14 - 3 * len(melds):
+        return None
+    std = is_standard(c)
+    qd = not melds and is_seven_pairs(c)
+    jj = all_258(c, melds)
+    if not (std or qd or jj):
+        return None
+    big = _shape_hands(ctx, std, qd, jj)
+    if not big and not (std and any(is_258(p) for p in standard_pairs(c))):
+        return None
+    # the big hands of the moment (天胡 地胡 海底 杠上开花 抢杠胡 杠上炮), on a hand that already wins
     if ctx.first_turn and ctx.self_draw:
         big.append(("tianhu", 1))
     if ctx.first_discard and not ctx.self_draw:
@@ -118,7 +108,9 @@ def _situational_hands(ctx: WinContext) -> list[tuple[str, int]]:
         big.append(("qiangganghu", 1))
     if ctx.kong_discard and not ctx.self_draw:
         big.append(("gangshangpao", 1))
-    return big
+    if big:
+        return WinInfo(tuple(big))
+    return WinInfo((), ("xiaohu",))
 
 
 def opening_kinds(counts: Counts) -> tuple[str, ...]:

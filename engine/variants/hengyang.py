@@ -68,30 +68,8 @@ def _concealed(melds: tuple[Meld, ...]) -> bool:
     return all(m.kind == MeldKind.KONG_CONCEALED for m in melds)
 
 
-def evaluate_win(ctx: WinContext) -> WinInfo | None:
-    """Which hands a complete 14 tiles make. Shape big hands need no 258 pair; 平和 does; the situational
-    big hands (天胡 地胡 海底捞月 杠上开花) need a hand that already wins (docs/rules/hengyang.md 裁定 8)."""
-    c, melds = ctx.counts, ctx.melds
-    if sum(c) != 14 - 3 * len(melds):
-        return None
-    std = is_standard(c)
-    qd = not melds and is_seven_pairs(c)
-    jiang = all_258(c, melds)
-    if not (std or qd or jiang):
-        return None
-    big = _shape_hands(ctx, std, qd, jiang)
-    pinghu = std and any(is_258(p) for p in standard_pairs(c))
-    if not big and not pinghu:
-        return None
-    big += _situational_hands(ctx)
-    if big:
-        return WinInfo(tuple(big))
-    return WinInfo((), ("pinghu", "menqianqing") if _concealed(melds) else ("pinghu",))
-
-
 def _shape_hands(ctx: WinContext, std: bool, qd: bool, jiang: bool) -> list[tuple[str, int]]:
-    """The big hands of the tiles' shape (docs/rules/hengyang.md §7): 将一色, 碰碰胡, 全求人, 清一色,
-    七小对 / 龙七对."""
+    """The big hands of the shape (将一色 碰碰胡 全求人 清一色 七小对 / 龙七对), none needing a 258 pair."""
     c, melds = ctx.counts, ctx.melds
     big: list[tuple[str, int]] = []
     if jiang:
@@ -115,9 +93,22 @@ def _shape_hands(ctx: WinContext, std: bool, qd: bool, jiang: bool) -> list[tupl
     return big
 
 
-def _situational_hands(ctx: WinContext) -> list[tuple[str, int]]:
-    """The big hands of how and when the hand is won: 天胡, 地胡, 海底捞月, 杠上开花."""
-    big: list[tuple[str, int]] = []
+def evaluate_win(ctx: WinContext) -> WinInfo | None:
+    """Which hands a complete 14 tiles make. Shape big hands need no 258 pair; 平和 does; the situational
+    big hands (天胡 地胡 海底捞月 杠上开花) need a hand that already wins (docs/rules/hengyang.md 裁定 8)."""
+    c, melds = ctx.counts, ctx.melds
+    if sum(c) != 14 - 3 * len(melds):
+        return None
+    std = is_standard(c)
+    qd = not melds and is_seven_pairs(c)
+    jiang = all_258(c, melds)
+    if not (std or qd or jiang):
+        return None
+    big = _shape_hands(ctx, std, qd, jiang)
+    pinghu = std and any(is_258(p) for p in standard_pairs(c))
+    if not big and not pinghu:
+        return None
+    # the big hands of the moment (天胡 地胡 海底捞月 杠上开花), on a hand that already wins
     if ctx.first_turn and ctx.self_draw:
         big.append(("tianhu", 1))  # 天胡：庄家起手就和牌
     if ctx.first_discard and not ctx.self_draw:
@@ -126,7 +117,9 @@ def _situational_hands(ctx: WinContext) -> list[tuple[str, int]]:
         big.append(("haidilaoyue", 1))  # 海底捞月 (docs/rules/hengyang.md 裁定 9: not on the shown tile)
     if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
         big.append(("gangshangkaihua", 1))  # 杠上开花 only after 开杠 (docs/rules/hengyang.md 裁定 10)
-    return big
+    if big:
+        return WinInfo(tuple(big))
+    return WinInfo((), ("pinghu", "menqianqing") if _concealed(melds) else ("pinghu",))
 
 
 def is_longqidui(counts: Counts, tile: int, self_draw: bool) -> bool:

@@ -228,27 +228,11 @@ def _terminal_sets(counts: Counts, melds: tuple[Meld, ...]) -> bool:
     )
 
 
-def _shape(counts: Counts, melds: tuple[Meld, ...], one_suit: bool, full: bool) -> tuple[str, int] | None:
-    """The best reading of a complete hand: (shape name, 根 left to count). 根 = each kind owned four times;
-    the four that makes 龙七对 / 将七对 and the four kongs of 十八罗汉 are already in their fan
-    (docs/rules/sichuan.md 裁定 9, 裁定 24, 裁定 25: each further four is a 根). ``full``: the full Chengdu
-    table (金钩钓, 带幺九, 将七对, 十八罗汉 …). Readings of equal worth: the bigger named hand."""
-    gen = sum(1 for n in _totals(counts, melds) if n == 4)
-    readings: list[tuple[str, int]] = []
-    if is_standard(counts):
-        readings += _standard_readings(counts, melds, one_suit, full, gen)
-    if not melds and is_seven_pairs(counts):
-        readings.append(_pairs_reading(counts, one_suit, full, gen))
-    if not readings:
-        return None
-    return max(readings, key=lambda r: (SHAPE_FAN[r[0]] + r[1], SHAPE_FAN[r[0]]))
-
-
 def _standard_readings(
     counts: Counts, melds: tuple[Meld, ...], one_suit: bool, full: bool, gen: int
 ) -> list[tuple[str, int]]:
-    """The readings of four sets and a pair: 平和 / 清一色, or the pung hands (对对胡, 将对, 清对, and at
-    the full table 金钩钓 / 十八罗汉 when every set is melded); at the full table 带幺九 too."""
+    """The readings of a hand of four sets and a pair: 对对胡 (清对, 将对; 金钩钓, 十八罗汉 with every set
+    melded) or 平胡 / 清一色, and 带幺九."""
     readings: list[tuple[str, int]] = []
     if all_pungs(counts, melds):
         name = "qingdui" if one_suit else "jiangdui" if all_258(counts, melds) else "duiduihu"
@@ -265,16 +249,31 @@ def _standard_readings(
     return readings
 
 
-def _pairs_reading(counts: Counts, one_suit: bool, full: bool, gen: int) -> tuple[str, int]:
-    """The reading of seven pairs: 七对, 龙七对 (a four among them), their one-suit forms, or at the full
-    table 将七对."""
+def _seven_pairs_reading(
+    counts: Counts, melds: tuple[Meld, ...], one_suit: bool, full: bool, gen: int
+) -> tuple[str, int]:
+    """A seven-pairs hand's reading: 将七对, 龙七对 (清龙七对; its four is in the fan) or 七对 (清七对)."""
     quads = seven_pairs_quads(counts)
-    if full and all_258(counts, ()):
+    if full and all_258(counts, melds):
         # two suits hold six kinds of 2/5/8: seven pairs of them always hold a four
         return ("jiangqidui", gen - 1 if quads else gen)
     if quads:
         return ("qinglongqidui" if one_suit else "longqidui", gen - 1)
     return ("qingqidui" if one_suit else "qidui", gen)
+
+
+def _shape(counts: Counts, melds: tuple[Meld, ...], one_suit: bool, full: bool) -> tuple[str, int] | None:
+    """The best reading of a complete hand: (shape name, 根 left to count). 根 = each kind owned four times;
+    the four that makes 龙七对 / 将七对 and the four kongs of 十八罗汉 are already in their fan
+    (docs/rules/sichuan.md 裁定 9, 裁定 24, 裁定 25: each further four is a 根). ``full``: the full Chengdu
+    table (金钩钓, 带幺九, 将七对, 十八罗汉 …). Readings of equal worth: the bigger named hand."""
+    gen = sum(1 for n in _totals(counts, melds) if n == 4)
+    readings = _standard_readings(counts, melds, one_suit, full, gen) if is_standard(counts) else []
+    if not melds and is_seven_pairs(counts):
+        readings.append(_seven_pairs_reading(counts, melds, one_suit, full, gen))
+    if not readings:
+        return None
+    return max(readings, key=lambda r: (SHAPE_FAN[r[0]] + r[1], SHAPE_FAN[r[0]]))
 
 
 def _no_terminals(counts: Counts, melds: tuple[Meld, ...]) -> bool:
@@ -456,8 +455,13 @@ def swap_tiles(state: State, events: list[Event]) -> State:
         received = given[(i - step) % n]
         events.append(
             Event(
-                EventKind.VARIANT, i, private=True, tiles=received, note="swap_received",
-                from_seat=(i - step) % n, to_seat=(i + step) % n,
+                EventKind.VARIANT,
+                i,
+                private=True,
+                tiles=received,
+                note="swap_received",
+                from_seat=(i - step) % n,
+                to_seat=(i + step) % n,
             )  # fmt: skip
         )
     # the dealer's 14 tiles are mixed with what he received: none of them is "the tile he drew" any more

@@ -106,36 +106,8 @@ def _chow_suit(melds: tuple[Meld, ...]) -> int | None:
 # ---------------------------------------------------------------- winning hands
 
 
-def evaluate_win(ctx: WinContext) -> WinInfo | None:
-    """Which hands 14 tiles make here. A small hand (any pair) wins only by self-draw; 杠上炮, 抢杠胡 and
-    海底炮 are big hands, so any winning shape may take them. After a chow only 清一色 wins (特殊规则 5》)."""
-    c, melds = ctx.counts, ctx.melds
-    if sum(c) != 14 - 3 * len(melds):
-        return None
-    on_discard = not ctx.self_draw
-    std = is_standard(c)
-    qd = not melds and is_seven_pairs(c)
-    # 将将胡必须自摸: not on a discard (docs/rules/xiangyin.md 裁定 4: 抢杠, 杠上炮, 海底炮 too)
-    jj = all_258(c, melds) and not (on_discard and ctx.options.get("jiangjiang_zimo", False))
-    if not (std or qd or jj):
-        return None
-    pure = (std or qd) and one_suit(c, melds)
-    if _chow_suit(melds) is not None and not pure:
-        return None  # 吃牌后，只能胡带清一色的牌型
-    if ctx.kong_discard and on_discard:
-        # 杠上炮: 不计算胡牌人的牌型分数 — the konger pays his own 杠上开花 (settle_wins)
-        return WinInfo((("gangshangpao", 1),))
-    big = _shape_hands(ctx, std, qd, jj, pure) + _situational_hands(ctx)
-    if big:
-        return WinInfo(tuple(big))
-    if ctx.self_draw:
-        return WinInfo((), ("xiaohu",))
-    return None  # 小胡只能自摸
-
-
 def _shape_hands(ctx: WinContext, std: bool, qd: bool, jj: bool, pure: bool) -> list[tuple[str, int]]:
-    """The big hands of the tiles' shape (docs/rules/xiangyin.md §5): 碰碰胡, 将将胡, 清一色, 七小对 /
-    豪华 / 双豪华, 全求人."""
+    """The big hands of the shape: 碰碰胡 将将胡 清一色 七小对 (豪华, 双豪华) 全求人."""
     c, melds = ctx.counts, ctx.melds
     big: list[tuple[str, int]] = []
     pph = std and all_pungs(c, melds)
@@ -157,16 +129,39 @@ def _shape_hands(ctx: WinContext, std: bool, qd: bool, jj: bool, pure: bool) -> 
     return big
 
 
-def _situational_hands(ctx: WinContext) -> list[tuple[str, int]]:
-    """The big hands of how the hand is won: 海底捞月 / 海底炮, 杠上开花, 抢杠胡."""
-    big: list[tuple[str, int]] = []
+def evaluate_win(ctx: WinContext) -> WinInfo | None:
+    """Which hands 14 tiles make here. A small hand (any pair) wins only by self-draw; 杠上炮, 抢杠胡 and
+    海底炮 are big hands, so any winning shape may take them. After a chow only 清一色 wins (特殊规则 5》)."""
+    c, melds = ctx.counts, ctx.melds
+    if sum(c) != 14 - 3 * len(melds):
+        return None
+    opts = ctx.options
+    on_discard = not ctx.self_draw
+    std = is_standard(c)
+    qd = not melds and is_seven_pairs(c)
+    # 将将胡必须自摸: not on a discard (docs/rules/xiangyin.md 裁定 4: 抢杠, 杠上炮, 海底炮 too)
+    jj = all_258(c, melds) and not (on_discard and opts.get("jiangjiang_zimo", False))
+    if not (std or qd or jj):
+        return None
+    pure = (std or qd) and one_suit(c, melds)
+    if _chow_suit(melds) is not None and not pure:
+        return None  # 吃牌后，只能胡带清一色的牌型
+    if ctx.kong_discard and on_discard:
+        # 杠上炮: 不计算胡牌人的牌型分数 — the konger pays his own 杠上开花 (settle_wins)
+        return WinInfo((("gangshangpao", 1),))
+    big = _shape_hands(ctx, std, qd, jj, pure)
+    # the big hands of the moment: 海底捞月 / 海底炮, 杠上开花, 抢杠胡 (杠上炮 is settled above)
     if ctx.haidi:
         big.append(("haidilaoyue", 1) if ctx.self_draw else ("haidipao", 1))
     if ctx.self_draw and ctx.kong_draw == KongMode.KAI:
         big.append(("gangshangkaihua", 1))  # one even if both tiles win: docs/rules/xiangyin.md 裁定 10
     if ctx.robbed:
         big.append(("qiangganghu", 1))
-    return big
+    if big:
+        return WinInfo(tuple(big))
+    if ctx.self_draw:
+        return WinInfo((), ("xiaohu",))
+    return None  # 小胡只能自摸
 
 
 def value_parts(names: tuple[str, ...]) -> tuple[Part, ...]:
