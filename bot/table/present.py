@@ -737,6 +737,8 @@ class Presenter:
         """Store the ids of the table's live messages sent anew that are not stored yet. One the database
         refused (a full disk) is tried again at the table's next move, until it is stored: a restart then
         edits the message the chat shows last, not an older one beside it with live buttons."""
+        if not self._unstored:  # every move asks: nearly always nothing to do
+            return
         for (table_id, chat_id, key), (message_id, hands) in list(self._unstored.items()):
             if table_id != rt.id:
                 continue
