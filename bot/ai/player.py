@@ -23,7 +23,7 @@ from engine.shanten import shanten_shape
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, to_counts
 
 from . import baseline
-from .baseline import Evaluator, _discard_order, _kong_mode, _remove
+from .baseline import Evaluator, _discard_order, _remove, best_kong, claimed_meld
 from .defence import danger, dead_suits, read_threats, table_suits
 from .levels import Level
 from .value import (
@@ -268,29 +268,10 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: 
     ev = rd.ev
     counts = to_counts(obs.hand)
     chosen = pick(_score_discards(rd, counts, discards, rng))
-    tile, s_disc = chosen.tile, chosen.s
-    if kongs:
-        best_kong: tuple[int, int, Action] | None = None
-        for t in sorted({a.tile for a in kongs if a.tile is not None}):
-            if counts[t] == 4:
-                melds = (*ev.melds, Meld(MeldKind.KONG_CONCEALED, t))
-                after = _remove(counts, (t,) * 4)
-            else:
-                melds = tuple(
-                    Meld(MeldKind.KONG_ADDED, t, m.from_seat)
-                    if m.kind == MeldKind.PUNG and m.tile == t
-                    else m
-                    for m in ev.melds
-                )
-                after = _remove(counts, (t,))
-            kev = ev.with_melds(melds)
-            s_k, u_k = kev.value(after)
-            if s_k <= s_disc and (best_kong is None or (s_k, -u_k) < (best_kong[0], -best_kong[1])):
-                options = [a for a in kongs if a.tile == t]
-                best_kong = (s_k, u_k, _kong_mode(kev, after, options))
-        if best_kong is not None:
-            return best_kong[2]
-    return next(a for a in legal if a.act == Act.DISCARD and a.tile == tile)
+    kong = best_kong(ev, counts, kongs, chosen.s)
+    if kong is not None:
+        return kong
+    return next(a for a in legal if a.act == Act.DISCARD and a.tile == chosen.tile)
 
 
 def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level: Level) -> Action:
@@ -316,13 +297,7 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
     # passing keeps the safest tile of the hand for the next discard
     stay = p0 * v0 - min(rd.danger[t] for t in range(NUM_KINDS) if counts[t])
     src = obs.claim_from
-    if base_choice.act == Act.PUNG:
-        meld = Meld(MeldKind.PUNG, tile, src)
-        used: tuple[int, ...] = (tile, tile)
-    else:
-        assert base_choice.tile is not None
-        meld = Meld(MeldKind.CHOW, base_choice.tile, src)
-        used = tuple(x for x in (base_choice.tile, base_choice.tile + 1, base_choice.tile + 2) if x != tile)
+    meld, used = claimed_meld(base_choice, tile, src)
     after = _remove(counts, used)
     held = [t for t in range(NUM_KINDS) if after[t]]
     crd = Reader(obs, level, (*ev.melds, meld))
