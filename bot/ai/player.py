@@ -206,8 +206,9 @@ _DEVIATE_SHARE = 0.1
 
 
 def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: random.Random) -> list[Scored]:
-    """Every discard among ``tiles`` worth a look (those at most one step off the lowest shanten; with
-    danger about, all of them)."""
+    """Every discard among ``tiles`` worth a look: those keeping the lowest shanten (with a lowest of 0, the
+    1-shanten ones too: a 'ready' shape may have no real wait), as ``pick`` never takes a discard that raises
+    it. A tie-break draw is taken for every discard, looked at or not, so the draws stay in step."""
     ev = rd.ev
     view = ev.shape.discards(counts)
     cand = []
@@ -217,23 +218,20 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
         after = tuple(c)
         cand.append((view.shanten(t, after), t, after))
     low = min(x[0] for x in cand)
-    limit = low + 1
+    limit = 1 if low == 0 else low
     pair_258 = ev.variant.shapes.pair_258
     out = []
     for shape_s, t, after in cand:
         tie = rng.random()
-        if shape_s > limit and rd.danger is None:
-            continue
         if shape_s > limit:
-            s, useful, waits = shape_s, 0, None
+            continue
+        waits = _waits(ev, after) if shape_s == 0 else None
+        if shape_s == 0 and waits:
+            s, useful = 0, sum(rd.unseen[w] for w in waits)
         else:
-            waits = _waits(ev, after) if shape_s == 0 else None
-            if shape_s == 0 and waits:
-                s, useful = 0, sum(rd.unseen[w] for w in waits)
-            else:
-                s = 1 if shape_s == 0 else shape_s
-                useful = view.useful(t, after, s, ev.unseen, ev.variant.wait_candidates(after, ev.melds))
-                waits = None
+            s = 1 if shape_s == 0 else shape_s
+            useful = view.useful(t, after, s, ev.unseen, ev.variant.wait_candidates(after, ev.melds))
+            waits = None
         p, v = rd.attack(after, ev.melds, s, useful, waits)
         d = rd.danger[t] if rd.danger is not None else 0.0
         out.append(Scored(t, s, useful, _discard_order(counts, t, pair_258), tie, p, v, d))
@@ -241,12 +239,13 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
 
 
 def pick(scored: Sequence[Scored]) -> Scored:
-    """The baseline's discard, unless another has a reason (a pricier win, less danger) and a clearly
-    better expected score."""
+    """The baseline's discard, unless another keeping its shanten has a reason (a pricier win, less danger)
+    and a clearly better expected score. Neither value nor safety breaks the hand: raising the shanten for
+    either measured worse in the duel (docs/ai.md)."""
     base = min(scored, key=lambda x: x.key)
     best = base
     for x in scored:
-        if x is base:
+        if x is base or x.s > base.s:
             continue
         if not (x.v >= _VALUE_REASON * base.v or x.danger <= base.danger - _DANGER_REASON):
             continue
