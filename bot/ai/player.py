@@ -5,10 +5,12 @@ Every discard is scored as what the hand left is expected to win minus what the 
     score(t) = P(win | shanten, useful tiles, wall left) × value of the hand − danger(t)
 
 The value is the variant's own price of the hand (value.py: exact per wait when ready, else the best route: a
-plain hand, or a big one the hand is close to); the danger is defence.py's (高手 only). With no value to gain
-and no danger it plays as the baseline: the lowest shanten, the most useful tiles, then the same discard
-order (baseline.py). Claims compare the best score after the claim with passing; kongs, the opening and the
-haidi are decided by what they bring. Nothing here names a variant or reads anything but the Observation.
+plain hand, or a big one the hand is close to); the danger is defence.py's (高手 only). Only discards keeping
+the lowest shanten are candidates (breaking the hand for value or safety measured worse in the duel). With no
+value to gain and no danger it plays as the baseline: the lowest shanten, the most useful tiles, then the same
+discard order (baseline.py). Claims are the baseline's, dropped when they would leave only dangerous tiles;
+kongs, the opening and the haidi are decided by what they bring. Nothing here names a variant or reads
+anything but the Observation.
 """
 
 from __future__ import annotations
