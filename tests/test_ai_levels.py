@@ -78,7 +78,8 @@ def test_keeps_one_suit_one_tile_away() -> None:
 
 def test_folds_with_a_far_hand_against_two_exposed_kongs() -> None:
     """docs/ai.md "Defence": seat 2 shows two exposed kongs late in the hand; with a hand three tiles from
-    ready the expert throws a tile seat 2 threw himself, where the baseline throws a tile he may wait on."""
+    ready the expert throws a tile seat 2 threw himself, where the baseline throws a tile he may wait on (both
+    keep the shanten: safety alone never breaks the hand)."""
     opp = {
         "melds": (Meld(MeldKind.KONG_EXPOSED, 20, 1), Meld(MeldKind.KONG_EXPOSED, 15, 3)),
         "discards": tuple(parse_tiles("56m4489s166778p")),

@@ -166,28 +166,36 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Acti
     if not discards:
         return legal[0]
     tile, s_disc, _ = _best_discard(ev, counts, discards, rng)
-    if kongs:
-        best_kong: tuple[int, int, Action] | None = None
-        for t in sorted({a.tile for a in kongs if a.tile is not None}):
-            if counts[t] == 4:
-                melds = (*ev.melds, Meld(MeldKind.KONG_CONCEALED, t))
-                after = _remove(counts, (t,) * 4)
-            else:
-                melds = tuple(
-                    Meld(MeldKind.KONG_ADDED, t, m.from_seat)
-                    if m.kind == MeldKind.PUNG and m.tile == t
-                    else m
-                    for m in ev.melds
-                )
-                after = _remove(counts, (t,))
-            kev = ev.with_melds(melds)
-            s_k, u_k = kev.value(after)
-            if s_k <= s_disc and (best_kong is None or (s_k, -u_k) < (best_kong[0], -best_kong[1])):
-                options = [a for a in kongs if a.tile == t]
-                best_kong = (s_k, u_k, _kong_mode(kev, after, options))
-        if best_kong is not None:
-            return best_kong[2]
+    kong = best_kong(ev, counts, kongs, s_disc)
+    if kong is not None:
+        return kong
     return next(a for a in legal if a.act == Act.DISCARD and a.tile == tile)
+
+
+def _kong_after(ev: Evaluator, counts: Counts, t: int) -> tuple[tuple[Meld, ...], Counts]:
+    """(the melds, the concealed tiles) after a kong of ``t`` on this seat's turn: concealed (暗杠) when it
+    holds all four, else added to its pung (补杠)."""
+    if counts[t] == 4:
+        return (*ev.melds, Meld(MeldKind.KONG_CONCEALED, t)), _remove(counts, (t,) * 4)
+    melds = tuple(
+        Meld(MeldKind.KONG_ADDED, t, m.from_seat) if m.kind == MeldKind.PUNG and m.tile == t else m
+        for m in ev.melds
+    )
+    return melds, _remove(counts, (t,))
+
+
+def best_kong(ev: Evaluator, counts: Counts, kongs: Sequence[Action], s_disc: int) -> Action | None:
+    """The kong to make on this seat's turn, if one does not raise the shanten above ``s_disc`` (the best
+    discard's): the lowest shanten, then the most useful tiles, then the lowest tile."""
+    best: tuple[int, int, Action] | None = None
+    for t in sorted({a.tile for a in kongs if a.tile is not None}):
+        melds, after = _kong_after(ev, counts, t)
+        kev = ev.with_melds(melds)
+        s_k, u_k = kev.value(after)
+        if s_k <= s_disc and (best is None or (s_k, -u_k) < (best[0], -best[1])):
+            options = [a for a in kongs if a.tile == t]
+            best = (s_k, u_k, _kong_mode(kev, after, options))
+    return best[2] if best is not None else None
 
 
 def _kong_mode(ev: Evaluator, after: Counts, options: Sequence[Action]) -> Action:
@@ -201,6 +209,67 @@ def _kong_mode(ev: Evaluator, after: Counts, options: Sequence[Action]) -> Actio
     return bu
 
 
+ClaimKey = tuple[int, int, int]
+
+
+def _claim_kong(
+    ev: Evaluator, counts: Counts, tile: int, src: int | None, claims: Sequence[Action], s0: int
+) -> tuple[ClaimKey, Action] | None:
+    """A kong on the discard, ranked, when it does not raise the shanten ``s0`` (None otherwise)."""
+    if counts[tile] < 3:
+        return None
+    kev = ev.with_melds((*ev.melds, Meld(MeldKind.KONG_EXPOSED, tile, src)))
+    after = _remove(counts, (tile,) * 3)
+    s, u = kev.value(after)
+    if s > s0:
+        return None
+    chosen = _kong_mode(kev, after, [x for x in claims if x.act == Act.KONG])
+    return (s, -u, -_CLAIM_RANK[Act.KONG]), chosen
+
+
+def claimed_meld(a: Action, tile: int, src: int | None) -> tuple[Meld, tuple[int, ...]]:
+    """(the meld, the tiles it takes from the hand) of a 碰 or 吃 of ``tile``."""
+    if a.act == Act.PUNG:
+        return Meld(MeldKind.PUNG, tile, src), (tile, tile)
+    assert a.tile is not None
+    return Meld(MeldKind.CHOW, a.tile, src), tuple(x for x in (a.tile, a.tile + 1, a.tile + 2) if x != tile)
+
+
+class _Hand:
+    """The hand as it is before a claim: its level, and its useful tiles counted once (lazily)."""
+
+    def __init__(self, ev: Evaluator, counts: Counts) -> None:
+        self.ev = ev
+        self.counts = counts
+        self.level = ev.level(counts)
+        self.s0 = self.level[0]
+        self._u0: int | None = None
+
+    def useful(self) -> int:
+        if self._u0 is None:
+            self._u0 = self.ev.finish(self.counts, self.level)[1]
+        return self._u0
+
+
+def _claim_meld(
+    hand: _Hand, a: Action, tile: int, src: int | None, rng: random.Random
+) -> tuple[ClaimKey, Action] | None:
+    """A 碰 or 吃, ranked, when the best discard after it lowers the shanten, or keeps it without losing
+    useful tiles (None otherwise)."""
+    ev, counts, s0 = hand.ev, hand.counts, hand.s0
+    meld, used = claimed_meld(a, tile, src)
+    after = _remove(counts, used)
+    mev = ev.with_melds((*ev.melds, meld))
+    held = [t for t in range(NUM_KINDS) if after[t]]
+    if not held:
+        return None
+    _, s, u = _best_discard(mev, after, held, rng, worst=s0)
+    u0 = hand.useful() if s == s0 else None
+    if s < s0 or (s == s0 and u >= (u0 or 0) and s0 > -1):
+        return (s, -u, -_CLAIM_RANK[a.act]), a
+    return None
+
+
 def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
     pass_action = next((a for a in legal if a.act == Act.PASS), legal[0])
     claims = [a for a in legal if a.act in _CLAIM_RANK]
@@ -208,45 +277,16 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Act
     if not claims or tile is None:
         return pass_action
     ev = Evaluator(obs)
-    counts = to_counts(obs.hand)
-    level0 = ev.level(counts)
-    s0 = level0[0]
-    u0: int | None = None  # the useful tiles of the hand as it is: counted once a claim keeps its shanten
+    hand = _Hand(ev, to_counts(obs.hand))
     src = obs.claim_from
-    best: tuple[tuple[int, int, int], Action] | None = None
+    best: tuple[ClaimKey, Action] | None = None
     for a in claims:
         if a.act == Act.KONG:
-            if counts[tile] < 3:
-                continue
-            kev = ev.with_melds((*ev.melds, Meld(MeldKind.KONG_EXPOSED, tile, src)))
-            after = _remove(counts, (tile,) * 3)
-            s, u = kev.value(after)
-            if s > s0:
-                continue
-            chosen = _kong_mode(kev, after, [x for x in claims if x.act == Act.KONG])
-            key = (s, -u, -_CLAIM_RANK[Act.KONG])
-            if best is None or key < best[0]:
-                best = (key, chosen)
-            continue
-        if a.act == Act.PUNG:
-            meld = Meld(MeldKind.PUNG, tile, src)
-            used: tuple[int, ...] = (tile, tile)
+            found = _claim_kong(ev, hand.counts, tile, src, claims, hand.s0)
         else:
-            assert a.tile is not None
-            meld = Meld(MeldKind.CHOW, a.tile, src)
-            used = tuple(x for x in (a.tile, a.tile + 1, a.tile + 2) if x != tile)
-        after = _remove(counts, used)
-        mev = ev.with_melds((*ev.melds, meld))
-        held = [t for t in range(NUM_KINDS) if after[t]]
-        if not held:
-            continue
-        _, s, u = _best_discard(mev, after, held, rng, worst=s0)
-        if s == s0 and u0 is None:
-            u0 = ev.finish(counts, level0)[1]
-        if s < s0 or (s == s0 and u >= (u0 or 0) and s0 > -1):
-            key = (s, -u, -_CLAIM_RANK[a.act])
-            if best is None or key < best[0]:
-                best = (key, a)
+            found = _claim_meld(hand, a, tile, src, rng)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
     return best[1] if best is not None else pass_action
 
 

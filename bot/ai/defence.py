@@ -109,72 +109,103 @@ def _loss(table: Table, me: int, o: int, melds: tuple[Meld, ...], route: str, su
     return price(table, info, False, o, me, hand, melds)
 
 
+def _threat_loss(
+    table: Table, me: int, o: int, melds: tuple[Meld, ...], signals: tuple[bool, int | None], order: list[int]
+) -> float:
+    """What this seat pays dealing into ``o``: the big hand his melds point to if it pays more than a plain
+    one; where a plain hand cannot win on a discard, a quarter of what a big one would."""
+    pungs, one = signals
+    plain = _loss(table, me, o, melds, PLAIN, order)
+    big_losses = []
+    if pungs:
+        big_losses.append(_loss(table, me, o, melds, PUNGS, order))
+    if one is not None:
+        big_losses.append(_loss(table, me, o, melds, ONE_SUIT, [one]))
+    big_loss = max(big_losses, default=0.0)
+    if big_loss > 0:
+        return max(plain, big_loss)
+    if plain > 0:
+        return plain
+    pungs_loss = _loss(table, me, o, melds, PUNGS, order)
+    return 0.25 * max(pungs_loss, _loss(table, me, o, melds, ONE_SUIT, order[:1]))
+
+
+def _run_weight(unseen: Sequence[int], t: int) -> float:
+    """How many ways the unseen tiles make a run wait on suited ``t`` (two-sided and edge, closed ×0.6)."""
+    r = t % 9
+    seq = 0.0
+    if r >= 2:
+        seq += unseen[t - 2] * unseen[t - 1]
+    if r <= 6:
+        seq += unseen[t + 1] * unseen[t + 2]
+    if 1 <= r <= 7:
+        seq += 0.6 * unseen[t - 1] * unseen[t + 1]
+    return seq
+
+
+def _wait_weights(
+    ps: PublicSeat,
+    kinds: Sequence[int],
+    unseen: Sequence[int],
+    dead: frozenset[int],
+    signals: tuple[bool, int | None],
+) -> list[float]:
+    """Per tile: how likely, relatively, it is one of ``ps``'s waits (not yet scaled)."""
+    pungs, one = signals
+    weights = [0.0] * NUM_KINDS
+    own = set(ps.discards)
+    for t in kinds:
+        if t < SUITED_KINDS and t // 9 in dead:
+            continue
+        seq = _run_weight(unseen, t) if t < SUITED_KINDS else 0.0
+        n = unseen[t]
+        pair = 0.5 * n * (n - 1) / 2 + 0.3 * n
+        if pungs:
+            seq *= 0.25
+            pair *= 2.0
+        w = seq + pair
+        if one is not None and (t >= SUITED_KINDS or t // 9 != one):
+            w *= 0.15
+        if t in own:
+            w *= _OWN_DISCARD
+        weights[t] = w
+    return weights
+
+
+def _threat(
+    obs: Observation, table: Table, ps: PublicSeat, unseen: Sequence[int], kinds: Sequence[int]
+) -> Threat | None:
+    """Opponent ``ps`` as a threat to this seat's discards (None: nothing to fear from him)."""
+    o = ps.seat
+    dead = dead_suits(table, o)
+    live = [s for s in table_suits(table) if s not in dead]
+    melds = _shown(ps)
+    signals = _signals(melds)
+    meld_suits = [m.tile // 9 for m in melds if m.tile < SUITED_KINDS]
+    order = list(dict.fromkeys([*meld_suits, *live]))
+    order = [s for s in order if s in live] or list(live)
+    loss = _threat_loss(table, obs.seat, o, melds, signals, order)
+    if loss <= 0:
+        return None
+    weights = _wait_weights(ps, kinds, unseen, dead, signals)
+    total = sum(weights)
+    if total <= 0:
+        return None
+    scale = _AVG_WAITS / total
+    waits = tuple(min(0.95, w * scale) for w in weights)
+    pungs, one = signals
+    return Threat(o, _ready(ps, dead), loss, waits, pungs or one is not None)
+
+
 def read_threats(obs: Observation, table: Table, unseen: Sequence[int], kinds: Sequence[int]) -> list[Threat]:
     """Every opponent still in play, as a threat to this seat's discards."""
-    me = obs.seat
     out = []
-    all_suits = table_suits(table)
     for ps in obs.seats:
-        o = ps.seat
-        if o == me or ps.won:
+        if ps.seat == obs.seat or ps.won:
             continue
-        dead = dead_suits(table, o)
-        live = [s for s in all_suits if s not in dead]
-        melds = _shown(ps)
-        pungs, one = _signals(melds)
-        meld_suits = [m.tile // 9 for m in melds if m.tile < SUITED_KINDS]
-        order = list(dict.fromkeys([*meld_suits, *live]))
-        order = [s for s in order if s in live] or list(live)
-        plain = _loss(table, me, o, melds, PLAIN, order)
-        big_losses = []
-        if pungs:
-            big_losses.append(_loss(table, me, o, melds, PUNGS, order))
-        if one is not None:
-            big_losses.append(_loss(table, me, o, melds, ONE_SUIT, [one]))
-        big_loss = max(big_losses, default=0.0)
-        if big_loss > 0:
-            loss = max(plain, big_loss)
-        elif plain > 0:
-            loss = plain
-        else:  # a plain hand cannot win on a discard here: only a big one could
-            loss = 0.25 * max(
-                _loss(table, me, o, melds, PUNGS, order), _loss(table, me, o, melds, ONE_SUIT, order[:1])
-            )
-        if loss <= 0:
-            continue
-        weights = [0.0] * NUM_KINDS
-        own = set(ps.discards)
-        for t in kinds:
-            if t < SUITED_KINDS:
-                if t // 9 in dead:
-                    continue
-                r = t % 9
-                seq = 0.0
-                if r >= 2:
-                    seq += unseen[t - 2] * unseen[t - 1]
-                if r <= 6:
-                    seq += unseen[t + 1] * unseen[t + 2]
-                if 1 <= r <= 7:
-                    seq += 0.6 * unseen[t - 1] * unseen[t + 1]
-            else:
-                seq = 0.0
-            n = unseen[t]
-            pair = 0.5 * n * (n - 1) / 2 + 0.3 * n
-            if pungs:
-                seq *= 0.25
-                pair *= 2.0
-            w = seq + pair
-            if one is not None and (t >= SUITED_KINDS or t // 9 != one):
-                w *= 0.15
-            if t in own:
-                w *= _OWN_DISCARD
-            weights[t] = w
-        total = sum(weights)
-        if total <= 0:
-            continue
-        scale = _AVG_WAITS / total
-        waits = tuple(min(0.95, w * scale) for w in weights)
-        out.append(Threat(o, _ready(ps, dead), loss, waits, pungs or one is not None))
+        th = _threat(obs, table, ps, unseen, kinds)
+        if th is not None:
+            out.append(th)
     return out
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Level:
     """One strength of the AI. ``value``: it weighs what a hand pays (big hands, 番, birds through the
-    variant) and plays toward it; ``defence``: it reads danger from the table and folds or plays safe."""
+    variant) and plays toward it; ``defence``: it reads danger from the table and plays the safer tile.
+    Neither breaks the hand: a discard other than the fastest one keeps its shanten."""
 
     id: str
     label_zh: str
@@ -40,9 +41,9 @@ NORMAL = Level(
     "normal",
     "普通",
     "Normal",
-    "看番数：离大牌（清一色、碰碰胡、七对……）近时会多等一步去做大牌，但不防守。",
-    "Weighs hand values: goes for a big hand (one suit, all pungs, seven pairs …) when it is close; no "
-    "defence.",
+    "看番数：不拖慢手牌时，向大牌（清一色、碰碰胡、七对……）靠拢，但不防守。",
+    "Weighs hand values: steers toward a big hand (one suit, all pungs, seven pairs …) when that costs the "
+    "hand no speed; no defence.",
     value=True,
     defence=False,
 )
@@ -50,9 +51,9 @@ EXPERT = Level(
     "expert",
     "高手",
     "Expert",
-    "既做大牌也防守：看别家的碰杠、定缺和打出的牌判断谁快听了，手牌远时弃胡打安全牌。",
-    "Plays for value and defends: reads who looks ready from melds, void suits and discards, and folds "
-    "with a far hand.",
+    "既做大牌也防守：看别家的碰杠、定缺和打出的牌判断谁快听了，不拖慢手牌时打更安全的牌。",
+    "Plays for value and defends: reads who looks ready from melds, void suits and discards, and throws "
+    "the safer tile when that costs the hand no speed.",
     value=True,
     defence=True,
 )

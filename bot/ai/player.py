@@ -5,10 +5,12 @@ Every discard is scored as what the hand left is expected to win minus what the 
     score(t) = P(win | shanten, useful tiles, wall left) × value of the hand − danger(t)
 
 The value is the variant's own price of the hand (value.py: exact per wait when ready, else the best route: a
-plain hand, or a big one the hand is close to); the danger is defence.py's (高手 only). With no value to gain
-and no danger it plays as the baseline: the lowest shanten, the most useful tiles, then the same discard
-order (baseline.py). Claims compare the best score after the claim with passing; kongs, the opening and the
-haidi are decided by what they bring. Nothing here names a variant or reads anything but the Observation.
+plain hand, or a big one the hand is close to); the danger is defence.py's (高手 only). Only discards keeping
+the lowest shanten are candidates (breaking the hand for value or safety measured worse in the duel). With no
+value to gain and no danger it plays as the baseline: the lowest shanten, the most useful tiles, then the same
+discard order (baseline.py). Claims are the baseline's, dropped when they would leave only dangerous tiles;
+kongs, the opening and the haidi are decided by what they bring. Nothing here names a variant or reads
+anything but the Observation.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from engine.shanten import shanten_shape
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, to_counts
 
 from . import baseline
-from .baseline import Evaluator, _discard_order, _kong_mode, _remove
+from .baseline import Evaluator, _discard_order, _remove, best_kong, claimed_meld
 from .defence import danger, dead_suits, read_threats, table_suits
 from .levels import Level
 from .value import (
@@ -206,8 +208,9 @@ _DEVIATE_SHARE = 0.1
 
 
 def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: random.Random) -> list[Scored]:
-    """Every discard among ``tiles`` worth a look (those at most one step off the lowest shanten; with
-    danger about, all of them)."""
+    """Every discard among ``tiles`` worth a look: those keeping the lowest shanten (with a lowest of 0, the
+    1-shanten ones too: a 'ready' shape may have no real wait), as ``pick`` never takes a discard that raises
+    it. A tie-break draw is taken for every discard, looked at or not, so the draws stay in step."""
     ev = rd.ev
     view = ev.shape.discards(counts)
     cand = []
@@ -217,23 +220,20 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
         after = tuple(c)
         cand.append((view.shanten(t, after), t, after))
     low = min(x[0] for x in cand)
-    limit = low + 1
+    limit = 1 if low == 0 else low
     pair_258 = ev.variant.shapes.pair_258
     out = []
     for shape_s, t, after in cand:
         tie = rng.random()
-        if shape_s > limit and rd.danger is None:
-            continue
         if shape_s > limit:
-            s, useful, waits = shape_s, 0, None
+            continue
+        waits = _waits(ev, after) if shape_s == 0 else None
+        if shape_s == 0 and waits:
+            s, useful = 0, sum(rd.unseen[w] for w in waits)
         else:
-            waits = _waits(ev, after) if shape_s == 0 else None
-            if shape_s == 0 and waits:
-                s, useful = 0, sum(rd.unseen[w] for w in waits)
-            else:
-                s = 1 if shape_s == 0 else shape_s
-                useful = view.useful(t, after, s, ev.unseen, ev.variant.wait_candidates(after, ev.melds))
-                waits = None
+            s = 1 if shape_s == 0 else shape_s
+            useful = view.useful(t, after, s, ev.unseen, ev.variant.wait_candidates(after, ev.melds))
+            waits = None
         p, v = rd.attack(after, ev.melds, s, useful, waits)
         d = rd.danger[t] if rd.danger is not None else 0.0
         out.append(Scored(t, s, useful, _discard_order(counts, t, pair_258), tie, p, v, d))
@@ -241,12 +241,13 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
 
 
 def pick(scored: Sequence[Scored]) -> Scored:
-    """The baseline's discard, unless another has a reason (a pricier win, less danger) and a clearly
-    better expected score."""
+    """The baseline's discard, unless another keeping its shanten has a reason (a pricier win, less danger)
+    and a clearly better expected score. Neither value nor safety breaks the hand: raising the shanten for
+    either measured worse in the duel (docs/ai.md)."""
     base = min(scored, key=lambda x: x.key)
     best = base
     for x in scored:
-        if x is base:
+        if x is base or x.s > base.s:
             continue
         if not (x.v >= _VALUE_REASON * base.v or x.danger <= base.danger - _DANGER_REASON):
             continue
@@ -268,29 +269,10 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: 
     ev = rd.ev
     counts = to_counts(obs.hand)
     chosen = pick(_score_discards(rd, counts, discards, rng))
-    tile, s_disc = chosen.tile, chosen.s
-    if kongs:
-        best_kong: tuple[int, int, Action] | None = None
-        for t in sorted({a.tile for a in kongs if a.tile is not None}):
-            if counts[t] == 4:
-                melds = (*ev.melds, Meld(MeldKind.KONG_CONCEALED, t))
-                after = _remove(counts, (t,) * 4)
-            else:
-                melds = tuple(
-                    Meld(MeldKind.KONG_ADDED, t, m.from_seat)
-                    if m.kind == MeldKind.PUNG and m.tile == t
-                    else m
-                    for m in ev.melds
-                )
-                after = _remove(counts, (t,))
-            kev = ev.with_melds(melds)
-            s_k, u_k = kev.value(after)
-            if s_k <= s_disc and (best_kong is None or (s_k, -u_k) < (best_kong[0], -best_kong[1])):
-                options = [a for a in kongs if a.tile == t]
-                best_kong = (s_k, u_k, _kong_mode(kev, after, options))
-        if best_kong is not None:
-            return best_kong[2]
-    return next(a for a in legal if a.act == Act.DISCARD and a.tile == tile)
+    kong = best_kong(ev, counts, kongs, chosen.s)
+    if kong is not None:
+        return kong
+    return next(a for a in legal if a.act == Act.DISCARD and a.tile == chosen.tile)
 
 
 def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level: Level) -> Action:
@@ -316,13 +298,7 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
     # passing keeps the safest tile of the hand for the next discard
     stay = p0 * v0 - min(rd.danger[t] for t in range(NUM_KINDS) if counts[t])
     src = obs.claim_from
-    if base_choice.act == Act.PUNG:
-        meld = Meld(MeldKind.PUNG, tile, src)
-        used: tuple[int, ...] = (tile, tile)
-    else:
-        assert base_choice.tile is not None
-        meld = Meld(MeldKind.CHOW, base_choice.tile, src)
-        used = tuple(x for x in (base_choice.tile, base_choice.tile + 1, base_choice.tile + 2) if x != tile)
+    meld, used = claimed_meld(base_choice, tile, src)
     after = _remove(counts, used)
     held = [t for t in range(NUM_KINDS) if after[t]]
     crd = Reader(obs, level, (*ev.melds, meld))

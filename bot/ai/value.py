@@ -168,77 +168,89 @@ def _fits(counts: Sequence[int], melds: tuple[Meld, ...]) -> bool:
     return max(_totals(counts, melds)) <= 4
 
 
-def example(route: str, melds: tuple[Meld, ...], suits: Sequence[int]) -> Counts | None:
-    """A complete hand of ``route`` around ``melds`` in ``suits`` (the first is the main one): concealed
-    counts with 14 − 3·melds tiles, or None when the route cannot be made around these melds."""
-    sets = 4 - len(melds)
-    if sets < 0 or not suits:
+def _example_pairs(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
+    """七对: five pairs of the main suit, two of the second (or two more of the main)."""
+    if melds:
         return None
-    a = suits[0]
-    b = suits[1] if len(suits) > 1 else a
+    c = [0] * NUM_KINDS
+    for r in (0, 2, 4, 6, 8):
+        c[a * 9 + r] = 2
+    for r in (1, 5) if a != b else (3, 7):
+        c[b * 9 + r] += 2
+    return tuple(c)
+
+
+def _example_258(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
+    """将将胡: a pair and pungs, all of 2/5/8, the main suits first."""
+    if any(m.kind == MeldKind.CHOW or not is_258(m.tile) for m in melds):
+        return None
+    c = [0] * NUM_KINDS
+    need = 14 - 3 * len(melds)
+    pieces = [2] + [3] * ((need - 2) // 3)
+    total = _totals(c, melds)
+    kinds = [s * 9 + r for s in (a, b, *(x for x in range(3) if x not in (a, b))) for r in (1, 4, 7)]
+    for n in pieces:
+        t = next((k for k in kinds if total[k] == 0), None)
+        if t is None:
+            return None
+        c[t] += n
+        total[t] += n
+    return tuple(c)
+
+
+def _example_one_suit(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
+    """一色: runs and a pair of the main suit, around melds of that suit only."""
     meld_suits = {m.tile // 9 for m in melds if m.tile < SUITED_KINDS}
-    if route == PAIRS:
-        if melds:
-            return None
-        c = [0] * NUM_KINDS
-        for r in (0, 2, 4, 6, 8):
-            c[a * 9 + r] = 2
-        for r in (1, 5) if a != b else (3, 7):
-            c[b * 9 + r] += 2
-        return tuple(c)
-    if route == ALL_258:
-        if any(m.kind == MeldKind.CHOW or not is_258(m.tile) for m in melds):
-            return None
-        c = [0] * NUM_KINDS
-        need = 14 - 3 * len(melds)
-        pieces = [2] + [3] * ((need - 2) // 3)  # a pair and pungs, all of 2/5/8
-        total = _totals(c, melds)
-        kinds = [s * 9 + r for s in (a, b, *(x for x in range(3) if x not in (a, b))) for r in (1, 4, 7)]
-        for n in pieces:
-            t = next((k for k in kinds if total[k] == 0), None)
-            if t is None:
-                return None
-            c[t] += n
-            total[t] += n
-        return tuple(c)
-    if route == ONE_SUIT:
-        if meld_suits - {a} or any(m.tile >= SUITED_KINDS for m in melds):
-            return None
-        patterns = ((0, 3, 6, 1), (1, 4, 0, 5), (2, 5, 0, 6))
-        for starts in patterns:
-            for pair in (4, 1, 7, 2, 8, 0):
-                c = [0] * NUM_KINDS
-                for r in starts[:sets]:
-                    for x in range(3):
-                        c[a * 9 + r + x] += 1
-                c[a * 9 + pair] += 2
-                if _fits(c, melds):
-                    return tuple(c)
+    if meld_suits - {a} or any(m.tile >= SUITED_KINDS for m in melds):
         return None
-    if route == PUNGS:
-        if any(m.kind == MeldKind.CHOW for m in melds):
-            return None
-        order = [(a, r) for r in (0, 8, 2, 6)] + [(b, r) for r in (0, 8, 2, 6)]
-        for skip in range(4):
+    patterns = ((0, 3, 6, 1), (1, 4, 0, 5), (2, 5, 0, 6))
+    for starts in patterns:
+        for pair in (4, 1, 7, 2, 8, 0):
             c = [0] * NUM_KINDS
-            cand = order[skip:] + order[:skip]
-            made = 0
-            for s, r in cand:
-                if made == sets:
-                    break
-                t = s * 9 + r
-                c[t] += 3
-                if _fits(c, melds):
-                    made += 1
-                else:
-                    c[t] -= 3
-            for pair in (3, 5, 1, 7):
-                c[b * 9 + pair] += 2
-                if made == sets and _fits(c, melds):
-                    return tuple(c)
-                c[b * 9 + pair] -= 2
+            for r in starts[:sets]:
+                for x in range(3):
+                    c[a * 9 + r + x] += 1
+            c[a * 9 + pair] += 2
+            if _fits(c, melds):
+                return tuple(c)
+    return None
+
+
+def _pungs_from(
+    order: Sequence[tuple[int, int]], melds: tuple[Meld, ...], sets: int
+) -> tuple[list[int], int]:
+    """(counts, pungs made): up to ``sets`` pungs of ``order``'s tiles (suit, rank) that fit beside melds."""
+    c = [0] * NUM_KINDS
+    made = 0
+    for s, r in order:
+        if made == sets:
+            break
+        t = s * 9 + r
+        c[t] += 3
+        if _fits(c, melds):
+            made += 1
+        else:
+            c[t] -= 3
+    return c, made
+
+
+def _example_pungs(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
+    """碰碰胡: pungs of terminals and 3/7s of the main suits and a pair of the second."""
+    if any(m.kind == MeldKind.CHOW for m in melds):
         return None
-    # PLAIN: runs in two suits and a 2/5/8 pair (a small hand wherever one needs it)
+    order = [(a, r) for r in (0, 8, 2, 6)] + [(b, r) for r in (0, 8, 2, 6)]
+    for skip in range(4):
+        c, made = _pungs_from(order[skip:] + order[:skip], melds, sets)
+        for pair in (3, 5, 1, 7):
+            c[b * 9 + pair] += 2
+            if made == sets and _fits(c, melds):
+                return tuple(c)
+            c[b * 9 + pair] -= 2
+    return None
+
+
+def _example_plain(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
+    """A plain hand: runs in two suits and a 2/5/8 pair (a small hand wherever one needs it)."""
     runs = [(a, 0), (b, 3), (a, 6), (b, 0), (a, 3), (b, 6)]
     for shift in range(3):
         for ps, pr in ((a, 4), (b, 1), (a, 7), (b, 4)):
@@ -250,6 +262,26 @@ def example(route: str, melds: tuple[Meld, ...], suits: Sequence[int]) -> Counts
             if _fits(c, melds):
                 return tuple(c)
     return None
+
+
+_EXAMPLES = {
+    PAIRS: _example_pairs,
+    ALL_258: _example_258,
+    ONE_SUIT: _example_one_suit,
+    PUNGS: _example_pungs,
+}
+
+
+def example(route: str, melds: tuple[Meld, ...], suits: Sequence[int]) -> Counts | None:
+    """A complete hand of ``route`` around ``melds`` in ``suits`` (the first is the main one): concealed
+    counts with 14 − 3·melds tiles, or None when the route cannot be made around these melds. A route not
+    named among the big ones builds a plain hand."""
+    sets = 4 - len(melds)
+    if sets < 0 or not suits:
+        return None
+    a = suits[0]
+    b = suits[1] if len(suits) > 1 else a
+    return _EXAMPLES.get(route, _example_plain)(melds, a, b, sets)
 
 
 # ------------------------------------------------------------------ how far a hand is from a route
