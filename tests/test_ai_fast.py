@@ -85,7 +85,7 @@ def _check_discards(variant: str, seed: str, cold: bool, full: bool) -> int:
     rs = get_variant(variant)
     rng = random.Random(seed)
     checked = 0
-    for counts, melds in _hands14(variant, HANDS, seed):
+    for i, (counts, melds) in enumerate(_hands14(variant, HANDS, seed)):
         if cold:
             clear_caches()
         shape = rs.hand_shape(melds)
@@ -104,7 +104,7 @@ def _check_discards(variant: str, seed: str, cold: bool, full: bool) -> int:
             for at in (s, s + 1):  # the AI may count at a 'ready' shape's real shanten, one more
                 got = view.useful(t, after, at, unseen, extra)
                 assert got == shape.useful(after, at, unseen, extra), (format_hand(after, melds), at)
-            if full and type(shape) is HandShape:  # each tile tried in full: slow, once
+            if full and i % 2 == 0 and type(shape) is HandShape:  # each tile tried in full: slow, half
                 want = ref.useful(rs.shapes, melds, after, unseen, extra)
                 assert view.useful(t, after, s, unseen, extra) == want, format_hand(after, melds)
             checked += 1
@@ -114,7 +114,8 @@ def _check_discards(variant: str, seed: str, cold: bool, full: bool) -> int:
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
 def test_discards_match_the_plain_shanten_and_useful(variant: str) -> None:
     """Every discard of random 3k+2 hands: Discards' shanten and useful == HandShape's of the hand less that
-    tile == each tile tried in full; the memos filled by one pass and read by the next."""
+    tile, and on every other hand == each tile tried in full (tests/reference.py: slow); the memos filled by
+    one pass and read by the next."""
     assert _check_discards(variant, f"discards/{variant}", cold=False, full=True) > HANDS
     assert _check_discards(variant, f"discards/{variant}", cold=False, full=False) > HANDS  # memos warm now
 
