@@ -23,13 +23,13 @@ from .bot_support import (
 from .fake_telegram import FakeTelegramServer
 
 # seed_base 0: the first hand of each of these is won by an AI seat, as the line says (Alice on 托管 after two
-# timeouts, played by the AI's default level: a change of that level may change who wins); in Alice's
+# timeouts, played by the AI's default level, expert: a change of that level may change who wins); in Alice's
 # private result her own discard is 你点炮
 WINS = {
-    "changsha": "胡牌：电脑3 小胡（Alice 点炮）",
+    "changsha": "胡牌：电脑2 小胡（Alice 点炮）",
     "hengyang": "胡牌：电脑1 平和（电脑3 点炮）",
     "xiangyin": "胡牌：电脑2 小胡（自摸）",
-    "shaoyang": "胡牌：电脑1 平胡 + 自摸",  # its hand names say 自摸 already: not twice
+    "shaoyang": "胡牌：电脑2 平胡 + 自摸",  # its hand names say 自摸 already: not twice
 }
 
 

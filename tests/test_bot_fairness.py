@@ -67,7 +67,7 @@ def test_the_pause_view_is_the_engines_claim_window(variant: str) -> None:
         rng = random.Random(seed)
         while state.phase != Phase.ENDED:
             seat = engine.to_act(state)[0]
-            action = ai.choose(engine.observe(state, seat), rng)
+            action = ai.choose(engine.observe(state, seat), rng, ai.BASELINE_LEVEL)
             before = state
             state, _ = engine.apply(before, action)
             moment = claim_moment(before, action)
@@ -122,11 +122,12 @@ def test_windows_opened_by_public_events_pause_the_same_whoever_can_decide(
 ) -> None:
     """The uniform pause covers 开杠's turned-up tiles and the 海底 windows too: the moment comes from
     the public events alone; during it every chat shows the table as it was before, with those events as
-    the latest moves - nothing that depends on whether someone (a human) may now decide."""
+    the latest moves - nothing that depends on whether someone (a human) may now decide. The seeds were found
+    with the baseline AI level, which plays the hand."""
     state = engine.new_hand(engine.get_variant(variant), seed)
     rng = random.Random(seed)
     while state.phase != Phase.ENDED:
-        action = ai.choose(engine.observe(state, engine.to_act(state)[0]), rng)
+        action = ai.choose(engine.observe(state, engine.to_act(state)[0]), rng, ai.BASELINE_LEVEL)
         before = state
         state, events = engine.apply(before, action)
         if any(e.kind == kind for e in events):

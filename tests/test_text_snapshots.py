@@ -28,14 +28,17 @@ MID = 24  # actions into the hand for the mid-hand texts
 
 
 def _hand(variant: str) -> tuple[State, State]:
-    """(the state ``MID`` actions in, the end of the hand) of a seeded AI hand."""
+    """(the state ``MID`` actions in, the end of the hand) of a seeded AI hand, played by the baseline level
+    (fixed, so the snapshots do not follow the default level)."""
     rs = engine.get_variant(variant)
     state = engine.new_hand(rs, 11)
     rng = random.Random(11)
     mid = None
     n = 0
     while state.phase != Phase.ENDED:
-        state, _ = engine.apply(state, ai.choose(observe(state, engine.to_act(state)[0]), rng))
+        state, _ = engine.apply(
+            state, ai.choose(observe(state, engine.to_act(state)[0]), rng, ai.BASELINE_LEVEL)
+        )
         n += 1
         if n == MID:
             mid = state

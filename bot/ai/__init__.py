@@ -4,7 +4,7 @@
 a table setting): ``easy`` is the AI of earlier versions (``baseline.py``: tile efficiency only, kept so
 the duel of ``bench/ai_duel.py`` can always be rerun), ``normal`` adds hand values (``value.py``), ``expert``
 adds defence (``defence.py``); ``player.py`` decides for both. The default (AI seats, 托管) is the strongest
-level as the duel measures it: today still the baseline (docs/ai.md has the figures). Nothing here names a
+level as the duel measures it: the expert (docs/ai.md has the figures). Nothing here names a
 variant: what differs comes through the variant interface (``engine/variant.py``).
 """
 

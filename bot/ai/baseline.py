@@ -156,25 +156,9 @@ def _best_discard(
     return t, best, most
 
 
-def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
-    ev = Evaluator(obs)
-    counts = to_counts(obs.hand)
-    discards = [a.tile for a in legal if a.act == Act.DISCARD and a.tile is not None]
-    kongs = [a for a in legal if a.act == Act.KONG and a.tile is not None]
-    if len(discards) == 1 and not kongs:
-        return next(a for a in legal if a.act == Act.DISCARD)
-    if not discards:
-        return legal[0]
-    tile, s_disc, _ = _best_discard(ev, counts, discards, rng)
-    kong = best_kong(ev, counts, kongs, s_disc)
-    if kong is not None:
-        return kong
-    return next(a for a in legal if a.act == Act.DISCARD and a.tile == tile)
-
-
-def _kong_after(ev: Evaluator, counts: Counts, t: int) -> tuple[tuple[Meld, ...], Counts]:
-    """(the melds, the concealed tiles) after a kong of ``t`` on this seat's turn: concealed (暗杠) when it
-    holds all four, else added to its pung (补杠)."""
+def _kong_hand(ev: Evaluator, counts: Counts, t: int) -> tuple[tuple[Meld, ...], Counts]:
+    """(melds, concealed tiles) after a kong of ``t`` on this seat's turn: concealed with four held, else a
+    pung of ``t`` made into a kong."""
     if counts[t] == 4:
         return (*ev.melds, Meld(MeldKind.KONG_CONCEALED, t)), _remove(counts, (t,) * 4)
     melds = tuple(
@@ -185,17 +169,34 @@ def _kong_after(ev: Evaluator, counts: Counts, t: int) -> tuple[tuple[Meld, ...]
 
 
 def best_kong(ev: Evaluator, counts: Counts, kongs: Sequence[Action], s_disc: int) -> Action | None:
-    """The kong to make on this seat's turn, if one does not raise the shanten above ``s_disc`` (the best
-    discard's): the lowest shanten, then the most useful tiles, then the lowest tile."""
+    """The kong to make on this seat's turn, if any: the one leaving the lowest shanten, then the most useful
+    tiles, among those no worse than ``s_disc`` (the shanten of the discard it would replace)."""
     best: tuple[int, int, Action] | None = None
     for t in sorted({a.tile for a in kongs if a.tile is not None}):
-        melds, after = _kong_after(ev, counts, t)
+        melds, after = _kong_hand(ev, counts, t)
         kev = ev.with_melds(melds)
         s_k, u_k = kev.value(after)
         if s_k <= s_disc and (best is None or (s_k, -u_k) < (best[0], -best[1])):
             options = [a for a in kongs if a.tile == t]
             best = (s_k, u_k, _kong_mode(kev, after, options))
     return best[2] if best is not None else None
+
+
+def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
+    ev = Evaluator(obs)
+    counts = to_counts(obs.hand)
+    discards = [a.tile for a in legal if a.act == Act.DISCARD and a.tile is not None]
+    kongs = [a for a in legal if a.act == Act.KONG and a.tile is not None]
+    if len(discards) == 1 and not kongs:
+        return next(a for a in legal if a.act == Act.DISCARD)
+    if not discards:
+        return legal[0]
+    tile, s_disc, _ = _best_discard(ev, counts, discards, rng)
+    if kongs:
+        kong = best_kong(ev, counts, kongs, s_disc)
+        if kong is not None:
+            return kong
+    return next(a for a in legal if a.act == Act.DISCARD and a.tile == tile)
 
 
 def _kong_mode(ev: Evaluator, after: Counts, options: Sequence[Action]) -> Action:
@@ -209,13 +210,21 @@ def _kong_mode(ev: Evaluator, after: Counts, options: Sequence[Action]) -> Actio
     return bu
 
 
-ClaimKey = tuple[int, int, int]
+def claimed_meld(a: Action, tile: int, src: int | None) -> tuple[Meld, tuple[int, ...]]:
+    """(the meld, the tiles it takes from the hand) of claiming ``tile`` by the pung or chow ``a``."""
+    if a.act == Act.PUNG:
+        return Meld(MeldKind.PUNG, tile, src), (tile, tile)
+    assert a.tile is not None
+    return Meld(MeldKind.CHOW, a.tile, src), tuple(x for x in (a.tile, a.tile + 1, a.tile + 2) if x != tile)
+
+
+_ClaimKey = tuple[int, int, int]
 
 
 def _claim_kong(
-    ev: Evaluator, counts: Counts, tile: int, src: int | None, claims: Sequence[Action], s0: int
-) -> tuple[ClaimKey, Action] | None:
-    """A kong on the discard, ranked, when it does not raise the shanten ``s0`` (None otherwise)."""
+    ev: Evaluator, counts: Counts, tile: int, src: int | None, s0: int, claims: Sequence[Action]
+) -> tuple[_ClaimKey, Action] | None:
+    """(rank key, action) of claiming ``tile`` for a kong, when it keeps the shanten at most ``s0``."""
     if counts[tile] < 3:
         return None
     kev = ev.with_melds((*ev.melds, Meld(MeldKind.KONG_EXPOSED, tile, src)))
@@ -227,47 +236,18 @@ def _claim_kong(
     return (s, -u, -_CLAIM_RANK[Act.KONG]), chosen
 
 
-def claimed_meld(a: Action, tile: int, src: int | None) -> tuple[Meld, tuple[int, ...]]:
-    """(the meld, the tiles it takes from the hand) of a 碰 or 吃 of ``tile``."""
-    if a.act == Act.PUNG:
-        return Meld(MeldKind.PUNG, tile, src), (tile, tile)
-    assert a.tile is not None
-    return Meld(MeldKind.CHOW, a.tile, src), tuple(x for x in (a.tile, a.tile + 1, a.tile + 2) if x != tile)
-
-
-class _Hand:
-    """The hand as it is before a claim: its level, and its useful tiles counted once (lazily)."""
-
-    def __init__(self, ev: Evaluator, counts: Counts) -> None:
-        self.ev = ev
-        self.counts = counts
-        self.level = ev.level(counts)
-        self.s0 = self.level[0]
-        self._u0: int | None = None
-
-    def useful(self) -> int:
-        if self._u0 is None:
-            self._u0 = self.ev.finish(self.counts, self.level)[1]
-        return self._u0
-
-
-def _claim_meld(
-    hand: _Hand, a: Action, tile: int, src: int | None, rng: random.Random
-) -> tuple[ClaimKey, Action] | None:
-    """A 碰 or 吃, ranked, when the best discard after it lowers the shanten, or keeps it without losing
-    useful tiles (None otherwise)."""
-    ev, counts, s0 = hand.ev, hand.counts, hand.s0
+def _claim_set(
+    ev: Evaluator, counts: Counts, a: Action, tile: int, src: int | None, rng: random.Random, s0: int
+) -> tuple[int, int] | None:
+    """(shanten, useful tiles) after claiming ``tile`` by the pung or chow ``a`` and the best discard (only
+    the shanten when it would be above ``s0``); None when the claim would leave nothing to throw."""
     meld, used = claimed_meld(a, tile, src)
     after = _remove(counts, used)
-    mev = ev.with_melds((*ev.melds, meld))
     held = [t for t in range(NUM_KINDS) if after[t]]
     if not held:
         return None
-    _, s, u = _best_discard(mev, after, held, rng, worst=s0)
-    u0 = hand.useful() if s == s0 else None
-    if s < s0 or (s == s0 and u >= (u0 or 0) and s0 > -1):
-        return (s, -u, -_CLAIM_RANK[a.act]), a
-    return None
+    _, s, u = _best_discard(ev.with_melds((*ev.melds, meld)), after, held, rng, worst=s0)
+    return s, u
 
 
 def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -277,16 +257,28 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Act
     if not claims or tile is None:
         return pass_action
     ev = Evaluator(obs)
-    hand = _Hand(ev, to_counts(obs.hand))
+    counts = to_counts(obs.hand)
+    level0 = ev.level(counts)
+    s0 = level0[0]
+    u0: int | None = None  # the useful tiles of the hand as it is: counted once a claim keeps its shanten
     src = obs.claim_from
-    best: tuple[ClaimKey, Action] | None = None
+    best: tuple[_ClaimKey, Action] | None = None
     for a in claims:
         if a.act == Act.KONG:
-            found = _claim_kong(ev, hand.counts, tile, src, claims, hand.s0)
-        else:
-            found = _claim_meld(hand, a, tile, src, rng)
-        if found is not None and (best is None or found[0] < best[0]):
-            best = found
+            found = _claim_kong(ev, counts, tile, src, s0, claims)
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
+            continue
+        found_set = _claim_set(ev, counts, a, tile, src, rng, s0)
+        if found_set is None:
+            continue
+        s, u = found_set
+        if s == s0 and u0 is None:
+            u0 = ev.finish(counts, level0)[1]
+        if s < s0 or (s == s0 and u >= (u0 or 0) and s0 > -1):
+            key = (s, -u, -_CLAIM_RANK[a.act])
+            if best is None or key < best[0]:
+                best = (key, a)
     return best[1] if best is not None else pass_action
 
 

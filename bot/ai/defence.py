@@ -8,7 +8,9 @@ would win his hand — from what this seat sees only (melds, discards, choices, 
   as a win on this seat's discard (value.py); a hand that cannot win on a discard costs nothing.
 * Which tiles: each tile's share of the waits a ready hand could have, counted from the unseen copies it would
   need (two-sided and edge waits, closed waits, pair waits); a tile of a suit he cannot win with is safe, a
-  tile he threw himself is much less likely, an all-pungs hand waits on pairs, a one-suit hand on its suit.
+  tile he threw himself is much less likely, an all-pungs hand waits on pairs, a one-suit hand on its suit;
+  a tile another seat threw since his last discard without his winning on it is seldom his wait
+  (``passed_tiles``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Observation
+from engine import Observation, Phase
 from engine.melds import Meld, MeldKind
 from engine.observe import PublicSeat
 from engine.tiles import NUM_KINDS, SUITED_KINDS
@@ -29,6 +31,9 @@ _READY_BY_DISCARDS = (0.0, 0.03, 0.1, 0.2, 0.38, 0.55, 0.7, 0.8, 0.92)
 _READY_PER_MELD = 0.2  # each shown meld takes this share of what is left toward ready
 _AVG_WAITS = 2.2  # tiles a ready hand waits on, on average
 _OWN_DISCARD = 0.35  # a tile he threw himself (no 振听 here: he may still wait on it, seldom)
+# a tile thrown by another seat since his last discard that he did not win on: not his wait now, if he wins
+# whenever he can (the turn order is read from the rivers, which a claim can upset: not taken as certain)
+_PASSED = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +117,8 @@ def _loss(table: Table, me: int, o: int, melds: tuple[Meld, ...], route: str, su
 def _threat_loss(
     table: Table, me: int, o: int, melds: tuple[Meld, ...], signals: tuple[bool, int | None], order: list[int]
 ) -> float:
-    """What this seat pays dealing into ``o``: the big hand his melds point to if it pays more than a plain
-    one; where a plain hand cannot win on a discard, a quarter of what a big one would."""
+    """What this seat pays dealing into ``o``: the plain hand or the big one his melds point to, the pricier;
+    where a plain hand cannot win on a discard, a quarter of what a big one would."""
     pungs, one = signals
     plain = _loss(table, me, o, melds, PLAIN, order)
     big_losses = []
@@ -126,12 +131,16 @@ def _threat_loss(
         return max(plain, big_loss)
     if plain > 0:
         return plain
-    pungs_loss = _loss(table, me, o, melds, PUNGS, order)
-    return 0.25 * max(pungs_loss, _loss(table, me, o, melds, ONE_SUIT, order[:1]))
+    # a plain hand cannot win on a discard here: only a big one could
+    return 0.25 * max(
+        _loss(table, me, o, melds, PUNGS, order), _loss(table, me, o, melds, ONE_SUIT, order[:1])
+    )
 
 
-def _run_weight(unseen: Sequence[int], t: int) -> float:
-    """How many ways the unseen tiles make a run wait on suited ``t`` (two-sided and edge, closed ×0.6)."""
+def _run_weight(t: int, unseen: Sequence[int]) -> float:
+    """How many ways ``t`` completes a run wait (two-sided and edge, closed at 0.6), from unseen copies."""
+    if t >= SUITED_KINDS:
+        return 0.0
     r = t % 9
     seq = 0.0
     if r >= 2:
@@ -143,39 +152,64 @@ def _run_weight(unseen: Sequence[int], t: int) -> float:
     return seq
 
 
-def _wait_weights(
-    ps: PublicSeat,
-    kinds: Sequence[int],
-    unseen: Sequence[int],
-    dead: frozenset[int],
-    signals: tuple[bool, int | None],
-) -> list[float]:
-    """Per tile: how likely, relatively, it is one of ``ps``'s waits (not yet scaled)."""
+def _wait_weight(t: int, unseen: Sequence[int], signals: tuple[bool, int | None], own: set[int]) -> float:
+    """How likely ``t`` is among an opponent's waits, before scaling: run and pair waits from the unseen
+    copies, bent by what his melds point to and by his own discards."""
     pungs, one = signals
-    weights = [0.0] * NUM_KINDS
-    own = set(ps.discards)
-    for t in kinds:
-        if t < SUITED_KINDS and t // 9 in dead:
+    seq = _run_weight(t, unseen)
+    n = unseen[t]
+    pair = 0.5 * n * (n - 1) / 2 + 0.3 * n
+    if pungs:
+        seq *= 0.25
+        pair *= 2.0
+    w = seq + pair
+    if one is not None and (t >= SUITED_KINDS or t // 9 != one):
+        w *= 0.15
+    if t in own:
+        w *= _OWN_DISCARD
+    return w
+
+
+def passed_tiles(obs: Observation) -> dict[int, frozenset[int]]:
+    """Per opponent: the tiles other seats have thrown since his last discard without his winning on them.
+
+    Read backwards through the turn order from the latest discard (during a claim window that discard is
+    still on offer, so only the ones before it count): each seat's newest river tile was thrown after the
+    discards of the seats before it. A seat that has won and left play has thrown nothing since."""
+    last = obs.last_discard
+    if last is None:
+        return {}
+    n = len(obs.seats)
+    first, tile = last
+    offered = obs.phase == Phase.CLAIM
+    out: dict[int, frozenset[int]] = {}
+    seen: set[int] = set()
+    seat = first
+    for step in range(n):
+        ps = obs.seats[seat]
+        if ps.won and not ps.locked and step:
+            seat = (seat - 1) % n
             continue
-        seq = _run_weight(unseen, t) if t < SUITED_KINDS else 0.0
-        n = unseen[t]
-        pair = 0.5 * n * (n - 1) / 2 + 0.3 * n
-        if pungs:
-            seq *= 0.25
-            pair *= 2.0
-        w = seq + pair
-        if one is not None and (t >= SUITED_KINDS or t // 9 != one):
-            w *= 0.15
-        if t in own:
-            w *= _OWN_DISCARD
-        weights[t] = w
-    return weights
+        if seat != obs.seat and step:
+            out[seat] = frozenset(seen)
+        if step == 0:
+            if not offered:
+                seen.add(tile)
+        elif ps.discards:
+            seen.add(ps.discards[-1])
+        seat = (seat - 1) % n
+    return out
 
 
 def _threat(
-    obs: Observation, table: Table, ps: PublicSeat, unseen: Sequence[int], kinds: Sequence[int]
+    obs: Observation,
+    table: Table,
+    ps: PublicSeat,
+    unseen: Sequence[int],
+    kinds: Sequence[int],
+    passed: frozenset[int] = frozenset(),
 ) -> Threat | None:
-    """Opponent ``ps`` as a threat to this seat's discards (None: nothing to fear from him)."""
+    """One opponent as a threat to this seat's discards (None: he cannot cost anything)."""
     o = ps.seat
     dead = dead_suits(table, o)
     live = [s for s in table_suits(table) if s not in dead]
@@ -187,7 +221,14 @@ def _threat(
     loss = _threat_loss(table, obs.seat, o, melds, signals, order)
     if loss <= 0:
         return None
-    weights = _wait_weights(ps, kinds, unseen, dead, signals)
+    weights = [0.0] * NUM_KINDS
+    own = set(ps.discards)
+    for t in kinds:
+        if t < SUITED_KINDS and t // 9 in dead:
+            continue
+        weights[t] = _wait_weight(t, unseen, signals, own)
+        if t in passed and not ps.wins:
+            weights[t] *= _PASSED
     total = sum(weights)
     if total <= 0:
         return None
@@ -200,10 +241,11 @@ def _threat(
 def read_threats(obs: Observation, table: Table, unseen: Sequence[int], kinds: Sequence[int]) -> list[Threat]:
     """Every opponent still in play, as a threat to this seat's discards."""
     out = []
+    passed = passed_tiles(obs) if _PASSED < 1.0 else {}
     for ps in obs.seats:
         if ps.seat == obs.seat or ps.won:
             continue
-        th = _threat(obs, table, ps, unseen, kinds)
+        th = _threat(obs, table, ps, unseen, kinds, passed.get(ps.seat, frozenset()))
         if th is not None:
             out.append(th)
     return out

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Level:
     """One strength of the AI. ``value``: it weighs what a hand pays (big hands, 番, birds through the
-    variant) and plays toward it; ``defence``: it reads danger from the table and plays the safer tile.
-    Neither breaks the hand: a discard other than the fastest one keeps its shanten."""
+    variant) and plays toward it; ``defence``: it reads danger from the table and folds or plays safe."""
 
     id: str
     label_zh: str
@@ -41,9 +40,9 @@ NORMAL = Level(
     "normal",
     "普通",
     "Normal",
-    "看番数：不拖慢手牌时，向大牌（清一色、碰碰胡、七对……）靠拢，但不防守。",
-    "Weighs hand values: steers toward a big hand (one suit, all pungs, seven pairs …) when that costs the "
-    "hand no speed; no defence.",
+    "看番数：同样快的打法里，留下离大牌（清一色、碰碰胡、七对……）更近的牌，但不防守。",
+    "Weighs hand values: of equally fast discards, keeps the hand closer to a big one (one suit, all pungs, "
+    "seven pairs …); no defence.",
     value=True,
     defence=False,
 )
@@ -51,9 +50,9 @@ EXPERT = Level(
     "expert",
     "高手",
     "Expert",
-    "既做大牌也防守：看别家的碰杠、定缺和打出的牌判断谁快听了，不拖慢手牌时打更安全的牌。",
-    "Plays for value and defends: reads who looks ready from melds, void suits and discards, and throws "
-    "the safer tile when that costs the hand no speed.",
+    "既做大牌也防守：看别家的碰杠、定缺和打出的牌判断谁快听了，同样快的打法里打更安全的牌。",
+    "Plays for value and defends: reads who looks ready from melds, void suits and discards, and throws the "
+    "safer of equally fast discards.",
     value=True,
     defence=True,
 )
@@ -63,10 +62,9 @@ LEVELS: tuple[Level, ...] = (EASY, NORMAL, EXPERT)
 LEVEL_IDS: tuple[str, ...] = tuple(lv.id for lv in LEVELS)
 # the level that plays as the first AI did (the duel's baseline: bench/ai_duel.py)
 BASELINE_LEVEL = EASY.id
-# The default (AI seats, 托管) is the strongest level *as measured*: the duel (docs/ai.md) does not yet show
-# the expert ahead of the baseline, so the baseline plays by default until it does; then this becomes
-# EXPERT.id.
-DEFAULT_LEVEL = BASELINE_LEVEL
+# The default (AI seats, 托管) is the strongest level *as measured*: the duel (docs/ai.md) shows the expert
+# ahead of the baseline.
+DEFAULT_LEVEL = EXPERT.id
 
 
 def get_level(level_id: str) -> Level:

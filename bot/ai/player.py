@@ -5,12 +5,10 @@ Every discard is scored as what the hand left is expected to win minus what the 
     score(t) = P(win | shanten, useful tiles, wall left) × value of the hand − danger(t)
 
 The value is the variant's own price of the hand (value.py: exact per wait when ready, else the best route: a
-plain hand, or a big one the hand is close to); the danger is defence.py's (高手 only). Only discards keeping
-the lowest shanten are candidates (breaking the hand for value or safety measured worse in the duel). With no
-value to gain and no danger it plays as the baseline: the lowest shanten, the most useful tiles, then the same
-discard order (baseline.py). Claims are the baseline's, dropped when they would leave only dangerous tiles;
-kongs, the opening and the haidi are decided by what they bring. Nothing here names a variant or reads
-anything but the Observation.
+plain hand, or a big one the hand is close to); the danger is defence.py's (高手 only). With no value to gain
+and no danger it plays as the baseline: the lowest shanten, the most useful tiles, then the same discard
+order (baseline.py). Claims compare the best score after the claim with passing; kongs, the opening and the
+haidi are decided by what they bring. Nothing here names a variant or reads anything but the Observation.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ from engine.shanten import shanten_shape
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, to_counts
 
 from . import baseline
-from .baseline import Evaluator, _discard_order, _remove, best_kong, claimed_meld
+from .baseline import Evaluator, _discard_order, _remove
 from .defence import danger, dead_suits, read_threats, table_suits
 from .levels import Level
 from .value import (
@@ -205,12 +203,14 @@ _VALUE_REASON = 1.25
 _DANGER_REASON = 0.03
 _DEVIATE = 0.03  # … and an expected score better by this (底分) and this share of the baseline's
 _DEVIATE_SHARE = 0.1
+# a safer discard may give up this share of the baseline's useful tiles, no more
+_SAFE_USEFUL = 0.8
 
 
 def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: random.Random) -> list[Scored]:
-    """Every discard among ``tiles`` worth a look: those keeping the lowest shanten (with a lowest of 0, the
-    1-shanten ones too: a 'ready' shape may have no real wait), as ``pick`` never takes a discard that raises
-    it. A tie-break draw is taken for every discard, looked at or not, so the draws stay in step."""
+    """Every discard among ``tiles`` at the lowest shanten (the variant's: a 'ready' shape without a real wait
+    is 1-shanten, so the shape's next step is read too), with what the hand left is worth; ``pick`` chooses
+    among them."""
     ev = rd.ev
     view = ev.shape.discards(counts)
     cand = []
@@ -220,11 +220,11 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
         after = tuple(c)
         cand.append((view.shanten(t, after), t, after))
     low = min(x[0] for x in cand)
-    limit = 1 if low == 0 else low
+    limit = low + 1
     pair_258 = ev.variant.shapes.pair_258
-    out = []
+    read = []
     for shape_s, t, after in cand:
-        tie = rng.random()
+        tie = rng.random()  # drawn for every discard, so the draws do not depend on which are scored
         if shape_s > limit:
             continue
         waits = _waits(ev, after) if shape_s == 0 else None
@@ -234,6 +234,12 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
             s = 1 if shape_s == 0 else shape_s
             useful = view.useful(t, after, s, ev.unseen, ev.variant.wait_candidates(after, ev.melds))
             waits = None
+        read.append((s, useful, waits, t, after, tie))
+    best_s = min(r[0] for r in read)
+    out = []
+    for s, useful, waits, t, after, tie in read:
+        if s > best_s:
+            continue  # never picked: only the values of discards at the lowest shanten are worth reading
         p, v = rd.attack(after, ev.melds, s, useful, waits)
         d = rd.danger[t] if rd.danger is not None else 0.0
         out.append(Scored(t, s, useful, _discard_order(counts, t, pair_258), tie, p, v, d))
@@ -241,17 +247,17 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
 
 
 def pick(scored: Sequence[Scored]) -> Scored:
-    """The baseline's discard, unless another keeping its shanten has a reason (a pricier win, less danger)
-    and a clearly better expected score. Neither value nor safety breaks the hand: raising the shanten for
-    either measured worse in the duel (docs/ai.md)."""
+    """The baseline's discard, unless another as close to winning (the same shanten) has a reason — a pricier
+    win, or less danger without giving up many useful tiles — and a clearly better expected score. Neither
+    value nor safety is bought with a step away from winning: measured in the duel, that lost (docs/ai.md)."""
     base = min(scored, key=lambda x: x.key)
     best = base
     for x in scored:
-        if x is base or x.s > base.s:
+        if x is base or x.s != base.s:
             continue
-        if not (x.v >= _VALUE_REASON * base.v or x.danger <= base.danger - _DANGER_REASON):
-            continue
-        if x.ev > best.ev:
+        pricier = x.v >= _VALUE_REASON * base.v
+        safer = x.danger <= base.danger - _DANGER_REASON and x.useful >= _SAFE_USEFUL * base.useful
+        if (pricier or safer) and x.ev > best.ev:
             best = x
     if best is not base and best.ev > base.ev + _DEVIATE + _DEVIATE_SHARE * abs(base.ev):
         return best
@@ -266,12 +272,12 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: 
     if not discards:
         return legal[0]
     rd = Reader(obs, level)
-    ev = rd.ev
     counts = to_counts(obs.hand)
     chosen = pick(_score_discards(rd, counts, discards, rng))
-    kong = best_kong(ev, counts, kongs, chosen.s)
-    if kong is not None:
-        return kong
+    if kongs:
+        kong = baseline.best_kong(rd.ev, counts, kongs, chosen.s)
+        if kong is not None:
+            return kong
     return next(a for a in legal if a.act == Act.DISCARD and a.tile == chosen.tile)
 
 
@@ -297,8 +303,7 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
     p0, v0 = rd.attack(counts, ev.melds, s0, u0, waits)
     # passing keeps the safest tile of the hand for the next discard
     stay = p0 * v0 - min(rd.danger[t] for t in range(NUM_KINDS) if counts[t])
-    src = obs.claim_from
-    meld, used = claimed_meld(base_choice, tile, src)
+    meld, used = baseline.claimed_meld(base_choice, tile, obs.claim_from)
     after = _remove(counts, used)
     held = [t for t in range(NUM_KINDS) if after[t]]
     crd = Reader(obs, level, (*ev.melds, meld))

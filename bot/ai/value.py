@@ -164,12 +164,13 @@ def _totals(counts: Sequence[int], melds: tuple[Meld, ...]) -> list[int]:
     return total
 
 
-def _fits(counts: Sequence[int], melds: tuple[Meld, ...]) -> bool:
-    return max(_totals(counts, melds)) <= 4
+def _fits(counts: Sequence[int], melds: tuple[Meld, ...], cap: int) -> bool:
+    """The example and the melds hold at most ``cap`` copies of any kind."""
+    return max(_totals(counts, melds)) <= cap
 
 
-def _example_pairs(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
-    """七对: five pairs of the main suit, two of the second (or two more of the main)."""
+def _example_pairs(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: int) -> Counts | None:
+    """七对: five pairs in the main suit and two in the second (or two more in the main one)."""
     if melds:
         return None
     c = [0] * NUM_KINDS
@@ -180,7 +181,7 @@ def _example_pairs(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts
     return tuple(c)
 
 
-def _example_258(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
+def _example_258(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: int) -> Counts | None:
     """将将胡: a pair and pungs, all of 2/5/8, the main suits first."""
     if any(m.kind == MeldKind.CHOW or not is_258(m.tile) for m in melds):
         return None
@@ -198,8 +199,8 @@ def _example_258(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts |
     return tuple(c)
 
 
-def _example_one_suit(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
-    """一色: runs and a pair of the main suit, around melds of that suit only."""
+def _example_one_suit(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: int) -> Counts | None:
+    """一色: runs and a pair in the main suit, around melds all of that suit."""
     meld_suits = {m.tile // 9 for m in melds if m.tile < SUITED_KINDS}
     if meld_suits - {a} or any(m.tile >= SUITED_KINDS for m in melds):
         return None
@@ -211,15 +212,16 @@ def _example_one_suit(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Cou
                 for x in range(3):
                     c[a * 9 + r + x] += 1
             c[a * 9 + pair] += 2
-            if _fits(c, melds):
+            if _fits(c, melds, cap):
                 return tuple(c)
     return None
 
 
 def _pungs_from(
-    order: Sequence[tuple[int, int]], melds: tuple[Meld, ...], sets: int
+    order: Sequence[tuple[int, int]], melds: tuple[Meld, ...], sets: int, cap: int
 ) -> tuple[list[int], int]:
-    """(counts, pungs made): up to ``sets`` pungs of ``order``'s tiles (suit, rank) that fit beside melds."""
+    """Pungs of ``order``'s tiles, in order, that still fit around ``melds``, up to ``sets``: (counts,
+    how many were made)."""
     c = [0] * NUM_KINDS
     made = 0
     for s, r in order:
@@ -227,30 +229,30 @@ def _pungs_from(
             break
         t = s * 9 + r
         c[t] += 3
-        if _fits(c, melds):
+        if _fits(c, melds, cap):
             made += 1
         else:
             c[t] -= 3
     return c, made
 
 
-def _example_pungs(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
-    """碰碰胡: pungs of terminals and 3/7s of the main suits and a pair of the second."""
+def _example_pungs(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: int) -> Counts | None:
+    """碰碰胡: pungs of terminals and 3/7s in the main suits and a pair in the second."""
     if any(m.kind == MeldKind.CHOW for m in melds):
         return None
     order = [(a, r) for r in (0, 8, 2, 6)] + [(b, r) for r in (0, 8, 2, 6)]
     for skip in range(4):
-        c, made = _pungs_from(order[skip:] + order[:skip], melds, sets)
+        c, made = _pungs_from(order[skip:] + order[:skip], melds, sets, cap)
         for pair in (3, 5, 1, 7):
             c[b * 9 + pair] += 2
-            if made == sets and _fits(c, melds):
+            if made == sets and _fits(c, melds, cap):
                 return tuple(c)
             c[b * 9 + pair] -= 2
     return None
 
 
-def _example_plain(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts | None:
-    """A plain hand: runs in two suits and a 2/5/8 pair (a small hand wherever one needs it)."""
+def _example_plain(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: int) -> Counts | None:
+    """The plain hand: runs in two suits and a 2/5/8 pair (a small hand wherever one needs it)."""
     runs = [(a, 0), (b, 3), (a, 6), (b, 0), (a, 3), (b, 6)]
     for shift in range(3):
         for ps, pr in ((a, 4), (b, 1), (a, 7), (b, 4)):
@@ -259,7 +261,7 @@ def _example_plain(melds: tuple[Meld, ...], a: int, b: int, sets: int) -> Counts
                 for x in range(3):
                     c[s * 9 + r + x] += 1
             c[ps * 9 + pr] += 2
-            if _fits(c, melds):
+            if _fits(c, melds, cap):
                 return tuple(c)
     return None
 
@@ -274,14 +276,18 @@ _EXAMPLES = {
 
 def example(route: str, melds: tuple[Meld, ...], suits: Sequence[int]) -> Counts | None:
     """A complete hand of ``route`` around ``melds`` in ``suits`` (the first is the main one): concealed
-    counts with 14 − 3·melds tiles, or None when the route cannot be made around these melds. A route not
-    named among the big ones builds a plain hand."""
+    counts with 14 − 3·melds tiles, or None when the route cannot be made around these melds (a route not
+    named: the plain hand)."""
     sets = 4 - len(melds)
     if sets < 0 or not suits:
         return None
     a = suits[0]
     b = suits[1] if len(suits) > 1 else a
-    return _EXAMPLES.get(route, _example_plain)(melds, a, b, sets)
+    build = _EXAMPLES.get(route, _example_plain)
+    # first without all four copies of any kind: a 根 or a kong the hand does not have would make the example
+    # pay more than the hand would, and a far hand look pricier than a ready one (measured: it broke ready
+    # hands in 四川)
+    return build(melds, sets, a, b, 3) or build(melds, sets, a, b, 4)
 
 
 # ------------------------------------------------------------------ how far a hand is from a route
