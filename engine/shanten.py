@@ -666,8 +666,7 @@ class HandShape:
             pairs -= 1
         elif held == 1:
             pairs += 1
-        m = self.n_melds + trips
-        return 8 - 2 * m - min(max(0, pairs - 1), max(0, 4 - m)) - (1 if pairs else 0) < s
+        return _pungs_shanten(self.n_melds + trips, pairs) < s
 
     def useful(self, counts: Counts, s: int, unseen: Sequence[int], extra: Iterable[int] = ()) -> int:
         """How many unseen tiles would lower the shanten ``s`` of this 3k+1 hand (有效牌 / ukeire): held
