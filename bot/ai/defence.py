@@ -241,7 +241,7 @@ def _threat(
 def read_threats(obs: Observation, table: Table, unseen: Sequence[int], kinds: Sequence[int]) -> list[Threat]:
     """Every opponent still in play, as a threat to this seat's discards."""
     out = []
-    passed = passed_tiles(obs) if _PASSED < 1.0 else {}
+    passed = passed_tiles(obs)
     for ps in obs.seats:
         if ps.seat == obs.seat or ps.won:
             continue

@@ -207,14 +207,23 @@ def _example_one_suit(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: i
     patterns = ((0, 3, 6, 1), (1, 4, 0, 5), (2, 5, 0, 6))
     for starts in patterns:
         for pair in (4, 1, 7, 2, 8, 0):
-            c = [0] * NUM_KINDS
-            for r in starts[:sets]:
-                for x in range(3):
-                    c[a * 9 + r + x] += 1
-            c[a * 9 + pair] += 2
-            if _fits(c, melds, cap):
-                return tuple(c)
+            c = _runs_and_pair([(a, r) for r in starts[:sets]], (a, pair), melds, cap)
+            if c is not None:
+                return c
     return None
+
+
+def _runs_and_pair(
+    runs: Sequence[tuple[int, int]], pair: tuple[int, int], melds: tuple[Meld, ...], cap: int
+) -> Counts | None:
+    """Concealed counts of ``runs`` (suit, first rank) and a ``pair`` (suit, rank), if they fit around
+    ``melds`` with at most ``cap`` copies of a kind."""
+    c = [0] * NUM_KINDS
+    for s, r in runs:
+        for x in range(3):
+            c[s * 9 + r + x] += 1
+    c[pair[0] * 9 + pair[1]] += 2
+    return tuple(c) if _fits(c, melds, cap) else None
 
 
 def _pungs_from(
@@ -255,14 +264,10 @@ def _example_plain(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: int)
     """The plain hand: runs in two suits and a 2/5/8 pair (a small hand wherever one needs it)."""
     runs = [(a, 0), (b, 3), (a, 6), (b, 0), (a, 3), (b, 6)]
     for shift in range(3):
-        for ps, pr in ((a, 4), (b, 1), (a, 7), (b, 4)):
-            c = [0] * NUM_KINDS
-            for s, r in runs[shift : shift + sets]:
-                for x in range(3):
-                    c[s * 9 + r + x] += 1
-            c[ps * 9 + pr] += 2
-            if _fits(c, melds, cap):
-                return tuple(c)
+        for pair in ((a, 4), (b, 1), (a, 7), (b, 4)):
+            c = _runs_and_pair(runs[shift : shift + sets], pair, melds, cap)
+            if c is not None:
+                return c
     return None
 
 
