@@ -9,9 +9,22 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 
-from engine import Act, Action, Phase, State, apply, legal_actions, observe, observe_public, to_act
+from engine import (
+    Act,
+    Action,
+    Observation,
+    Phase,
+    State,
+    Variant,
+    apply,
+    legal_actions,
+    new_hand,
+    observe,
+    observe_public,
+    to_act,
+)
 from engine.shape import shanten
 from engine.state import evaluate, evolve, evolve_seat
 from engine.tiles import remove_tile
@@ -186,3 +199,17 @@ def perft(state: State, depth: int) -> int:
     return sum(
         perft(apply(state, a)[0], depth - 1) for seat in to_act(state) for a in legal_actions(state, seat)
     )
+
+
+def selfplay_positions(
+    rs: Variant, seed: int, choose: Callable[[Observation, random.Random], Action]
+) -> Iterator[tuple[State, Observation]]:
+    """The positions of one seeded self-play hand, each (state, the observation of the seat to act) before
+    ``choose`` moves for that seat with its own generator (seeded "<seed>/<seat>", as bench/ai_bench.py)."""
+    state = new_hand(rs, seed)
+    rngs = [random.Random(f"{seed}/{i}") for i in range(state.num_seats)]
+    while state.phase != Phase.ENDED:
+        seat = to_act(state)[0]
+        obs = observe(state, seat)
+        yield state, obs
+        state, _ = apply(state, choose(obs, rngs[seat]))

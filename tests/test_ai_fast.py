@@ -43,6 +43,7 @@ from engine.shanten import Discards, HandShape, PlainDiscards, clear_caches
 from engine.tiles import NUM_KINDS, Counts, to_counts
 
 from . import reference as ref
+from .playout import selfplay_positions
 from .random_hands import winning_hand
 
 ALL_VARIANTS = tuple(VARIANTS)
@@ -194,18 +195,13 @@ def test_the_discard_search_decides_as_the_plain_one(variant: str) -> None:
     rs = get_variant(variant)
     compared = 0
     for seed in range(12):
-        state = new_hand(rs, seed)
-        rngs = [random.Random(f"{seed}/{i}") for i in range(4)]
-        while state.phase != Phase.ENDED:
-            seat = to_act(state)[0]
-            obs = observe(state, seat)
+        for _, obs in selfplay_positions(rs, seed, ai.choose):
             for ev, counts, tiles, worst in _searches(obs):
                 r1, r2 = random.Random(compared), random.Random(compared)
                 got = ai._best_discard(ev, counts, tiles, r1, worst)
                 assert got == plain_best_discard(ev, counts, tiles, r2, worst), (seed, obs.hand, tiles)
                 assert r1.random() == r2.random()
                 compared += 1
-            state, _ = apply(state, ai.choose(obs, rngs[seat]))
     assert compared > 300
 
 

@@ -15,9 +15,11 @@ import pytest
 
 import bot.ai as ai
 from bot.ai import baseline, defence, player, value
-from engine import VARIANTS, Act, Action, Observation, Phase, apply, get_variant, new_hand, observe, to_act
+from engine import VARIANTS, Act, Action, Observation, Phase, get_variant, new_hand, observe
 from engine.melds import Meld, MeldKind
 from engine.tiles import parse_tiles
+
+from .playout import selfplay_positions
 
 CS = get_variant("changsha")
 
@@ -143,16 +145,11 @@ def test_tiles_that_passed_an_opponent_are_seldom_his_waits() -> None:
     for variant in sorted(VARIANTS):
         rs = get_variant(variant)
         for seed in range(4):
-            state = new_hand(rs, seed)
-            rngs = [random.Random(f"{seed}/{i}") for i in range(4)]
-            while state.phase != Phase.ENDED:
-                seat = to_act(state)[0]
-                obs = observe(state, seat)
+            for state, obs in selfplay_positions(rs, seed, baseline.choose):
                 for o, tiles in defence.passed_tiles(obs).items():
                     s = state.seats[o]
                     real = set(rs.waits(s.counts, s.melds, state.options, s.choice))
                     pairs += len(tiles)
                     waits += len(tiles & real)
-                state, _ = apply(state, ai.choose(obs, rngs[seat], ai.BASELINE_LEVEL))
     assert pairs > 1000
     assert waits / pairs < 0.03, (waits, pairs)
