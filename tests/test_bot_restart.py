@@ -4,9 +4,11 @@ table goes on where it was: the hand replayed from the action log, panels re-sen
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from bot.table.service import TableService
@@ -24,6 +26,7 @@ from .bot_support import (
     lobby_message,
     open_table,
     play_hand,
+    press,
     service,
 )
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
@@ -249,6 +252,38 @@ async def test_a_result_cut_off_by_a_stop_reaches_each_player_once_after_the_res
         assert [c for c in tg.calls_to("sendMessage") if c.seq >= mark] == []
 
 
+@contextlib.contextmanager
+def refusals(words: str) -> Iterator[asyncio.Event]:
+    """An event set once the presenter logs a warning containing ``words`` (a write the database refused)."""
+    seen = asyncio.Event()
+
+    class Watch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if words in record.getMessage():
+                seen.set()
+
+    logger = logging.getLogger("bot.table.present")
+    logger.addHandler(handler := Watch(logging.WARNING))
+    try:
+        yield seen
+    finally:
+        logger.removeHandler(handler)
+
+
+def full_disk(db: Path, when: str, table: str) -> None:
+    """A trigger that refuses ``when`` (INSERT, DELETE) on ``table`` as a full disk would."""
+    with sqlite3.connect(db) as c:
+        c.execute(
+            f"CREATE TRIGGER full_disk BEFORE {when} ON {table} "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+
+
+def disk_freed(db: Path) -> None:
+    with sqlite3.connect(db) as c:
+        c.execute("DROP TRIGGER full_disk")
+
+
 async def test_a_panel_id_the_database_refused_is_stored_at_the_next_move(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
@@ -263,30 +298,16 @@ async def test_a_panel_id_the_database_refused_is_stored_at_the_next_move(
         with sqlite3.connect(db) as c:
             return dict(c.execute("SELECT user_id, message_id FROM panels"))
 
-    refused = asyncio.Event()
-
-    class Refusals(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            if "message id not stored" in record.getMessage():
-                refused.set()
-
-    logger = logging.getLogger("bot.table.present")
-    logger.addHandler(handler := Refusals(logging.WARNING))
-    try:
+    with refusals("message id not stored") as refused:
         async with bot_running(tg, db) as app:
             svc = service(app)
-            with sqlite3.connect(db) as c:
-                c.execute(
-                    "CREATE TRIGGER full_disk BEFORE INSERT ON panels "
-                    "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
-                )
+            full_disk(db, "INSERT", "panels")
             tid = await alone_at_a_hand(tg, svc, alice, group)
             panel = last_with_button(tg, alice, f"g|{tid}|")
             assert panel is not None
             await asyncio.wait_for(refused.wait(), 10)
             assert stored_panels() == {}
-            with sqlite3.connect(db) as c:
-                c.execute("DROP TRIGGER full_disk")
+            disk_freed(db)
             me = Player(tg, alice, tid)
             found = await me.wait_decision(lambda: False)
             assert found is not None
@@ -294,5 +315,35 @@ async def test_a_panel_id_the_database_refused_is_stored_at_the_next_move(
             await tg.wait_for(
                 lambda _: stored_panels() == {alice.id: panel.message_id}, what="the panel's id stored"
             )
-    finally:
-        logger.removeHandler(handler)
+
+
+async def test_a_sent_message_the_database_would_not_delete_is_deleted_at_the_next_move(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A one-off message is sent, but the database refuses to delete its outbox row (a trigger stands in for
+    a full disk): the row is deleted at the table's next move, so no later start sends the message again."""
+    db = tmp_path / "bot.db"
+    alice = tg.add_user("Alice", started=True)
+    bob = tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+
+    def outbox() -> list[str]:
+        with sqlite3.connect(db) as c:
+            return [r[0] for r in c.execute("SELECT text FROM outbox")]
+
+    with refusals("a sent message stays in the outbox") as refused:
+        async with bot_running(tg, db) as app:
+            svc = service(app)
+            tid, players = await two_at_a_table(tg, svc, alice, bob, group, "changsha")
+            await players[0].wait_decision(lambda: False)
+            full_disk(db, "DELETE", "outbox")
+            panel = last_with_button(tg, alice, f"A|{tid}")  # 托管: the group is told, by a one-off message
+            assert panel is not None
+            assert await press(tg, alice, panel, f"A|{tid}") == t("ans.auto", "en")
+            await asyncio.wait_for(refused.wait(), 10)
+            assert any("auto-play" in text for text in outbox())  # sent, and still there
+            disk_freed(db)
+            found = await players[1].wait_decision(lambda: False)
+            assert found is not None
+            players[1].press(found[0], found[1][0])
+            await tg.wait_for(lambda _: outbox() == [], what="the sent message's row deleted")

@@ -158,6 +158,9 @@ class Presenter:
         # ids of live messages sent anew that the database refused to store (a full disk), with the hands
         # whose result a lobby message delivered: tried again at each move of their table (``store_ids``)
         self._unstored: dict[tuple[int, int, str], tuple[int, list[int]]] = {}
+        # outbox rows sent whose deletion the database refused (a restart, a full disk): deleted again later
+        # (``delete_sent``), so that no later start sends them a second time
+        self._undeleted: set[int] = set()
         self.feed: Feed | None = None  # other channels (the Mini App): told of each publish (table/feed.py)
 
     # ------------------------------------------------------------------ names, labels, links
@@ -694,10 +697,24 @@ class Presenter:
     async def _sent(self, row_id: int) -> None:
         try:
             await self.storage.post_sent(row_id)
-        except StorageError as e:  # kept out of this process's queue; a restart sends it again
-            log.warning("a sent message stays in the outbox: %s", e)
+        except StorageError as e:  # kept out of this process's queue; deleted again at the next move
+            log.warning("a sent message stays in the outbox for now: %s", e)
+            self._undeleted.add(row_id)
             return
         self._queued.discard(row_id)
+
+    async def delete_sent(self) -> None:
+        """Delete the outbox rows sent whose deletion the database refused, now that it may answer: left
+        there, a restart would send them again. Tried at every move and, with several workers, at every
+        sweep of the cluster (bot/telegram/cluster.py)."""
+        for row_id in sorted(self._undeleted):
+            try:
+                await self.storage.post_sent(row_id)
+            except StorageError as e:
+                log.warning("a sent message stays in the outbox for now: %s", e)
+                return
+            self._undeleted.discard(row_id)
+            self._queued.discard(row_id)
 
     def note_timeout(self, rt: TableRuntime, seat: int, label: str) -> None:
         """Tell a player what the bot played for him when his time ran out: on his panel (edited, not a new
@@ -736,7 +753,10 @@ class Presenter:
     async def store_ids(self, rt: TableRuntime) -> None:
         """Store the ids of the table's live messages sent anew that are not stored yet. One the database
         refused (a full disk) is tried again at the table's next move, until it is stored: a restart then
-        edits the message the chat shows last, not an older one beside it with live buttons."""
+        edits the message the chat shows last, not an older one beside it with live buttons. Sent messages
+        the database would not delete are deleted again too (``delete_sent``)."""
+        if self._undeleted:
+            await self.delete_sent()
         if not self._unstored:  # every move asks: nearly always nothing to do
             return
         for (table_id, chat_id, key), (message_id, hands) in list(self._unstored.items()):

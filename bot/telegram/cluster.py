@@ -686,6 +686,8 @@ class Cluster:
                     sweep = loop.time() + SWEEP_S
                     for worker in await self.store.cut_stalled(STALLED_S):
                         log.warning("a session of worker %s stalled in a transaction: cut off", worker)
+                    if self.service is not None:  # sent messages whose deletion a database failure refused
+                        await self.service.present.delete_sent()
                     for table_id in await self.store.orphans(now - STALE_S):
                         log.info("table %s: its last worker is gone; shown again", table_id)
                         self.resync(table_id)
