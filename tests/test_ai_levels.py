@@ -153,3 +153,47 @@ def test_tiles_that_passed_an_opponent_are_seldom_his_waits() -> None:
                     waits += len(tiles & real)
     assert pairs > 1000
     assert waits / pairs < 0.03, (waits, pairs)
+
+
+def _with_kong(obs: Observation, tile: str) -> Observation:
+    t = parse_tiles(tile)[0]
+    return replace(obs, legal=(*obs.legal, Action(0, Act.KONG, t)), drawn=t)
+
+
+def test_makes_a_kong_the_variant_pays_for() -> None:
+    """docs/ai.md "Claims and kongs": 转转 pays a concealed kong at once, 2 from each other player
+    (docs/rules/zhuanzhuan.md §7.1). Four 4m also make 234m 444m 45m: the baseline keeps them (the kong costs
+    a step) and the value levels take the money, the closed wait being worth less. 长沙 pays no kong money:
+    there they play as the baseline."""
+    pays = _with_kong(position("2344445m567s79p99s", variant="zhuanzhuan"), "4m")
+    assert ai.choose(pays, random.Random(0), "easy").act == Act.DISCARD
+    for level in ("normal", "expert"):
+        assert ai.choose(pays, random.Random(0), level).act == Act.KONG, level
+    free = _with_kong(position("2344445m567s79p99s"), "4m")
+    assert ai.choose(free, random.Random(0), "expert") == ai.choose(free, random.Random(0), "easy")
+    assert ai.choose(free, random.Random(0), "expert").act == Act.DISCARD
+
+
+def test_a_kong_on_a_discard_for_its_money() -> None:
+    """docs/ai.md "Claims and kongs": seat 1 throws the fourth 4m; the baseline pungs it (the pung keeps more
+    ways to finish), the expert kongs it for the thrower's 3 (docs/rules/zhuanzhuan.md §7.1) and a tile from
+    the back."""
+    hand = tuple(sorted(parse_tiles("3444m567s789s79p9s")))
+    t4 = parse_tiles("4m")[0]
+    obs = position("3444m567s789s79p9s1p", variant="zhuanzhuan")
+    seats = list(obs.seats)
+    seats[0] = replace(seats[0], hand_size=13)
+    legal = (Action(0, Act.PASS), Action(0, Act.PUNG, t4), Action(0, Act.KONG, t4))
+    obs = replace(
+        obs,
+        phase=Phase.CLAIM,
+        current=1,
+        hand=hand,
+        drawn=None,
+        claim_tile=t4,
+        claim_from=1,
+        legal=legal,
+        seats=tuple(seats),
+    )
+    assert ai.choose(obs, random.Random(0), "easy").act == Act.PUNG
+    assert ai.choose(obs, random.Random(0), "expert").act == Act.KONG

@@ -34,6 +34,7 @@ from .value import (
     PUNGS,
     Table,
     example,
+    kong_money,
     p_win,
     price,
     route_shanten,
@@ -276,9 +277,41 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: 
     chosen = pick(_score_discards(rd, counts, discards, rng))
     if kongs:
         kong = baseline.best_kong(rd.ev, counts, kongs, chosen.s)
+        if kong is None and level.value:
+            kong = _paid_kong(rd, counts, kongs, chosen)
         if kong is not None:
             return kong
     return next(a for a in legal if a.act == Act.DISCARD and a.tile == chosen.tile)
+
+
+def _worth(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
+    """What the 3k+1 hand ``counts`` with ``melds`` is expected to win (P(win) × value)."""
+    ev = rd.ev if melds == rd.ev.melds else rd.ev.with_melds(melds)
+    s, ready = ev.level(counts)
+    waits = ev.waits(counts) if ready is not None else None
+    useful = ready if ready is not None else ev.finish(counts, (s, None))[1]
+    p, v = rd.attack(counts, melds, s, useful, waits)
+    return p * v
+
+
+def _paid_kong(rd: Reader, counts: Counts, kongs: Sequence[Action], chosen: Scored) -> Action | None:
+    """A kong the variant pays for (杠钱, 刮风下雨) although it costs a step toward winning: made when its
+    money and what the hand is still worth beat the discard's expected win."""
+    best: tuple[float, Action] | None = None
+    stay = chosen.p * chosen.v
+    for t in sorted({a.tile for a in kongs if a.tile is not None}):
+        kind = MeldKind.KONG_CONCEALED if counts[t] == 4 else MeldKind.KONG_ADDED
+        if kind == MeldKind.KONG_ADDED and t != rd.obs.drawn:
+            continue  # a fourth tile kept past a discard may pay nothing (四川's 过手杠)
+        money = kong_money(rd.table, rd.me, t, kind, None)
+        if money <= 0:
+            continue
+        melds, after = baseline._kong_hand(rd.ev, counts, t)
+        worth = money + _worth(rd, after, melds)
+        if worth > stay + _DEVIATE and (best is None or worth > best[0]):
+            options = [a for a in kongs if a.tile == t]
+            best = (worth, baseline._kong_mode(rd.ev.with_melds(melds), after, options))
+    return best[1] if best is not None else None
 
 
 def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level: Level) -> Action:
@@ -288,6 +321,10 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
     if not claims or tile is None:
         return pass_action
     base_choice = baseline._claim(obs, legal, rng)
+    if base_choice.act in (Act.PASS, Act.PUNG) and level.value:
+        paid = _paid_claim_kong(obs, legal, level, tile, base_choice, rng)
+        if paid is not None:
+            return paid
     if base_choice.act in (Act.PASS, Act.KONG) or not level.defence:
         # claims as the baseline makes them: claiming for value measured worse in the duel (docs/ai.md); a
         # kong never raises the shanten here, and brings its money and a free draw
@@ -297,12 +334,8 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
         return base_choice
     ev = rd.ev
     counts = to_counts(obs.hand)
-    s0, ready = ev.level(counts)
-    waits = ev.waits(counts) if s0 == 0 and ready is not None else None
-    u0 = ready if waits and ready is not None else ev.finish(counts, (s0, None))[1]
-    p0, v0 = rd.attack(counts, ev.melds, s0, u0, waits)
     # passing keeps the safest tile of the hand for the next discard
-    stay = p0 * v0 - min(rd.danger[t] for t in range(NUM_KINDS) if counts[t])
+    stay = _worth(rd, counts, ev.melds) - min(rd.danger[t] for t in range(NUM_KINDS) if counts[t])
     meld, used = baseline.claimed_meld(base_choice, tile, obs.claim_from)
     after = _remove(counts, used)
     held = [t for t in range(NUM_KINDS) if after[t]]
@@ -312,6 +345,39 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
     if claimed.danger >= _DANGER_REASON and stay > claimed.ev + _DEVIATE:
         return pass_action  # the claim would leave only dangerous tiles to throw
     return base_choice
+
+
+def _paid_claim_kong(
+    obs: Observation,
+    legal: Sequence[Action],
+    level: Level,
+    tile: int,
+    base_choice: Action,
+    rng: random.Random,
+) -> Action | None:
+    """A kong on a discard the variant pays for (直杠), made where the baseline passes or pungs, when its
+    money and what the hand is still worth beat what passing or the pung is worth."""
+    kongs = [a for a in legal if a.act == Act.KONG]
+    if not kongs:
+        return None
+    rd = Reader(obs, level)
+    money = kong_money(rd.table, rd.me, tile, MeldKind.KONG_EXPOSED, obs.claim_from)
+    if money <= 0:
+        return None
+    counts = to_counts(obs.hand)
+    melds = (*rd.ev.melds, Meld(MeldKind.KONG_EXPOSED, tile, obs.claim_from))
+    after = _remove(counts, (tile,) * 3)
+    if base_choice.act == Act.PASS:
+        stay = _worth(rd, counts, rd.ev.melds)
+    else:  # the pung, then its best discard
+        meld, used = baseline.claimed_meld(base_choice, tile, obs.claim_from)
+        left = _remove(counts, used)
+        crd = Reader(obs, level, (*rd.ev.melds, meld))
+        best = pick(_score_discards(crd, left, [t for t in range(NUM_KINDS) if left[t]], rng))
+        stay = best.p * best.v
+    if money + _worth(rd, after, melds) > stay + _DEVIATE:
+        return baseline._kong_mode(rd.ev.with_melds(melds), after, kongs)
+    return None
 
 
 def _choose_choice(obs: Observation, picks: Sequence[Action], level: Level) -> Action:

@@ -153,6 +153,28 @@ def price(
     return value
 
 
+_kong_prices: dict[tuple[object, ...], float] = {}
+
+
+def kong_money(table: Table, seat: int, tile: int, kind: MeldKind, from_seat: int | None) -> float:
+    """What ``seat`` is paid at once for a kong of ``tile`` (刮风下雨, 杠钱), in 底分: the variant's own
+    ``settle_kong`` on a stand-in table; 0 where kongs pay nothing."""
+    key = (*table.key(), seat, tile, kind, from_seat)
+    found = _kong_prices.get(key)
+    if found is not None:
+        return found
+    try:
+        st = _stand_ins(table)[0]
+        paid = table.variant.settle_kong(st, seat, tile, kind, from_seat)
+        value = 0.0 if paid is None else paid.deltas[seat] / table.base
+    except Exception:  # a settlement needing more than the stand-in has: no money counted
+        PRICE_FAILURES[0] += 1
+        value = 0.0
+    _bounded(_kong_prices)  # type: ignore[arg-type]
+    _kong_prices[key] = value
+    return value
+
+
 # ------------------------------------------------------------------ example hands per route
 
 
@@ -374,6 +396,7 @@ __all__ = [
     "ROUTES",
     "Table",
     "example",
+    "kong_money",
     "p_win",
     "price",
     "route_shanten",
