@@ -197,3 +197,35 @@ def test_a_kong_on_a_discard_for_its_money() -> None:
     )
     assert ai.choose(obs, random.Random(0), "easy").act == Act.PUNG
     assert ai.choose(obs, random.Random(0), "expert").act == Act.KONG
+
+
+def _claim_position(hand: str, tile: str, acts: tuple[Act, ...], variant: str, wall: int = 66) -> Observation:
+    """Seat 0 holding ``hand`` (13 tiles), offered ``tile`` thrown by seat 3."""
+    t = parse_tiles(tile)[0]
+    obs = position(hand + "1z", wall=wall, variant=variant)
+    seats = list(obs.seats)
+    seats[0] = replace(seats[0], hand_size=13)
+    legal = (Action(0, Act.PASS), *(Action(0, a, t) for a in acts))
+    return replace(
+        obs,
+        phase=Phase.CLAIM,
+        current=3,
+        hand=tuple(sorted(parse_tiles(hand))),
+        drawn=None,
+        claim_tile=t,
+        claim_from=3,
+        legal=legal,
+        seats=tuple(seats),
+    )
+
+
+def test_keeps_a_concealed_hand_where_the_variant_doubles_it() -> None:
+    """docs/ai.md "Claims and kongs": 邵阳 pays a concealed 平胡 twice an open one (docs/rules/shaoyang.md
+    §6.2); offered a 4s to pung (the baseline takes it: as close to ready after it, with as many useful
+    tiles), the value levels keep the hand concealed. 长沙 pays no 门前清 on a small hand: there they pung
+    as the baseline does."""
+    for level, act in (("easy", Act.PUNG), ("normal", Act.PASS), ("expert", Act.PASS)):
+        obs = _claim_position("45m446789s12378p", "4s", (Act.PUNG,), "shaoyang")
+        assert ai.choose(obs, random.Random(0), level).act == act, level
+    obs = _claim_position("45m446789s12378p", "4s", (Act.PUNG,), "changsha")
+    assert ai.choose(obs, random.Random(0), "expert").act == Act.PUNG

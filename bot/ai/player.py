@@ -206,6 +206,9 @@ _DEVIATE = 0.03  # … and an expected score better by this (底分) and this sh
 _DEVIATE_SHARE = 0.1
 # a safer discard may give up this share of the baseline's useful tiles, no more
 _SAFE_USEFUL = 0.8
+# a claim that costs a concealed hand's bonus (门前清) is made only when the hand it leaves is worth more, its
+# chance to win read at this share (the model overrates a claim's step: measured in the duel, docs/ai.md)
+_CLAIM_READ = 0.75
 
 
 def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: random.Random) -> list[Scored]:
@@ -284,13 +287,25 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: 
     return next(a for a in legal if a.act == Act.DISCARD and a.tile == chosen.tile)
 
 
-def _worth(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
-    """What the 3k+1 hand ``counts`` with ``melds`` is expected to win (P(win) × value)."""
+def _attack(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> tuple[float, float]:
+    """(the chance to win, the value of a win) of the 3k+1 hand ``counts`` with ``melds``."""
     ev = rd.ev if melds == rd.ev.melds else rd.ev.with_melds(melds)
     s, ready = ev.level(counts)
     waits = ev.waits(counts) if ready is not None else None
     useful = ready if ready is not None else ev.finish(counts, (s, None))[1]
-    p, v = rd.attack(counts, melds, s, useful, waits)
+    return rd.attack(counts, melds, s, useful, waits)
+
+
+def _plain(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
+    """What a plain win of this hand is worth (its example's price): more while it is concealed where the
+    variant pays for 门前清."""
+    r = rd.routes(melds, rd.main_suits(counts, melds)).get(PLAIN)
+    return r[0] if r is not None else 0.0
+
+
+def _worth(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
+    """What the 3k+1 hand ``counts`` with ``melds`` is expected to win (P(win) × value)."""
+    p, v = _attack(rd, counts, melds)
     return p * v
 
 
@@ -325,23 +340,28 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
         paid = _paid_claim_kong(obs, legal, level, tile, base_choice, rng)
         if paid is not None:
             return paid
-    if base_choice.act in (Act.PASS, Act.KONG) or not level.defence:
+    if base_choice.act in (Act.PASS, Act.KONG) or not level.value:
         # claims as the baseline makes them: claiming for value measured worse in the duel (docs/ai.md); a
         # kong never raises the shanten here, and brings its money and a free draw
         return base_choice
     rd = Reader(obs, level)
-    if rd.danger is None:
-        return base_choice
     ev = rd.ev
     counts = to_counts(obs.hand)
-    # passing keeps the safest tile of the hand for the next discard
-    stay = _worth(rd, counts, ev.melds) - min(rd.danger[t] for t in range(NUM_KINDS) if counts[t])
     meld, used = baseline.claimed_meld(base_choice, tile, obs.claim_from)
     after = _remove(counts, used)
-    held = [t for t in range(NUM_KINDS) if after[t]]
     crd = Reader(obs, level, (*ev.melds, meld))
+    concealed = _plain(rd, counts, ev.melds) >= _VALUE_REASON * _plain(crd, after, crd.ev.melds)
+    if rd.danger is None and not concealed:
+        return base_choice
     crd.danger = rd.danger
-    claimed = pick(_score_discards(crd, after, held, rng))
+    claimed = pick(_score_discards(crd, after, [t for t in range(NUM_KINDS) if after[t]], rng))
+    held = _worth(rd, counts, ev.melds)
+    if concealed and held > _CLAIM_READ * claimed.p * claimed.v + _DEVIATE:
+        return pass_action  # the hand is worth more concealed (门前清) than the claim makes it faster
+    if rd.danger is None:
+        return base_choice
+    # passing keeps the safest tile of the hand for the next discard
+    stay = held - min(rd.danger[t] for t in range(NUM_KINDS) if counts[t])
     if claimed.danger >= _DANGER_REASON and stay > claimed.ev + _DEVIATE:
         return pass_action  # the claim would leave only dangerous tiles to throw
     return base_choice
