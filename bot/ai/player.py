@@ -178,12 +178,14 @@ def _waits(ev: Evaluator, counts: Counts) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """One discard: the baseline's key (shanten, useful tiles, discard order, tie-break draw) and what the
-    hand left is worth: the chance to win, the value of a win, the tile's danger."""
+    """One discard: its efficiency (shanten, useful tiles — ``reach``: with a pair's tiles counted twice —,
+    discard order, tie-break draw) and what the hand left is worth: the chance to win, the value of a win,
+    the tile's danger."""
 
     tile: int
     s: int
     useful: int
+    reach: float
     order: float
     tie: float
     p: float
@@ -195,8 +197,8 @@ class Scored:
         return self.p * self.v - self.danger
 
     @property
-    def key(self) -> tuple[int, int, float, float]:
-        return (self.s, -self.useful, self.order, self.tie)
+    def key(self) -> tuple[int, float, float, float]:
+        return (self.s, -self.reach, self.order, self.tie)
 
 
 # a discard other than the baseline's must have a reason: a win worth this much more, or this much less danger
@@ -209,6 +211,10 @@ _SAFE_USEFUL = 0.8
 # a claim that costs a concealed hand's bonus (门前清) is made only when the hand it leaves is worth more, its
 # chance to win read at this share (the model overrates a claim's step: measured in the duel, docs/ai.md)
 _CLAIM_READ = 0.75
+# a hand not ready counts each unseen copy of a tile it holds a pair of this much more among its useful tiles:
+# three seats' discards may bring it (碰), where a run's missing tile comes from the wall or one seat (吃);
+# measured in the duel (docs/ai.md)
+_PAIR_WEIGHT = 1.0
 
 
 def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: random.Random) -> list[Scored]:
@@ -246,14 +252,18 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
             continue  # never picked: only the values of discards at the lowest shanten are worth reading
         p, v = rd.attack(after, ev.melds, s, useful, waits)
         d = rd.danger[t] if rd.danger is not None else 0.0
-        out.append(Scored(t, s, useful, _discard_order(counts, t, pair_258), tie, p, v, d))
+        reach = float(useful)
+        if s >= 1:  # a pair's third tile may come from anyone's discard (碰), not only from the wall
+            reach += _PAIR_WEIGHT * sum(rd.unseen[k] for k in range(NUM_KINDS) if after[k] == 2)
+        out.append(Scored(t, s, useful, reach, _discard_order(counts, t, pair_258), tie, p, v, d))
     return out
 
 
 def pick(scored: Sequence[Scored]) -> Scored:
-    """The baseline's discard, unless another as close to winning (the same shanten) has a reason — a pricier
-    win, or less danger without giving up many useful tiles — and a clearly better expected score. Neither
-    value nor safety is bought with a step away from winning: measured in the duel, that lost (docs/ai.md)."""
+    """The most efficient discard (the baseline's order, a pair's tiles counted twice), unless another as
+    close to winning (the same shanten) has a reason — a pricier win, or less danger without giving up many
+    useful tiles — and a clearly better expected score. Neither value nor safety is bought with a step away
+    from winning: measured in the duel, that lost (docs/ai.md)."""
     base = min(scored, key=lambda x: x.key)
     best = base
     for x in scored:
