@@ -161,7 +161,7 @@ def _with_kong(obs: Observation, tile: str) -> Observation:
 
 
 def test_makes_a_kong_the_variant_pays_for() -> None:
-    """docs/ai.md "Claims and kongs": 转转 pays a concealed kong at once, 2 from each other player
+    """docs/ai.md "Kong money": 转转 pays a concealed kong at once, 2 from each other player
     (docs/rules/zhuanzhuan.md §7.1). Four 4m also make 234m 444m 45m: the baseline keeps them (the kong costs
     a step) and the value levels take the money, the closed wait being worth less. 长沙 pays no kong money:
     there they keep the four as the baseline does."""
@@ -175,7 +175,7 @@ def test_makes_a_kong_the_variant_pays_for() -> None:
 
 
 def test_a_kong_on_a_discard_for_its_money() -> None:
-    """docs/ai.md "Claims and kongs": seat 1 throws the fourth 4m; the baseline pungs it (the pung keeps more
+    """docs/ai.md "Kong money": seat 1 throws the fourth 4m; the baseline pungs it (the pung keeps more
     ways to finish), the expert kongs it for the thrower's 3 (docs/rules/zhuanzhuan.md §7.1) and a tile from
     the back."""
     hand = tuple(sorted(parse_tiles("3444m567s789s79p9s")))
@@ -220,7 +220,7 @@ def _claim_position(hand: str, tile: str, acts: tuple[Act, ...], variant: str, w
 
 
 def test_keeps_a_concealed_hand_where_the_variant_doubles_it() -> None:
-    """docs/ai.md "Claims and kongs": 邵阳 pays a concealed 平胡 twice an open one (docs/rules/shaoyang.md
+    """docs/ai.md "Concealed hands": 邵阳 pays a concealed 平胡 twice an open one (docs/rules/shaoyang.md
     §6.2); offered a 4s to pung (the baseline takes it: as close to ready after it, with as many useful
     tiles), the value levels keep the hand concealed. 长沙 pays no 门前清 on a small hand: there they pung
     as the baseline does."""
@@ -229,3 +229,13 @@ def test_keeps_a_concealed_hand_where_the_variant_doubles_it() -> None:
         assert ai.choose(obs, random.Random(0), level).act == act, level
     obs = _claim_position("45m446789s12378p", "4s", (Act.PUNG,), "changsha")
     assert ai.choose(obs, random.Random(0), "expert").act == Act.PUNG
+
+
+def test_a_pair_counts_twice_among_the_useful_tiles() -> None:
+    """docs/ai.md "Pairs count twice": a pair's third tile may come from any seat's discard (碰), a run's
+    only from the wall (or one seat's discard, 吃). With 11p 22p 77p the baseline breaks the 1p pair for the
+    most useful tiles counted once; the value levels throw the 2m of the character side, keeping the pairs."""
+    obs = position("24678m112245677p", variant="zhuanzhuan", wall=42)
+    assert ai.choose(obs, random.Random(0), "easy").tile == parse_tiles("1p")[0]
+    for level in ("normal", "expert"):
+        assert ai.choose(obs, random.Random(0), level).tile == parse_tiles("2m")[0], level

@@ -35,6 +35,7 @@ from .value import (
     Table,
     example,
     kong_money,
+    may_claim,
     p_win,
     price,
     route_shanten,
@@ -69,12 +70,23 @@ class Reader:
         self.dead = dead_suits(self.table, self.me)
         self.live = [s for s in self.suits if s not in self.dead] or list(self.suits)
         self._routes: dict[tuple[Meld, ...], dict[str, tuple[float, float, float]]] = {}
+        self._pair_weights: dict[int, float] = {}
         self.danger: list[float] | None = None
         if level.defence:
             kinds = [t for t in range(NUM_KINDS) if self.unseen[t] or to_counts(obs.hand)[t]]
             threats = read_threats(obs, self.table, self.unseen, kinds)
             if threats:
                 self.danger = [d * _DANGER_SCALE for d in danger(threats)]
+
+    def pair_weight(self, t: int) -> float:
+        """How much more an unseen copy of ``t`` counts among the useful tiles while the hand holds a pair of
+        it: it may come from any seat's discard (碰), unless the variant lets nobody pung it (a wild tile)."""
+        found = self._pair_weights.get(t)
+        if found is None:
+            found = self._pair_weights[t] = (
+                _PAIR_WEIGHT if may_claim(self.table, self.me, Act.PUNG, t) else 0.0
+            )
+        return found
 
     # ---------------------------------------------------------------- values
 
@@ -213,7 +225,7 @@ _SAFE_USEFUL = 0.8
 _CLAIM_READ = 0.75
 # a hand not ready counts each unseen copy of a tile it holds a pair of this much more among its useful tiles:
 # three seats' discards may bring it (碰), where a run's missing tile comes from the wall or one seat (吃);
-# measured in the duel (docs/ai.md)
+# measured in the duel (docs/ai.md: 0.5 and 2.0 lower, and 0.4 lower where the variant has 吃)
 _PAIR_WEIGHT = 1.0
 
 
@@ -254,7 +266,7 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
         d = rd.danger[t] if rd.danger is not None else 0.0
         reach = float(useful)
         if s >= 1:  # a pair's third tile may come from anyone's discard (碰), not only from the wall
-            reach += _PAIR_WEIGHT * sum(rd.unseen[k] for k in range(NUM_KINDS) if after[k] == 2)
+            reach += sum(rd.unseen[k] * rd.pair_weight(k) for k in range(NUM_KINDS) if after[k] == 2)
         out.append(Scored(t, s, useful, reach, _discard_order(counts, t, pair_258), tie, p, v, d))
     return out
 

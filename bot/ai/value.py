@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Observation, Phase, Variant, WinContext, WinInfo, new_hand
+from engine import Act, Observation, Phase, Variant, WinContext, WinInfo, new_hand
 from engine.melds import Meld, MeldKind
 from engine.shanten import shanten_shape
 from engine.state import State, evolve, evolve_seat
@@ -154,6 +154,24 @@ def price(
 
 
 _kong_prices: dict[tuple[object, ...], float] = {}
+_claims: dict[tuple[object, ...], bool] = {}
+
+
+def may_claim(table: Table, seat: int, act: Act, tile: int) -> bool:
+    """Does the variant let ``seat`` claim ``tile`` by ``act`` (碰 a wild tile, say)? Asked of its
+    ``claim_allowed`` on the stand-in table."""
+    key = (*table.key(), seat, act, tile)
+    found = _claims.get(key)
+    if found is None:
+        st = _stand_ins(table)[0]
+        try:
+            found = bool(table.variant.claim_allowed(st, seat, act, tile))
+        except Exception:
+            PRICE_FAILURES[0] += 1
+            found = True
+        _bounded(_claims)  # type: ignore[arg-type]
+        _claims[key] = found
+    return found
 
 
 def kong_money(table: Table, seat: int, tile: int, kind: MeldKind, from_seat: int | None) -> float:
@@ -397,6 +415,7 @@ __all__ = [
     "Table",
     "example",
     "kong_money",
+    "may_claim",
     "p_win",
     "price",
     "route_shanten",
