@@ -239,3 +239,16 @@ def test_a_pair_counts_twice_among_the_useful_tiles() -> None:
     assert ai.choose(obs, random.Random(0), "easy").tile == parse_tiles("1p")[0]
     for level in ("normal", "expert"):
         assert ai.choose(obs, random.Random(0), level).tile == parse_tiles("2m")[0], level
+
+
+def test_a_ready_hand_waits_on_a_tile_the_others_throw() -> None:
+    """docs/ai.md "Waits by how often they are thrown": where a small hand needs a 2/5/8 pair, players keep
+    their 5s and throw 1s and 9s first. Ready either way on a single tile (three unseen copies each), the
+    baseline keeps the 5s; the value levels keep the 8p, thrown about half again as often. Where the pair may
+    be any tile (四川), the waits count as they are."""
+    obs = position("123m456m789s234p5s8p", wall=40)
+    assert ai.choose(obs, random.Random(0), "easy").tile == parse_tiles("8p")[0]
+    for level in ("normal", "expert"):
+        assert ai.choose(obs, random.Random(0), level).tile == parse_tiles("5s")[0], level
+    obs = position("123m456m789s234p5s8p", wall=40, variant="sichuan")
+    assert ai.choose(obs, random.Random(0), "expert") == ai.choose(obs, random.Random(0), "easy")
