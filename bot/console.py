@@ -102,8 +102,10 @@ class ConsoleGame:
                     self.ask(tr("console.next", lang))
         except Quit as q:
             self.say(tr("console.eof" if q.eof else "console.bye", lang))
-        self.say(tr("console.played", lang, n=self.played))
-        self.say(tr("totals", lang, deltas=self._totals()))
+            self.say(tr("console.played", lang, n=self.played))
+            self.say(tr("totals", lang, deltas=self._totals()))
+            return 0
+        self.say(tr("console.played", lang, n=self.played))  # the totals were the hand's last line
         return 0
 
     def _totals(self) -> str:

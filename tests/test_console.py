@@ -129,3 +129,11 @@ def test_python_m_bot_without_a_token_starts_the_console(tmp_path: Path) -> None
     )
     assert p.returncode == 0, p.stderr
     assert "Hands played: 1." in p.stdout
+
+
+def test_the_running_totals_are_shown_once_at_the_end() -> None:
+    """After the last hand the totals line is not printed a second time under "Hands played"."""
+    rc, out = run(["--seed", "7", "--lang", "en", "--hands", "1", "--auto"])
+    assert rc == 0
+    assert out.count("Running totals") == 1
+    assert out.rstrip().endswith("Hands played: 1.")
