@@ -40,9 +40,9 @@ NORMAL = Level(
     "normal",
     "普通",
     "Normal",
-    "看番数：同样快的打法里，留下离大牌（清一色、碰碰胡、七对……）更近的牌，但不防守。",
+    "看番数：同样快的打法里，留下离大牌（清一色、碰碰胡、七对……）更近的牌；会算杠钱，门清值钱时不乱吃碰；但不防守。",
     "Weighs hand values: of equally fast discards, keeps the hand closer to a big one (one suit, all pungs, "
-    "seven pairs …); no defence.",
+    "seven pairs …); takes the kongs that pay, keeps a concealed hand where it pays more; no defence.",
     value=True,
     defence=False,
 )

@@ -287,7 +287,7 @@ def _score_discards(rd: Reader, counts: Counts, tiles: Sequence[int], rng: rando
 
 
 def pick(scored: Sequence[Scored]) -> Scored:
-    """The most efficient discard (the baseline's order, a pair's tiles counted twice), unless another as
+    """The most efficient discard (``Scored.key``: the baseline's order, by ``reach``), unless another as
     close to winning (the same shanten) has a reason — a pricier win, or less danger without giving up many
     useful tiles — and a clearly better expected score. Neither value nor safety is bought with a step away
     from winning: measured in the duel, that lost (docs/ai.md)."""
@@ -324,15 +324,6 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: 
     return next(a for a in legal if a.act == Act.DISCARD and a.tile == chosen.tile)
 
 
-def _attack(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> tuple[float, float]:
-    """(the chance to win, the value of a win) of the 3k+1 hand ``counts`` with ``melds``."""
-    ev = rd.ev if melds == rd.ev.melds else rd.ev.with_melds(melds)
-    s, ready = ev.level(counts)
-    waits = ev.waits(counts) if ready is not None else None
-    useful = ready if ready is not None else ev.finish(counts, (s, None))[1]
-    return rd.attack(counts, melds, s, useful, waits)
-
-
 def _plain(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
     """What a plain win of this hand is worth (its example's price): more while it is concealed where the
     variant pays for 门前清."""
@@ -342,7 +333,11 @@ def _plain(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
 
 def _worth(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
     """What the 3k+1 hand ``counts`` with ``melds`` is expected to win (P(win) × value)."""
-    p, v = _attack(rd, counts, melds)
+    ev = rd.ev if melds == rd.ev.melds else rd.ev.with_melds(melds)
+    s, ready = ev.level(counts)
+    waits = ev.waits(counts) if ready is not None else None
+    useful = ready if ready is not None else ev.finish(counts, (s, None))[1]
+    p, v = rd.attack(counts, melds, s, useful, waits)
     return p * v
 
 
