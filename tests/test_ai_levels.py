@@ -175,26 +175,10 @@ def test_makes_a_kong_the_variant_pays_for() -> None:
 
 
 def test_a_kong_on_a_discard_for_its_money() -> None:
-    """docs/ai.md "Kong money": seat 1 throws the fourth 4m; the baseline pungs it (the pung keeps more
+    """docs/ai.md "Kong money": seat 3 throws the fourth 4m; the baseline pungs it (the pung keeps more
     ways to finish), the expert kongs it for the thrower's 3 (docs/rules/zhuanzhuan.md §7.1) and a tile from
     the back."""
-    hand = tuple(sorted(parse_tiles("3444m567s789s79p9s")))
-    t4 = parse_tiles("4m")[0]
-    obs = position("3444m567s789s79p9s1p", variant="zhuanzhuan")
-    seats = list(obs.seats)
-    seats[0] = replace(seats[0], hand_size=13)
-    legal = (Action(0, Act.PASS), Action(0, Act.PUNG, t4), Action(0, Act.KONG, t4))
-    obs = replace(
-        obs,
-        phase=Phase.CLAIM,
-        current=1,
-        hand=hand,
-        drawn=None,
-        claim_tile=t4,
-        claim_from=1,
-        legal=legal,
-        seats=tuple(seats),
-    )
+    obs = _claim_position("3444m567s789s79p9s", "4m", (Act.PUNG, Act.KONG), "zhuanzhuan", wall=60)
     assert ai.choose(obs, random.Random(0), "easy").act == Act.PUNG
     assert ai.choose(obs, random.Random(0), "expert").act == Act.KONG
 

@@ -13,6 +13,7 @@ haidi are decided by what they bring. Nothing here names a variant or reads anyt
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,6 +78,13 @@ class Reader:
             threats = read_threats(obs, self.table, self.unseen, kinds)
             if threats:
                 self.danger = [d * _DANGER_SCALE for d in danger(threats)]
+
+    def with_melds(self, melds: Sequence[Meld]) -> Reader:
+        """This view for the hand after a claim or a kong with ``melds``: the same table, unseen tiles, prices
+        and danger (read once per decision), the evaluator's shape for the new melds."""
+        rd = copy.copy(self)
+        rd.ev = self.ev.with_melds(melds)
+        return rd
 
     def pair_weight(self, t: int) -> float:
         """How much more an unseen copy of ``t`` counts among the useful tiles while the hand holds a pair of
@@ -368,24 +376,28 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
     if not claims or tile is None:
         return pass_action
     base_choice = baseline._claim(obs, legal, rng)
-    if base_choice.act in (Act.PASS, Act.PUNG) and level.value:
-        paid = _paid_claim_kong(obs, legal, level, tile, base_choice, rng)
+    if not level.value:
+        return base_choice
+    rd: Reader | None = None
+    if base_choice.act in (Act.PASS, Act.PUNG) and any(a.act == Act.KONG for a in legal):
+        rd = Reader(obs, level)
+        paid = _paid_claim_kong(rd, legal, tile, base_choice, rng)
         if paid is not None:
             return paid
-    if base_choice.act in (Act.PASS, Act.KONG) or not level.value:
+    if base_choice.act in (Act.PASS, Act.KONG):
         # claims as the baseline makes them: claiming for value measured worse in the duel (docs/ai.md); a
         # kong never raises the shanten here, and brings its money and a free draw
         return base_choice
-    rd = Reader(obs, level)
+    if rd is None:
+        rd = Reader(obs, level)
     ev = rd.ev
     counts = to_counts(obs.hand)
     meld, used = baseline.claimed_meld(base_choice, tile, obs.claim_from)
     after = _remove(counts, used)
-    crd = Reader(obs, level, (*ev.melds, meld))
+    crd = rd.with_melds((*ev.melds, meld))
     concealed = _plain(rd, counts, ev.melds) >= _VALUE_REASON * _plain(crd, after, crd.ev.melds)
     if rd.danger is None and not concealed:
         return base_choice
-    crd.danger = rd.danger
     claimed = pick(_score_discards(crd, after, [t for t in range(NUM_KINDS) if after[t]], rng))
     held = _worth(rd, counts, ev.melds)
     if concealed and held > _CLAIM_READ * claimed.p * claimed.v + _DEVIATE:
@@ -400,19 +412,11 @@ def _claim(obs: Observation, legal: Sequence[Action], rng: random.Random, level:
 
 
 def _paid_claim_kong(
-    obs: Observation,
-    legal: Sequence[Action],
-    level: Level,
-    tile: int,
-    base_choice: Action,
-    rng: random.Random,
+    rd: Reader, legal: Sequence[Action], tile: int, base_choice: Action, rng: random.Random
 ) -> Action | None:
     """A kong on a discard the variant pays for (直杠), made where the baseline passes or pungs, when its
     money and what the hand is still worth beat what passing or the pung is worth."""
-    kongs = [a for a in legal if a.act == Act.KONG]
-    if not kongs:
-        return None
-    rd = Reader(obs, level)
+    obs = rd.obs
     money = kong_money(rd.table, rd.me, tile, MeldKind.KONG_EXPOSED, obs.claim_from)
     if money <= 0:
         return None
@@ -424,10 +428,11 @@ def _paid_claim_kong(
     else:  # the pung, then its best discard
         meld, used = baseline.claimed_meld(base_choice, tile, obs.claim_from)
         left = _remove(counts, used)
-        crd = Reader(obs, level, (*rd.ev.melds, meld))
+        crd = rd.with_melds((*rd.ev.melds, meld))
         best = pick(_score_discards(crd, left, [t for t in range(NUM_KINDS) if left[t]], rng))
         stay = best.p * best.v
     if money + _worth(rd, after, melds) > stay + _DEVIATE:
+        kongs = [a for a in legal if a.act == Act.KONG]
         return baseline._kong_mode(rd.ev.with_melds(melds), after, kongs)
     return None
 
