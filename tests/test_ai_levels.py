@@ -91,6 +91,29 @@ def test_folds_with_a_far_hand_against_two_exposed_kongs() -> None:
     assert ai.choose(obs, random.Random(0), "expert").tile == parse_tiles("1p")[0]
 
 
+def test_does_not_feed_a_visible_all_pungs_hand() -> None:
+    """docs/ai.md "Defence" ("What he would be paid", "Which tiles would win his hand"): seat 2 shows three
+    pungs late in the hand (碰碰胡, a big hand: he waits on pairs). Seat 0's isolated 8p and 1s are equally
+    fast to throw; the baseline and the value player throw the 8p, which pairs for him, the expert the 1s,
+    which he threw himself."""
+    opp = {
+        "melds": (
+            Meld(MeldKind.PUNG, parse_tiles("3m")[0], 1),
+            Meld(MeldKind.PUNG, parse_tiles("7s")[0], 3),
+            Meld(MeldKind.PUNG, parse_tiles("4p")[0], 1),
+        ),
+        "discards": tuple(parse_tiles("19m19s68m2s")),
+        "hand_size": 4,
+    }
+    obs = position("245667799m1367s8p", opp, wall=20)
+    p8, s1 = parse_tiles("8p")[0], parse_tiles("1s")[0]
+    rd = player.Reader(obs, ai.get_level("expert"))
+    assert rd.danger is not None and rd.danger[p8] > 3 * rd.danger[s1]
+    assert ai.choose(obs, random.Random(0), "easy").tile == p8
+    assert ai.choose(obs, random.Random(0), "normal").tile == p8
+    assert ai.choose(obs, random.Random(0), "expert").tile == s1
+
+
 def test_a_suit_the_opponent_cannot_win_with_is_safe() -> None:
     """docs/ai.md "Defence": 定缺 read through the variant — no tile of a seat's void suit is a danger
     against him, and a locked seat is certainly ready."""
