@@ -36,22 +36,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from ai_duel import Room, rooms  # noqa: E402
 
+import engine  # noqa: E402
 from bot import ai  # noqa: E402
 from bot.ai import defence, player  # noqa: E402
 from bot.ai.levels import EXPERT  # noqa: E402
-from engine import (  # noqa: E402
-    Act,
-    Action,
-    Observation,
-    Phase,
-    State,
-    apply,
-    get_variant,
-    legal_actions,
-    new_hand,
-    observe,
-    to_act,
-)
+from engine import Act, Phase, apply, get_variant, legal_actions, new_hand, observe, to_act  # noqa: E402
 from engine.observe import PublicSeat  # noqa: E402
 from engine.tiles import NUM_KINDS, SUITED_KINDS, to_counts  # noqa: E402
 
@@ -72,7 +61,7 @@ FEATURES = (
     "his melds",
 )
 Row = tuple[tuple[float, ...], float, int, int]  # features, the expert's read, label, seed
-Chooser = Callable[[State, Observation, random.Random], Action]
+Chooser = Callable[[engine.State, engine.Observation, random.Random], engine.Action]
 
 
 def features(ps: PublicSeat, th: defence.Threat, t: int, passed: frozenset[int]) -> tuple[float, ...]:
@@ -100,7 +89,9 @@ def features(ps: PublicSeat, th: defence.Threat, t: int, passed: frozenset[int])
     )
 
 
-def winners_of(state: State, throws: dict[int, Action], seats: list[int]) -> dict[int, set[int]]:
+def winners_of(
+    state: engine.State, throws: dict[int, engine.Action], seats: list[int]
+) -> dict[int, set[int]]:
     """Per tile: the seats that would win on it (the engine, on the real hands)."""
     out: dict[int, set[int]] = {}
     for t, a in throws.items():
@@ -111,11 +102,11 @@ def winners_of(state: State, throws: dict[int, Action], seats: list[int]) -> dic
     return out
 
 
-def _throws(obs: Observation) -> dict[int, Action]:
+def _throws(obs: engine.Observation) -> dict[int, engine.Action]:
     return {a.tile: a for a in obs.legal if a.act == Act.DISCARD and a.tile is not None}
 
 
-def _shantens(obs: Observation) -> dict[int, int]:
+def _shantens(obs: engine.Observation) -> dict[int, int]:
     """Per tile this seat may throw: the shanten of the hand it leaves (the variant's shape)."""
     counts = to_counts(obs.hand)
     view = ai.Evaluator(obs).shape.discards(counts)
@@ -127,7 +118,7 @@ def _shantens(obs: Observation) -> dict[int, int]:
     return out
 
 
-def _expert(state: State, obs: Observation, rng: random.Random) -> Action:
+def _expert(state: engine.State, obs: engine.Observation, rng: random.Random) -> engine.Action:
     return ai.choose(obs, rng, EXPERT.id)
 
 
@@ -135,7 +126,7 @@ def oracle(steps: int) -> Chooser:
     """The expert, shown the hands: when its discard would be won on, another that would not, at most
     ``steps`` further from winning (the expert's own choice among equally close ones)."""
 
-    def choose(state: State, obs: Observation, rng: random.Random) -> Action:
+    def choose(state: engine.State, obs: engine.Observation, rng: random.Random) -> engine.Action:
         a = ai.choose(obs, rng, EXPERT.id)
         if a.act != Act.DISCARD or a.tile is None:
             return a
@@ -198,7 +189,7 @@ def _play(
     return state.result.deltas[cand] / base, bool(first), rows, first
 
 
-def _reading(state: State, obs: Observation, seed: int) -> list[Row]:
+def _reading(state: engine.State, obs: engine.Observation, seed: int) -> list[Row]:
     rd = player.Reader(obs, EXPERT)
     counts = to_counts(obs.hand)
     kinds = [t for t in range(NUM_KINDS) if rd.unseen[t] or counts[t]]
