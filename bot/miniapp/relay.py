@@ -6,6 +6,11 @@ it again from the database (``feed.stored_table``: the table as stored, built on
 each stream its frame. Nothing here depends on which worker moves a table (leases or none): a notification
 follows each committed change, and a listener refreshes and pushes.
 
+A read of the table and a move this worker applies may cross: the read began before the move was committed,
+the move's own frames went out to this worker's streams at once, and the read would then push the older table
+over them - and this worker hears no notification of its own to put it right. So a read during which this
+worker published the table is dropped and the table read again.
+
 The claim pause is not stored: while one is on, the publishing worker holds its notification back until the
 pause ends (its end publishes again), so streams on other workers see the discard and what follows it at the
 same moment, whether or not anyone could claim - they learn nothing the pause hides.
@@ -43,8 +48,10 @@ class Relay:
         self._wake_out = asyncio.Event()
         self._wake_in = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._local: dict[int, int] = {}  # table -> how often this worker has published it
         self.sent = 0
         self.refreshed = 0
+        self.reread = 0
         changes.on_change = self.heard
         web.on_publish = self.published
 
@@ -58,6 +65,7 @@ class Relay:
         await self.changes.close()
 
     def published(self, rt: TableRuntime) -> None:
+        self._local[rt.id] = self._local.get(rt.id, 0) + 1
         if rt.hand is not None and rt.hand.pause is not None:
             return  # held back until the pause ends (its end publishes again)
         self._out.add(rt.id)
@@ -84,10 +92,18 @@ class Relay:
             self._wake_in.clear()
             tables, self._in = self._in, set()
             for table_id in sorted(tables):
+                published = self._local.get(table_id, 0)
                 try:
                     rt = await stored_table(svc.storage, svc.people, table_id, svc.clock)
                 except Exception:
                     log.exception("table %s: not read again for its streams", table_id)
+                    continue
+                if self._local.get(table_id, 0) != published:
+                    # this worker moved the table while it was read: the read may be older than the frames
+                    # its streams have just been sent, so it is read again
+                    self.reread += 1
+                    self._in.add(table_id)
+                    self._wake_in.set()
                     continue
                 if rt is not None:
                     self.web.refresh(rt)
