@@ -48,7 +48,8 @@ class Relay:
         self._wake_out = asyncio.Event()
         self._wake_in = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self._local: dict[int, int] = {}  # table -> how often this worker has published it
+        self._reading: int | None = None  # the table being read for this worker's streams
+        self._crossed = False  # … and this worker has published it since the read began
         self.sent = 0
         self.refreshed = 0
         self.reread = 0
@@ -65,7 +66,8 @@ class Relay:
         await self.changes.close()
 
     def published(self, rt: TableRuntime) -> None:
-        self._local[rt.id] = self._local.get(rt.id, 0) + 1
+        if rt.id == self._reading:
+            self._crossed = True
         if rt.hand is not None and rt.hand.pause is not None:
             return  # held back until the pause ends (its end publishes again)
         self._out.add(rt.id)
@@ -92,13 +94,15 @@ class Relay:
             self._wake_in.clear()
             tables, self._in = self._in, set()
             for table_id in sorted(tables):
-                published = self._local.get(table_id, 0)
+                self._reading, self._crossed = table_id, False
                 try:
                     rt = await stored_table(svc.storage, svc.people, table_id, svc.clock)
                 except Exception:
                     log.exception("table %s: not read again for its streams", table_id)
                     continue
-                if self._local.get(table_id, 0) != published:
+                finally:
+                    self._reading = None
+                if self._crossed:
                     # this worker moved the table while it was read: the read may be older than the frames
                     # its streams have just been sent, so it is read again
                     self.reread += 1
