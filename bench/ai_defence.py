@@ -34,13 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ai_duel import Room, rooms  # noqa: E402
+from ai_duel import Room, deal, rooms, won_on  # noqa: E402
 
 import engine  # noqa: E402
 from bot import ai  # noqa: E402
 from bot.ai import defence, player  # noqa: E402
 from bot.ai.levels import EXPERT  # noqa: E402
-from engine import Act, Phase, apply, get_variant, legal_actions, new_hand, observe, to_act  # noqa: E402
+from engine import Act, Phase, apply, legal_actions, observe, to_act  # noqa: E402
 from engine.observe import PublicSeat  # noqa: E402
 from engine.tiles import NUM_KINDS, SUITED_KINDS, to_counts  # noqa: E402
 
@@ -155,10 +155,7 @@ def _play(
 ) -> tuple[float, bool, list[Row], tuple]:
     """One hand with ``chooser`` in seat ``cand``: its score (底分), whether it dealt in, and (``watch``) the
     reading rows of its turns and (shanten, another discard as close) at its first discard won on."""
-    rs = get_variant(room.variant)
-    opts = rs.make_options(dict(room.options))
-    state = new_hand(rs, seed, opts, seats=room.seats)
-    rngs = [random.Random(f"{seed}/{i}") for i in range(room.seats)]
+    state, rngs, base = deal(room, seed)
     rows: list[Row] = []
     last: tuple = (3, False)  # won on with no discard of its own yet (a robbed kong)
     first: tuple = ()  # ``last`` when it was first won on (血战 and 血流 play on after a win)
@@ -180,12 +177,10 @@ def _play(
                 last = (3, False)  # a kong may be robbed
         else:
             action = ai.choose(obs, rngs[seat], BASELINE)
-        if action.act == Act.WIN and state.phase == Phase.CLAIM and state.claim is not None:
-            if state.claim.from_seat == cand and not first:
-                first = last
+        if won_on(state, action) == cand and not first:
+            first = last
         state, _ = apply(state, action)
     assert state.result is not None
-    base = int(opts.get("base", 1))
     return state.result.deltas[cand] / base, bool(first), rows, first
 
 

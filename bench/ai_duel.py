@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot import ai  # noqa: E402
-from engine import VARIANTS, Act, Phase, apply, get_variant, new_hand, observe, to_act  # noqa: E402
+from engine import VARIANTS, Act, Action, Phase, State, apply, get_variant, new_hand, observe, to_act  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -99,16 +99,27 @@ class Tally:
         )
 
 
-def play_wall(room: Room, seed: int, candidate: str, baseline: str) -> Tally:
-    """One wall, the candidate in each seat in turn."""
+def deal(room: Room, seed: int) -> tuple[State, list[random.Random], int]:
+    """The room's hand on wall ``seed``, each seat's own random generator, and the room's 底分."""
     rs = get_variant(room.variant)
     opts = rs.make_options(dict(room.options))
-    base = int(opts.get("base", 1))
+    state = new_hand(rs, seed, opts, seats=room.seats)
+    return state, [random.Random(f"{seed}/{i}") for i in range(room.seats)], int(opts.get("base", 1))
+
+
+def won_on(state: State, action: Action) -> int | None:
+    """The seat whose discard (or kong, robbed) ``action`` wins on, if it is such a win."""
+    if action.act == Act.WIN and state.phase == Phase.CLAIM and state.claim is not None:
+        return state.claim.from_seat
+    return None
+
+
+def play_wall(room: Room, seed: int, candidate: str, baseline: str) -> Tally:
+    """One wall, the candidate in each seat in turn."""
     t = Tally(walls=1)
     total = 0.0
     for cand in range(room.seats):
-        state = new_hand(rs, seed, opts, seats=room.seats)
-        rngs = [random.Random(f"{seed}/{i}") for i in range(room.seats)]
+        state, rngs, base = deal(room, seed)
         levels = [candidate if i == cand else baseline for i in range(room.seats)]
         dealt_in = [False] * room.seats
         for _ in range(5000):
@@ -116,8 +127,9 @@ def play_wall(room: Room, seed: int, candidate: str, baseline: str) -> Tally:
                 break
             seat = to_act(state)[0]
             action = ai.choose(observe(state, seat), rngs[seat], levels[seat])
-            if action.act == Act.WIN and state.phase == Phase.CLAIM and state.claim is not None:
-                dealt_in[state.claim.from_seat] = True
+            payer = won_on(state, action)
+            if payer is not None:
+                dealt_in[payer] = True
             state, _ = apply(state, action)
         assert state.result is not None, f"{room.label} wall {seed} did not end"
         total += state.result.deltas[cand] / base
