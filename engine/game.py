@@ -693,7 +693,12 @@ def _wins(
         events.append(Event(EventKind.WIN, w, tile, hands=names))
     settlement = rs.settle_wins(state, infos, ctx)
     winners = tuple(w for w, _ in infos)
-    state = evolve(state, settlements=(*state.settlements, settlement), winners=(*state.winners, *winners))
+    state = evolve(
+        state,
+        settlements=(*state.settlements, settlement),
+        winners=(*state.winners, *winners),
+        win_tiles=(*state.win_tiles, *(ctx.tile for _ in winners)),
+    )
     events.append(Event(EventKind.SETTLE, settlement=settlement))
     state, play_on = rs.after_win(state, winners, ctx, events)
     if play_on:

@@ -26,6 +26,7 @@ class PublicSeat:
     choice: str | None = None  # 飘 / 加锤 / 定缺, public once every seat has chosen
     won: bool = False  # 血战: won and left play
     wins: int = 0  # wins so far this hand (血流成河: a seat may win several times)
+    won_on: tuple[int, ...] = ()  # the tile of each of those wins, shown beside his hand (-1: 天胡)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +134,16 @@ def _sorted_hand(s: Seat) -> tuple[int, ...]:
     return hand  # type: ignore[return-value]
 
 
-def _public_seat(s: Seat, i: int, shown: bool, hide_kongs: bool, choice_shown: bool, wins: int) -> PublicSeat:
+def won_on(state: State, seat: int) -> tuple[int, ...]:
+    """The tiles ``seat`` has won on this hand, in order (``PublicSeat.won_on``)."""
+    if seat not in state.winners:
+        return ()
+    return tuple(t for w, t in zip(state.winners, state.win_tiles, strict=False) if w == seat)
+
+
+def _public_seat(
+    s: Seat, i: int, shown: bool, hide_kongs: bool, choice_shown: bool, wins: int, won: tuple[int, ...]
+) -> PublicSeat:
     """Seat ``i``'s public part; everything it shows besides ``s``'s own fields is in the arguments, which
     key the memo (so a part is never reused for a viewer who may see less)."""
     melds = tuple(m for m in s.melds if m.kind != _KONG_CONCEALED) if hide_kongs else s.melds
@@ -151,6 +161,7 @@ def _public_seat(s: Seat, i: int, shown: bool, hide_kongs: bool, choice_shown: b
         s.choice if choice_shown else None,  # choice
         s.won,
         wins,
+        won,
     )
 
 
@@ -175,7 +186,7 @@ def observe(state: State, seat: int) -> Observation:
 
     A seat's public part is memoised on its Seat (``Seat.observe_memo``), keyed by what decides it: the
     seat's index, whether its hand is shown, whether its concealed kongs are hidden from this viewer, whether
-    its choice is, and its wins."""
+    its choice is, its wins and the tiles it won on."""
     phase = state.phase
     ended = phase == _ENDED
     choosing = phase == _CHOOSE
@@ -188,7 +199,7 @@ def observe(state: State, seat: int) -> Observation:
         # the hand shown: at the end, after a 血战 win, or during 扳牌's 三巡; 飘 / 加锤 / 定缺 public once
         # every seat has chosen
         shown = ended or rs.hand_shown(state, i)
-        key = (i, shown, hide_kongs and not own, own or not choosing, winners.count(i))
+        key = (i, shown, hide_kongs and not own, own or not choosing, winners.count(i), won_on(state, i))
         memo = s.observe_memo
         part = None if memo is None else memo.get(key)
         if part is None:

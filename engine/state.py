@@ -218,6 +218,7 @@ class State:
     kong_from: int | None = None  # the seat whose discard fed current's kong (点杠), for 杠开 payments
     kong_tiles: tuple[int, ...] = ()  # tiles a two-tile 开杠 turned up, waiting for the konger
     winners: tuple[int, ...] = ()  # every win so far, by seat, in order (血流成河: a seat once per win)
+    win_tiles: tuple[int, ...] = ()  # the tile of each of those wins, shown to all (-1: 天胡, no tile)
     wall_reserve: int = 0  # tiles the variant keeps back at the end of the wall (birds): not played
     extra: Any = None  # the variant's own slot (immutable values only); the core never reads it
 

@@ -206,8 +206,9 @@ async def test_rules_and_settings_list_every_option_and_preset(
 
 
 def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
-    """血流成河 in the group's text: each seat's wins so far; a winner's hand locked after his win (not
-    "opened a kong"); who has chosen, and 换三张's received tiles to their own seat only."""
+    """血流成河 in the group's text: each seat's wins so far and the tiles they were on (docs/rules/sichuan.md
+    §7b.4); a winner's hand locked after his win (not "opened a kong"); who has chosen, and 换三张's received
+    tiles to their own seat only."""
     from bot.text import render
 
     from .dealing import act, act_events, discard_drawn
@@ -218,11 +219,13 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     state = act(state, 0, Act.DISCARD, "4s")
     state = act(state, 1, Act.WIN)
     once = render.table_view(engine.observe_public(state), "en", ["A", "B", "C", "D"])
-    assert "[won] [hand locked after the win] B · 13 tiles" in once and "kong" not in once  # not "won 1×"
+    assert "[won on 4s] [hand locked after the win] B · 13 tiles" in once and "kong" not in once  # not "1×"
     state = discard_drawn(discard_drawn(discard_drawn(state)))
     state = act(state, 1, Act.WIN)
     text = render.table_view(engine.observe_public(state), "en", ["A", "B", "C", "D"])
-    assert "[won 2×] [hand locked after the win] B · 13 tiles" in text
+    assert "[won 2× on 4s 4s] [hand locked after the win] B · 13 tiles" in text
+    zh = render.table_view(engine.observe_public(state), "zh", ["A", "B", "C", "D"])
+    assert "[已胡 2 次：四条 四条] [胡后锁牌] B · 13 张" in zh
     assert "locked after your win" in render.hand_view(engine.observe(state, 1), "en")
     swap = engine.new_hand(SC, 5, {"swap": True})
     events: list[engine.Event] = []

@@ -64,6 +64,7 @@ def reference_observe(state: State, seat: int) -> Observation:
                 choice=s.choice if own or not choosing else None,
                 won=s.won,
                 wins=state.winners.count(i),
+                won_on=tuple(t for w, t in zip(state.winners, state.win_tiles, strict=False) if w == i),
             )
         )
     me = state.seats[seat] if seat != PUBLIC else None

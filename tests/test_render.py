@@ -464,3 +464,27 @@ def test_the_end_caption_shows_the_last_moves_before_the_result() -> None:
         assert views.end_caption(final, lang, names, "T", "") != views.end_caption(
             final, lang, names, "T", "", (), events[-6:]
         )
+
+
+def test_a_winner_playing_on_shows_the_tiles_he_won_on() -> None:
+    """血流成河: a winner plays on with his hand locked; everyone sees the tiles he won on beside his marks
+    (the picture shows them too), as the observation carries them (``PublicSeat.won_on``)."""
+    rs = get_variant("sichuan")
+    state = new_hand(rs, 11, rs.make_options({"mode": "xueliu", "swap": True}))
+    rngs = [random.Random(i) for i in range(4)]
+    won: dict[int, list[int]] = {}
+    while state.phase != Phase.ENDED and not any(len(v) > 1 for v in won.values()):
+        seat = to_act(state)[0]
+        state, events = apply(state, ai.choose(observe(state, seat), rngs[seat], "easy"))
+        for e in events:
+            if e.kind == EventKind.WIN and e.seat is not None and e.tile is not None:
+                won.setdefault(e.seat, []).append(e.tile)
+    w, tiles = next((s, v) for s, v in won.items() if len(v) > 1)
+    viewer = (w + 1) % 4
+    ps = observe(state, viewer).seats[w]
+    assert ps.won_on == tuple(tiles) and ps.wins == len(tiles) and ps.locked and ps.hand is None
+    marks = render.seat_marks(observe(state, viewer), w, "zh")
+    shown = " ".join(render.tile_short(t, "zh") for t in tiles)
+    assert f"已胡 {len(tiles)} 次：{shown}" in marks
+    en = " ".join(render.tile_short(t, "en") for t in tiles)
+    assert f"won {len(tiles)}× on {en}" in render.seat_marks(observe(state, viewer), w, "en")

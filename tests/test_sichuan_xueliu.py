@@ -60,14 +60,18 @@ def test_a_winner_may_win_again_each_win_settled_at_once() -> None:
 
 
 def test_the_table_sees_each_seats_wins() -> None:
-    """docs/rules/sichuan.md §7b.4: the group shows each seat's wins so far — the observation counts them
-    (PublicSeat.wins)."""
+    """docs/rules/sichuan.md §7b.4: the group shows each seat's wins so far and the tiles they were on — the
+    observation counts them (PublicSeat.wins) and names the tiles (PublicSeat.won_on: the discard, then the
+    self-draw); the hand stays hidden."""
     state = won_once(draws="6p6p6p4s")
     for _ in range(3):
         state = discard_drawn(state)
     state = act(state, 1, Act.WIN)
     assert [p.wins for p in observe_public(state).seats] == [0, 2, 0, 0]
+    s4 = parse_tile("4s")
+    assert [p.won_on for p in observe_public(state).seats] == [(), (s4, s4), (), ()]
     assert observe(state, 3).seats[1].wins == 2 and observe(state, 3).seats[1].hand is None
+    assert observe(state, 3).seats[1].won_on == (s4, s4)
 
 
 def test_a_locked_winner_throws_what_does_not_win() -> None:

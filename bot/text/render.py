@@ -271,10 +271,14 @@ def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
         marks.append(tr("dealer", lang))
     if ps.choice is not None and (seat == obs.seat or obs.phase != Phase.CHOOSE):
         marks.append(rs.choice_label(ps.choice, lang))
+    # the tiles it won on, shown beside its hand (血流成河: a locked winner wins on them again)
+    on = " ".join(tile_short(t, lang) for t in ps.won_on if t >= 0)
     if ps.wins > 1:  # 血流成河: a seat may win again
-        marks.append(tr("seat.wins", lang, n=ps.wins))
+        marks.append(
+            tr("seat.wins.on", lang, n=ps.wins, tiles=on) if on else tr("seat.wins", lang, n=ps.wins)
+        )
     elif ps.won or ps.wins:
-        marks.append(tr("seat.won", lang))
+        marks.append(tr("seat.won.on", lang, tiles=on) if on else tr("seat.won", lang))
     if ps.locked:  # after a win (血流成河) or after opening a kong (开杠)
         marks.append(tr("seat.locked.won" if ps.wins else "seat.locked", lang))
     return marks

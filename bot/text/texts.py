@@ -33,6 +33,7 @@ CATALOGUE: dict[str, Label] = {
     "seat.rel": Label("{where} {name}", "{where} ({name})"),
     "dealer": Label("庄", "dealer"),
     "seat.won": Label("已胡", "won"),
+    "seat.won.on": Label("已胡 {tiles}", "won on {tiles}"),
     # table
     "table.header": Label(
         "{variant} · 庄家 {dealer} · 牌墙剩 {wall} 张",
@@ -69,6 +70,7 @@ CATALOGUE: dict[str, Label] = {
     "seat.locked": Label("已开杠·锁牌", "opened a kong, hand locked"),
     "seat.locked.won": Label("胡后锁牌", "hand locked after the win"),
     "seat.wins": Label("已胡 {n} 次", "won {n}×"),
+    "seat.wins.on": Label("已胡 {n} 次：{tiles}", "won {n}× on {tiles}"),
     "seat.declared": Label("起手", "opening"),
     "seat.shown": Label("亮牌", "shown"),
     "seat.hand": Label("手牌", "hand"),
