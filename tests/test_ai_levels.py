@@ -30,10 +30,11 @@ def position(
     wall: int = 60,
     mine: str = "",
     variant: str = "changsha",
+    options: dict[str, Any] | None = None,
 ) -> Observation:
     """Seat 0 to discard from ``hand`` (14 tiles); seat 2 as ``opponent`` says (melds, discards …)."""
     rs = get_variant(variant)
-    obs = observe(new_hand(rs, 3, dealer=0), 0)
+    obs = observe(new_hand(rs, 3, rs.make_options(options or {}), dealer=0), 0)
     tiles = tuple(sorted(parse_tiles(hand)))
     seats = [replace(ps, discards=(), melds=(), declared=(), revealed=(), hand_size=13) for ps in obs.seats]
     seats[0] = replace(seats[0], discards=tuple(parse_tiles(mine)) if mine else (), hand_size=14)
@@ -129,6 +130,31 @@ def test_a_suit_the_opponent_cannot_win_with_is_safe() -> None:
     assert threats[2].ready == 1.0
     assert all(threats[2].waits[t] == 0 for t in range(9))  # 万: his void
     assert threats[2].waits[parse_tiles("5s")[0]] < threats[2].waits[parse_tiles("6s")[0]]  # he threw 5s
+
+
+def test_does_not_feed_a_locked_winner_the_tile_he_won_on() -> None:
+    """docs/ai.md "Defence" ("Tiles certain to win"): 血流成河 — seat 2 won on 1s and plays on with his hand
+    locked, so 1s wins it again. Seat 0's isolated 1m and 1s are equally fast to throw; the baseline throws
+    the 1s, the expert the 1m — and the 1s again when it cannot see what he won on."""
+    obs = position(
+        "13334699m147899s",
+        variant="sichuan",
+        options={"mode": "xueliu", "swap": True},
+        opponent={
+            "locked": True,
+            "wins": 1,
+            "won_on": tuple(parse_tiles("1s")),
+            "discards": tuple(parse_tiles("37m")),
+        },
+    )
+    obs = replace(obs, seats=tuple(replace(ps, choice=c) for ps, c in zip(obs.seats, "psmp", strict=True)))
+    m1, s1 = parse_tiles("1m")[0], parse_tiles("1s")[0]
+    assert ai.choose(obs, random.Random(0), "easy").tile == s1
+    assert ai.choose(obs, random.Random(0), "expert").tile == m1
+    rd = player.Reader(obs, ai.get_level("expert"))
+    assert rd.danger is not None and rd.danger[s1] >= 1.0 > 10 * rd.danger[m1]  # a 平胡 on a discard: 1 底分
+    unseen = replace(obs, seats=tuple(replace(ps, won_on=()) for ps in obs.seats))
+    assert ai.choose(unseen, random.Random(0), "expert").tile == s1
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

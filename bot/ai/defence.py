@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Observation, Phase
+from engine import Observation, Phase, SettleKind
 from engine.melds import Meld, MeldKind
 from engine.observe import PublicSeat
 from engine.tiles import NUM_KINDS, SUITED_KINDS
@@ -43,6 +43,8 @@ class Threat:
     loss: float  # what this seat pays if it deals into him (底分)
     waits: tuple[float, ...]  # per tile: the chance it is one of his waits, if he is ready
     big: bool  # his melds point to a big hand (all pungs / one suit)
+    # tiles certain to win his hand — ones he won on, his hand locked since — and what each would cost
+    sure: tuple[tuple[int, float], ...] = ()
 
 
 def dead_suits(table: Table, seat: int) -> frozenset[int]:
@@ -235,7 +237,26 @@ def _threat(
     scale = _AVG_WAITS / total
     waits = tuple(min(0.95, w * scale) for w in weights)
     pungs, one = signals
-    return Threat(o, _ready(ps, dead), loss, waits, pungs or one is not None)
+    sure = _sure(obs, table, ps, loss) if ps.locked else ()
+    if sure:
+        known = {t for t, _ in sure}
+        waits = tuple(0.0 if t in known else w for t, w in enumerate(waits))
+    return Threat(o, _ready(ps, dead), loss, waits, pungs or one is not None, sure)
+
+
+def _sure(obs: Observation, table: Table, ps: PublicSeat, loss: float) -> tuple[tuple[int, float], ...]:
+    """血流成河: a winner plays on with his hand locked, so each tile he won on wins it again, paid as
+    before — what the payer of his win on it paid, read from its settlement (a self-draw's share halved: no
+    self-draw bonus on a discard), or ``loss`` if that was less."""
+    wins = [st for st in obs.settlements if st.kind == SettleKind.WIN and ps.seat in st.winners]
+    out: dict[int, float] = {}
+    for i, t in enumerate(ps.won_on):
+        if t < 0:
+            continue
+        paid = [p.amount for p in wins[i].payments if p.payee == ps.seat] if i < len(wins) else []
+        cost = (paid[0] if len(paid) == 1 else min(paid, default=0) / 2) / table.base
+        out[t] = max(out.get(t, 0.0), loss, cost)
+    return tuple(sorted(out.items()))
 
 
 def read_threats(obs: Observation, table: Table, unseen: Sequence[int], kinds: Sequence[int]) -> list[Threat]:
@@ -251,14 +272,17 @@ def read_threats(obs: Observation, table: Table, unseen: Sequence[int], kinds: S
     return out
 
 
-def danger(threats: Sequence[Threat]) -> list[float]:
-    """Per tile: what throwing it is expected to cost (底分)."""
+def danger(threats: Sequence[Threat], scale: float = 1.0) -> list[float]:
+    """Per tile: what throwing it is expected to cost (底分), the read part weighed at ``scale``, what is
+    certain (``Threat.sure``) in full."""
     out = [0.0] * NUM_KINDS
     for th in threats:
-        k = th.ready * th.loss
+        k = th.ready * th.loss * scale
         for t, w in enumerate(th.waits):
             if w:
                 out[t] += k * w
+        for t, cost in th.sure:
+            out[t] += cost
     return out
 
 

@@ -77,7 +77,7 @@ class Reader:
             kinds = [t for t in range(NUM_KINDS) if self.unseen[t] or to_counts(obs.hand)[t]]
             threats = read_threats(obs, self.table, self.unseen, kinds)
             if threats:
-                self.danger = [d * _DANGER_SCALE for d in danger(threats)]
+                self.danger = danger(threats, _DANGER_SCALE)
 
     def with_melds(self, melds: Sequence[Meld]) -> Reader:
         """This view for the hand after a claim or a kong with ``melds``: the same table, unseen tiles, prices
