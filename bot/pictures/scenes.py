@@ -46,8 +46,8 @@ class Display:
 
     ``lang``: "zh" or "en" (the few words drawn). ``labels``: each seat's name as the players see it (AI
     seats' too), drawn on its plate in any script the font covers, cut to fit (``fonts``). ``win_tiles``:
-    (seat, tile) of each win so far, as the public "win" events tell it; the Observation alone does not say
-    which tile won."""
+    (seat, tile) of each win so far, as the public "win" events tell it (the same tiles as the Observation's
+    ``PublicSeat.won_on``, which came later: the table's runtime and restore still carry these)."""
 
     lang: str = "zh"
     labels: tuple[str, ...] = ()
