@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 import random
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -42,20 +41,16 @@ def random_but_wins(obs: Observation, rng: random.Random) -> Action:
     return rng.choice(obs.legal)
 
 
-def play(seed: int, policies: list[Policy], check: bool = False) -> tuple[State, list[float], list[Action]]:
+def play(seed: int, policies: list[Policy], check: bool = False) -> tuple[State, list[Action]]:
     state = new_hand(RS, seed)
     rngs = [random.Random(seed * 10 + i) for i in range(4)]
-    times: list[float] = []
     log: list[Action] = []
     for _ in range(2000):
         if state.phase == Phase.ENDED:
             break
         seat = to_act(state)[0]
         obs = observe(state, seat)
-        t0 = time.thread_time()
         action = policies[seat](obs, rngs[seat])
-        if policies[seat] is ai.choose:
-            times.append(time.thread_time() - t0)
         if check:
             assert action in obs.legal, (seed, action, obs.legal)
             if policies[seat] is ai.choose and any(a.act == Act.WIN for a in obs.legal):
@@ -63,26 +58,25 @@ def play(seed: int, policies: list[Policy], check: bool = False) -> tuple[State,
         log.append(action)
         state, _ = apply(state, action)
     assert state.phase == Phase.ENDED
-    return state, times, log
+    return state, log
 
 
-def test_ai_legal_never_misses_a_win_200_hands() -> None:
-    times: list[float] = []
+@pytest.mark.parametrize("first", range(0, 200, 50))
+def test_ai_legal_never_misses_a_win_200_hands(first: int) -> None:
+    """200 hands in four parts (so that test workers share them); the AI's speed is measured in
+    bench/ai_bench.py, not here."""
     wins = 0
-    for seed in range(200):
-        state, t, _ = play(seed, [ai.choose] * 4, check=True)
-        times += t
+    for seed in range(first, first + 50):
+        state, _ = play(seed, [ai.choose] * 4, check=True)
         assert state.result is not None and sum(state.result.deltas) == 0
         wins += bool(state.result.winners)
-    assert wins > 100  # efficient players finish most hands
-    mean = sum(times) / len(times)
-    assert mean < 0.005, f"mean decision {mean * 1e3:.2f} ms"
+    assert wins > 25  # efficient players finish most hands
 
 
 def test_ai_is_deterministic_given_the_rng() -> None:
     for seed in (1, 2, 3):
-        _, _, log1 = play(seed, [ai.choose] * 4)
-        _, _, log2 = play(seed, [ai.choose] * 4)
+        _, log1 = play(seed, [ai.choose] * 4)
+        _, log2 = play(seed, [ai.choose] * 4)
         assert log1 == log2
 
 
@@ -96,7 +90,7 @@ def test_ai_wins_far_more_than_random_players(baseline: Policy) -> None:
         seat = seed % 4  # the AI sits everywhere, dealer or not
         policies: list[Policy] = [baseline] * 4
         policies[seat] = ai.choose
-        state, _, _ = play(1000 + seed, policies, check=True)
+        state, _ = play(1000 + seed, policies, check=True)
         assert state.result is not None
         ai_wins += seat in state.result.winners
         other_wins += sum(1 for w in state.result.winners if w != seat)
