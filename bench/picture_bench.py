@@ -25,7 +25,7 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import pictures  # noqa: E402
-from bot.pictures import Display, Mode, layout, win_tiles_from_events  # noqa: E402
+from bot.pictures import Display, Mode, layout  # noqa: E402
 from bot.pictures.paint import encode, paint  # noqa: E402
 from bot.pictures.samples import DOC_NAMES, sample_states  # noqa: E402
 from bot.text import render  # noqa: E402
@@ -105,8 +105,8 @@ def main() -> None:
     worst: list[float] = []
     by_mode: dict[Mode, list[tuple[float, float, int]]] = {}
     for variant in VARIANTS:
-        for name, (state, events) in sample_states(variant).items():
-            display = Display("zh", DOC_NAMES, win_tiles_from_events(events))
+        for name, (state, _) in sample_states(variant).items():
+            display = Display("zh", DOC_NAMES)
             seat = state.current
             cases = [(Mode.HAND, observe(state, seat)), (Mode.TABLE, observe(state, -1))]
             if state.phase == Phase.ENDED:

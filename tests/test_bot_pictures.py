@@ -16,7 +16,6 @@ import engine
 from bot import ai
 from bot.pictures import Display, Kind, Mode, layout, render
 from bot.pictures.worker import Painter
-from bot.table.restore import win_tiles
 from bot.table.runtime import TableRuntime
 from bot.text.texts import t
 from engine import Phase
@@ -103,10 +102,10 @@ async def test_a_hand_in_pictures_one_panel_each_and_the_table_edited_in_place(
         ai_names = iter(("AI 1", "AI 2"))
         names = tuple(users[u] if u is not None else next(ai_names) for u in rt.hand_seats())
         obs = engine.observe_public(final)
-        shown = Display("en", names, tuple(await win_tiles(svc.storage, hand.id)))
+        shown = Display("en", names)
         assert {it.text for it in layout(obs, Mode.END, shown).find(Kind.TEXT, "label")} == set(names)
         assert table.photo.data == render(obs, Mode.END, shown)
-        assert table.photo.data != render(obs, Mode.END, Display("en", (), shown.win_tiles))
+        assert table.photo.data != render(obs, Mode.END, Display("en", ()))
 
 
 async def test_view_switches_a_chat_to_text_and_text_mode_is_complete(
@@ -150,10 +149,9 @@ async def test_view_switches_a_chat_to_text_and_text_mode_is_complete(
 
 
 async def test_after_a_restart_the_pictures_still_mark_each_winning_tile(tmp_path: Path) -> None:
-    """The Observation does not say which tile won; the pictures mark it from the hand's win events. After
-    a restart those come from the hand's log (``bot.restore.win_tiles``): a 血流成河 hand keeps every win's
-    tile, and the end picture its winning tile apart."""
-    rs = engine.get_variant("sichuan")
+    """The pictures mark each winning tile from the Observation (``PublicSeat.won_on``), which a hand
+    rebuilt from its log after a restart carries as well: a 血流成河 hand keeps every win's tile, and the end
+    picture each winner's tile apart."""
     async with await Storage.open(tmp_path / "bot.db") as store:
         table = await store.create_table(-100, "sichuan", {"mode": "xueliu"}, [7, None, None, None])
         hand, state = await store.start_hand(table.id, 5, 0, ai=(1, 2, 3))
@@ -162,11 +160,20 @@ async def test_after_a_restart_the_pictures_still_mark_each_winning_tile(tmp_pat
         while state.phase != Phase.ENDED:
             action = ai.choose(engine.observe(state, engine.to_act(state)[0]), rng)
             state, events = engine.apply(state, action)
-            wins += [(e.seat, e.tile) for e in events if e.kind == "win"]
+            wins += [
+                (e.seat, e.tile)
+                for e in events
+                if e.kind == "win" and e.seat is not None and e.tile is not None
+            ]
             final = state if state.phase == Phase.ENDED else None
             await store.log_action(hand.id, action, state.version, final=final)
-        assert len(wins) >= 2 and rs.id == "sichuan"  # 血流: several wins in one hand
-        assert await win_tiles(store, hand.id) == wins
+        assert len(wins) >= 2  # 血流: several wins in one hand
+        obs = engine.observe_public(await store.rebuild(hand.id))
+        assert [ps.won_on for ps in obs.seats] == [tuple(t for w, t in wins if w == s) for s in range(4)]
+        lay = layout(obs, Mode.END, Display("en"))
+        for w in {w for w, _ in wins}:
+            [tile] = lay.find(Kind.TILE, "win", w)
+            assert tile.tile == next(t for s, t in wins if s == w)
 
 
 def _gone(pid: int) -> bool:

@@ -59,4 +59,4 @@ async def test_the_second_hand_starts_from_a_clean_slate(tg: FakeTelegramServer,
         second = rt.live
         assert second is not first and second.row.number == 2
         assert second.auto == frozenset() and second.timeouts == {} and second.notes == {}
-        assert second.win_tiles == [] and second.news == {} and second.picks == {} and second.dm_lost == set()
+        assert second.news == {} and second.picks == {} and second.dm_lost == set()

@@ -32,17 +32,17 @@ from bot.pictures import (
     layout,
     legend,
     render,
-    win_tiles_from_events,
 )
 from bot.pictures.paint import encode, paint
 from bot.pictures.samples import play, steps
+from bot.pictures.scenes import win_tile
 from bot.pictures.tiles import back_sprite, tile_sprite
 from engine import Act, EventKind, Observation, Phase, State, observe, observe_public, parse_tile, tile_str
 from engine.variants import VARIANTS
 
 from .changsha_helpers import JUNK
 from .changsha_helpers import deal as changsha_deal
-from .dealing import act, act_events, discard, discard_drawn
+from .dealing import act, discard, discard_drawn
 from .hengyang_helpers import deal as hengyang_deal
 from .playout import swap_hidden
 from .shaoyang_helpers import JUNK as SY_JUNK
@@ -84,12 +84,12 @@ DUIDUI = "333m666m222s888s4s"  # 对对胡 waiting on 4s
 
 def sichuan_win() -> tuple[State, Display]:
     """Sichuan, 定缺 made (seat 0 p, seat 1 p, seat 2 m, seat 3 s): seat 1 wins on the dealer's 4s and leaves
-    play (血战); seats 2 and 3 then throw what they draw. The display knows the win from its event."""
+    play (血战); seats 2 and 3 then throw what they draw. The observation names the tile he won on."""
     state = sichuan_deal([J0 + "4s", DUIDUI, J1, J2], draws="7m1m")
     state = act(state, 0, Act.DISCARD, "4s")
-    state, events = act_events(state, 1, Act.WIN)
+    state = act(state, 1, Act.WIN)
     state = discard_drawn(discard_drawn(state))
-    return state, Display(win_tiles=win_tiles_from_events(events))
+    return state, Display()
 
 
 def shaoyang_pung() -> State:
@@ -274,7 +274,7 @@ def test_sichuan_void_suits_and_won_seat() -> None:
     ]
     win = one(lay.find(Kind.TILE, "win", 1))
     assert tile_str(win.tile) == "4s" and {Mark.WIN, Mark.APART} <= win.marks
-    en = layout(obs, Mode.TABLE, Display("en", win_tiles=display.win_tiles))
+    en = layout(obs, Mode.TABLE, Display("en"))
     assert one(en.find(Kind.BADGE, "won")).text == "WIN"
 
 
@@ -387,9 +387,9 @@ def test_hand_picture_needs_a_seat() -> None:
 
 
 def ended(variant: str, seed: int, seats: int | None = None) -> tuple[State, Display]:
-    state, events = play(variant, seed, seats=seats)
+    state, _ = play(variant, seed, seats=seats)
     assert state.phase == Phase.ENDED
-    return state, Display(win_tiles=win_tiles_from_events(events))
+    return state, Display()
 
 
 @pytest.mark.parametrize("variant", ["changsha", "hengyang", "shaoyang", "sichuan", "xiangyin"])
@@ -410,7 +410,7 @@ def test_end_reveals_every_hand_the_winning_tile_and_the_amounts(variant: str) -
     for ps in obs.seats:
         assert ps.hand is not None
         shown = tiles_of(lay, "hand", ps.seat) + tiles_of(lay, "win", ps.seat)
-        win = display.win_tile(ps.seat)
+        win = win_tile(obs, ps.seat)
         extra = (win,) if win is not None and len(ps.hand) % 3 == 1 else ()  # won on another's tile
         assert sorted(shown) == sorted(tile_str(t) for t in ps.hand + extra)
         amount = one(lay.find(Kind.TEXT, "amount", ps.seat))
@@ -418,8 +418,10 @@ def test_end_reveals_every_hand_the_winning_tile_and_the_amounts(variant: str) -
         assert amount.text == (f"{d:+d}" if d else "0")
         assert (Mark.PLUS in amount.marks) == (d > 0) and (Mark.MINUS in amount.marks) == (d < 0)
     for w in state.result.winners:
-        win_tile = one(lay.find(Kind.TILE, "win", w))
-        assert win_tile.tile == display.win_tile(w) and Mark.WIN in win_tile.marks
+        won = win_tile(obs, w)
+        assert won is not None
+        item = one(lay.find(Kind.TILE, "win", w))
+        assert item.tile == won and Mark.WIN in item.marks
     birds = [t for s in obs.settlements for t in s.birds]
     assert [it.tile for it in lay.find(Kind.TILE, "bird")] == birds
 
@@ -440,7 +442,8 @@ def test_end_marks_my_row_the_birds_that_hit_and_who_dealt_in() -> None:
     with the wind of the seat it hit under it; a bird that missed is dimmed."""
     state = changsha_discard_win("9s3s")
     assert state.phase == Phase.ENDED
-    display = Display("zh", win_tiles=((1, parse_tile("1p")),))
+    display = Display("zh")
+    assert observe(state, 2).seats[1].won_on == (parse_tile("1p"),)
     mine = layout(observe(state, 2), Mode.END, display)
     assert [it.seat for it in mine.find(Kind.PANEL, "row", mark=Mark.OWN)] == [2]
     assert layout(observe_public(state), Mode.END, display).find(mark=Mark.OWN) == []
@@ -478,7 +481,7 @@ def test_how_each_win_came_agrees_with_the_moves(variant: str) -> None:
     checked = 0
     for seed in range(8):
         state, events = play(variant, seed)
-        display = Display("zh", win_tiles=win_tiles_from_events(events))
+        display = Display("zh")
         lay = layout(observe_public(state), Mode.END, display)
         tags = {it.seat: it.text for it in lay.find(Kind.BADGE, "how")}
         ways = _ways_from_events(events)
@@ -522,8 +525,8 @@ def test_layouts_stay_inside_and_tiles_never_overlap(variant: str, seats: int) -
     no tile over another (long rivers shrink to fit)."""
     labels = ("Lily", "阿华", "Bob", "Dave")[:seats]
     for seed in (1, 2):
-        for k, (state, events) in enumerate(steps(variant, seed, seats)):
-            display = Display(labels=labels, win_tiles=win_tiles_from_events(events))
+        for k, (state, _) in enumerate(steps(variant, seed, seats)):
+            display = Display(labels=labels)
             if state.phase == Phase.ENDED:
                 _check_geometry(layout(observe_public(state), Mode.END, display))
             elif k % 3 == 0:

@@ -118,8 +118,9 @@ def _ending(v: HandView, obs: Observation) -> dict[str, Any]:
         if obs.result is not None:
             f["deltas"] = list(obs.result.deltas)
             f["winners"] = list(obs.result.winners)
-    if obs.phase == Phase.ENDED or v.win_tiles:
-        f["wt"] = [[s, TILES[t]] for s, t in v.win_tiles]
+    won = [[i, TILES[t]] for i, ps in enumerate(obs.seats) for t in ps.won_on if t >= 0]
+    if obs.phase == Phase.ENDED or won:
+        f["wt"] = won
     return f
 
 

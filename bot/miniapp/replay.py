@@ -37,7 +37,6 @@ async def replay(service: TableService, code: str, user_id: int, lang: str) -> d
     state = engine.new_hand(rs, hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
     frames: list[dict[str, Any]] = []
     done = 0
-    wins: list[tuple[int, int]] = []
     padded = views.pad_names(names)
     for upto in steps:
         lines: list[str] = []
@@ -45,8 +44,6 @@ async def replay(service: TableService, code: str, user_id: int, lang: str) -> d
             state, events = engine.apply(state, engine.Action.parse(found.actions[done]))
             done += 1
             for ev in events:
-                if ev.kind == engine.EventKind.WIN and ev.seat is not None and ev.tile is not None:
-                    wins.append((ev.seat, ev.tile))
                 line = render.event_line(ev, ev.seat if ev.seat is not None else -1, lang, padded, rs.id)
                 if line and ev.kind not in (engine.EventKind.SETTLE, engine.EventKind.END):
                     lines.append(line)
@@ -62,7 +59,7 @@ async def replay(service: TableService, code: str, user_id: int, lang: str) -> d
         view = HandView(
             table_id=hand.table_id, hand_id=hand.id, hand_no=hand.number, variant=rs.id,
             title=views.variant_name(rs, lang), lang=lang, seat=None, obs=obs, names=names, auto=frozenset(),
-            decision=None, clock=None, recent=tuple(lines[-6:]), result=result, win_tiles=tuple(wins),
+            decision=None, clock=None, recent=tuple(lines[-6:]), result=result,
         )  # fmt: skip
         frames.append(protocol.hand_frame(view))
     return {"code": hand.code, "steps": frames}

@@ -18,7 +18,7 @@ only).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -29,7 +29,7 @@ from bot.pictures.paint import GROUNDS, bake, encode, index_of, paint, palette
 from bot.pictures.paint import clear_caches as clear_paint_caches
 from bot.pictures.scenes import Display, end_layout, hand_layout, sprite_grounds, table_layout
 from bot.pictures.tiles import clear_caches as clear_tile_caches
-from engine import Event, Observation
+from engine import Observation
 
 MIME = "image/png"
 
@@ -118,14 +118,6 @@ class Picture:
         return draw(self.shown())
 
 
-def win_tiles_from_events(events: Iterable[Event]) -> tuple[tuple[int, int], ...]:
-    """(seat, tile) of every win among a hand's events (public: everyone sees the winning tile), for
-    ``Display.win_tiles``."""
-    return tuple(
-        (e.seat, e.tile) for e in events if e.kind == "win" and e.seat is not None and e.tile is not None
-    )
-
-
 _WIND_EN = {"东": "East", "南": "South", "西": "West", "北": "North"}
 
 
@@ -183,6 +175,5 @@ __all__ = [
     "table_image",
     "warm",
     "wild_tiles",
-    "win_tiles_from_events",
     "wind_of",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bot import ai
-from bot.pictures import Display, Mode, render, win_tiles_from_events
+from bot.pictures import Display, Mode, render
 from engine import (
     Act,
     Event,
@@ -66,8 +66,8 @@ def save_samples(out: Path, variants: list[str]) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     saved = []
     for v in variants:
-        for name, (state, events) in sample_states(v).items():
-            display = Display("zh", DOC_NAMES, win_tiles_from_events(events))
+        for name, (state, _) in sample_states(v).items():
+            display = Display("zh", DOC_NAMES)
             seat = state.current
             pictures = {
                 f"{v}_{name}_hand": (observe(state, seat), Mode.HAND),
@@ -96,7 +96,7 @@ def save_doc_samples(out: Path) -> list[Path]:
     tile, and a Changsha end won on a discard (接炮 / 点炮, a bird that hit and one that missed) as the
     player in seat 0 sees it. Every seat is named, in four scripts."""
     out.mkdir(parents=True, exist_ok=True)
-    table, t_events = _first(
+    table, _ = _first(
         "sichuan",
         0,
         lambda s: (
@@ -106,7 +106,7 @@ def save_doc_samples(out: Path) -> list[Path]:
             and sum(len(x.melds) for x in s.seats) >= 4
         ),
     )
-    hand, h_events = _first(
+    hand, _ = _first(
         "hongzhong",
         1,
         lambda s: (
@@ -116,15 +116,11 @@ def save_doc_samples(out: Path) -> list[Path]:
             and s.seats[s.current].counts[33] > 0
         ),
     )
-    end, e_events = play("changsha", 8)
+    end, _ = play("changsha", 8)
     pictures = {
-        "pictures-table.png": render(
-            observe(table, -1), Mode.TABLE, Display("zh", DOC_NAMES, win_tiles_from_events(t_events))
-        ),
+        "pictures-table.png": render(observe(table, -1), Mode.TABLE, Display("zh", DOC_NAMES)),
         "pictures-hand.png": render(observe(hand, hand.current), Mode.HAND, Display("zh", DOC_NAMES)),
-        "pictures-end.png": render(
-            observe(end, 0), Mode.END, Display("zh", DOC_NAMES, win_tiles_from_events(e_events))
-        ),
+        "pictures-end.png": render(observe(end, 0), Mode.END, Display("zh", DOC_NAMES)),
     }
     saved = []
     for name, data in pictures.items():

@@ -45,22 +45,18 @@ class Display:
     """What a picture needs besides the Observation.
 
     ``lang``: "zh" or "en" (the few words drawn). ``labels``: each seat's name as the players see it (AI
-    seats' too), drawn on its plate in any script the font covers, cut to fit (``fonts``). ``win_tiles``:
-    (seat, tile) of each win so far, as the public "win" events tell it (the same tiles as the Observation's
-    ``PublicSeat.won_on``, which came later: the table's runtime and restore still carry these)."""
+    seats' too), drawn on its plate in any script the font covers, cut to fit (``fonts``)."""
 
     lang: str = "zh"
     labels: tuple[str, ...] = ()
-    win_tiles: tuple[tuple[int, int], ...] = ()
 
     def label(self, seat: int) -> str:
         return self.labels[seat] if 0 <= seat < len(self.labels) else ""
 
-    def win_tile(self, seat: int) -> int | None:
-        for s, t in self.win_tiles:
-            if s == seat:
-                return t
-        return None
+
+def win_tile(obs: Observation, seat: int) -> int | None:
+    """The tile of ``seat``'s first win this hand (public: ``PublicSeat.won_on``), if it has won on one."""
+    return next((t for t in obs.seats[seat].won_on if t >= 0), None)
 
 
 def lift_of(th: int) -> int:
@@ -265,19 +261,19 @@ def _melds_width(obs: Observation, seat: int, tw: int, gap: int) -> int:
     return n * (3 * tw + gap) + (MELDS_GAP if n else 0)
 
 
-def _shown_tiles(obs: Observation, seat: int, display: Display) -> tuple[list[int], int | None] | None:
+def _shown_tiles(obs: Observation, seat: int) -> tuple[list[int], int | None] | None:
     """A seat's concealed tiles as the viewer may see them, and its tile set apart (drawn / winning tile):
     None when the hand is hidden."""
     ps = obs.seats[seat]
     if seat == obs.seat:
         hand, drawn = split_drawn(obs)
-        win = display.win_tile(seat) if ps.won or obs.phase == Phase.ENDED else None
+        win = win_tile(obs, seat) if ps.won or obs.phase == Phase.ENDED else None
         if win is not None and drawn is None:
             return _without_win(list(obs.hand), win)
         return hand, drawn
     if ps.hand is None:
         return None
-    win = display.win_tile(seat)
+    win = win_tile(obs, seat)
     if win is None:
         return sorted(ps.hand), None
     return _without_win(list(ps.hand), win)
@@ -316,10 +312,10 @@ HAND_SIZES = (48, 44, 40, 36, 32)
 HAND_MELD_GAP, HAND_SUIT_GAP, HAND_APART_GAP = 8, 6, 16
 
 
-def _dm_tiles(obs: Observation, me: int, display: Display) -> tuple[list[int], int | None]:
+def _dm_tiles(obs: Observation, me: int) -> tuple[list[int], int | None]:
     """The viewer's concealed tiles and the one set apart (drawn, or his winning tile); face down (-1) while
     a choice is made before looking at them (飘, 加锤: dealt, not seen)."""
-    shown = _shown_tiles(obs, me, display)
+    shown = _shown_tiles(obs, me)
     hand, apart = shown if shown is not None else ([], None)
     if obs.phase == Phase.CHOOSE and not obs.hand and obs.seats[me].hand_size:
         hand = [-1] * obs.seats[me].hand_size
@@ -376,7 +372,7 @@ def hand_layout(obs: Observation, display: Display) -> Layout:
     b = Builder()
     me = obs.seat
     wilds = wild_tiles(obs.variant)
-    hand, apart = _dm_tiles(obs, me, display)
+    hand, apart = _dm_tiles(obs, me)
     apart_role, apart_marks = "drawn", (Mark.APART, Mark.DRAWN)
     if apart is not None and obs.drawn is None:
         apart_role, apart_marks = "win", (Mark.APART, Mark.WIN)
@@ -566,7 +562,7 @@ def _edge_seat(
     """A top or bottom seat: name plate, melds, hand (faces when shown, else backs) in one centred row."""
     ps = obs.seats[seat]
     meld_gap, apart_gap = 8, 14
-    shown = _shown_tiles(obs, seat, display)
+    shown = _shown_tiles(obs, seat)
     revealed = _still_revealed(ps) if shown is None else []
     hidden = ps.hand_size - len(revealed) if shown is None else 0
     hand = shown[0] if shown is not None else []
@@ -635,7 +631,7 @@ def _side_seat(
     """A left or right seat, in a column: name plate, melds (one under another) at river size, then its
     hand — faces in rows of three when shown, else a face-down tile and how many it holds."""
     ps = obs.seats[seat]
-    shown = _shown_tiles(obs, seat, display)
+    shown = _shown_tiles(obs, seat)
     revealed = _still_revealed(ps) if shown is None else []
     hidden = ps.hand_size - len(revealed) if shown is None else 0
     faces = (shown[0] + ([shown[1]] if shown[1] is not None else [])) if shown is not None else revealed
@@ -711,7 +707,7 @@ def end_layout(obs: Observation, display: Display) -> Layout:
     winners = set(obs.result.winners if obs.result is not None else obs.winners)
     hows = win_ways(obs, display)
     order = [(obs.dealer + i) % n for i in range(n)]  # 东 first
-    shown = {seat: _shown_tiles(obs, seat, display) for seat in order}
+    shown = {seat: _shown_tiles(obs, seat) for seat in order}
     x_tiles = MARGIN + END_PLATE + 8
     room = WIDTH - MARGIN - END_AMOUNT - x_tiles
 
@@ -826,7 +822,7 @@ def win_ways(obs: Observation, display: Display) -> dict[int, tuple[str, Mark]]:
     for w, s in last.items():
         payers = sorted({p.payer for p in s.payments if p.payee == w})
         hand = obs.seats[w].hand
-        if hand is not None and obs.seats[w].wins <= 1 and display.win_tile(w) is not None:
+        if hand is not None and obs.seats[w].wins <= 1 and win_tile(obs, w) is not None:
             self_draw = len(hand) % 3 == 2
         else:
             self_draw = len(payers) != 1 or len(obs.seats) == 2

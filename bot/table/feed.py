@@ -78,7 +78,6 @@ class HandView:
     recent: tuple[str, ...]  # the latest moves, as lines
     note: str = ""  # his own panel's note (what the bot played for him, 换三张's tiles received)
     result: tuple[str, ...] = ()  # the hand's end: the settlement, line by line
-    win_tiles: tuple[tuple[int, int], ...] = ()
     vote: VoteView | None = None  # a stop vote in progress
 
 
@@ -253,7 +252,6 @@ class Feed:
             recent=recent,
             note=note,
             result=result,
-            win_tiles=tuple(rt.live.win_tiles),
             vote=self._vote(rt, names, seat),
         )
 

@@ -607,8 +607,6 @@ class Play:
         for ev in step.events:
             if ev.private and ev.tiles and ev.seat is not None and ev.kind == EventKind.VARIANT:
                 h.news[ev.seat] = ev  # his own part of a variant's step (换三张: what he received)
-            if ev.kind == EventKind.WIN and ev.seat is not None and ev.tile is not None:
-                h.win_tiles.append((ev.seat, ev.tile))
         h.recent.extend(step.recent)
 
     @staticmethod

@@ -271,9 +271,9 @@ class Presenter:
 
     def _display(self, rt: TableRuntime, lang: str) -> Display:
         """The pictures' display data: the language, every seat's name as the captions give it (AI seats'
-        too; drawn in any script the pictures' font covers), the hand's winning tiles."""
+        too; drawn in any script the pictures' font covers)."""
         labels = tuple(self.seat_names(rt, lang))
-        return Display(lang=lang, labels=labels, win_tiles=tuple(rt.live.win_tiles))
+        return Display(lang=lang, labels=labels)
 
     def _clock(self, rt: TableRuntime, seat: int, lang: str) -> str | None:
         """A seat's clock for its panel: the deadline and the decision's limit (after the warning: 10 s)."""

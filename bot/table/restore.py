@@ -31,38 +31,26 @@ from storage import Facts, Hand, Restored, Storage, StorageError
 log = logging.getLogger(__name__)
 
 
-async def win_marks(storage: Storage, hand_id: int) -> tuple[list[tuple[int, int]], tuple[WinWay, ...]]:
-    """(seat, tile) of every win of a hand so far, and how each was made, from its log (the pictures mark
-    each winning tile and the result names 自摸 or who dealt in; the Observation says neither). Empty if the
-    log cannot be read."""
+async def win_ways(storage: Storage, hand_id: int) -> tuple[WinWay, ...]:
+    """How each win of a hand so far was made, from its log (the result names 自摸 or who dealt in; the
+    Observation does not say). Empty if the log cannot be read."""
     try:
         rec = await storage.hand_replay(hand_id)
         state = engine.new_hand(
             engine.get_variant(rec.variant), rec.hand.seed, rec.hand.options, rec.hand.dealer_arg,
             len(rec.hand.seats),
         )  # fmt: skip
-        tiles: list[tuple[int, int]] = []
         ways: list[WinWay] = []
         for a in rec.actions:
             action = engine.Action.parse(a.action)
             way = win_way(state, action)
-            state, events = engine.apply(state, action)
+            state, _ = engine.apply(state, action)
             if way is not None:
                 ways.append(way)
-            tiles += [
-                (e.seat, e.tile)
-                for e in events
-                if e.kind == "win" and e.seat is not None and e.tile is not None
-            ]
-        return tiles, tuple(ways)
+        return tuple(ways)
     except (StorageError, engine.EngineError) as e:
-        log.warning("hand %s: its winning tiles are not known: %s", hand_id, type(e).__name__)
-        return [], ()
-
-
-async def win_tiles(storage: Storage, hand_id: int) -> list[tuple[int, int]]:
-    """(seat, tile) of every win of a hand so far (``win_marks``' first half)."""
-    return (await win_marks(storage, hand_id))[0]
+        log.warning("hand %s: how its wins were made is not known: %s", hand_id, type(e).__name__)
+        return ()
 
 
 async def restore_tables(
@@ -147,11 +135,11 @@ async def rebuild(
 
 
 async def hand_live(storage: Storage, hand: Hand, state: engine.State, facts: Facts | None) -> HandLive:
-    """A hand in progress, as its log rebuilt it (血流成河: wins earlier in the hand keep their marks on the
-    pictures)."""
+    """A hand in progress, as its log rebuilt it (血流成河: wins earlier in the hand keep how they were
+    made)."""
     live = HandLive(hand, state, facts=facts if facts is not None else Facts())
     if state.settlements:
-        live.win_tiles, live.ways = await win_marks(storage, hand.id)
+        live.ways = await win_ways(storage, hand.id)
     return live
 
 
@@ -238,7 +226,7 @@ async def _last_result(
         if hand in due:
             rt.hand_lines[hand.id] = line
         if hand is done[-1]:
-            rt.live.win_tiles, rt.live.ways = await win_marks(storage, hand.id)
+            rt.live.ways = await win_ways(storage, hand.id)
             latest, final = present.hand_summary(rt), rt.hand
             rt.last_code = hand.code if hand.salt else ""
         rt.hand = None

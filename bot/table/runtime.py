@@ -168,7 +168,6 @@ class HandLive:
     notes: dict[int, str] = field(default_factory=dict)  # seat -> what the bot played for it (timeout)
     # seat -> its own private news until its next action (换三张: the three tiles it received)
     news: dict[int, Event] = field(default_factory=dict)
-    win_tiles: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile) of this hand's wins
     ways: tuple[WinWay, ...] = ()  # how each of this hand's wins was made, in order (自摸, 点炮 by whom...)
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
