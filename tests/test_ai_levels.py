@@ -15,8 +15,9 @@ import pytest
 
 import bot.ai as ai
 from bot.ai import baseline, defence, player, value
-from engine import VARIANTS, Act, Action, Observation, Phase, get_variant, new_hand, observe
+from engine import VARIANTS, Act, Action, Observation, Phase, SettleKind, get_variant, new_hand, observe
 from engine.melds import Meld, MeldKind
+from engine.state import Payment, Settlement
 from engine.tiles import parse_tiles
 
 from .playout import selfplay_positions
@@ -155,6 +156,14 @@ def test_does_not_feed_a_locked_winner_the_tile_he_won_on() -> None:
     assert rd.danger is not None and rd.danger[s1] >= 1.0 > 10 * rd.danger[m1]  # a 平胡 on a discard: 1 底分
     unseen = replace(obs, seats=tuple(replace(ps, won_on=()) for ps in obs.seats))
     assert ai.choose(unseen, random.Random(0), "expert").tile == s1
+    # what it costs is what he was paid for it: seat 3 paid 8 for that win (a 清一色 on a discard); a
+    # self-draw's share, 6 from each, counts half (no self-draw bonus on a discard)
+    for payments, cost in (((Payment(3, 2, 8),), 8.0), (tuple(Payment(p, 2, 6) for p in (0, 1, 3)), 3.0)):
+        paid = replace(
+            obs, settlements=(Settlement.from_payments(SettleKind.WIN, 4, (2,), (), (), payments),)
+        )
+        danger = player.Reader(paid, ai.get_level("expert")).danger
+        assert danger is not None and cost <= danger[s1] < cost + 0.5
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
