@@ -9,7 +9,9 @@ follows each committed change, and a listener refreshes and pushes.
 A read of the table and a move this worker applies may cross: the read began before the move was committed,
 the move's own frames went out to this worker's streams at once, and the read would then push the older table
 over them - and this worker hears no notification of its own to put it right. So a read during which this
-worker published the table is dropped and the table read again.
+worker published the table is dropped and the table read again, and after each of its own publishes (outside a
+claim pause) a worker holding streams of the table reads it once more for them: their last frame is then one
+read after the change was committed, whatever else crossed.
 
 The claim pause is not stored: while one is on, the publishing worker holds its notification back until the
 pause ends (its end publishes again), so streams on other workers see the discard and what follows it at the
@@ -72,6 +74,10 @@ class Relay:
             return  # held back until the pause ends (its end publishes again)
         self._out.add(rt.id)
         self._wake_out.set()
+        # this worker's own streams got the change's frames at once; the table is also read again for them
+        # once committed, so that their last frame is never older than the change, however a read of the
+        # table in flight and the move's own frames crossed
+        self.heard(rt.id)
 
     def heard(self, table_id: int) -> None:
         if table_id in self.web.conns:
@@ -109,6 +115,9 @@ class Relay:
                     self._in.add(table_id)
                     self._wake_in.set()
                     continue
+                live = svc.tables.get(table_id)
+                if live is not None and live.hand is not None and live.hand.pause is not None:
+                    continue  # this worker holds the table in a claim pause: its end publishes again
                 if rt is not None:
                     self.web.refresh(rt)
                     self.refreshed += 1
