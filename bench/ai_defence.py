@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ai_duel import Room, deal, rooms, won_on  # noqa: E402
+from ai_duel import Room, deal, payer_of, rooms  # noqa: E402
 
 import engine  # noqa: E402
 from bot import ai  # noqa: E402
@@ -177,7 +177,7 @@ def _play(
                 last = (3, False)  # a kong may be robbed
         else:
             action = ai.choose(obs, rngs[seat], BASELINE)
-        if won_on(state, action) == cand and not first:
+        if payer_of(state, action) == cand and not first:
             first = last
         state, _ = apply(state, action)
     assert state.result is not None

@@ -107,7 +107,7 @@ def deal(room: Room, seed: int) -> tuple[State, list[random.Random], int]:
     return state, [random.Random(f"{seed}/{i}") for i in range(room.seats)], int(opts.get("base", 1))
 
 
-def won_on(state: State, action: Action) -> int | None:
+def payer_of(state: State, action: Action) -> int | None:
     """The seat whose discard (or kong, robbed) ``action`` wins on, if it is such a win."""
     if action.act == Act.WIN and state.phase == Phase.CLAIM and state.claim is not None:
         return state.claim.from_seat
@@ -127,7 +127,7 @@ def play_wall(room: Room, seed: int, candidate: str, baseline: str) -> Tally:
                 break
             seat = to_act(state)[0]
             action = ai.choose(observe(state, seat), rngs[seat], levels[seat])
-            payer = won_on(state, action)
+            payer = payer_of(state, action)
             if payer is not None:
                 dealt_in[payer] = True
             state, _ = apply(state, action)
