@@ -166,6 +166,67 @@ def test_does_not_feed_a_locked_winner_the_tile_he_won_on() -> None:
         assert danger is not None and cost <= danger[s1] < cost + 0.5
 
 
+def test_voids_the_suit_the_hand_does_without_best() -> None:
+    """docs/ai.md "Value" ("定缺"): a real deal of 四川 (seed 1, seat 1: 2239m 222s 233668p). The variant's
+    suggestion — what the baseline picks — is the suit with fewest tiles, 条, which is a pung; the value
+    levels do without 万 (four tiles, no set among them) and keep the pung."""
+    rs = get_variant("sichuan")
+    obs = observe(new_hand(rs, 1, rs.make_options({}), dealer=0), 1)
+    assert obs.hand == tuple(sorted(parse_tiles("2239m222s233668p")))
+    assert [a.detail for a in obs.legal] == ["s", "m", "p"]
+    assert ai.choose(obs, random.Random(0), "easy").detail == "s"
+    for level in ("normal", "expert"):
+        assert ai.choose(obs, random.Random(0), level).detail == "m", level
+
+
+def test_a_ready_hand_waits_on_what_pays() -> None:
+    """docs/ai.md "Value" ("Ready hands", valued wait by wait): 四川 self-play of the baseline (seed 46),
+    seat 0 holds 22334455s 266778p. Throwing the 2p waits on 5p/8p (two-sided, a plain hand: 1 番); throwing
+    the 8p waits on the 2p alone for 七对 (2 番, four times as much). The baseline takes the wider wait, the
+    value levels the pricier one."""
+    rs = get_variant("sichuan")
+    hand = tuple(sorted(parse_tiles("22334455s266778p")))
+    obs = next(
+        o
+        for _, o in selfplay_positions(rs, 46, lambda o, r: ai.choose(o, r, "easy"))
+        if o.seat == 0 and o.phase == Phase.TURN and o.hand == hand
+    )
+    assert ai.choose(obs, random.Random(0), "easy").tile == parse_tiles("2p")[0]
+    for level in ("normal", "expert"):
+        assert ai.choose(obs, random.Random(0), level).tile == parse_tiles("8p")[0], level
+
+
+def test_who_looks_ready() -> None:
+    """docs/ai.md "Defence" ("Who looks ready"): by his discards (measured on baseline self-play) and his
+    shown melds; certain for a locked hand; a quarter as likely while his last discard was of his void suit
+    (定缺)."""
+    ready = []
+    for n in (0, 4, 8, 16):
+        obs = position(
+            "12245667789m1s49p", {"discards": tuple(parse_tiles("19m19s19p5z6z7z1z2z3z4z5m5s5p6m"))[:n]}
+        )
+        table = value.Table.of(obs, CS)
+        threats = {th.seat: th for th in defence.read_threats(obs, table, [4] * 34, range(34))}
+        ready.append(threats[2].ready)
+    assert ready == pytest.approx([0.0, 0.1, 0.38, 0.92])
+    meld = {"melds": (Meld(MeldKind.PUNG, 20, 1),), "discards": tuple(parse_tiles("19m19s"))}
+    obs = position("12245667789m1s49p", meld)
+    threats = {th.seat: th for th in defence.read_threats(obs, value.Table.of(obs, CS), [4] * 34, range(34))}
+    assert threats[2].ready == pytest.approx(1 - 0.9 * 0.8)  # one meld takes a fifth of what is left
+    obs = position("123456789m1234s5s", variant="sichuan")
+    seats = [replace(ps, choice=c) for ps, c in zip(obs.seats, ("p", "s", "m", "p"), strict=True)]
+    for last, share in (("5s", 1.0), ("5m", 0.25)):  # seat 2 does without 万
+        seats[2] = replace(seats[2], discards=(*parse_tiles("19p55s69s"), *parse_tiles(last)))
+        sc = replace(obs, seats=tuple(seats))
+        threats = {
+            th.seat: th
+            for th in defence.read_threats(
+                sc, value.Table.of(sc, get_variant("sichuan")), [4] * 34, range(27)
+            )
+        }
+        assert threats[2].ready == pytest.approx(0.2 * share), last
+
+
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_the_variant_prices_every_route(variant: str) -> None:
     """docs/ai.md "Value": the variant's own settlement prices an example hand on a stand-in table of
