@@ -22,7 +22,7 @@ from .errors import (
     TableClosed,
     VersionConflict,
 )
-from .facts import Facts
+from .facts import SELF_DRAWN, Facts, WinWay, win_way
 from .models import (
     DISPLAYS,
     LANGUAGES,
@@ -68,6 +68,9 @@ __all__ = [
     "Conflict",
     "CorruptDatabase",
     "Facts",
+    "SELF_DRAWN",
+    "WinWay",
+    "win_way",
     "FinishedHandRow",
     "Hand",
     "HandFinished",

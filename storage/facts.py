@@ -13,6 +13,9 @@ Definitions (docs/stats.md):
   that several seats win on at once counts once.
 * 杠 kong: kongs it made (a robbed kong is not one).
 * best hand: the hand names of its win, and what that win's settlement gave it.
+
+They also keep how each win so far was made (``Facts.ways``: 自摸, or whose tile, and how it was claimed),
+which the result names and the observation does not say.
 """
 
 from __future__ import annotations
@@ -22,6 +25,21 @@ from dataclasses import dataclass, replace
 
 import engine
 from engine import Act, EventKind, Phase, SettleKind
+
+SELF_DRAWN = "self"  # a win on the winner's own tile (his draw, the last tile he took, his dealt tiles)
+# how a win was made: (winner, a claim kind's value or SELF_DRAWN, the seat whose tile it was or None)
+WinWay = tuple[int, str, int | None]
+
+
+def win_way(before: engine.State, action: engine.Action) -> WinWay | None:
+    """How ``action`` (applied to ``before``) wins, if it is a win: on another seat's tile (a claim window:
+    its kind and whose tile), else self-drawn."""
+    if action.act != Act.WIN:
+        return None
+    claim = before.claim
+    if before.phase == Phase.CLAIM and claim is not None and claim.from_seat != action.seat:
+        return (action.seat, claim.kind.value, claim.from_seat)
+    return (action.seat, SELF_DRAWN, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +61,14 @@ class Facts:
     self_draws: frozenset[int] = frozenset()
     fed: frozenset[tuple[int, int, int]] = frozenset()  # (seat, discards made, wall left) per tile won on
     kongs: tuple[int, ...] = (0, 0, 0, 0)
+    ways: tuple[WinWay, ...] = ()  # how each win so far was made, in order
 
     def after(self, before: engine.State, action: engine.Action, events: Sequence[engine.Event]) -> Facts:
         """The facts once ``action`` (applied to ``before``, giving ``events``) has happened."""
         out = self
+        way = win_way(before, action)
+        if way is not None:
+            out = replace(out, ways=(*out.ways, way))
         if action.act == Act.WIN:
             if before.phase == Phase.CLAIM and before.claim is not None:
                 key = (before.claim.from_seat, before.discards_made, before.wall.remaining)

@@ -561,8 +561,12 @@ class Hands(Runner):
     async def rebuild(self, hand_id: int) -> engine.State:
         """The hand's current state, rebuilt from its log through the engine (``ReplayError`` if it does
         not replay to the logged version)."""
+        return (await self.rebuild_with_facts(hand_id))[0]
+
+    async def rebuild_with_facts(self, hand_id: int) -> tuple[engine.State, Facts]:
+        """``rebuild``, with the hand's facts gathered on the way (its wins: how each was made)."""
         rec = await self.hand_replay(hand_id)
-        return replay_actions(rec.variant, rec.hand, rec.actions)
+        return replay_with_facts(rec.variant, rec.hand, rec.actions)
 
     async def restore(self, table_id: int | None = None) -> list[Restored]:
         """After a restart: every open table with its current hand rebuilt from the log.

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+import bot.ai as ai
 import engine
-from storage import InvalidInput, Storage, TableSettings, clean_code, ratings, schema
+from storage import SELF_DRAWN, InvalidInput, Storage, TableSettings, clean_code, ratings, schema
 from storage.facts import seat_facts
 
 from .playout import eager_policy
@@ -124,3 +125,27 @@ def test_seat_facts_name_self_draws_and_deal_ins() -> None:
 
 def test_schema_v6_is_the_game_night_step() -> None:
     assert schema.LATEST >= 6 and schema.MIGRATIONS[5] is schema.V6_GAME_NIGHT
+
+
+async def test_a_restored_hand_knows_how_each_win_was_made(tmp_path: Path) -> None:
+    """The facts a replay gathers keep how each win so far was made (``Facts.ways``: 自摸, or whose tile and
+    how it was claimed), so a table restored after a restart, or read by another worker, names them in the
+    result without a second replay of the log. A 血流成河 hand, stopped after its wins."""
+    async with await Storage.open(tmp_path / "bot.db") as store:
+        table = await store.create_table(-100, "sichuan", {"mode": "xueliu"}, [7, None, None, None])
+        hand, state = await store.start_hand(table.id, 5, 0, ai=(1, 2, 3))
+        rng = random.Random(5)
+        ways: list[tuple[int, str, int | None]] = []
+        while state.phase != engine.Phase.ENDED and len(ways) < 3:
+            action = ai.choose(engine.observe(state, engine.to_act(state)[0]), rng)
+            claim = state.claim if state.phase == engine.Phase.CLAIM else None
+            if action.act == engine.Act.WIN:
+                from_seat = claim.from_seat if claim is not None and claim.from_seat != action.seat else None
+                kind = claim.kind.value if from_seat is not None and claim is not None else SELF_DRAWN
+                ways.append((action.seat, kind, from_seat))
+            state, _ = engine.apply(state, action)
+            await store.log_action(hand.id, action, state.version)
+        assert len(ways) == 3 and {w[1] for w in ways} == {SELF_DRAWN, "discard"}
+        [restored] = await store.restore()
+        assert restored.state == state and restored.facts.ways == tuple(ways)
+        assert (await store.rebuild_with_facts(hand.id)) == (state, restored.facts)

@@ -235,7 +235,8 @@ class Feed:
         result: tuple[str, ...] = ()
         if obs.phase == Phase.ENDED:
             public = views.public_observation(state)
-            result = tuple(render.result_view(public, lang, list(names), rt.live.ways, seat).split("\n"))
+            ways = rt.live.facts.ways
+            result = tuple(render.result_view(public, lang, list(names), ways, seat).split("\n"))
         return HandView(
             table_id=rt.id,
             hand_id=hand.id,
@@ -337,6 +338,6 @@ async def stored_table(
         await people.load(missing)
     await load_totals(storage, rt)
     if r.error is None and r.hand is not None and r.state is not None and r.state.phase != Phase.ENDED:
-        rt.hand = await hand_live(storage, r.hand, r.state, r.facts)
+        rt.hand = hand_live(r.hand, r.state, r.facts)
         reopen(rt, r, clock(), keep=True)
     return rt

@@ -60,7 +60,6 @@ from bot.table.runtime import (
     decision_key,
 )
 from bot.text import render, views
-from bot.text.render import WinWay
 from bot.text.texts import t
 from bot.text.views import WARN_AT
 from engine import Act, Action, ClaimKind, Event, EventKind, MeldKind, Observation, Phase, State
@@ -98,17 +97,6 @@ _WINDOW_EVENTS = {
     EventKind.HAIDI_TAKE: ClaimKind.HAIDI,
     EventKind.HAIDI_SHOW: ClaimKind.HAIDI,
 }
-
-
-def win_way(before: State, action: Action) -> WinWay | None:
-    """How ``action`` (applied to ``before``) wins, if it is a win: on another seat's tile (a claim window:
-    its kind and whose tile), else self-drawn (his draw, the last tile he took, his dealt tiles)."""
-    if action.act != Act.WIN:
-        return None
-    claim = before.claim
-    if before.phase == Phase.CLAIM and claim is not None and claim.from_seat != action.seat:
-        return (action.seat, claim.kind.value, claim.from_seat)
-    return (action.seat, render.SELF_DRAWN, None)
 
 
 def claim_moment(before: State, action: Action, events: Sequence[Event] = ()) -> Moment | None:
@@ -217,7 +205,6 @@ class _Step:
     facts: Facts
     recent: tuple[Event, ...]  # the public events it adds to the group's "recent" line
     posts: list[Post]  # the one-off messages stored with it (the players' results of a hand it ends)
-    ways: tuple[WinWay, ...]  # how each win of the hand so far was made
 
 
 class Play:
@@ -585,15 +572,13 @@ class Play:
         rows = seat_rows(state.num_seats, new_auto, new_timeouts, pending)
         stored = base.stored
         changed = [r for s, r in rows.items() if stored.get(s, SeatPlay(s)) != r] if final is None else []
-        way = win_way(before, action)
-        ways = (*base.ways, way) if way is not None else base.ways
+        facts = base.facts.after(before, action, events)
         return _Step(
             action, state, events, final, pause, pending, new_auto, new_timeouts,
             rows if final is None else seat_rows(state.num_seats, (), {}, {}), changed,
-            base.facts.after(before, action, events),
+            facts,
             tuple(ev.public() for ev in events if ev.kind not in views.QUIET_EVENTS),
-            self.present.result_posts(rt, final, ways) if final is not None else [],
-            ways,
+            self.present.result_posts(rt, final, facts.ways) if final is not None else [],
         )  # fmt: skip
 
     def _adopt(self, rt: TableRuntime, step: _Step) -> None:
@@ -601,7 +586,6 @@ class Play:
         h = rt.live
         h.state, h.facts, h.pause = step.state, step.facts, step.pause
         h.pending, h.auto, h.timeouts, h.stored = step.pending, step.auto, step.timeouts, step.stored
-        h.ways = step.ways
         self.actions += 1
         h.news.pop(step.action.seat, None)
         for ev in step.events:

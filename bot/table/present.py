@@ -35,10 +35,9 @@ from bot.table import settings
 from bot.table.runtime import Moment, Out, Pause, TableRuntime
 from bot.text import nightview, render, views
 from bot.text.fit import MAX_CAPTION, MAX_TEXT, split_text
-from bot.text.render import WinWay
 from bot.text.texts import t
 from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
-from storage import Post, Storage, StorageError
+from storage import Post, Storage, StorageError, WinWay
 
 if TYPE_CHECKING:
     from bot.table.feed import Feed
@@ -321,7 +320,7 @@ class Presenter:
             pictures=self.people.pictures(rt.chat_id),
             closed=closed,
             humans=frozenset(i for i, u in enumerate(rt.hand_seats()) if u is not None),
-            ways=rt.live.ways,
+            ways=rt.live.facts.ways,
         )
 
     def group_view(self, rt: TableRuntime, closed: str = "") -> View:
@@ -525,7 +524,7 @@ class Presenter:
         hands, the points, the next dealer."""
         assert rt.state is not None
         names = self.seat_names(rt, lang, viewer)
-        return render.result_view(views.public_observation(rt.state), lang, names, rt.live.ways, viewer)
+        return render.result_view(views.public_observation(rt.state), lang, names, rt.live.facts.ways, viewer)
 
     def hand_summary(self, rt: TableRuntime) -> str:
         """The group's note on a finished hand (still in ``rt``): the result and the table's totals."""

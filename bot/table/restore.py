@@ -20,37 +20,14 @@ from collections.abc import Awaitable, Callable
 
 import engine
 from bot.members.people import People
-from bot.table.play import Play, open_decisions, seat_rows, win_way
+from bot.table.play import Play, open_decisions, seat_rows
 from bot.table.present import Presenter
 from bot.table.runtime import HandLive, Pending, TableRuntime, Tables, decision_key, score_key
-from bot.text.render import WinWay
 from bot.text.views import WARN_AT
 from engine import Phase
 from storage import Facts, Hand, Restored, Storage, StorageError
 
 log = logging.getLogger(__name__)
-
-
-async def win_ways(storage: Storage, hand_id: int) -> tuple[WinWay, ...]:
-    """How each win of a hand so far was made, from its log (the result names 自摸 or who dealt in; the
-    Observation does not say). Empty if the log cannot be read."""
-    try:
-        rec = await storage.hand_replay(hand_id)
-        state = engine.new_hand(
-            engine.get_variant(rec.variant), rec.hand.seed, rec.hand.options, rec.hand.dealer_arg,
-            len(rec.hand.seats),
-        )  # fmt: skip
-        ways: list[WinWay] = []
-        for a in rec.actions:
-            action = engine.Action.parse(a.action)
-            way = win_way(state, action)
-            state, _ = engine.apply(state, action)
-            if way is not None:
-                ways.append(way)
-        return tuple(ways)
-    except (StorageError, engine.EngineError) as e:
-        log.warning("hand %s: how its wins were made is not known: %s", hand_id, type(e).__name__)
-        return ()
 
 
 async def restore_tables(
@@ -114,14 +91,14 @@ async def rebuild(
     elif r.state is None or r.hand is None or r.state.phase == Phase.ENDED:
         await _lobby(storage, rt, present, done)  # its buttons work in any of its messages: edited in place
     elif quiet:
-        rt.hand = await hand_live(storage, r.hand, r.state, r.facts)
+        rt.hand = hand_live(r.hand, r.state, r.facts)
         reopen(rt, r, play.clock(), keep=True)
     else:
         due, final = await _last_result(storage, rt, present, done)
         if due:  # cut off by the stop
             present.show_lobby_started(rt, fresh=True)
         _show_final(rt, present, final, group=False)
-        rt.hand = await hand_live(storage, r.hand, r.state, r.facts)
+        rt.hand = hand_live(r.hand, r.state, r.facts)
         if reopen(rt, r, play.clock()):
             await present.note_group(rt, "note.restored")
         try:
@@ -134,13 +111,10 @@ async def rebuild(
             await play.resume(rt)
 
 
-async def hand_live(storage: Storage, hand: Hand, state: engine.State, facts: Facts | None) -> HandLive:
-    """A hand in progress, as its log rebuilt it (血流成河: wins earlier in the hand keep how they were
-    made)."""
-    live = HandLive(hand, state, facts=facts if facts is not None else Facts())
-    if state.settlements:
-        live.ways = await win_ways(storage, hand.id)
-    return live
+def hand_live(hand: Hand, state: engine.State, facts: Facts | None) -> HandLive:
+    """A hand in progress, as its log rebuilt it, with the facts gathered by that replay (血流成河: wins
+    earlier in the hand keep how they were made)."""
+    return HandLive(hand, state, facts=facts if facts is not None else Facts())
 
 
 def reopen(rt: TableRuntime, r: Restored, now: float, *, keep: bool = False) -> bool:
@@ -217,16 +191,15 @@ async def _last_result(
     latest, line, final = "", "", None
     for hand in [h for h in due if h is not done[-1]] + [done[-1]]:
         try:
-            state = await storage.rebuild(hand.id)
+            state, facts = await storage.rebuild_with_facts(hand.id)
         except StorageError as e:
             log.warning("table %s: a hand's result cannot be shown: %s", rt.id, e)
             continue
-        rt.hand = HandLive(hand, state)
+        rt.hand = HandLive(hand, state, facts=facts)
         line = present.hand_line(rt)
         if hand in due:
             rt.hand_lines[hand.id] = line
         if hand is done[-1]:
-            rt.live.ways = await win_ways(storage, hand.id)
             latest, final = present.hand_summary(rt), rt.hand
             rt.last_code = hand.code if hand.salt else ""
         rt.hand = None

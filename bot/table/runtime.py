@@ -19,7 +19,6 @@ from typing import Any, Protocol
 
 import engine
 from bot.messages.content import Content, Keyboard, Photo, Priority
-from bot.text.render import WinWay
 from engine import Action, ClaimKind, Event, KongMode, Phase, State
 from engine.variant import Variant
 from storage import Facts, Hand, SeatPlay, Table, TableSettings
@@ -168,11 +167,11 @@ class HandLive:
     notes: dict[int, str] = field(default_factory=dict)  # seat -> what the bot played for it (timeout)
     # seat -> its own private news until its next action (换三张: the three tiles it received)
     news: dict[int, Event] = field(default_factory=dict)
-    ways: tuple[WinWay, ...] = ()  # how each of this hand's wins was made, in order (自摸, 点炮 by whom...)
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
     prompted: dict[int, int] = field(default_factory=dict)  # seat -> the decision its panel went out with
-    facts: Facts = field(default_factory=Facts)  # the hand's 胡/自摸/点炮/杠 so far (storage/facts.py)
+    # the hand's 胡/自摸/点炮/杠 so far and how each win was made (storage/facts.py)
+    facts: Facts = field(default_factory=Facts)
 
     @property
     def id(self) -> int:

@@ -45,6 +45,7 @@ from engine.tiles import (
     tile_zh,
     to_counts,
 )
+from storage.facts import SELF_DRAWN, WinWay
 
 # ------------------------------------------------------------------ small pieces
 
@@ -551,11 +552,9 @@ def parse_choice(obs: Observation, text: str) -> Action | None:
 # ------------------------------------------------------------------ settlement
 
 
-# How a win was made: (the winner's seat, "self" for a tile he drew himself - or was dealt - else the claim's
-# kind: "discard", "rob", "kong", "haidi", and the seat whose tile it was). The table works it out from the
-# action and the state before it (bot/table/play.py ``win_way``); the result names it beside the win.
-WinWay = tuple[int, str, int | None]
-SELF_DRAWN = "self"
+# How a win was made: (the winner's seat, SELF_DRAWN for a tile he drew himself - or was dealt - else the
+# claim's kind: "discard", "rob", "kong", "haidi", and the seat whose tile it was). The hand's facts keep it,
+# from the action and the state before it (storage/facts.py ``win_way``); the result names it beside the win.
 
 
 def way_text(way: WinWay, names: Sequence[str], lang: str = "zh", viewer: int | None = None) -> str:

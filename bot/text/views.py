@@ -23,7 +23,7 @@ from engine import (
     get_variant,
     observe_public,
 )
-from storage import TableSettings
+from storage import TableSettings, WinWay
 
 # events not worth a line in the group's "recent" list
 QUIET_EVENTS = {
@@ -251,7 +251,7 @@ def end_caption(
     names: Sequence[str],
     title: str,
     legend: str,
-    ways: Sequence[render.WinWay] = (),
+    ways: Sequence[WinWay] = (),
     recent: Sequence[Event] = (),
 ) -> str:
     """The caption of the end-of-hand picture in the group: who won and how (自摸, who dealt in: ``ways``;
