@@ -18,7 +18,7 @@ from bot.ai import baseline, defence, player, value
 from engine import VARIANTS, Act, Action, Observation, Phase, SettleKind, get_variant, new_hand, observe
 from engine.melds import Meld, MeldKind
 from engine.state import Payment, Settlement
-from engine.tiles import parse_tiles
+from engine.tiles import parse_tiles, to_counts
 
 from .playout import selfplay_positions
 
@@ -114,6 +114,35 @@ def test_does_not_feed_a_visible_all_pungs_hand() -> None:
     assert ai.choose(obs, random.Random(0), "easy").tile == p8
     assert ai.choose(obs, random.Random(0), "normal").tile == p8
     assert ai.choose(obs, random.Random(0), "expert").tile == s1
+
+
+def test_a_far_hand_does_not_feed_a_big_hand() -> None:
+    """docs/ai.md "Defence" ("A far hand against a big hand"): seat 2 shows three pungs late in the hand
+    (碰碰胡: he waits on pairs). Seat 0 is two steps from ready; the baseline's 4m (and every other tile as
+    close to winning that keeps as many useful tiles) is a likely wait of his. The expert throws the 9m he
+    threw himself although it keeps fewer useful tiles."""
+    opp = {
+        "melds": (
+            Meld(MeldKind.PUNG, parse_tiles("3m")[0], 1),
+            Meld(MeldKind.PUNG, parse_tiles("7s")[0], 3),
+            Meld(MeldKind.PUNG, parse_tiles("4p")[0], 1),
+        ),
+        "discards": tuple(parse_tiles("19m19s68m2s")),
+        "hand_size": 4,
+    }
+    obs = position("467899m22455s799p", opp, wall=20)
+    m4, m9 = parse_tiles("4m")[0], parse_tiles("9m")[0]
+    assert ai.choose(obs, random.Random(0), "easy").tile == m4
+    assert ai.choose(obs, random.Random(0), "normal").tile == m4
+    assert ai.choose(obs, random.Random(0), "expert").tile == m9
+    rd = player.Reader(obs, ai.get_level("expert"))
+    scored = {
+        x.tile: x
+        for x in player._score_discards(rd, to_counts(obs.hand), sorted(set(obs.hand)), random.Random(0))
+    }
+    assert scored[m4].s == scored[m9].s == 2
+    assert scored[m9].useful < 0.8 * scored[m4].useful  # not a safer tile the plain rule would take
+    assert scored[m4].danger > 10 * scored[m9].danger
 
 
 def test_a_suit_the_opponent_cannot_win_with_is_safe() -> None:

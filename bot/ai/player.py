@@ -239,6 +239,12 @@ _DEVIATE = 0.03  # … and an expected score better by this (底分) and this sh
 _DEVIATE_SHARE = 0.1
 # a safer discard may give up this share of the baseline's useful tiles, no more
 _SAFE_USEFUL = 0.8
+# … but a hand this many steps or more from ready whose discard is this dangerous (weighed danger: an expected
+# cost of a third of a 底分 — in play, a likely wait of a big hand) throws the safest tile at most a step
+# further instead, if that costs at most this share as much (docs/ai.md "Defence")
+_FOLD_FAR = 2
+_FOLD_DANGER = 0.1
+_FOLD_SHARE = 0.25
 # a claim that costs a concealed hand's bonus (门前清) is made only when the hand it leaves is worth more, its
 # chance to win read at this share (the model overrates a claim's step: measured in the duel, docs/ai.md)
 _CLAIM_READ = 0.75
@@ -298,7 +304,9 @@ def pick(scored: Sequence[Scored]) -> Scored:
     """The most efficient discard (``Scored.key``: the baseline's order, by ``reach``), unless another as
     close to winning (the same shanten) has a reason — a pricier win, or less danger without giving up many
     useful tiles — and a clearly better expected score. Neither value nor safety is bought with a step away
-    from winning: measured in the duel, that lost (docs/ai.md)."""
+    from winning (measured in the duel, that lost: docs/ai.md), but for one case: a hand two steps or more
+    from ready does not throw a tile that would likely feed a big hand when a far safer one is at most a step
+    further."""
     base = min(scored, key=lambda x: x.key)
     best = base
     for x in scored:
@@ -308,9 +316,14 @@ def pick(scored: Sequence[Scored]) -> Scored:
         safer = x.danger <= base.danger - _DANGER_REASON and x.useful >= _SAFE_USEFUL * base.useful
         if (pricier or safer) and x.ev > best.ev:
             best = x
+    chosen = base
     if best is not base and best.ev > base.ev + _DEVIATE + _DEVIATE_SHARE * abs(base.ev):
-        return best
-    return base
+        chosen = best
+    if chosen.s >= _FOLD_FAR and chosen.danger >= _FOLD_DANGER:
+        safest = min((x for x in scored if x.s <= chosen.s + 1), key=lambda x: (x.danger, x.key))
+        if safest.danger <= _FOLD_SHARE * chosen.danger and safest.ev > chosen.ev:
+            return safest
+    return chosen
 
 
 def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: Level) -> Action:
