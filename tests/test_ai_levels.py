@@ -93,21 +93,24 @@ def test_folds_with_a_far_hand_against_two_exposed_kongs() -> None:
     assert ai.choose(obs, random.Random(0), "expert").tile == parse_tiles("1p")[0]
 
 
+# seat 2 late in a hand: three pungs shown (碰碰胡, a big hand: he waits on pairs), seven tiles thrown
+ALL_PUNGS: dict[str, Any] = {
+    "melds": (
+        Meld(MeldKind.PUNG, parse_tiles("3m")[0], 1),
+        Meld(MeldKind.PUNG, parse_tiles("7s")[0], 3),
+        Meld(MeldKind.PUNG, parse_tiles("4p")[0], 1),
+    ),
+    "discards": tuple(parse_tiles("19m19s68m2s")),
+    "hand_size": 4,
+}
+
+
 def test_does_not_feed_a_visible_all_pungs_hand() -> None:
     """docs/ai.md "Defence" ("What he would be paid", "Which tiles would win his hand"): seat 2 shows three
     pungs late in the hand (碰碰胡, a big hand: he waits on pairs). Seat 0's isolated 8p and 1s are equally
     fast to throw; the baseline and the value player throw the 8p, which pairs for him, the expert the 1s,
     which he threw himself."""
-    opp = {
-        "melds": (
-            Meld(MeldKind.PUNG, parse_tiles("3m")[0], 1),
-            Meld(MeldKind.PUNG, parse_tiles("7s")[0], 3),
-            Meld(MeldKind.PUNG, parse_tiles("4p")[0], 1),
-        ),
-        "discards": tuple(parse_tiles("19m19s68m2s")),
-        "hand_size": 4,
-    }
-    obs = position("245667799m1367s8p", opp, wall=20)
+    obs = position("245667799m1367s8p", ALL_PUNGS, wall=20)
     p8, s1 = parse_tiles("8p")[0], parse_tiles("1s")[0]
     rd = player.Reader(obs, ai.get_level("expert"))
     assert rd.danger is not None and rd.danger[p8] > 3 * rd.danger[s1]
@@ -121,16 +124,7 @@ def test_a_far_hand_does_not_feed_a_big_hand() -> None:
     (碰碰胡: he waits on pairs). Seat 0 is two steps from ready; the baseline's 4m (and every other tile as
     close to winning that keeps as many useful tiles) is a likely wait of his. The expert throws the 9m he
     threw himself although it keeps fewer useful tiles."""
-    opp = {
-        "melds": (
-            Meld(MeldKind.PUNG, parse_tiles("3m")[0], 1),
-            Meld(MeldKind.PUNG, parse_tiles("7s")[0], 3),
-            Meld(MeldKind.PUNG, parse_tiles("4p")[0], 1),
-        ),
-        "discards": tuple(parse_tiles("19m19s68m2s")),
-        "hand_size": 4,
-    }
-    obs = position("467899m22455s799p", opp, wall=20)
+    obs = position("467899m22455s799p", ALL_PUNGS, wall=20)
     m4, m9 = parse_tiles("4m")[0], parse_tiles("9m")[0]
     assert ai.choose(obs, random.Random(0), "easy").tile == m4
     assert ai.choose(obs, random.Random(0), "normal").tile == m4
