@@ -22,7 +22,7 @@ from .errors import (
     TableClosed,
     VersionConflict,
 )
-from .facts import SELF_DRAWN, Facts, WinWay, win_way
+from .facts import SELF_DRAWN, Facts, WinWay
 from .models import (
     DISPLAYS,
     LANGUAGES,
@@ -70,7 +70,6 @@ __all__ = [
     "Facts",
     "SELF_DRAWN",
     "WinWay",
-    "win_way",
     "FinishedHandRow",
     "Hand",
     "HandFinished",

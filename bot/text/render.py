@@ -45,7 +45,7 @@ from engine.tiles import (
     tile_zh,
     to_counts,
 )
-from storage.facts import SELF_DRAWN, WinWay
+from storage import SELF_DRAWN, WinWay
 
 # ------------------------------------------------------------------ small pieces
 
