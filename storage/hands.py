@@ -180,10 +180,14 @@ def replay_with_facts(
 
 
 def replay_from(
-    hand: Hand, state: engine.State, facts: Facts, actions: Iterable[LoggedAction]
+    hand: Hand,
+    state: engine.State,
+    facts: Facts,
+    actions: Iterable[LoggedAction],
+    seen: list[engine.Event] | None = None,
 ) -> tuple[engine.State, Facts]:
     """``replay_with_facts`` from a state already reached (the hand's actions after it): a worker catching up
-    with the actions another worker logged."""
+    with the actions another worker logged. ``seen``: the actions' events are added to it."""
     for a in actions:
         try:
             before, action = state, engine.Action.parse(a.action)
@@ -191,6 +195,8 @@ def replay_from(
         except engine.EngineError as e:
             raise ReplayError(f"hand {hand.id}: action #{a.seq} {a.action!r} does not replay: {e}") from None
         facts = facts.after(before, action, events)
+        if seen is not None:
+            seen.extend(events)
         if state.version != a.version:
             raise ReplayError(
                 f"hand {hand.id}: action #{a.seq} {a.action!r} gave version {state.version}, "

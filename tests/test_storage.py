@@ -16,6 +16,7 @@ import pytest
 import engine
 from storage import (
     ArchivedHand,
+    Facts,
     HandFinished,
     HandInProgress,
     InvalidInput,
@@ -28,6 +29,7 @@ from storage import (
     TableStatus,
     VersionConflict,
     period_bounds,
+    replay_from,
 )
 from storage.stats import LEADERBOARD_ALL_SQL, LEADERBOARD_PERIOD_SQL
 
@@ -393,6 +395,15 @@ async def test_hand_replay_rebuilds_every_intermediate_state(store: Storage) -> 
     for k in (1, 17, len(steps)):
         assert rec.state(k) == steps[k - 1][1]
     assert await store.rebuild(hand.id) == steps[-1][1]
+    # a worker holding the hand at action 17 catches up with the rest, and sees the events they made
+    seen: list[engine.Event] = []
+    state, _ = replay_from(rec.hand, steps[16][1], Facts(), rec.actions[17:], seen)
+    assert state == steps[-1][1]
+    expected, at = [], steps[16][1]
+    for action, _ in steps[17:]:
+        at, events = engine.apply(at, action)
+        expected += events
+    assert seen == expected and len(expected) > len(steps) - 17
 
 
 async def test_restore_rebuilds_each_open_table(database: str, clock: FakeClock) -> None:

@@ -529,15 +529,12 @@ class Cluster:
         stored, actions = delta
         if stored.hand is None or stored.hand.id != rt.hand.id:
             return None
+        events: list[engine.Event] = []
         try:
-            state, facts = replay_from(stored.hand, rt.state, rt.live.facts, actions)
+            state, facts = replay_from(stored.hand, rt.state, rt.live.facts, actions, events)
         except StorageError:
             return None
-        recent: list[engine.Event] = []
-        s = rt.state
-        for a in actions:
-            s, events = engine.apply(s, engine.Action.parse(a.action))
-            recent += [ev.public() for ev in events if ev.kind not in views.QUIET_EVENTS]
+        recent = [ev.public() for ev in events if ev.kind not in views.QUIET_EVENTS]
         return _Caught(dataclasses.replace(stored, state=state, facts=facts), recent)
 
     def resync(self, table_id: int) -> None:
