@@ -347,3 +347,36 @@ async def test_a_sent_message_the_database_would_not_delete_is_deleted_at_the_ne
             assert found is not None
             players[1].press(found[0], found[1][0])
             await tg.wait_for(lambda _: outbox() == [], what="the sent message's row deleted")
+
+
+async def test_a_restart_keeps_how_each_win_was_made(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """血战到底: the hand goes on after a win, and its result names how each win was made (自摸, or who dealt
+    in), which the observation does not say. After a restart the table has them from the replay of the log
+    that rebuilt it (storage/facts.py ``Facts.ways``)."""
+    db = tmp_path / "bot.db"
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, db, clock) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "sichuan")
+        lobby = await lobby_message(tg, group, tid)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        player = Player(tg, alice, tid)
+        rt = svc.tables[tid]
+
+        def won() -> bool:
+            return rt.hand is not None and bool(rt.live.facts.ways)
+
+        while not won():
+            decision = await player.wait_decision(won)
+            if decision is not None and not won():
+                player.press(decision[0], decision[1][0])
+            await tg.wait_idle()
+        assert rt.state is not None and rt.state.phase != Phase.ENDED  # 血战: the hand goes on
+        ways = rt.live.facts.ways
+    async with bot_running(tg, db, clock) as app2:
+        rt2 = service(app2).tables[tid]
+        assert rt2.state is not None and rt2.state.version == rt.state.version
+        assert rt2.live.facts.ways == ways
+        await tg.wait_idle()
