@@ -32,9 +32,12 @@ from .bot_support import (
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 
-async def alone_at_a_hand(tg: FakeTelegramServer, svc: TableService, alice: FakeUser, group: FakeChat) -> int:
-    """Alice opens a Changsha table, starts it with three AI seats and has her first decision; its id."""
-    tid, _ = await open_table(tg, alice, group, "changsha")
+async def alone_at_a_hand(
+    tg: FakeTelegramServer, svc: TableService, alice: FakeUser, group: FakeChat, variant: str = "changsha"
+) -> int:
+    """Alice opens a table (Changsha unless ``variant`` says), starts it with three AI seats and has her first
+    decision; its id."""
+    tid, _ = await open_table(tg, alice, group, variant)
     await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
     lobby = await lobby_message(tg, group, tid)
     tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
@@ -359,9 +362,7 @@ async def test_a_restart_keeps_how_each_win_was_made(tg: FakeTelegramServer, tmp
     group = tg.add_group("Mahjong", members=[alice])
     async with bot_running(tg, db, clock) as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "sichuan")
-        lobby = await lobby_message(tg, group, tid)
-        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        tid = await alone_at_a_hand(tg, svc, alice, group, "sichuan")
         player = Player(tg, alice, tid)
         rt = svc.tables[tid]
 
