@@ -28,7 +28,9 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -151,12 +153,18 @@ def oracle(steps: int) -> Chooser:
 
 
 def _play(
-    room: Room, seed: int, cand: int, chooser: Chooser, watch: bool
-) -> tuple[float, bool, list[Row], tuple]:
-    """One hand with ``chooser`` in seat ``cand``: its score (底分), whether it dealt in, and (``watch``) the
-    reading rows of its turns and (shanten, another discard as close) at its first discard won on."""
+    room: Room,
+    seed: int,
+    cand: int,
+    chooser: Chooser,
+    watch: bool,
+    look: Callable[[engine.State, engine.Observation, int], list[Any]] | None = None,
+) -> tuple[float, bool, list[Any], tuple]:
+    """One hand with ``chooser`` in seat ``cand``: its score (底分), whether it dealt in, and (``watch``) what
+    ``look`` reads at each of its discards with a choice (default: the reading rows) and (shanten, another
+    discard as close) at its first discard won on."""
     state, rngs, base = deal(room, seed)
-    rows: list[Row] = []
+    rows: list[Any] = []
     last: tuple = (3, False)  # won on with no discard of its own yet (a robbed kong)
     first: tuple = ()  # ``last`` when it was first won on (血战 and 血流 play on after a win)
     for _ in range(5000):
@@ -167,7 +175,7 @@ def _play(
         if seat == cand:
             action = chooser(state, obs, rngs[seat])
             if watch and obs.phase == Phase.TURN and len(_throws(obs)) > 1:
-                rows.extend(_reading(state, obs, seed))
+                rows.extend((look or _reading)(state, obs, seed))
             if action.act == Act.DISCARD and action.tile is not None and watch:
                 sh = _shantens(obs)
                 s = sh[action.tile]
@@ -184,16 +192,33 @@ def _play(
     return state.result.deltas[cand] / base, bool(first), rows, first
 
 
-def _reading(state: engine.State, obs: engine.Observation, seed: int) -> list[Row]:
+@dataclass(frozen=True)
+class Position:
+    """One of the expert's discards with a choice, as the expert reads it, and the truth."""
+
+    reader: player.Reader
+    counts: list[int]
+    threats: list[defence.Threat]
+    throws: dict[int, engine.Action]  # per tile it may throw: the action
+    wins: dict[int, set[int]]  # per tile it may throw: the seats that would win on it
+    passed: dict[int, frozenset[int]]  # per opponent: the tiles that passed him (defence.passed_tiles)
+
+
+def read_position(state: engine.State, obs: engine.Observation) -> Position:
     rd = player.Reader(obs, EXPERT)
-    counts = to_counts(obs.hand)
+    counts = list(to_counts(obs.hand))
     kinds = [t for t in range(NUM_KINDS) if rd.unseen[t] or counts[t]]
     threats = defence.read_threats(obs, rd.table, rd.unseen, kinds)
     throws = _throws(obs)
     wins = winners_of(state, throws, [th.seat for th in threats])
-    passed = defence.passed_tiles(obs)
+    return Position(rd, counts, threats, throws, wins, defence.passed_tiles(obs))
+
+
+def _reading(state: engine.State, obs: engine.Observation, seed: int) -> list[Row]:
+    pos = read_position(state, obs)
+    throws, wins, passed = pos.throws, pos.wins, pos.passed
     rows: list[Row] = []
-    for th in threats:
+    for th in pos.threats:
         ps = obs.seats[th.seat]
         for t in throws:
             if th.waits[t] > 0:

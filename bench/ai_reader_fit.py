@@ -43,15 +43,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ai_defence import _throws, auc, log_loss, winners_of  # noqa: E402
-from ai_duel import Room, deal, play_wall, rooms  # noqa: E402
+from ai_defence import _expert, _play, auc, log_loss, read_position  # noqa: E402
+from ai_duel import Room, play_wall, rooms  # noqa: E402
 from reader_features import FEATURES, danger, features  # noqa: E402
 
 import engine  # noqa: E402
 from bot import ai  # noqa: E402
 from bot.ai import defence, player  # noqa: E402
 from bot.ai.levels import EXPERT, Level  # noqa: E402
-from engine import Phase, apply, observe, to_act  # noqa: E402
 from engine.tiles import NUM_KINDS, to_counts  # noqa: E402
 
 MODEL = ROOT / "bench" / "reader.txt"  # not kept in the repository: fitted again by this script
@@ -71,67 +70,50 @@ PARAMS = dict(
 )
 
 
-def _rows(state: engine.State, obs: engine.Observation) -> tuple[list[np.ndarray], list[int], list[float]]:
-    rd = player.Reader(obs, EXPERT)
-    counts = to_counts(obs.hand)
-    kinds = [t for t in range(NUM_KINDS) if rd.unseen[t] or counts[t]]
-    threats = defence.read_threats(obs, rd.table, rd.unseen, kinds)
-    throws = _throws(obs)
-    wins = winners_of(state, throws, [th.seat for th in threats])
-    passed = defence.passed_tiles(obs)
-    flags = (float(rd.variant.shapes.pair_258), float(len(obs.seats)))
-    tiles = sorted(throws)
-    xs: list[np.ndarray] = []
-    ys: list[int] = []
-    read: list[float] = []
-    for th in threats:
-        ps = obs.seats[th.seat]
+Block = tuple[
+    np.ndarray, list[int], list[float]
+]  # one opponent's rows: features, labels, the hand-built read
+
+
+def _blocks(state: engine.State, obs: engine.Observation, seed: int) -> list[Block]:
+    pos = read_position(state, obs)
+    flags = (float(pos.reader.variant.shapes.pair_258), float(len(obs.seats)))
+    tiles = sorted(pos.throws)
+    out = []
+    for th in pos.threats:
         rel = (th.seat - obs.seat) % len(obs.seats)
-        xs.append(
-            features(
-                ps,
-                th,
-                passed.get(th.seat, frozenset()),
-                rd.unseen,
-                counts,
-                obs.wall_remaining,
-                rel,
-                flags,
-                tiles,
-            )
+        passed = pos.passed.get(th.seat, frozenset())
+        x = features(
+            obs.seats[th.seat],
+            th,
+            passed,
+            pos.reader.unseen,
+            pos.counts,
+            obs.wall_remaining,
+            rel,
+            flags,
+            tiles,
         )
-        ys += [int(th.seat in wins[t]) for t in tiles]
-        read += [th.ready * th.waits[t] for t in tiles]
-    return xs, ys, read
+        out.append((x, [int(th.seat in pos.wins[t]) for t in tiles], [th.ready * th.waits[t] for t in tiles]))
+    return out
 
 
 def _watch(args: tuple[Room, list[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of the expert's discards on these walls (the expert in seat ``seed % seats``), with each
+    row's wall."""
     room, seeds = args
     xs: list[np.ndarray] = []
     ys: list[int] = []
     read: list[float] = []
     group: list[int] = []
     for seed in seeds:
-        cand = seed % room.seats
-        state, rngs, _ = deal(room, seed)
-        for _ in range(5000):
-            if state.phase == Phase.ENDED:
-                break
-            seat = to_act(state)[0]
-            obs = observe(state, seat)
-            if seat == cand:
-                action = ai.choose(obs, rngs[seat], EXPERT.id)
-                if obs.phase == Phase.TURN and len(_throws(obs)) > 1:
-                    x, y, r = _rows(state, obs)
-                    xs += x
-                    ys += y
-                    read += r
-                    group += [seed] * len(y)
-            else:
-                action = ai.choose(obs, rngs[seat], ai.BASELINE_LEVEL)
-            state, _ = apply(state, action)
-    width = len(FEATURES)
-    x_all = np.vstack(xs) if xs else np.zeros((0, width))
+        blocks: list[Block] = _play(room, seed, seed % room.seats, _expert, True, _blocks)[2]
+        for x, y, r in blocks:
+            xs.append(x)
+            ys += y
+            read += r
+            group += [seed] * len(y)
+    x_all = np.vstack(xs) if xs else np.zeros((0, len(FEATURES)))
     return x_all, np.asarray(ys), np.asarray(read), np.asarray(group)
 
 
