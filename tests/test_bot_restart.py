@@ -32,6 +32,12 @@ from .bot_support import (
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
 
+def alice_and_her_group(tg: FakeTelegramServer, tmp_path: Path) -> tuple[Path, Clock, FakeUser, FakeChat]:
+    """A database file, a clock, Alice (who has started the bot) and a group with her in it."""
+    alice = tg.add_user("Alice", started=True)
+    return tmp_path / "bot.db", Clock(), alice, tg.add_group("Mahjong", members=[alice])
+
+
 async def alone_at_a_hand(
     tg: FakeTelegramServer, svc: TableService, alice: FakeUser, group: FakeChat, variant: str = "changsha"
 ) -> int:
@@ -123,10 +129,7 @@ async def test_restart_finishes_a_hand_whose_ai_moves_were_not_made(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
     """Stopped right after a human action was logged, before the AI seats moved: they move on restart."""
-    db = tmp_path / "bot.db"
-    clock = Clock()
-    alice = tg.add_user("Alice", started=True)
-    group = tg.add_group("Mahjong", members=[alice])
+    db, clock, alice, group = alice_and_her_group(tg, tmp_path)
     async with bot_running(tg, db, clock) as app:
         svc = service(app)
         tid = await alone_at_a_hand(tg, svc, alice, group)
@@ -184,10 +187,7 @@ async def test_a_panel_sent_just_before_a_crash_loses_its_buttons_when_pressed(
     """A kill between Telegram sending a new panel and its id being stored: after the restart the stored
     (older) panel is edited in place and the newer one, unknown to the bot, still shows buttons. A press on
     it is handled as any press on its decision, and its buttons go: no stale keyboard stays live."""
-    db = tmp_path / "bot.db"
-    clock = Clock()
-    alice = tg.add_user("Alice", started=True)
-    group = tg.add_group("Mahjong", members=[alice])
+    db, clock, alice, group = alice_and_her_group(tg, tmp_path)
     async with bot_running(tg, db, clock) as app:
         svc = service(app)
         tid = await alone_at_a_hand(tg, svc, alice, group)
@@ -356,10 +356,7 @@ async def test_a_restart_keeps_how_each_win_was_made(tg: FakeTelegramServer, tmp
     """血战到底: the hand goes on after a win, and its result names how each win was made (自摸, or who dealt
     in), which the observation does not say. After a restart the table has them from the replay of the log
     that rebuilt it (storage/facts.py ``Facts.ways``)."""
-    db = tmp_path / "bot.db"
-    clock = Clock()
-    alice = tg.add_user("Alice", started=True)
-    group = tg.add_group("Mahjong", members=[alice])
+    db, clock, alice, group = alice_and_her_group(tg, tmp_path)
     async with bot_running(tg, db, clock) as app:
         svc = service(app)
         tid = await alone_at_a_hand(tg, svc, alice, group, "sichuan")
