@@ -115,8 +115,8 @@ def features(
     for m in ps.melds:
         if m.kind != MeldKind.CHOW:
             shown_pung[m.tile] = 1
-    suit_rows = []
-    for idx in suit_at:
+    suit_rows: list[tuple[float, ...]] = []
+    for suit, idx in enumerate(suit_at):
         suit_rows.append(
             (
                 len(idx),
@@ -125,13 +125,13 @@ def features(
                 sum(1 for i in idx if i >= n - 3),
                 sum(1 for i in idx if i >= n - 6),
                 sum(1 for i in idx if i < 6),
-                meld_suits.count(len(suit_rows)),
+                meld_suits.count(suit),
             )
         )
     by_suit = np.asarray(suit_rows, float)[_SUIT]
     last_tile = river[-1] if river else -1
     same_suit = (_SUIT == _SUIT[last_tile]) & _SUITED if last_tile >= 0 else np.zeros(NUM_KINDS, bool)
-    mids = [x for x in river if x < SUITED_KINDS and 2 <= x % 9 <= 6]
+    mids = [i for i, x in enumerate(river) if x < SUITED_KINDS and 2 <= x % 9 <= 6]  # where his 3–7s are
     r = min(0.999, max(0.001, th.ready))
     cols: list[npt.NDArray[np.float64] | float] = [
         math.log(r / (1.0 - r)),
@@ -170,7 +170,7 @@ def features(
         same_suit.astype(float),
         np.where(same_suit, np.abs(_RANK - _RANK[last_tile]), -1).astype(float),
         len(mids),
-        sum(1 for x in river[-4:] if x < SUITED_KINDS and 2 <= x % 9 <= 6),
+        sum(1 for i in mids if i >= n - 4),
         flags[0],
         flags[1],
     ]
