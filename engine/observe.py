@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .actions import Action
+from .actions import Action, KongMode
 from .legal import legal_actions, to_act
 from .melds import Meld, MeldKind
 from .state import ClaimKind, HandResult, Phase, Seat, Settlement, State, copier
@@ -55,6 +55,9 @@ class Observation:
     kong_tiles: tuple[int, ...] = ()  # tiles a two-tile 开杠 turned up (public)
     winners: tuple[int, ...] = ()
     choice_stage: str | None = None  # which pre-hand choice is being made (Variant.choice_stage): 换三张
+    # the current seat's tile is a kong replacement, by this mode (public: everyone saw the kong): its next
+    # discard is made straight after a kong (杠上炮 where the variant lets it be won on)
+    kong_draw: KongMode | None = None
 
 
 COPIES = 4  # of each tile kind
@@ -233,4 +236,5 @@ def observe(state: State, seat: int) -> Observation:
         state.kong_tiles,
         winners,
         rs.choice_stage(state) if choosing else None,  # choice_stage
+        state.kong_draw if phase == _TURN else None,  # kong_draw
     )

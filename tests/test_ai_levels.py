@@ -15,7 +15,18 @@ import pytest
 
 import bot.ai as ai
 from bot.ai import baseline, defence, player, value
-from engine import VARIANTS, Act, Action, Observation, Phase, SettleKind, get_variant, new_hand, observe
+from engine import (
+    VARIANTS,
+    Act,
+    Action,
+    KongMode,
+    Observation,
+    Phase,
+    SettleKind,
+    get_variant,
+    new_hand,
+    observe,
+)
 from engine.melds import Meld, MeldKind
 from engine.state import Payment, Settlement
 from engine.tiles import parse_tiles, to_counts
@@ -314,6 +325,56 @@ def test_makes_a_kong_the_variant_pays_for() -> None:
     free = _with_kong(position("2344445m567s79p99s"), "4m")
     assert ai.choose(free, random.Random(0), "easy").act == Act.DISCARD
     assert ai.choose(free, random.Random(0), "expert").act == Act.DISCARD
+
+
+def _shaoyang_pung_of_5p(discards: str, wall: int) -> Observation:
+    """邵阳, seat 0 with an exposed pung of 5p and its fourth 5p just drawn, a far hand; seat 2 concealed,
+    having thrown ``discards`` (honors and ends: his waits may be anywhere among the middle tiles)."""
+    p5 = parse_tiles("5p")[0]
+    opp = {"discards": tuple(parse_tiles(discards)), "hand_size": 13}
+    obs = position("5p129m13579s1z2z", opp, wall=wall, variant="shaoyang")
+    seats = list(obs.seats)
+    seats[0] = replace(seats[0], melds=(Meld(MeldKind.PUNG, p5, 1),), hand_size=11)
+    return _with_kong(replace(obs, seats=tuple(seats)), "5p")
+
+
+def test_an_added_kong_weighs_the_rob() -> None:
+    """docs/ai.md "Defence" ("A kong's risk"): in 邵阳 nobody may win on an ordinary discard, but anyone may
+    rob an added kong (抢杠), and the robbed player alone pays three shares of the win — 24 底分 for a
+    concealed 平胡 (docs/rules/shaoyang.md §5.4, §7.5). Late in the hand, against a concealed seat who has
+    thrown sixteen tiles (likely ready, his waits anywhere in the middle), the expert throws its fourth 5p
+    (no discard can be won on) rather than add it to its pung for 1 from each player; the baseline and the
+    value player make the kong. Early, when nobody looks ready, the expert makes it too."""
+    late = _shaoyang_pung_of_5p("1z2z3z4z5z6z7z1m9m1s9s1z2z3z4z5z", wall=30)
+    p5 = parse_tiles("5p")[0]
+    for level in ("easy", "normal"):
+        assert ai.choose(late, random.Random(0), level) == Action(0, Act.KONG, p5), level
+    assert ai.choose(late, random.Random(0), "expert") == Action(0, Act.DISCARD, p5)
+    early = _shaoyang_pung_of_5p("1z2z", wall=80)
+    assert ai.choose(early, random.Random(0), "expert") == Action(0, Act.KONG, p5)
+
+
+def test_the_discard_after_a_kong_weighs_what_it_may_cost() -> None:
+    """docs/ai.md "Defence" ("A kong's risk"): in 邵阳 a discard may be won on only straight after its
+    thrower's kong (杠上炮, docs/rules/shaoyang.md §5.3), which the observation shows (``kong_draw``). Seat
+    2 shows three pungs late in the hand (碰碰胡: he waits on pairs). With an ordinary discard every level
+    throws the 8p, which no one may win on; straight after its kong the expert throws another tile as close
+    to winning, and the 8p, which pairs for him, stays."""
+    e1 = parse_tiles("1z")[0]
+    obs = position("245667m1367s8p", ALL_PUNGS, wall=20, variant="shaoyang")
+    seats = list(obs.seats)
+    seats[0] = replace(seats[0], melds=(Meld(MeldKind.KONG_CONCEALED, e1),), hand_size=11)
+    obs = replace(obs, seats=tuple(seats))
+    p8 = parse_tiles("8p")[0]
+    for level in ("easy", "normal", "expert"):
+        assert ai.choose(obs, random.Random(0), level).tile == p8, level
+    after = replace(obs, kong_draw=KongMode.BU)
+    assert ai.choose(after, random.Random(0), "easy").tile == p8
+    chosen = ai.choose(after, random.Random(0), "expert").tile
+    assert chosen is not None and chosen != p8
+    rd = player.Reader(after, ai.get_level("expert"))
+    assert rd.danger is not None and rd.danger[chosen] < rd.danger[p8]
+    assert player.Reader(obs, ai.get_level("expert")).danger is None  # nothing to fear on an ordinary discard
 
 
 def test_a_kong_on_a_discard_for_its_money() -> None:

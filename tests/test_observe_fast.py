@@ -93,6 +93,7 @@ def reference_observe(state: State, seat: int) -> Observation:
         kong_tiles=state.kong_tiles,
         winners=state.winners,
         choice_stage=rs.choice_stage(state) if choosing else None,
+        kong_draw=state.kong_draw if state.phase == Phase.TURN else None,
     )
 
 

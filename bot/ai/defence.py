@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Observation, Phase, SettleKind
+from engine import KongMode, Observation, Phase, SettleKind
 from engine.melds import Meld, MeldKind
 from engine.observe import PublicSeat
 from engine.tiles import NUM_KINDS, SUITED_KINDS
@@ -106,28 +106,46 @@ def _signals(melds: tuple[Meld, ...]) -> tuple[bool, int | None]:
     return pungs, one
 
 
-def _loss(table: Table, me: int, o: int, melds: tuple[Meld, ...], route: str, suits: Sequence[int]) -> float:
+def _loss(
+    table: Table,
+    me: int,
+    o: int,
+    melds: tuple[Meld, ...],
+    route: str,
+    suits: Sequence[int],
+    after_kong: KongMode | None,
+    robbed: bool,
+) -> float:
     hand = example(route, melds, suits)
     if hand is None:
         return 0.0
-    info = win_info(table, o, hand, melds, False, me)
+    info = win_info(table, o, hand, melds, False, me, after_kong, robbed)
     if info is None:
         return 0.0
-    return price(table, info, False, o, me, hand, melds)
+    return price(table, info, False, o, me, hand, melds, after_kong, robbed)
 
 
 def _threat_loss(
-    table: Table, me: int, o: int, melds: tuple[Meld, ...], signals: tuple[bool, int | None], order: list[int]
+    table: Table,
+    me: int,
+    o: int,
+    melds: tuple[Meld, ...],
+    signals: tuple[bool, int | None],
+    order: list[int],
+    after_kong: KongMode | None = None,
+    robbed: bool = False,
 ) -> float:
     """What this seat pays dealing into ``o``: the plain hand or the big one his melds point to, the pricier;
-    where a plain hand cannot win on a discard, a quarter of what a big one would."""
+    where a plain hand cannot win on a discard, a quarter of what a big one would. ``after_kong``: this
+    seat's discard follows its own kong (杠上炮: some variants let only such a discard be won on, some pay
+    more for it); ``robbed``: the tile is the one this seat adds to its pung (抢杠)."""
     pungs, one = signals
-    plain = _loss(table, me, o, melds, PLAIN, order)
+    plain = _loss(table, me, o, melds, PLAIN, order, after_kong, robbed)
     big_losses = []
     if pungs:
-        big_losses.append(_loss(table, me, o, melds, PUNGS, order))
+        big_losses.append(_loss(table, me, o, melds, PUNGS, order, after_kong, robbed))
     if one is not None:
-        big_losses.append(_loss(table, me, o, melds, ONE_SUIT, [one]))
+        big_losses.append(_loss(table, me, o, melds, ONE_SUIT, [one], after_kong, robbed))
     big_loss = max(big_losses, default=0.0)
     if big_loss > 0:
         return max(plain, big_loss)
@@ -135,7 +153,8 @@ def _threat_loss(
         return plain
     # a plain hand cannot win on a discard here: only a big one could
     return 0.25 * max(
-        _loss(table, me, o, melds, PUNGS, order), _loss(table, me, o, melds, ONE_SUIT, order[:1])
+        _loss(table, me, o, melds, PUNGS, order, after_kong, robbed),
+        _loss(table, me, o, melds, ONE_SUIT, order[:1], after_kong, robbed),
     )
 
 
@@ -210,6 +229,8 @@ def _threat(
     unseen: Sequence[int],
     kinds: Sequence[int],
     passed: frozenset[int] = frozenset(),
+    after_kong: KongMode | None = None,
+    robbed: bool = False,
 ) -> Threat | None:
     """One opponent as a threat to this seat's discards (None: he cannot cost anything)."""
     o = ps.seat
@@ -220,16 +241,21 @@ def _threat(
     meld_suits = [m.tile // 9 for m in melds if m.tile < SUITED_KINDS]
     order = list(dict.fromkeys([*meld_suits, *live]))
     order = [s for s in order if s in live] or list(live)
-    loss = _threat_loss(table, obs.seat, o, melds, signals, order)
+    loss = _threat_loss(table, obs.seat, o, melds, signals, order, after_kong, robbed)
     if loss <= 0:
         return None
+    if after_kong is not None or robbed:
+        # a tile passed tells only where he could have won on it: on an ordinary discard
+        ordinary = _threat_loss(table, obs.seat, o, melds, signals, order) > 0
+    else:
+        ordinary = True
     weights = [0.0] * NUM_KINDS
     own = set(ps.discards)
     for t in kinds:
         if t < SUITED_KINDS and t // 9 in dead:
             continue
         weights[t] = _wait_weight(t, unseen, signals, own)
-        if t in passed and not ps.wins:
+        if ordinary and t in passed and not ps.wins:
             weights[t] *= _PASSED
     total = sum(weights)
     if total <= 0:
@@ -259,14 +285,26 @@ def _sure(obs: Observation, table: Table, ps: PublicSeat, loss: float) -> tuple[
     return tuple(sorted(out.items()))
 
 
-def read_threats(obs: Observation, table: Table, unseen: Sequence[int], kinds: Sequence[int]) -> list[Threat]:
-    """Every opponent still in play, as a threat to this seat's discards."""
+def read_threats(
+    obs: Observation,
+    table: Table,
+    unseen: Sequence[int],
+    kinds: Sequence[int],
+    kong: KongMode | None = None,
+    robbed: bool = False,
+) -> list[Threat]:
+    """Every opponent still in play, as a threat to this seat's discards: priced as a discard straight after
+    a kong when this seat has just konged (``Observation.kong_draw``) or would kong by ``kong``'s mode
+    first; ``robbed``: as the tile of an added kong it would make (抢杠)."""
     out = []
     passed = passed_tiles(obs)
+    after_kong = kong if kong is not None else obs.kong_draw if obs.current == obs.seat else None
+    if robbed:
+        after_kong = None
     for ps in obs.seats:
         if ps.seat == obs.seat or ps.won:
             continue
-        th = _threat(obs, table, ps, unseen, kinds, passed.get(ps.seat, frozenset()))
+        th = _threat(obs, table, ps, unseen, kinds, passed.get(ps.seat, frozenset()), after_kong, robbed)
         if th is not None:
             out.append(th)
     return out

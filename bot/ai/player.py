@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Act, Action, Observation, Phase
+from engine import Act, Action, KongMode, Observation, Phase
 from engine.melds import Meld, MeldKind
 from engine.shanten import shanten_shape
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, to_counts
@@ -73,9 +73,9 @@ class Reader:
         self._routes: dict[tuple[Meld, ...], dict[str, tuple[float, float, float]]] = {}
         self._pair_weights: dict[int, float] = {}
         self.danger: list[float] | None = None
+        self.kinds = [t for t in range(NUM_KINDS) if self.unseen[t] or to_counts(obs.hand)[t]]
         if level.defence:
-            kinds = [t for t in range(NUM_KINDS) if self.unseen[t] or to_counts(obs.hand)[t]]
-            threats = read_threats(obs, self.table, self.unseen, kinds)
+            threats = read_threats(obs, self.table, self.unseen, self.kinds)
             if threats:
                 self.danger = danger(threats, _DANGER_SCALE)
 
@@ -245,6 +245,9 @@ _SAFE_USEFUL = 0.8
 _FOLD_FAR = 2
 _FOLD_DANGER = 0.1
 _FOLD_SHARE = 0.25
+# a kong's risk (its tile robbed, the discard after it won on) counts at this multiple of the read: the read
+# of a rob fell short of it (转转: 26 of 390 added kongs robbed where it read 14.6; docs/ai.md "A kong's risk")
+_KONG_RISK = 2.0
 # a claim that costs a concealed hand's bonus (门前清) is made only when the hand it leaves is worth more, its
 # chance to win read at this share (the model overrates a claim's step: measured in the duel, docs/ai.md)
 _CLAIM_READ = 0.75
@@ -340,7 +343,7 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: 
         kong = baseline.best_kong(rd.ev, counts, kongs, chosen.s)
         if kong is None and level.value:
             kong = _paid_kong(rd, counts, kongs, chosen)
-        if kong is not None:
+        if kong is not None and (not level.defence or _kong_pays_its_risk(rd, counts, kong, chosen)):
             return kong
     return next(a for a in legal if a.act == Act.DISCARD and a.tile == chosen.tile)
 
@@ -360,6 +363,39 @@ def _worth(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
     useful = ready if ready is not None else ev.finish(counts, (s, None))[1]
     p, v = rd.attack(counts, melds, s, useful, waits)
     return p * v
+
+
+def _kong_pays_its_risk(rd: Reader, counts: Counts, kong: Action, chosen: Scored) -> bool:
+    """Is ``kong`` worth what it risks beyond the discard it puts off (``chosen``)? The tile added to a
+    pung may be robbed (抢杠: the robber is paid, the kong's money is not), and the discard after any kong
+    may be won on where an ordinary one may not be, or pays more (杠上炮): both read as the danger is,
+    priced by the variant for that win, at ``_KONG_RISK``. The kong brings its money, one more draw (its
+    replacement: a ready hand's chance to win on it) and what the hand is still worth after it; where it
+    risks nothing it is made."""
+    t = kong.tile
+    assert t is not None
+    obs = rd.obs
+    kind = MeldKind.KONG_CONCEALED if counts[t] == 4 else MeldKind.KONG_ADDED
+    money = kong_money(rd.table, rd.me, t, kind, None)
+    risk = 0.0
+    if kind == MeldKind.KONG_ADDED:
+        for th in read_threats(obs, rd.table, rd.unseen, rd.kinds, robbed=True):
+            risk += th.ready * th.waits[t] * (th.loss + money)
+    mode = KongMode.KAI if kong.kong_mode == KongMode.KAI else KongMode.BU  # as the engine draws it
+    after = read_threats(obs, rd.table, rd.unseen, rd.kinds, kong=mode)
+    if after:
+        now = rd.danger[chosen.tile] / _DANGER_SCALE if rd.danger is not None else 0.0
+        risk += max(0.0, danger(after)[chosen.tile] - now)
+    if risk <= 0:
+        return True
+    melds, left = baseline._kong_hand(rd.ev, counts, t)
+    kev = rd.ev.with_melds(melds)
+    gain = money + max(0.0, _worth(rd, left, melds) - chosen.p * chosen.v)
+    waits = kev.waits(left)
+    if waits:
+        _, v = rd.attack(left, melds, 0, 0, waits)
+        gain += sum(rd.unseen[w] for w in waits) / rd.n_unseen * v
+    return gain >= _KONG_RISK * risk
 
 
 def _paid_kong(rd: Reader, counts: Counts, kongs: Sequence[Action], chosen: Scored) -> Action | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Act, Observation, Phase, Variant, WinContext, WinInfo, new_hand
+from engine import Act, KongMode, Observation, Phase, Variant, WinContext, WinInfo, new_hand
 from engine.melds import Meld, MeldKind
 from engine.shanten import shanten_shape
 from engine.state import State, evolve, evolve_seat
@@ -81,9 +81,18 @@ def _stand_ins(table: Table) -> tuple[State, ...]:
 
 
 def win_info(
-    table: Table, seat: int, counts: Counts, melds: tuple[Meld, ...], self_draw: bool, payer: int | None
+    table: Table,
+    seat: int,
+    counts: Counts,
+    melds: tuple[Meld, ...],
+    self_draw: bool,
+    payer: int | None,
+    after_kong: KongMode | None = None,
+    robbed: bool = False,
 ) -> WinInfo | None:
-    """The variant's reading of a complete hand of ``seat`` (``counts`` holds the winning tile)."""
+    """The variant's reading of a complete hand of ``seat`` (``counts`` holds the winning tile);
+    ``after_kong``: won on a discard the payer made straight after his kong (杠上炮); ``robbed``: on the
+    tile of the payer's added kong (抢杠)."""
     key = (
         table.variant.id,
         table.obs.options,
@@ -94,6 +103,8 @@ def win_info(
         self_draw,
         payer,
         table.choices[seat],
+        after_kong,
+        robbed,
     )
     if key in _infos:
         return _infos[key]
@@ -106,6 +117,8 @@ def win_info(
         tile,
         self_draw,
         from_seat=None if self_draw else payer,
+        after_kong=after_kong,
+        robbed=robbed,
         options=table.obs.options,
         choice=table.choices[seat],
     )
@@ -122,9 +135,12 @@ def price(
     payer: int | None,
     counts: Counts,
     melds: tuple[Meld, ...],
+    after_kong: KongMode | None = None,
+    robbed: bool = False,
 ) -> float:
-    """What ``winner`` gains by this win, in 底分 (the variant's own settlement, birds averaged)."""
-    key = (*table.key(), info, self_draw, winner, payer)
+    """What ``winner`` gains by this win, in 底分 (the variant's own settlement, birds averaged);
+    ``after_kong`` and ``robbed`` as for ``win_info``."""
+    key = (*table.key(), info, self_draw, winner, payer, after_kong, robbed)
     found = _prices.get(key)
     if found is not None:
         return found
@@ -137,6 +153,8 @@ def price(
         tile,
         self_draw,
         from_seat=None if self_draw else payer,
+        after_kong=after_kong,
+        robbed=robbed,
         options=table.obs.options,
         choice=table.choices[winner],
     )
