@@ -290,6 +290,36 @@ def test_takes_the_haidi_only_when_ready() -> None:
     assert ai.choose(far, random.Random(0), "easy").act == Act.TAKE
 
 
+# twelve tiles thrown: a seat that looks ready (docs/ai.md "Who looks ready")
+_LATE_RIVER = "19m19s19p19m19s19p1m9m1s9s1p9p"
+
+
+def _haidi_offer(hand: str, river: str, others: str) -> Observation:
+    """长沙, the last tile offered to seat 0 holding ``hand``; seat 2 has thrown ``river``, seats 1 and 3
+    ``others``."""
+    obs = position("123m456s789p1234s5p", {"discards": tuple(parse_tiles(river))}, wall=1)
+    seats = list(obs.seats)
+    for i in (1, 3):
+        seats[i] = replace(seats[i], discards=tuple(parse_tiles(others)) if others else ())
+    legal = (Action(0, Act.TAKE), Action(0, Act.PASS))
+    hand_tiles = tuple(sorted(parse_tiles(hand)))
+    return replace(obs, phase=Phase.HAIDI, hand=hand_tiles, legal=legal, seats=tuple(seats), drawn=None)
+
+
+def test_the_haidi_by_what_it_may_win_and_cost() -> None:
+    """docs/ai.md "Defence" ("The haidi"): in 长沙 the taker of the last tile wins 海底捞月 on it, a big hand
+    from everyone; if he cannot, it is shown and a seat that wins on it is paid a big hand (海底炮) by the
+    taker alone (docs/rules/changsha.md §7.9, §7.10); refusing costs nothing. Waiting on the last 5p while
+    all three look ready, the expert refuses it; waiting on 3p/6p (eight copies unseen) while nobody looks
+    ready, it takes it. The value player takes it whenever it is ready."""
+    single = _haidi_offer("123m456s789p123s5p", "5p5p19m19s19p19m19s", _LATE_RIVER)
+    two_sided = _haidi_offer("123m456s789p22s45p", "19m", "")
+    for obs in (single, two_sided):
+        assert ai.choose(obs, random.Random(0), "normal").act == Act.TAKE
+    assert ai.choose(single, random.Random(0), "expert").act == Act.PASS
+    assert ai.choose(two_sided, random.Random(0), "expert").act == Act.TAKE
+
+
 def test_tiles_that_passed_an_opponent_are_seldom_his_waits() -> None:
     """docs/ai.md "Which tiles have passed him": in baseline self-play (seats that win whenever they can), a
     tile read as thrown since an opponent's last discard is one of his waits far less often than a tile at

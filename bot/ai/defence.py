@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import KongMode, Observation, Phase, SettleKind
+from engine import Observation, Phase, SettleKind
 from engine.melds import Meld, MeldKind
 from engine.observe import PublicSeat
 from engine.tiles import NUM_KINDS, SUITED_KINDS
 
-from .value import ONE_SUIT, PLAIN, PUNGS, Table, example, price, win_info
+from .value import ONE_SUIT, ORDINARY, PLAIN, PUNGS, Occasion, Table, example, price, win_info
 
 # P(ready) by the number of tiles an opponent has thrown (index: discards // 2, up to 16), before melds:
 # measured on four baseline AI seats (bench: the calibration in docs/ai.md)
@@ -113,16 +113,15 @@ def _loss(
     melds: tuple[Meld, ...],
     route: str,
     suits: Sequence[int],
-    after_kong: KongMode | None,
-    robbed: bool,
+    occasion: Occasion,
 ) -> float:
     hand = example(route, melds, suits)
     if hand is None:
         return 0.0
-    info = win_info(table, o, hand, melds, False, me, after_kong, robbed)
+    info = win_info(table, o, hand, melds, False, me, occasion)
     if info is None:
         return 0.0
-    return price(table, info, False, o, me, hand, melds, after_kong, robbed)
+    return price(table, info, False, o, me, hand, melds, occasion)
 
 
 def _threat_loss(
@@ -132,20 +131,19 @@ def _threat_loss(
     melds: tuple[Meld, ...],
     signals: tuple[bool, int | None],
     order: list[int],
-    after_kong: KongMode | None = None,
-    robbed: bool = False,
+    occasion: Occasion = ORDINARY,
 ) -> float:
-    """What this seat pays dealing into ``o``: the plain hand or the big one his melds point to, the pricier;
-    where a plain hand cannot win on a discard, a quarter of what a big one would. ``after_kong``: this
-    seat's discard follows its own kong (杠上炮: some variants let only such a discard be won on, some pay
-    more for it); ``robbed``: the tile is the one this seat adds to its pung (抢杠)."""
+    """What this seat pays dealing into ``o`` on ``occasion`` (an ordinary discard; or straight after its
+    own kong, 杠上炮, which some variants let alone be won on or pay more for; the tile it adds to its pung,
+    抢杠; the haidi tile it took and showed, 海底炮): the plain hand or the big one his melds point to, the
+    pricier; where a plain hand cannot win, a quarter of what a big one would."""
     pungs, one = signals
-    plain = _loss(table, me, o, melds, PLAIN, order, after_kong, robbed)
+    plain = _loss(table, me, o, melds, PLAIN, order, occasion)
     big_losses = []
     if pungs:
-        big_losses.append(_loss(table, me, o, melds, PUNGS, order, after_kong, robbed))
+        big_losses.append(_loss(table, me, o, melds, PUNGS, order, occasion))
     if one is not None:
-        big_losses.append(_loss(table, me, o, melds, ONE_SUIT, [one], after_kong, robbed))
+        big_losses.append(_loss(table, me, o, melds, ONE_SUIT, [one], occasion))
     big_loss = max(big_losses, default=0.0)
     if big_loss > 0:
         return max(plain, big_loss)
@@ -153,8 +151,8 @@ def _threat_loss(
         return plain
     # a plain hand cannot win on a discard here: only a big one could
     return 0.25 * max(
-        _loss(table, me, o, melds, PUNGS, order, after_kong, robbed),
-        _loss(table, me, o, melds, ONE_SUIT, order[:1], after_kong, robbed),
+        _loss(table, me, o, melds, PUNGS, order, occasion),
+        _loss(table, me, o, melds, ONE_SUIT, order[:1], occasion),
     )
 
 
@@ -229,8 +227,7 @@ def _threat(
     unseen: Sequence[int],
     kinds: Sequence[int],
     passed: frozenset[int] = frozenset(),
-    after_kong: KongMode | None = None,
-    robbed: bool = False,
+    occasion: Occasion = ORDINARY,
 ) -> Threat | None:
     """One opponent as a threat to this seat's discards (None: he cannot cost anything)."""
     o = ps.seat
@@ -241,14 +238,11 @@ def _threat(
     meld_suits = [m.tile // 9 for m in melds if m.tile < SUITED_KINDS]
     order = list(dict.fromkeys([*meld_suits, *live]))
     order = [s for s in order if s in live] or list(live)
-    loss = _threat_loss(table, obs.seat, o, melds, signals, order, after_kong, robbed)
+    loss = _threat_loss(table, obs.seat, o, melds, signals, order, occasion)
     if loss <= 0:
         return None
-    if after_kong is not None or robbed:
-        # a tile passed tells only where he could have won on it: on an ordinary discard
-        ordinary = _threat_loss(table, obs.seat, o, melds, signals, order) > 0
-    else:
-        ordinary = True
+    # a tile passed tells only where he could have won on it: on an ordinary discard
+    ordinary = occasion == ORDINARY or _threat_loss(table, obs.seat, o, melds, signals, order) > 0
     weights = [0.0] * NUM_KINDS
     own = set(ps.discards)
     for t in kinds:
@@ -290,21 +284,18 @@ def read_threats(
     table: Table,
     unseen: Sequence[int],
     kinds: Sequence[int],
-    kong: KongMode | None = None,
-    robbed: bool = False,
+    occasion: Occasion | None = None,
 ) -> list[Threat]:
-    """Every opponent still in play, as a threat to this seat's discards: priced as a discard straight after
-    a kong when this seat has just konged (``Observation.kong_draw``) or would kong by ``kong``'s mode
-    first; ``robbed``: as the tile of an added kong it would make (抢杠)."""
+    """Every opponent still in play, as a threat to this seat's tile given up on ``occasion``: by default
+    its discard, straight after its kong when it has just konged (``Observation.kong_draw``)."""
     out = []
     passed = passed_tiles(obs)
-    after_kong = kong if kong is not None else obs.kong_draw if obs.current == obs.seat else None
-    if robbed:
-        after_kong = None
+    if occasion is None:
+        occasion = Occasion(after_kong=obs.kong_draw) if obs.current == obs.seat else ORDINARY
     for ps in obs.seats:
         if ps.seat == obs.seat or ps.won:
             continue
-        th = _threat(obs, table, ps, unseen, kinds, passed.get(ps.seat, frozenset()), after_kong, robbed)
+        th = _threat(obs, table, ps, unseen, kinds, passed.get(ps.seat, frozenset()), occasion)
         if th is not None:
             out.append(th)
     return out

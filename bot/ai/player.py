@@ -33,6 +33,7 @@ from .value import (
     PAIRS,
     PLAIN,
     PUNGS,
+    Occasion,
     Table,
     example,
     kong_money,
@@ -245,8 +246,9 @@ _SAFE_USEFUL = 0.8
 _FOLD_FAR = 2
 _FOLD_DANGER = 0.1
 _FOLD_SHARE = 0.25
-# a kong's risk (its tile robbed, the discard after it won on) counts at this multiple of the read: the read
-# of a rob fell short of it (转转: 26 of 390 added kongs robbed where it read 14.6; docs/ai.md "A kong's risk")
+# a kong's risk (its tile robbed, the discard after it won on) counts at this multiple of the read: the
+# read of a rob fell short of it (转转: 26 of 390 added kongs robbed where it read 14.6; docs/ai.md "A
+# kong's risk")
 _KONG_RISK = 2.0
 # a claim that costs a concealed hand's bonus (门前清) is made only when the hand it leaves is worth more, its
 # chance to win read at this share (the model overrates a claim's step: measured in the duel, docs/ai.md)
@@ -379,10 +381,10 @@ def _kong_pays_its_risk(rd: Reader, counts: Counts, kong: Action, chosen: Scored
     money = kong_money(rd.table, rd.me, t, kind, None)
     risk = 0.0
     if kind == MeldKind.KONG_ADDED:
-        for th in read_threats(obs, rd.table, rd.unseen, rd.kinds, robbed=True):
+        for th in read_threats(obs, rd.table, rd.unseen, rd.kinds, Occasion(robbed=True)):
             risk += th.ready * th.waits[t] * (th.loss + money)
     mode = KongMode.KAI if kong.kong_mode == KongMode.KAI else KongMode.BU  # as the engine draws it
-    after = read_threats(obs, rd.table, rd.unseen, rd.kinds, kong=mode)
+    after = read_threats(obs, rd.table, rd.unseen, rd.kinds, Occasion(after_kong=mode))
     if after:
         now = rd.danger[chosen.tile] / _DANGER_SCALE if rd.danger is not None else 0.0
         risk += max(0.0, danger(after)[chosen.tile] - now)
@@ -520,16 +522,36 @@ def _choose_choice(obs: Observation, picks: Sequence[Action], level: Level) -> A
 
 
 def _haidi(obs: Observation, legal: Sequence[Action], level: Level) -> Action:
-    """Take the last tile only with a ready hand: a hand that cannot win on it only risks it being won."""
+    """Take the last tile only with a ready hand: a hand that cannot win on it only risks it being won on.
+    The expert takes it only when what it may win on it (海底捞月, each wait by its unseen copies) is worth
+    at least what it risks: a tile it cannot win on is shown, and a seat that wins on it is paid by the
+    taker (海底炮), read as the danger is, over the unseen tiles."""
     take = next((a for a in legal if a.act == Act.TAKE), None)
     refuse = next((a for a in legal if a.act != Act.TAKE), None)
     if take is None or refuse is None or not level.value:
         return take or legal[-1]
-    ev = Evaluator(obs)
+    rd = Reader(obs, level)
     counts = to_counts(obs.hand)
-    if sum(counts) % 3 == 1 and ev.waits(counts):
+    waits = rd.ev.waits(counts) if sum(counts) % 3 == 1 else []
+    if not waits:
+        return refuse
+    if not level.defence:
         return take
-    return refuse
+    n = rd.n_unseen
+    haidi = Occasion(haidi=True)
+    melds = rd.ev.melds
+    gain = 0.0
+    for w in waits:
+        c = list(counts)
+        c[w] += 1
+        hand = tuple(c)
+        info = win_info(rd.table, rd.me, hand, melds, True, None, haidi)
+        if info is not None:
+            gain += rd.unseen[w] / n * price(rd.table, info, True, rd.me, None, hand, melds, haidi)
+    risk = 0.0
+    for th in read_threats(obs, rd.table, rd.unseen, rd.kinds, haidi):
+        risk += th.ready * th.loss * sum(rd.unseen[t] / n * th.waits[t] for t in rd.kinds if t not in waits)
+    return take if gain >= risk else refuse
 
 
 def choose(obs: Observation, rng: random.Random, level: Level) -> Action:

@@ -80,6 +80,21 @@ def _stand_ins(table: Table) -> tuple[State, ...]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Occasion:
+    """What else a win is than a self-draw or a win on an ordinary discard: on a discard made straight after
+    the payer's kong (杠上炮, ``after_kong``: that kong's mode), on the tile of the payer's added kong
+    (抢杠, ``robbed``), on the last tile (海底: self-drawn 捞月, or 炮 on the tile the payer took and
+    showed)."""
+
+    after_kong: KongMode | None = None
+    robbed: bool = False
+    haidi: bool = False
+
+
+ORDINARY = Occasion()
+
+
 def win_info(
     table: Table,
     seat: int,
@@ -87,12 +102,10 @@ def win_info(
     melds: tuple[Meld, ...],
     self_draw: bool,
     payer: int | None,
-    after_kong: KongMode | None = None,
-    robbed: bool = False,
+    occasion: Occasion = ORDINARY,
 ) -> WinInfo | None:
-    """The variant's reading of a complete hand of ``seat`` (``counts`` holds the winning tile);
-    ``after_kong``: won on a discard the payer made straight after his kong (杠上炮); ``robbed``: on the
-    tile of the payer's added kong (抢杠)."""
+    """The variant's reading of a complete hand of ``seat`` (``counts`` holds the winning tile), won on
+    ``occasion``."""
     key = (
         table.variant.id,
         table.obs.options,
@@ -103,8 +116,7 @@ def win_info(
         self_draw,
         payer,
         table.choices[seat],
-        after_kong,
-        robbed,
+        occasion,
     )
     if key in _infos:
         return _infos[key]
@@ -117,8 +129,9 @@ def win_info(
         tile,
         self_draw,
         from_seat=None if self_draw else payer,
-        after_kong=after_kong,
-        robbed=robbed,
+        after_kong=occasion.after_kong,
+        robbed=occasion.robbed,
+        haidi=occasion.haidi,
         options=table.obs.options,
         choice=table.choices[seat],
     )
@@ -135,12 +148,11 @@ def price(
     payer: int | None,
     counts: Counts,
     melds: tuple[Meld, ...],
-    after_kong: KongMode | None = None,
-    robbed: bool = False,
+    occasion: Occasion = ORDINARY,
 ) -> float:
-    """What ``winner`` gains by this win, in 底分 (the variant's own settlement, birds averaged);
-    ``after_kong`` and ``robbed`` as for ``win_info``."""
-    key = (*table.key(), info, self_draw, winner, payer, after_kong, robbed)
+    """What ``winner`` gains by this win on ``occasion``, in 底分 (the variant's own settlement, birds
+    averaged)."""
+    key = (*table.key(), info, self_draw, winner, payer, occasion)
     found = _prices.get(key)
     if found is not None:
         return found
@@ -153,8 +165,9 @@ def price(
         tile,
         self_draw,
         from_seat=None if self_draw else payer,
-        after_kong=after_kong,
-        robbed=robbed,
+        after_kong=occasion.after_kong,
+        robbed=occasion.robbed,
+        haidi=occasion.haidi,
         options=table.obs.options,
         choice=table.choices[winner],
     )
