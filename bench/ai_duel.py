@@ -92,10 +92,11 @@ class Tally:
         win = self.cand_wins / max(self.hands, 1)
         d = self.cand_dealins / max(self.hands, 1)
         d0 = self.base_dealins / max(self.base_seat_hands, 1)
+        rate = ".2%" if max(d, d0) < 0.05 else ".1%"  # rare deal-ins (a robbed kong, 杠上炮): two decimals
         return (
             f"{label}: candidate vs baseline: mean {mean:+.2f} 底分 per hand "
             f"(95% CI {mean - half:+.2f}..{mean + half:+.2f}), win rate {win:.1%}, "
-            f"deal-in rate {d:.1%} (baseline {d0:.1%})"
+            f"deal-in rate {d:{rate}} (baseline {d0:{rate}})"
         )
 
 

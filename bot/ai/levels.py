@@ -51,9 +51,10 @@ EXPERT = Level(
     "高手",
     "Expert",
     "既做大牌也防守：看别家的碰杠、定缺和打出的牌判断谁快听了，同样快的打法里打更安全的牌；"
-    "自己的牌还远时，不给亮出来的大牌点炮。",
+    "自己的牌还远时，不给亮出来的大牌点炮；补杠怕被抢、杠后怕杠上炮、要海底怕海底炮时，先算值不值。",
     "Plays for value and defends: reads who looks ready from melds, void suits and discards, and throws the "
-    "safer of equally fast discards; with a hand far from ready, it does not feed a big hand on show.",
+    "safer of equally fast discards; with a hand far from ready, it does not feed a big hand on show; "
+    "weighs a kong that may be robbed or won on after, and the last tile, against what they bring.",
     value=True,
     defence=True,
 )
