@@ -407,6 +407,29 @@ def test_the_discard_after_a_kong_weighs_what_it_may_cost() -> None:
     assert player.Reader(obs, ai.get_level("expert")).danger is None  # nothing to fear on an ordinary discard
 
 
+def test_an_open_kong_weighs_the_tile_it_lets_fall() -> None:
+    """docs/ai.md "Defence" ("A kong's risk"): in 长沙 a ready hand may kong by 开杠 — one tile turned up by
+    dice, 杠上开花 if it wins, else it falls and whoever wins on it is paid a big hand by the konger (杠上炮),
+    and the hand locks — or by 补张, a plain replacement (docs/rules/changsha.md §10.3–10.5, §7.13). Four 1m
+    and a 3p/6p wait: early, when nobody looks ready, every level opens the kong (开杠); late, when all three
+    have thrown twelve tiles, the expert draws 补张 instead."""
+    m1 = parse_tiles("1m")[0]
+    kongs = (Action.kong(0, m1, KongMode.BU), Action.kong(0, m1, KongMode.KAI))
+
+    def four_1m(river: str, wall: int) -> Observation:
+        obs = position("1111m234p567s22s45p", wall=wall)
+        seats = [
+            replace(ps, discards=tuple(parse_tiles(river)) if river and ps.seat else ()) for ps in obs.seats
+        ]
+        return replace(obs, seats=tuple(seats), legal=(*obs.legal, *kongs))
+
+    early, late = four_1m("", 70), four_1m(_LATE_RIVER, 20)
+    for level in ("easy", "normal", "expert"):
+        assert ai.choose(early, random.Random(0), level) == kongs[1], level
+    assert ai.choose(late, random.Random(0), "easy") == kongs[1]
+    assert ai.choose(late, random.Random(0), "expert") == kongs[0]
+
+
 def test_a_kong_on_a_discard_for_its_money() -> None:
     """docs/ai.md "Kong money": seat 3 throws the fourth 4m; the baseline pungs it (the pung keeps more
     ways to finish), the expert kongs it for the thrower's 3 (docs/rules/zhuanzhuan.md §7.1) and a tile from

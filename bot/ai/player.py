@@ -345,7 +345,9 @@ def _turn(obs: Observation, legal: Sequence[Action], rng: random.Random, level: 
         kong = baseline.best_kong(rd.ev, counts, kongs, chosen.s)
         if kong is None and level.value:
             kong = _paid_kong(rd, counts, kongs, chosen)
-        if kong is not None and (not level.defence or _kong_pays_its_risk(rd, counts, kong, chosen)):
+        if kong is not None and level.defence:
+            kong = _kong_worth_its_risk(rd, counts, kong, kongs, chosen)
+        if kong is not None:
             return kong
     return next(a for a in legal if a.act == Act.DISCARD and a.tile == chosen.tile)
 
@@ -367,37 +369,71 @@ def _worth(rd: Reader, counts: Counts, melds: tuple[Meld, ...]) -> float:
     return p * v
 
 
-def _kong_pays_its_risk(rd: Reader, counts: Counts, kong: Action, chosen: Scored) -> bool:
-    """Is ``kong`` worth what it risks beyond the discard it puts off (``chosen``)? The tile added to a
-    pung may be robbed (抢杠: the robber is paid, the kong's money is not), and the discard after any kong
-    may be won on where an ordinary one may not be, or pays more (杠上炮): both read as the danger is,
-    priced by the variant for that win, at ``_KONG_RISK``. The kong brings its money, one more draw (its
-    replacement: a ready hand's chance to win on it) and what the hand is still worth after it; where it
-    risks nothing it is made."""
+def _self_draw_worth(
+    rd: Reader, counts: Counts, melds: tuple[Meld, ...], waits: Sequence[int], occ: Occasion
+) -> float:
+    """What the one tile the 3k+1 hand ``counts`` draws next is expected to win it, self-drawn on ``occ``
+    (海底捞月, 杠上开花): each wait by its unseen copies, priced by the variant."""
+    gain = 0.0
+    for w in waits:
+        c = list(counts)
+        c[w] += 1
+        hand = tuple(c)
+        info = win_info(rd.table, rd.me, hand, melds, True, None, occ)
+        if info is not None:
+            gain += rd.unseen[w] / rd.n_unseen * price(rd.table, info, True, rd.me, None, hand, melds, occ)
+    return gain
+
+
+def _unseen_tile_risk(rd: Reader, waits: Sequence[int], occ: Occasion) -> float:
+    """What a tile drawn unseen and given up on ``occ`` (the shown haidi tile, the tile an 开杠 turns up)
+    is expected to cost if it does not win for this seat: over the unseen tiles, each opponent's P(ready) ×
+    P(it is his wait) × what he would be paid."""
+    n = rd.n_unseen
+    risk = 0.0
+    for th in read_threats(rd.obs, rd.table, rd.unseen, rd.kinds, occ):
+        risk += th.ready * th.loss * sum(rd.unseen[t] / n * th.waits[t] for t in rd.kinds if t not in waits)
+    return risk
+
+
+def _kong_worth_its_risk(
+    rd: Reader, counts: Counts, kong: Action, kongs: Sequence[Action], chosen: Scored
+) -> Action | None:
+    """``kong`` if it is worth what it risks beyond the discard it puts off (``chosen``), else its 补张 if
+    that is (where the variant offers 开杠 too), else None. The tile added to a pung may be robbed (抢杠: the
+    robber is paid, the kong's money is not); the discard after any kong may be won on where an ordinary one
+    may not be, or pays more (杠上炮); the tile an 开杠 turns up falls if it does not win, and may be won on
+    (杠上炮 again). Each read as the danger is, priced by the variant for that win, at ``_KONG_RISK``. The
+    kong brings its money, its replacement tile (a ready hand's chance to win on it, priced as such: 杠上开花)
+    and any gain in what the hand is worth; where it risks nothing it is made."""
     t = kong.tile
     assert t is not None
-    obs = rd.obs
     kind = MeldKind.KONG_CONCEALED if counts[t] == 4 else MeldKind.KONG_ADDED
+    mode = KongMode.KAI if kong.kong_mode == KongMode.KAI else KongMode.BU  # as the engine draws it
     money = kong_money(rd.table, rd.me, t, kind, None)
+    melds, left = baseline._kong_hand(rd.ev, counts, t)
+    waits = rd.ev.with_melds(melds).waits(left)
     risk = 0.0
     if kind == MeldKind.KONG_ADDED:
-        for th in read_threats(obs, rd.table, rd.unseen, rd.kinds, Occasion(robbed=True)):
+        for th in read_threats(rd.obs, rd.table, rd.unseen, rd.kinds, Occasion(robbed=True)):
             risk += th.ready * th.waits[t] * (th.loss + money)
-    mode = KongMode.KAI if kong.kong_mode == KongMode.KAI else KongMode.BU  # as the engine draws it
-    after = read_threats(obs, rd.table, rd.unseen, rd.kinds, Occasion(after_kong=mode))
-    if after:
-        now = rd.danger[chosen.tile] / _DANGER_SCALE if rd.danger is not None else 0.0
-        risk += max(0.0, danger(after)[chosen.tile] - now)
+    if mode == KongMode.KAI:
+        risk += _unseen_tile_risk(rd, waits, Occasion(after_kong=mode, kong_discard=True))
+    else:
+        after = read_threats(rd.obs, rd.table, rd.unseen, rd.kinds, Occasion(after_kong=mode))
+        if after:
+            now = rd.danger[chosen.tile] / _DANGER_SCALE if rd.danger is not None else 0.0
+            risk += max(0.0, danger(after)[chosen.tile] - now)
     if risk <= 0:
-        return True
-    melds, left = baseline._kong_hand(rd.ev, counts, t)
-    kev = rd.ev.with_melds(melds)
+        return kong
     gain = money + max(0.0, _worth(rd, left, melds) - chosen.p * chosen.v)
-    waits = kev.waits(left)
-    if waits:
-        _, v = rd.attack(left, melds, 0, 0, waits)
-        gain += sum(rd.unseen[w] for w in waits) / rd.n_unseen * v
-    return gain >= _KONG_RISK * risk
+    gain += _self_draw_worth(rd, left, melds, waits, Occasion(kong_draw=mode))
+    if gain >= _KONG_RISK * risk:
+        return kong
+    bu = next((a for a in kongs if a.tile == t and a.kong_mode != KongMode.KAI), None)
+    if mode == KongMode.KAI and bu is not None:
+        return _kong_worth_its_risk(rd, counts, bu, kongs, chosen)
+    return None
 
 
 def _paid_kong(rd: Reader, counts: Counts, kongs: Sequence[Action], chosen: Scored) -> Action | None:
@@ -537,21 +573,9 @@ def _haidi(obs: Observation, legal: Sequence[Action], level: Level) -> Action:
         return refuse
     if not level.defence:
         return take
-    n = rd.n_unseen
     haidi = Occasion(haidi=True)
-    melds = rd.ev.melds
-    gain = 0.0
-    for w in waits:
-        c = list(counts)
-        c[w] += 1
-        hand = tuple(c)
-        info = win_info(rd.table, rd.me, hand, melds, True, None, haidi)
-        if info is not None:
-            gain += rd.unseen[w] / n * price(rd.table, info, True, rd.me, None, hand, melds, haidi)
-    risk = 0.0
-    for th in read_threats(obs, rd.table, rd.unseen, rd.kinds, haidi):
-        risk += th.ready * th.loss * sum(rd.unseen[t] / n * th.waits[t] for t in rd.kinds if t not in waits)
-    return take if gain >= risk else refuse
+    gain = _self_draw_worth(rd, counts, rd.ev.melds, waits, haidi)
+    return take if gain >= _unseen_tile_risk(rd, waits, haidi) else refuse
 
 
 def choose(obs: Observation, rng: random.Random, level: Level) -> Action:

@@ -82,12 +82,15 @@ def _stand_ins(table: Table) -> tuple[State, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Occasion:
-    """What else a win is than a self-draw or a win on an ordinary discard: on a discard made straight after
-    the payer's kong (杠上炮, ``after_kong``: that kong's mode), on the tile of the payer's added kong
-    (抢杠, ``robbed``), on the last tile (海底: self-drawn 捞月, or 炮 on the tile the payer took and
-    showed)."""
+    """What else a win is than a self-draw or a win on an ordinary discard: self-drawn as a kong's
+    replacement (杠上开花, ``kong_draw``: that kong's mode); on a discard made straight after the payer's
+    kong (杠上炮, ``after_kong``), on the tile his 开杠 turned up and let fall (``kong_discard`` too); on
+    the tile of the payer's added kong (抢杠, ``robbed``); on the last tile (海底: self-drawn 捞月, or 炮 on
+    the tile the payer took and showed)."""
 
     after_kong: KongMode | None = None
+    kong_discard: bool = False
+    kong_draw: KongMode | None = None
     robbed: bool = False
     haidi: bool = False
 
@@ -130,6 +133,8 @@ def win_info(
         self_draw,
         from_seat=None if self_draw else payer,
         after_kong=occasion.after_kong,
+        kong_discard=occasion.kong_discard,
+        kong_draw=occasion.kong_draw,
         robbed=occasion.robbed,
         haidi=occasion.haidi,
         options=table.obs.options,
@@ -166,6 +171,8 @@ def price(
         self_draw,
         from_seat=None if self_draw else payer,
         after_kong=occasion.after_kong,
+        kong_discard=occasion.kong_discard,
+        kong_draw=occasion.kong_draw,
         robbed=occasion.robbed,
         haidi=occasion.haidi,
         options=table.obs.options,
