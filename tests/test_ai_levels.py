@@ -357,12 +357,12 @@ def test_makes_a_kong_the_variant_pays_for() -> None:
     assert ai.choose(free, random.Random(0), "expert").act == Act.DISCARD
 
 
-def _shaoyang_pung_of_5p(discards: str, wall: int) -> Observation:
-    """邵阳, seat 0 with an exposed pung of 5p and its fourth 5p just drawn, a far hand; seat 2 concealed,
-    having thrown ``discards`` (honors and ends: his waits may be anywhere among the middle tiles)."""
+def _pung_of_5p(variant: str, hand: str, river: str, wall: int = 30) -> Observation:
+    """Seat 0 holding ``hand`` (11 tiles) with an exposed pung of 5p and its fourth 5p just drawn; seat 2
+    concealed, having thrown ``river``."""
     p5 = parse_tiles("5p")[0]
-    opp = {"discards": tuple(parse_tiles(discards)), "hand_size": 13}
-    obs = position("5p129m13579s1z2z", opp, wall=wall, variant="shaoyang")
+    opp = {"discards": tuple(parse_tiles(river)), "hand_size": 13}
+    obs = position(hand, opp, wall=wall, variant=variant)
     seats = list(obs.seats)
     seats[0] = replace(seats[0], melds=(Meld(MeldKind.PUNG, p5, 1),), hand_size=11)
     return _with_kong(replace(obs, seats=tuple(seats)), "5p")
@@ -375,13 +375,46 @@ def test_an_added_kong_weighs_the_rob() -> None:
     thrown sixteen tiles (likely ready, his waits anywhere in the middle), the expert throws its fourth 5p
     (no discard can be won on) rather than add it to its pung for 1 from each player; the baseline and the
     value player make the kong. Early, when nobody looks ready, the expert makes it too."""
-    late = _shaoyang_pung_of_5p("1z2z3z4z5z6z7z1m9m1s9s1z2z3z4z5z", wall=30)
+    late = _pung_of_5p("shaoyang", "5p129m13579s1z2z", "1z2z3z4z5z6z7z1m9m1s9s1z2z3z4z5z")
     p5 = parse_tiles("5p")[0]
     for level in ("easy", "normal"):
         assert ai.choose(late, random.Random(0), level) == Action(0, Act.KONG, p5), level
     assert ai.choose(late, random.Random(0), "expert") == Action(0, Act.DISCARD, p5)
-    early = _shaoyang_pung_of_5p("1z2z", wall=80)
+    early = _pung_of_5p("shaoyang", "5p129m13579s1z2z", "1z2z", wall=80)
     assert ai.choose(early, random.Random(0), "expert") == Action(0, Act.KONG, p5)
+
+
+def test_a_wild_tile_widens_the_waits() -> None:
+    """docs/ai.md "Defence" ("A kong's risk"): in 红中 a 红中 stands for any tile (docs/rules/hongzhong.md),
+    so a ready hand holding one waits on far more tiles than its shape shows — any tile may pair with it.
+    The variant says which tiles are wild (a plain hand with one of its pair replaced by it still wins).
+    The same added kong against a seat that has thrown ten tiles: in 转转 the expert makes it, in 红中,
+    with four 红中 unseen, it throws the fourth 5p (nobody wins on a discard in either) — and its read of
+    the rob is lower when three of the four 红中 are its own."""
+    p5 = parse_tiles("5p")[0]
+    ten = "19m19s19p19m19s"  # ten ends thrown
+    for variant in sorted(VARIANTS):
+        rs = get_variant(variant)
+        table = value.Table.of(observe(new_hand(rs, 1, rs.make_options({})), 0), rs)
+        assert defence.wild_kinds(table) == (
+            frozenset(parse_tiles("7z")) if variant == "hongzhong" else frozenset()
+        )
+    hand = "5p129m13579s19p"
+    assert ai.choose(_pung_of_5p("zhuanzhuan", hand, ten), random.Random(0), "expert") == Action(
+        0, Act.KONG, p5
+    )
+    assert ai.choose(_pung_of_5p("hongzhong", hand, ten), random.Random(0), "expert") == Action(
+        0, Act.DISCARD, p5
+    )
+
+    def rob_read(obs: Observation) -> float:
+        rd = player.Reader(obs, ai.get_level("expert"))
+        threats = defence.read_threats(obs, rd.table, rd.unseen, rd.kinds, value.Occasion(robbed=True))
+        return sum(th.ready * th.waits[p5] for th in threats)
+
+    assert rob_read(_pung_of_5p("hongzhong", hand, ten)) > rob_read(
+        _pung_of_5p("hongzhong", "5p129m13s19p777z", ten)
+    )
 
 
 def test_the_discard_after_a_kong_weighs_what_it_may_cost() -> None:

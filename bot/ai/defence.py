@@ -34,6 +34,9 @@ _OWN_DISCARD = 0.35  # a tile he threw himself (no 振听 here: he may still wai
 # a tile thrown by another seat since his last discard that he did not win on: not his wait now, if he wins
 # whenever he can (the turn order is read from the rivers, which a claim can upset: not taken as certain)
 _PASSED = 0.1
+# the chance a ready hand holding a wild tile waits on any given tile besides what its shape shows (set by
+# the robs of added kongs in 红中: docs/ai.md "Wild tiles")
+_WILD_WAIT = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,31 @@ def dead_suits(table: Table, seat: int) -> frozenset[int]:
 
 _dead: dict[tuple[object, ...], frozenset[int]] = {}
 _suits: dict[tuple[object, ...], tuple[int, ...]] = {}
+_wilds: dict[tuple[object, ...], frozenset[int]] = {}
+
+
+def wild_kinds(table: Table) -> frozenset[int]:
+    """Tiles that stand for any other (红中's 红中), asked of the variant: a plain complete hand with one
+    tile of its pair replaced by such a tile still wins."""
+    obs = table.obs
+    key = (table.variant.id, obs.options, table.seats)
+    found = _wilds.get(key)
+    if found is not None:
+        return found
+    suits = table_suits(table)
+    hand = example(PLAIN, (), list(suits[:2]))
+    wild = set()
+    if hand is not None:
+        pair = next(t for t in range(NUM_KINDS) if hand[t] == 2)
+        kinds = set(table.variant.tile_set(table.seats, obs.options))
+        for k in sorted(kinds - {pair}):
+            c = list(hand)
+            c[pair] -= 1
+            c[k] += 1
+            if win_info(table, obs.seat, tuple(c), (), True, None) is not None:
+                wild.add(k)
+    found = _wilds[key] = frozenset(wild)
+    return found
 
 
 def table_suits(table: Table) -> tuple[int, ...]:
@@ -256,6 +284,18 @@ def _threat(
         return None
     scale = _AVG_WAITS / total
     waits = tuple(min(0.95, w * scale) for w in weights)
+    wild = wild_kinds(table)
+    if wild:
+        # a hand holding a wild tile waits on far more tiles: any tile may pair with it
+        n = sum(unseen)
+        held = 1.0 - (1.0 - sum(unseen[k] for k in wild) / n) ** ps.hand_size if n else 0.0
+        extra = held * _WILD_WAIT
+        waits = tuple(
+            w + (1.0 - w) * extra
+            if t in kinds and t not in wild and (t >= SUITED_KINDS or t // 9 not in dead)
+            else w
+            for t, w in enumerate(waits)
+        )
     pungs, one = signals
     sure = _sure(obs, table, ps, loss) if ps.locked else ()
     if sure:
