@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from engine import Observation, Phase, SettleKind
 from engine.melds import Meld, MeldKind
 from engine.observe import PublicSeat
-from engine.tiles import NUM_KINDS, SUITED_KINDS
+from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts
 
 from .value import ONE_SUIT, ORDINARY, PLAIN, PUNGS, Occasion, Table, example, price, win_info
 
@@ -74,28 +74,44 @@ _suits: dict[tuple[object, ...], tuple[int, ...]] = {}
 _wilds: dict[tuple[object, ...], frozenset[int]] = {}
 
 
+def _wild_hand(table: Table, k: int) -> Counts | None:
+    """A plain complete hand with one tile of its pair replaced by ``k`` (None: no plain example)."""
+    hand = example(PLAIN, (), list(table_suits(table)[:2]))
+    if hand is None:
+        return None
+    pair = next(t for t in range(NUM_KINDS) if hand[t] == 2)
+    if k == pair:
+        return None
+    c = list(hand)
+    c[pair] -= 1
+    c[k] += 1
+    return tuple(c)
+
+
 def wild_kinds(table: Table) -> frozenset[int]:
     """Tiles that stand for any other (红中's 红中), asked of the variant: a plain complete hand with one
     tile of its pair replaced by such a tile still wins."""
     obs = table.obs
     key = (table.variant.id, obs.options, table.seats)
     found = _wilds.get(key)
-    if found is not None:
-        return found
-    suits = table_suits(table)
-    hand = example(PLAIN, (), list(suits[:2]))
-    wild = set()
-    if hand is not None:
-        pair = next(t for t in range(NUM_KINDS) if hand[t] == 2)
-        kinds = set(table.variant.tile_set(table.seats, obs.options))
-        for k in sorted(kinds - {pair}):
-            c = list(hand)
-            c[pair] -= 1
-            c[k] += 1
-            if win_info(table, obs.seat, tuple(c), (), True, None) is not None:
+    if found is None:
+        wild = set()
+        for k in sorted(set(table.variant.tile_set(table.seats, obs.options))):
+            hand = _wild_hand(table, k)
+            if hand is not None and win_info(table, obs.seat, hand, (), True, None) is not None:
                 wild.add(k)
-    found = _wilds[key] = frozenset(wild)
+        found = _wilds[key] = frozenset(wild)
     return found
+
+
+def _wild_wins(table: Table, o: int, me: int, occasion: Occasion) -> bool:
+    """May a hand of ``o`` holding a wild tile win on this seat's tile on ``occasion`` (红中 with 可接炮: only
+    a hand without one wins on a discard; anyone may rob a kong)?"""
+    wild = wild_kinds(table)
+    if not wild:
+        return False
+    hand = _wild_hand(table, min(wild))
+    return hand is not None and win_info(table, o, hand, (), False, me, occasion) is not None
 
 
 def table_suits(table: Table) -> tuple[int, ...]:
@@ -285,7 +301,7 @@ def _threat(
     scale = _AVG_WAITS / total
     waits = tuple(min(0.95, w * scale) for w in weights)
     wild = wild_kinds(table)
-    if wild:
+    if wild and _wild_wins(table, o, obs.seat, occasion):
         # a hand holding a wild tile waits on far more tiles: any tile may pair with it
         n = sum(unseen)
         held = 1.0 - (1.0 - sum(unseen[k] for k in wild) / n) ** ps.hand_size if n else 0.0
