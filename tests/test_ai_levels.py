@@ -443,9 +443,9 @@ def test_the_discard_after_a_kong_weighs_what_it_may_cost() -> None:
 def test_an_open_kong_weighs_the_tile_it_lets_fall() -> None:
     """docs/ai.md "Defence" ("A kong's risk"): in 长沙 a ready hand may kong by 开杠 — one tile turned up by
     dice, 杠上开花 if it wins, else it falls and whoever wins on it is paid a big hand by the konger (杠上炮),
-    and the hand locks — or by 补张, a plain replacement (docs/rules/changsha.md §10.3–10.5, §7.13). Four 1m
-    and a 3p/6p wait: early, when nobody looks ready, every level opens the kong (开杠); late, when all three
-    have thrown twelve tiles, the expert draws 补张 instead."""
+    and the hand locks — or by 补张, a plain replacement (docs/rules/changsha.md §10.3, §10.4, §10.5,
+    §7.13). Four 1m and a 3p/6p wait: early, when nobody looks ready, every level opens the kong (开杠);
+    late, when all three have thrown twelve tiles, the expert draws 补张 instead."""
     m1 = parse_tiles("1m")[0]
     kongs = (Action.kong(0, m1, KongMode.BU), Action.kong(0, m1, KongMode.KAI))
 

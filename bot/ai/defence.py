@@ -287,37 +287,61 @@ def _threat(
         return None
     # a tile passed tells only where he could have won on it: on an ordinary discard
     ordinary = occasion == ORDINARY or _threat_loss(table, obs.seat, o, melds, signals, order) > 0
-    weights = [0.0] * NUM_KINDS
-    own = set(ps.discards)
-    for t in kinds:
-        if t < SUITED_KINDS and t // 9 in dead:
-            continue
-        weights[t] = _wait_weight(t, unseen, signals, own)
-        if ordinary and t in passed and not ps.wins:
-            weights[t] *= _PASSED
+    weights = _wait_weights(
+        kinds, dead, unseen, signals, ps, passed if ordinary and not ps.wins else frozenset()
+    )
     total = sum(weights)
     if total <= 0:
         return None
     scale = _AVG_WAITS / total
     waits = tuple(min(0.95, w * scale) for w in weights)
-    wild = wild_kinds(table)
-    if wild and _wild_wins(table, o, obs.seat, occasion):
-        # a hand holding a wild tile waits on far more tiles: any tile may pair with it
-        n = sum(unseen)
-        held = 1.0 - (1.0 - sum(unseen[k] for k in wild) / n) ** ps.hand_size if n else 0.0
-        extra = held * _WILD_WAIT
-        waits = tuple(
-            w + (1.0 - w) * extra
-            if t in kinds and t not in wild and (t >= SUITED_KINDS or t // 9 not in dead)
-            else w
-            for t, w in enumerate(waits)
-        )
+    if wild_kinds(table) and _wild_wins(table, o, obs.seat, occasion):
+        live_kinds = [t for t in kinds if t >= SUITED_KINDS or t // 9 not in dead]
+        waits = _with_wilds(waits, table, ps, unseen, live_kinds)
     pungs, one = signals
     sure = _sure(obs, table, ps, loss) if ps.locked else ()
     if sure:
         known = {t for t, _ in sure}
         waits = tuple(0.0 if t in known else w for t, w in enumerate(waits))
     return Threat(o, _ready(ps, dead), loss, waits, pungs or one is not None, sure)
+
+
+def _wait_weights(
+    kinds: Sequence[int],
+    dead: frozenset[int],
+    unseen: Sequence[int],
+    signals: tuple[bool, int | None],
+    ps: PublicSeat,
+    passed: frozenset[int],
+) -> list[float]:
+    """Per tile, how likely it is among his waits before scaling (``_wait_weight``), none in a suit he can
+    never win with, ×``_PASSED`` for a tile that passed him."""
+    weights = [0.0] * NUM_KINDS
+    own = set(ps.discards)
+    for t in kinds:
+        if t < SUITED_KINDS and t // 9 in dead:
+            continue
+        weights[t] = _wait_weight(t, unseen, signals, own)
+        if t in passed:
+            weights[t] *= _PASSED
+    return weights
+
+
+def _with_wilds(
+    waits: tuple[float, ...], table: Table, ps: PublicSeat, unseen: Sequence[int], live: Sequence[int]
+) -> tuple[float, ...]:
+    """``waits`` widened for a hand that may hold a wild tile: it waits on far more tiles than its shape
+    shows (any tile may pair with a wild), each of the ``live`` tiles with a further ``_WILD_WAIT`` if he
+    holds one — as likely as his concealed tiles draw one of the unseen wild tiles."""
+    wild = wild_kinds(table)
+    n = sum(unseen)
+    held = 1.0 - (1.0 - sum(unseen[k] for k in wild) / n) ** ps.hand_size if n else 0.0
+    extra = held * _WILD_WAIT
+    out = list(waits)
+    for t in live:
+        if t not in wild:
+            out[t] += (1.0 - out[t]) * extra
+    return tuple(out)
 
 
 def _sure(obs: Observation, table: Table, ps: PublicSeat, loss: float) -> tuple[tuple[int, float], ...]:
