@@ -44,7 +44,7 @@ from bot.ai import defence, player  # noqa: E402
 from bot.ai.levels import EXPERT  # noqa: E402
 from engine import Act, Phase, apply, legal_actions, observe, to_act  # noqa: E402
 from engine.observe import PublicSeat  # noqa: E402
-from engine.tiles import NUM_KINDS, SUITED_KINDS, to_counts  # noqa: E402
+from engine.tiles import SUITED_KINDS, to_counts  # noqa: E402
 
 ROOMS = "changsha,hengyang,sichuan/xuezhan,sichuan/xueliu"
 BASELINE = ai.BASELINE_LEVEL
@@ -207,8 +207,7 @@ class Position:
 def read_position(state: engine.State, obs: engine.Observation) -> Position:
     rd = player.Reader(obs, EXPERT)
     counts = list(to_counts(obs.hand))
-    kinds = [t for t in range(NUM_KINDS) if rd.unseen[t] or counts[t]]
-    threats = defence.read_threats(obs, rd.table, rd.unseen, kinds)
+    threats = defence.read_threats(obs, rd.table, rd.unseen, rd.kinds)
     throws = _throws(obs)
     wins = winners_of(state, throws, [th.seat for th in threats])
     return Position(rd, counts, threats, throws, wins, defence.passed_tiles(obs))

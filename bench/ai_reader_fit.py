@@ -51,7 +51,7 @@ import engine  # noqa: E402
 from bot import ai  # noqa: E402
 from bot.ai import defence, player  # noqa: E402
 from bot.ai.levels import EXPERT, Level  # noqa: E402
-from engine.tiles import NUM_KINDS, to_counts  # noqa: E402
+from engine.tiles import to_counts  # noqa: E402
 
 MODEL = ROOT / "bench" / "reader.txt"  # not kept in the repository: fitted again by this script
 # every room where a discard may be won on (转转, 红中 and 邵阳's wins on a discard are rare or none)
@@ -165,8 +165,7 @@ def _learned(model_file: str, scale: float, fold: bool) -> None:
         if self.danger is None:
             return
         counts = to_counts(obs.hand)
-        kinds = [t for t in range(NUM_KINDS) if self.unseen[t] or counts[t]]
-        threats = defence.read_threats(obs, self.table, self.unseen, kinds)
+        threats = defence.read_threats(obs, self.table, self.unseen, self.kinds)
         pair_258 = self.variant.shapes.pair_258
         self.danger = danger(obs, threats, self.unseen, counts, pair_258, scale, model)
 

@@ -74,7 +74,8 @@ class Reader:
         self._routes: dict[tuple[Meld, ...], dict[str, tuple[float, float, float]]] = {}
         self._pair_weights: dict[int, float] = {}
         self.danger: list[float] | None = None
-        self.kinds = [t for t in range(NUM_KINDS) if self.unseen[t] or to_counts(obs.hand)[t]]
+        held = to_counts(obs.hand)
+        self.kinds = [t for t in range(NUM_KINDS) if self.unseen[t] or held[t]]
         if level.defence:
             threats = read_threats(obs, self.table, self.unseen, self.kinds)
             if threats:

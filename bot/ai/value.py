@@ -98,6 +98,35 @@ class Occasion:
 ORDINARY = Occasion()
 
 
+def _context(
+    table: Table,
+    seat: int,
+    counts: Counts,
+    melds: tuple[Meld, ...],
+    self_draw: bool,
+    payer: int | None,
+    occasion: Occasion,
+) -> WinContext:
+    """The variant's WinContext for a win of ``seat`` with ``counts`` (holding the winning tile) on
+    ``occasion``, from the table's public facts."""
+    return WinContext(
+        seat,
+        table.obs.dealer,
+        counts,
+        melds,
+        next((t for t in range(NUM_KINDS) if counts[t]), 0),
+        self_draw,
+        from_seat=None if self_draw else payer,
+        after_kong=occasion.after_kong,
+        kong_discard=occasion.kong_discard,
+        kong_draw=occasion.kong_draw,
+        robbed=occasion.robbed,
+        haidi=occasion.haidi,
+        options=table.obs.options,
+        choice=table.choices[seat],
+    )
+
+
 def win_info(
     table: Table,
     seat: int,
@@ -123,23 +152,7 @@ def win_info(
     )
     if key in _infos:
         return _infos[key]
-    tile = next((t for t in range(NUM_KINDS) if counts[t]), 0)
-    ctx = WinContext(
-        seat,
-        table.obs.dealer,
-        counts,
-        melds,
-        tile,
-        self_draw,
-        from_seat=None if self_draw else payer,
-        after_kong=occasion.after_kong,
-        kong_discard=occasion.kong_discard,
-        kong_draw=occasion.kong_draw,
-        robbed=occasion.robbed,
-        haidi=occasion.haidi,
-        options=table.obs.options,
-        choice=table.choices[seat],
-    )
+    ctx = _context(table, seat, counts, melds, self_draw, payer, occasion)
     _bounded(_infos)  # type: ignore[arg-type]
     info = _infos[key] = table.variant.evaluate_win(ctx)
     return info
@@ -161,23 +174,7 @@ def price(
     found = _prices.get(key)
     if found is not None:
         return found
-    tile = next((t for t in range(NUM_KINDS) if counts[t]), 0)
-    ctx = WinContext(
-        winner,
-        table.obs.dealer,
-        counts,
-        melds,
-        tile,
-        self_draw,
-        from_seat=None if self_draw else payer,
-        after_kong=occasion.after_kong,
-        kong_discard=occasion.kong_discard,
-        kong_draw=occasion.kong_draw,
-        robbed=occasion.robbed,
-        haidi=occasion.haidi,
-        options=table.obs.options,
-        choice=table.choices[winner],
-    )
+    ctx = _context(table, winner, counts, melds, self_draw, payer, occasion)
     total = 0.0
     try:
         for st in _stand_ins(table):
