@@ -14,13 +14,13 @@ from engine import Action
 from .bot_support import (
     Clock,
     bot_running,
-    choose_setting,
     command,
     lobby_message,
     open_table,
     press,
     quiet,
     service,
+    setting,
     until_hands,
 )
 from .fake_telegram import FakeTelegramServer
@@ -40,10 +40,22 @@ async def test_the_room_chooses_its_ai_strength_and_the_ai_seats_play_at_it(
         await tg.wait_for(lambda _: f"L|{tid}|b" in tg.message(group, lobby.message_id).callback_data)
         page = tg.message(group, lobby.message_id)
         assert any("AI strength" in b["text"] for b in page.buttons), page.buttons
+        default = ai.get_level(ai.DEFAULT_LEVEL)
+        assert f"empty seats get AI players ({default.label('en')})" in page.text, page.text
+        assert default.note("en") not in page.text
+        # while the strengths are listed, the lobby says what each does
+        opened = setting(svc, tid, "ai_level")
+        tg.press(alice, group, lobby.message_id, opened)
+        notes = [lv.note("en") for lv in ai.LEVELS]
+        await tg.wait_for(lambda _: all(n in tg.message(group, lobby.message_id).text for n in notes))
         level = next(lv for lv in ai.LEVEL_IDS if lv != ai.DEFAULT_LEVEL)
-        assert await choose_setting(tg, alice, lobby, svc, "ai_level", level) == "OK"
+        assert await press(tg, alice, lobby, setting(svc, tid, "ai_level", level)) == "OK"
         rt = svc.tables[tid]
         assert rt.settings.ai_level == level
+        label = ai.get_level(level).label("en")
+        await tg.wait_for(lambda _: f"AI players ({label})" in tg.message(group, lobby.message_id).text)
+        # the choice closed the list
+        assert default.note("en") not in tg.message(group, lobby.message_id).text
         assert (await svc.storage.table_settings(tid)).ai_level == level
         assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
         await until_hands(app, svc, clock, tid, tg, 1)  # Alice never presses: timeouts, then 托管

@@ -217,6 +217,7 @@ class Presenter:
             lang,
             len(rt.seats),
             waiting=[self.people.name(u) for u in sorted(rt.waiting_dm)],  # not seated yet: no number
+            ai_level=settings.ai_level_label(rt.settings, lang),
         )
         lines = text.split("\n")  # the claim pause goes with the timers, just above the hint
         room = nightview.room_lines(rt.settings, rt.hands_played, lang)  # 局数, ready (bot/table/night.py)
@@ -229,7 +230,18 @@ class Presenter:
             keyboard = kb.lobby_keyboard(rt.id, lang, rt.hands_played > 0, rt.last_code)
         if rt.summary:  # the last hand's result stays above the lobby until the next hand starts
             text = rt.summary + "\n\n" + text
+        row = self._open_row(rt, lang) if rt.settings.editing else None
+        if row is not None and row.name == "ai_level":  # what each strength does, while choosing one …
+            notes = "\n".join(settings.ai_level_notes(lang))
+            if len(text) + len(notes) + 2 <= MAX_TEXT:  # … where it fits in the one message
+                text += "\n\n" + notes
         return text, keyboard
+
+    def _open_row(self, rt: TableRuntime, lang: str) -> settings.Row | None:
+        """The setting whose choices the settings page lists now, if any."""
+        rows = settings.rows(rt.variant, rt.options, rt.settings, len(rt.seats), lang)
+        i = rt.setting_open
+        return rows[i] if i is not None and i < len(rows) else None
 
     def settings_keyboard(self, rt: TableRuntime, lang: str) -> Keyboard:
         """The lobby's settings page: presets, one button per setting, or one setting's choices."""

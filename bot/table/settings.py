@@ -93,3 +93,15 @@ def rows(rs: Variant, options: Mapping[str, Any], tm: TableSettings, seats: int,
         Row("lang", "lang", t("settings.lang", lang), LANGS, ("中文", "English"), tm.lang),
     ]
     return out
+
+
+def ai_level_label(tm: TableSettings, lang: str) -> str:
+    """The label of the strength the room's AI seats play at (the bot's default until the room chooses)."""
+    return ai.get_level(tm.ai_level or ai.DEFAULT_LEVEL).label(lang)
+
+
+def ai_level_notes(lang: str) -> list[str]:
+    """What each strength does, a line each, for the settings page while 电脑水平 is open."""
+    return [t("lobby.ai_levels", lang)] + [
+        t("lobby.ai_level", lang, label=lv.label(lang), note=lv.note(lang)) for lv in ai.LEVELS
+    ]

@@ -295,9 +295,14 @@ CATALOGUE: dict[str, Label] = {
         "After every discard the table pauses {n}s for claims (always, so nobody can tell who may claim)",
     ),
     "lobby.hint": Label(
-        "点「加入」入座；开始时空位由电脑补上。",
-        "Press Join to sit down; empty seats get AI players when the game starts.",
+        "点「加入」入座；开始时空位由电脑（{level}）补上。",
+        "Press Join to sit down; empty seats get AI players ({level}) when the game starts.",
     ),
+    "lobby.ai_levels": Label(
+        "电脑水平（补空位的电脑；托管总按最强的打）：",
+        "AI strength of the AI seats (auto-play always plays the strongest):",
+    ),
+    "lobby.ai_level": Label("【{label}】{note}", "{label} — {note}"),
     "lobby.started": Label("牌局进行中……", "Game in progress…"),
     "lobby.closed": Label("本桌已结束。", "This table is closed."),
     "ai.name": Label("电脑{n}", "AI {n}"),

@@ -298,9 +298,12 @@ def lobby_text(
     lang: str,
     seats: int | None = None,
     waiting: Sequence[str] = (),
+    *,
+    ai_level: str,
 ) -> str:
     """The lobby: seats, who pressed Join but has no private chat yet (``waiting``: not a seat, so not
-    numbered), the room (its preset, when the options and ``seats`` match one), options, timers."""
+    numbered), the room (its preset, when the options and ``seats`` match one), options, timers, and the
+    strength (``ai_level``, its label) of the AI players that fill the empty seats."""
     lines = [t("lobby.title", lang, variant=variant_name(rs, lang), tid=table_id)]
     if next_hand > 1:
         lines.append(t("lobby.hand_no", lang, n=next_hand))
@@ -313,7 +316,7 @@ def lobby_text(
         lines.append(t("lobby.preset", lang, label=preset.label(lang)))
     lines.append(options_line(rs, options, lang))
     lines.append(t("lobby.timers", lang, claim=tm.claim_s, discard=tm.discard_s))
-    lines.append(t("lobby.hint", lang))
+    lines.append(t("lobby.hint", lang, level=ai_level))
     return "\n".join(lines)
 
 
