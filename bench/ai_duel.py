@@ -15,8 +15,9 @@ variant's presets). One line each, then the total over all of them:
 
 Run: ``.venv/bin/python bench/ai_duel.py [--quick] [--walls N] [--only changsha,sichuan/xueliu]
 [--candidate expert] [--baseline easy] [--jobs N]``. ``--quick`` plays 60 walls per line; the target is
-≥ 4,000 (docs/ai.md has the figures). ``--jobs``: worker processes (default: 2 when the machine is idle —
-load average under 0.5 per core — else 1).
+≥ 4,000, and the default is 12,000 (seeds 0–11,999; about 55 minutes with two jobs): at 4,000 the CI is
+about ±0.07 底分, as wide as the expert's lead in 长沙 and 红中 (docs/ai.md has the figures). ``--jobs``:
+worker processes (default: 2 when the machine is idle — load average under 0.5 per core — else 1).
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ def default_jobs() -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--walls", type=int, default=4000, help="walls per line (default 4000)")
+    ap.add_argument("--walls", type=int, default=12000, help="walls per line (default 12000)")
     ap.add_argument("--quick", action="store_true", help="60 walls per line")
     ap.add_argument("--only", help="comma-separated labels (changsha, sichuan/xueliu, …)")
     ap.add_argument("--candidate", default=ai.DEFAULT_LEVEL, choices=ai.LEVEL_IDS)
