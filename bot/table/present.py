@@ -224,31 +224,29 @@ class Presenter:
         left = int((rt.settings.ready_until or 0) - self.clock() + 0.5)
         room += nightview.ready_line(rt.settings, rt.seats, self.people.name, left, lang)
         text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.settings.pause_s), *room, lines[-1]])
+        open_row = None  # the setting whose choices the settings page lists now
         if rt.settings.editing:
-            keyboard = self.settings_keyboard(rt, lang)
+            rows = settings.rows(rt.variant, rt.options, rt.settings, len(rt.seats), lang)
+            if rt.setting_open is not None and rt.setting_open < len(rows):
+                open_row = rt.setting_open
+            keyboard = self.settings_keyboard(rt, lang, rows, open_row)
         else:
             keyboard = kb.lobby_keyboard(rt.id, lang, rt.hands_played > 0, rt.last_code)
         if rt.summary:  # the last hand's result stays above the lobby until the next hand starts
             text = rt.summary + "\n\n" + text
-        row = self._open_row(rt, lang) if rt.settings.editing else None
-        if row is not None and row.name == "ai_level":  # what each strength does, while choosing one …
-            notes = "\n".join(settings.ai_level_notes(lang))
-            if len(text) + len(notes) + 2 <= MAX_TEXT:  # … where it fits in the one message
+        if open_row is not None and rows[open_row].name == "ai_level":  # what each strength does, while
+            notes = "\n".join(settings.ai_level_notes(lang))  # choosing one, where it fits in the message
+            if len(text) + len(notes) + 2 <= MAX_TEXT:
                 text += "\n\n" + notes
         return text, keyboard
 
-    def _open_row(self, rt: TableRuntime, lang: str) -> settings.Row | None:
-        """The setting whose choices the settings page lists now, if any."""
-        rows = settings.rows(rt.variant, rt.options, rt.settings, len(rt.seats), lang)
-        i = rt.setting_open
-        return rows[i] if i is not None and i < len(rows) else None
-
-    def settings_keyboard(self, rt: TableRuntime, lang: str) -> Keyboard:
-        """The lobby's settings page: presets, one button per setting, or one setting's choices."""
-        rows = settings.rows(rt.variant, rt.options, rt.settings, len(rt.seats), lang)
+    def settings_keyboard(
+        self, rt: TableRuntime, lang: str, rows: Sequence[settings.Row], open_row: int | None
+    ) -> Keyboard:
+        """The lobby's settings page: presets, one button per setting (``rows``), or the choices of the
+        one open (``open_row``)."""
         current = rt.variant.preset_of(rt.options, len(rt.seats))
         presets = [(p.label(lang), p == current) for p in rt.variant.presets]
-        open_row = rt.setting_open if rt.setting_open is not None and rt.setting_open < len(rows) else None
         choices = []
         if open_row is not None:
             row = rows[open_row]
