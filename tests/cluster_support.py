@@ -114,6 +114,23 @@ def decisions_in_order(tg: FakeTelegramServer, user: FakeUser, tid: int) -> list
     return [d for _, d in sorted(shown, key=lambda x: x[0])]
 
 
+def panels_end(tg: FakeTelegramServer, user: FakeUser, tid: int) -> list[tuple[int, int] | None]:
+    """What each message of the player's private chat that ever offered him a decision at the table shows
+    last: the decision its buttons offer now, None when it offers none (the hand is over, or it was
+    replaced)."""
+    ends: list[tuple[int, int] | None] = []
+    for m in tg.bot_messages(user):
+        offered: list[tuple[float, tuple[int, int] | None]] = []
+        for v in m.versions:
+            rows = (v.reply_markup or {}).get("inline_keyboard") or []
+            press = decode(rows[0][0].get("callback_data")) if rows and rows[0] else None
+            mine = isinstance(press, GamePress) and press.table == tid
+            offered.append((v.time, (press.hand, press.decision) if mine else None))
+        if any(d is not None for _, d in offered):
+            ends.append(max(offered, key=lambda x: x[0])[1])
+    return ends
+
+
 async def play_one(player: Player, done: Callable[[], bool], patience: float = 30) -> int:
     """``play_hand`` for one player, waiting longer for each decision: a worker killed mid-hand is noticed,
     and its tables carried on, within a second or two, but a loaded machine can stretch that."""

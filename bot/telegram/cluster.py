@@ -651,11 +651,11 @@ class Cluster:
         try:
             if await self.store.live_done(chat_id, key, message_id):
                 return
-        except StorageError as e:
+        except StorageError as e:  # whether another worker sent it meanwhile is unknown: as if it had
             log.info("live message not recorded as sent: %s", e)
-            return
         # another worker sent this message while this one was too slow (stopped, hung) with an older state:
-        # the table is shown again as stored, so the message ends on its latest state
+        # the table is shown again as stored (once the database answers), so the message ends on its latest
+        # state
         table = key[1:]
         if key[:1] in ("g", "l", "p") and table.isdigit():
             self.resync(int(table))
