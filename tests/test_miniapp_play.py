@@ -187,6 +187,12 @@ async def test_a_restart_mid_hand_resumes_both_pages(tg: FakeTelegramServer, tmp
             for user in (alice, bob):
                 _, page = await open_page(browser, web, init_data(tg, user, auth_date=clock.now), token)
                 pages.append(page)
+            # the lobby says who takes the two empty seats: AI players of the room's strength (docs/ai.md);
+            # Alice reads English, Bob Chinese
+            empty = ["empty · AI player (Expert)", "空位 · 开局补电脑（高手）"]
+            for page, seat in zip(pages, empty, strict=True):
+                await page.wait_for_function("document.body.dataset.view === 'lobby'")
+                assert await page.locator(".lobby-seats li.empty").all_inner_texts() == [seat, seat]
             lobby = await lobby_message(tg, group, tid)
             tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
             taps = await tap_through(pages, never, most=4)

@@ -194,6 +194,8 @@ def lobby_frame(v: LobbyView) -> dict[str, Any]:
         f["closed"] = 1
     if v.host:
         f["host"] = 1
+    if not v.closed and "" in v.seats:  # empty seats: who takes them at the start
+        f["ai"] = v.ai_level
     if v.vote is not None:
         f["vote"] = vote_frame(v.vote)
     return f

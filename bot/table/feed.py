@@ -33,6 +33,7 @@ from bot.messages import keyboards as kb
 from bot.table.present import Presenter, paused_observation, paused_public
 from bot.table.restore import hand_live, load_totals, reopen
 from bot.table.runtime import TableRuntime, Tables
+from bot.table.settings import ai_level_label
 from bot.table.vote import VoteView, vote_view
 from bot.text import render, views
 from bot.text.texts import t
@@ -100,6 +101,7 @@ class LobbyView:
     closed: bool = False
     host: bool = False
     vote: VoteView | None = None  # a stop vote in progress
+    ai_level: str = ""  # the strength of the AI players that take the empty seats at the start (its label)
 
 
 @dataclass(slots=True)
@@ -306,6 +308,7 @@ class Feed:
             closed=rt.closed,
             host=rt.settings.host == user_id,
             vote=self._vote(rt, tuple(present.seat_names(rt, lang)), seat),
+            ai_level=ai_level_label(rt.settings, lang),
         )
 
     def _vote(self, rt: TableRuntime, names: tuple[str, ...], seat: int | None) -> VoteView | None:

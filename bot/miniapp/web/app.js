@@ -35,6 +35,7 @@ const UI = {
     close: ["关闭", "Close"],
     pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
     empty: ["空位", "empty"],
+    empty_ai: ["空位 · 开局补电脑（{level}）", "empty · AI player ({level})"],
     your_turn: ["轮到你了", "Your turn"],
     rounds: ["第 {n}/{m} 局", "Hand {n} of {m}"],
     refused: ["无法打开", "Cannot open"],
@@ -539,7 +540,8 @@ function renderLobby(f) {
     c.appendChild(el("div", "lobby-title", f.closed ? ui("closed") : ui("lobby")));
     const list = el("ol", "lobby-seats");
     f.names.forEach((name, i) => {
-        const li = el("li", f.ready.includes(i) ? "ready" : "", name || ui("empty"));
+        const empty = f.ai ? ui("empty_ai", { level: f.ai }) : ui("empty");
+        const li = el("li", f.ready.includes(i) ? "ready" : name ? "" : "empty", name || empty);
         if (f.ready.includes(i))
             li.appendChild(el("span", "mark", "✓"));
         list.appendChild(li);

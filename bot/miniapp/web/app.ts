@@ -105,6 +105,7 @@ interface LobbyF {
   closed?: number;
   host?: number;
   vote?: VoteF;
+  ai?: string;
 }
 
 interface Hi {
@@ -156,6 +157,7 @@ const UI: Record<string, [string, string]> = {
   close: ["关闭", "Close"],
   pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
   empty: ["空位", "empty"],
+  empty_ai: ["空位 · 开局补电脑（{level}）", "empty · AI player ({level})"],
   your_turn: ["轮到你了", "Your turn"],
   rounds: ["第 {n}/{m} 局", "Hand {n} of {m}"],
   refused: ["无法打开", "Cannot open"],
@@ -646,7 +648,8 @@ function renderLobby(f: LobbyF): void {
   c.appendChild(el("div", "lobby-title", f.closed ? ui("closed") : ui("lobby")));
   const list = el("ol", "lobby-seats");
   f.names.forEach((name, i) => {
-    const li = el("li", f.ready.includes(i) ? "ready" : "", name || ui("empty"));
+    const empty = f.ai ? ui("empty_ai", { level: f.ai }) : ui("empty");
+    const li = el("li", f.ready.includes(i) ? "ready" : name ? "" : "empty", name || empty);
     if (f.ready.includes(i)) li.appendChild(el("span", "mark", "✓"));
     list.appendChild(li);
   });
