@@ -95,6 +95,32 @@ async def test_a_stopped_table_shows_no_clock_and_a_room_without_a_hand_gets_its
         )
 
 
+async def test_view_in_a_group_is_the_hosts_or_an_admins(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """/view in the group switched pictures and text (and redrew the table) for any member or a channel
+    posting there; now they are refused (in the asker's language) and nothing changes; the host, and an
+    anonymous admin, may (docs/security.md)."""
+    li = tg.add_user("李雷", language_code="zh-hans", started=True)
+    bob = tg.add_user("Bob", language_code="en", started=True)
+    group = tg.add_group("牌桌", members=[li, bob])
+    channel = tg.add_channel("News")
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        await open_table(tg, li, group, "changsha")
+        shown = svc.people.pictures(group.id)
+        refusal = await command(tg, bob, group, "/view text" if shown else "/view pictures")
+        assert refusal == "Only the table's host or a group admin can change how this group shows the table."
+        mark = tg.mark()
+        tg.send_as_chat(channel, group, "/view")
+        await tg.wait_for_call("sendMessage", chat_id=group.id, since=mark)
+        assert svc.people.pictures(group.id) == shown
+        assert "文字" in await command(tg, li, group, "/view text")
+        assert not svc.people.pictures(group.id)
+        mark = tg.mark()
+        tg.send_as_chat(group, group, "/view pictures")  # an anonymous admin
+        await tg.wait_for_call("sendMessage", chat_id=group.id, since=mark)
+        assert svc.people.pictures(group.id)
+
+
 async def test_lang_in_a_group_is_the_hosts_or_an_admins(tg: FakeTelegramServer, tmp_path: Path) -> None:
     """/lang in the group changed a running table's language for anyone; now a member who is not the host
     is refused (in his own language) and nothing changes; the host, and an anonymous admin, may."""

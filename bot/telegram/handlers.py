@@ -293,6 +293,9 @@ async def cmd_view(update: Update, context: Context) -> None:
     if chat is None:
         return
     lang = _lang(svc, user, chat)
+    if chat.type != Chat.PRIVATE and not await _may_set_group(svc, update, chat, user):
+        await _reply(update, t("note.view_denied", svc.dm_lang(user.id) if user is not None else lang))
+        return
     word = context.args[0][:16].lower() if context.args else ""
     if word.startswith(("pic", "img", "图")):
         display = "pictures"
@@ -349,9 +352,10 @@ async def cmd_stop(update: Update, context: Context) -> None:
     await _reply(update, await svc.stop(chat.id, user.id, is_admin))
 
 
-async def _may_set_group_lang(svc: TableService, update: Update, chat: Chat, user: User | None) -> bool:
-    """A group's language is its table's (the lobby's language button is the host's): /lang there is for the
-    table's host and the group's admins (an anonymous admin too), not for any member, bot or channel."""
+async def _may_set_group(svc: TableService, update: Update, chat: Chat, user: User | None) -> bool:
+    """How a group shows its table - its language (the lobby's language button is the host's), pictures or
+    text - is for the table's host and the group's admins (an anonymous admin too): /lang and /view there,
+    not for any member, bot or channel."""
     if _anonymous_admin(update):
         return True
     if user is None or user.is_bot or _service_sender(update):
@@ -368,7 +372,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
     if chat is None:
         return
     current = _lang(svc, user, chat)
-    if chat.type != Chat.PRIVATE and not await _may_set_group_lang(svc, update, chat, user):
+    if chat.type != Chat.PRIVATE and not await _may_set_group(svc, update, chat, user):
         asker = svc.dm_lang(user.id) if user is not None else current  # a refusal is read by him
         await _reply(update, t("note.lang_denied", asker))
         return

@@ -462,6 +462,10 @@ CATALOGUE: dict[str, Label] = {
         "只有开桌的人或群管理员可以切换本群的语言。",
         "Only the table's host or a group admin can change this group's language.",
     ),
+    "note.view_denied": Label(
+        "只有开桌的人或群管理员可以切换本群的显示方式（图片或文字）。",
+        "Only the table's host or a group admin can change how this group shows the table.",
+    ),
     "note.auto_chosen": Label(
         "{name} 选择了托管，由电脑代打（点「我回来了」恢复）。",
         '{name} chose auto-play: the bot plays for them until they press "I\'m back".',
