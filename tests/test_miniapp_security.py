@@ -233,7 +233,9 @@ async def test_malformed_and_oversized_frames_are_refused(tg: FakeTelegramServer
         init = init_data(tg, alice, auth_date=clock.now)
         url = f"http://127.0.0.1:{web.port}/ws"
         async with aiohttp.ClientSession() as http:
-            for first in ("{not json", json.dumps({"op": "act", "hid": 1, "since": 1, "i": 0}), "x" * 5000):
+            # an op that is not a string, JSON nested too deep: these were a 1006 close and a traceback
+            odd = ("{not json", '{"op":{}}', '{"op":[]}', "[" * 1500)
+            for first in (*odd, json.dumps({"op": "act", "hid": 1, "since": 1, "i": 0}), "x" * 5000):
                 async with http.ws_connect(url) as ws:
                     await ws.send_str(first)
                     msgs = [m async for m in ws]
@@ -248,9 +250,15 @@ async def test_malformed_and_oversized_frames_are_refused(tg: FakeTelegramServer
                 await ws.send_str(json.dumps({"op": "act", "hid": -1, "since": "1", "i": 10**30}))
                 rest = [m async for m in ws]
                 assert ws.closed and ws.close_code == 1003 and not [m for m in rest if m.type == 1]
+            async with http.ws_connect(url) as ws:  # admitted, then an op that is not a string: closed too
+                await ws.send_str(json.dumps({"op": "hello", "init": init, "t": token}))
+                assert (await ws.receive_json())["k"] == "hi"
+                await ws.send_str('{"op":{}}')
+                rest = [m async for m in ws]
+                assert ws.closed and ws.close_code == 1003
         no_move = json.dumps({"op": "act", "init": init, "t": token}).encode()
         a_hello = json.dumps({"op": "hello", "init": init, "t": token}).encode()
-        for body in (b"{", b"[]", no_move, b"x" * 100_000, a_hello):
+        for body in (b"{", b"[]", b'{"op":[]}', b"[" * 1500, no_move, b"x" * 100_000, a_hello):
             status, answer = await post(web, body)
             assert status in (400, 413) and not answer.get("ok"), body[:30]
         mine = await hello(web, init, token)  # still serving

@@ -228,9 +228,9 @@ def parse(raw: str | bytes) -> dict[str, Any]:
         raise BadRequest("too long")
     try:
         obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
         raise BadRequest("not JSON") from None
-    if not isinstance(obj, dict) or obj.get("op") not in OPS:
+    if not isinstance(obj, dict) or not isinstance(obj.get("op"), str) or obj["op"] not in OPS:
         raise BadRequest("op")
     op = obj["op"]
     out: dict[str, Any] = {"op": op}
