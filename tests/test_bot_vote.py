@@ -216,3 +216,41 @@ async def test_the_mini_app_asks_answers_and_goes_on_auto_play(
         assert seat in rt.live.auto
         await quiet(app, tg)
         assert any("Bob chose auto-play" in (m.text or "") for m in tg.bot_messages(group))
+
+
+async def test_a_vote_in_progress_keeps_its_seats_and_its_rule(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """While a stop vote is open, the host may not change the seat count (which moved the players and left
+    their answers on the old seat numbers: one player's agreement counted for another's seat, and a Leave
+    then failed) nor what silence counts as: a short answer, and neither the seats nor the vote change."""
+    users = [tg.add_user(n, language_code="en", started=True) for n in ("Alice", "Bob", "Carol", "Dave")]
+    alice, bob, carol, dave = users
+    group = tg.add_group("Mahjong", members=users)
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "xiangyin")
+        for user in (bob, carol, dave):
+            assert await press(tg, user, lobby, f"L|{tid}|j") == "You're seated"
+        assert await press(tg, bob, lobby, f"L|{tid}|l") == "You left the table"
+        rt = svc.tables[tid]
+        assert rt.seats == [alice.id, None, carol.id, dave.id]
+        assert "asks to stop the table" in await command(tg, carol, group, "/stop")
+        assert rt.settings.vote_yes == (2,)
+        assert await press(tg, alice, lobby, f"L|{tid}|s") == "OK"
+        busy = "A stop vote is in progress: change this when it ends"
+        assert await choose_setting(tg, alice, lobby, svc, "seats", 3) == busy
+        assert await choose_setting(tg, alice, lobby, svc, "vote_agree", False) == busy
+        assert rt.seats == [alice.id, None, carol.id, dave.id] and rt.settings.vote_agree
+        assert rt.settings.vote_yes == (2,) and not rt.closed
+        assert await press(tg, dave, lobby, f"L|{tid}|l") == "You left the table"
+        assert await choose_setting(tg, alice, lobby, svc, "rounds", 4) == "OK"  # the others still change
+        # a preset that fixes the seat count (四川's 三人两房) waits for the vote too
+        other = tg.add_group("Sichuan", members=users)
+        tid2, lobby2 = await open_table(tg, alice, other, "sichuan")
+        assert await press(tg, bob, lobby2, f"L|{tid2}|j") == "You're seated"
+        assert "asks to stop the table" in await command(tg, bob, other, "/stop")
+        three = next(i for i, p in enumerate(svc.tables[tid2].variant.presets) if p.seats == 3)
+        assert await press(tg, alice, lobby2, f"L|{tid2}|s") == "OK"
+        assert await press(tg, alice, lobby2, f"L|{tid2}|m|{three}") == busy
+        assert len(svc.tables[tid2].seats) == 4

@@ -252,7 +252,10 @@ class Lobby:
         if row is None or i is None or row >= len(rows) or i >= len(rows[row].choices):
             return Reply(t("ans.stale", lang))
         setting, value = rows[row], rows[row].choices[i]
-        rt.setting_open = None
+        rt.setting_open = None  # the page comes back
+        if rt.settings.vote_until is not None and (setting.kind == "seats" or setting.name == "vote_agree"):
+            # the vote in progress counts its answers by seat, and ends by the rule it began with
+            return Reply(t("ans.vote.busy", lang), ok=True)
         if setting.kind == "option":
             await self._save_lobby(rt, options={setting.name: value}, remember=True)
         elif setting.kind == "field":
@@ -273,6 +276,8 @@ class Lobby:
             return Reply(t("ans.stale", lang))
         preset = presets[i]
         if preset.seats is not None and preset.seats != len(rt.seats):
+            if rt.settings.vote_until is not None:
+                return Reply(t("ans.vote.busy", lang))
             if not await self._seat_count(rt, preset.seats):
                 return Reply(t("ans.full", lang))
         await self._save_lobby(rt, options=dict(preset.options), remember=True)
