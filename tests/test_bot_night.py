@@ -95,8 +95,12 @@ async def test_a_room_of_four_hands_ends_with_its_final_summary(
         assert all(w in text.split("\n")[1] for w in winners.split(", "))
         assert finals(tg, alice), "the player gets the summary in private too"
 
-        # play again: one press opens a new table with the same room
+        # play again: one press opens a new table with the same room (not a bot account's: a forged press)
         [summary] = [m for m in tg.bot_messages(group) if "Final summary" in (m.text or "")]
+        robot = tg.add_user("Robo", started=True, is_bot=True)
+        group.members[robot.id] = "member"
+        assert await press(tg, robot, summary, f"N|{tid}") == "Bot accounts can't take a seat"
+        assert svc.table_in(group.id) is None
         assert await press(tg, alice, summary, f"N|{tid}") == "A new table is open"
         new = svc.table_in(group.id)
         assert new is not None and new.id != tid

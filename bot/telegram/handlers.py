@@ -549,8 +549,6 @@ async def _pick(c: Pressed, press: presses.PickPress) -> Reply:
 
 
 async def _lobby(c: Pressed, press: presses.LobbyPress) -> Reply:
-    if press.op == "j" and c.user.is_bot:  # a seat is a person's: never another bot's account
-        return Reply(t("ans.no_bots", lang_of(c.user.language_code)))
     if press.op == "j":
         return await c.svc.join(press.table, c.uid, who=_who(c.user))
     if press.op == "go":
@@ -692,7 +690,9 @@ def _route(kind: type[P], route: Route[P]) -> Callable[[Update, Context], Corout
             await _see(svc, update)
             reply = Reply(t("ans.unknown", c.lang))  # in his language, now that it is known
             press = kind.parse(query.data) if isinstance(query.data, str) else None
-            if press is not None and (done := await svc.answered(update.update_id)) is not None:
+            if press is not None and c.user.is_bot:  # Telegram passes no bot's presses: a forged update
+                reply = Reply(t("ans.no_bots", lang_of(c.user.language_code)))  # seats, hosts: persons
+            elif press is not None and (done := await svc.answered(update.update_id)) is not None:
                 reply = Reply(done)  # applied before a restart, delivered again: what it did
             elif press is not None:
                 reply = await route(c, press)
