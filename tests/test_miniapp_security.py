@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.members.access import MEMBER_TTL
 from bot.miniapp import protocol
 from bot.miniapp.auth import AuthError, TableTokens, sign, tokens_key, validate
 from bot.miniapp.server import Config, MiniApp
@@ -169,6 +171,45 @@ async def test_the_stream_admits_players_and_members_and_refuses_the_rest(
         assert refused["k"] == "refused"
         [refused] = await hello(web, init_data(tg, carol, auth_date=clock.now), str(tid))
         assert refused["k"] == "refused"
+
+
+async def test_a_member_who_watches_is_refused_once_he_leaves_the_group(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A member watches through the stream; he is removed from the group: once his membership is a minute
+    old, his next frame waits for the group to confirm it, which it does not - he is refused and his stream
+    closed, with no frame of the table after his removal. One who is still a member goes on watching."""
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    bob = tg.add_user("Bob", started=True)
+    carol, dave = tg.add_user("Carol"), tg.add_user("Dave")  # members who watch
+    group = tg.add_group("Mahjong", members=[alice, bob, carol, dave])
+    async with bot_running(tg, tmp_path / "bot.db", clock, miniapp=config()) as app:
+        web: MiniApp = app.bot_data["miniapp"]
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        token = web.tokens.token(tid)
+        url = f"http://127.0.0.1:{web.port}/ws"
+        async with aiohttp.ClientSession() as http:
+            pages = {}
+            for user in (carol, dave):
+                ws = await http.ws_connect(url)
+                await ws.send_str(json.dumps({"op": "hello", "init": init_data(tg, user, auth_date=clock.now),
+                                              "t": token}))  # fmt: skip
+                assert [(await ws.receive_json())["k"] for _ in range(2)] == ["hi", "lobby"]
+                pages[user.first_name] = ws
+            tg.set_member(group, carol, "kicked")
+            clock.advance(MEMBER_TTL + 1)
+            tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+
+            async def rest(ws: aiohttp.ClientWebSocketResponse) -> list[dict[str, Any]]:
+                return [json.loads(m.data) async for m in ws]
+
+            got = await asyncio.wait_for(rest(pages["Carol"]), 10)  # (before: the hand, and no end)
+            assert [f["k"] for f in got] == ["refused"] and got[0]["text"], got
+            assert pages["Carol"].closed
+            frame = await pages["Dave"].receive_json()
+            assert frame["k"] == "hand" and frame["me"] is None
+            await pages["Dave"].close()
 
 
 async def post(web: MiniApp, body: Any) -> tuple[int, dict[str, Any]]:

@@ -11,9 +11,11 @@
 
 Every connection and every action is authenticated by its initData (bot/miniapp/auth.py). The viewer is the
 authenticated user's seat at the table; anyone else must be a member of the table's group (the membership
-port of bot/members/access.py, cached) and sees what the group sees; everyone else is refused with a reason
-the page shows. Frames are built under the table's lock by the feed's listener (bot/table/feed.py), once per
-(seat, language) and publish, and a connection is sent a frame only when it differs from its last one.
+port of bot/members/access.py, cached) and sees what the group sees, while a member: once his membership was
+last confirmed ``MEMBER_TTL`` ago, his next frame waits for it to be confirmed again (one who left or was
+removed is refused and his stream closed); everyone else is refused with a reason the page shows. Frames are
+built under the table's lock by the feed's listener (bot/table/feed.py), once per (seat, language) and
+publish, and a connection is sent a frame only when it differs from its last one.
 
 Several workers (PostgreSQL): a move applied by one worker reaches the streams another worker holds through
 ``Relay`` (bot/miniapp/relay.py): the worker that published notifies, the others refresh the table from the
@@ -36,7 +38,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from bot.members.access import MEMBER
+from bot.members.access import MEMBER, MEMBER_TTL
 from bot.miniapp import protocol, replay
 from bot.miniapp.auth import DEFAULT_MAX_AGE, AuthError, TableTokens, WebUser, tokens_key, validate
 from bot.miniapp.texts import tx as t
@@ -70,6 +72,8 @@ class Conn:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     sent: int = 0  # frames sent (the benchmark reads it)
     bytes: int = 0
+    member_at: float = 0.0  # when his membership of the group was last confirmed (a member who watches)
+    checking: bool = False  # it is being confirmed again: his frames wait
 
     def push(self, frame: str) -> None:
         if frame == self.last:
@@ -299,7 +303,7 @@ class MiniApp:
             await refuse("refused", admitted)
             return None
         rt, seat = admitted
-        conn = Conn(next(self._keys), ws, user.id, rt.id, lang, seat)
+        conn = Conn(next(self._keys), ws, user.id, rt.id, lang, seat, member_at=self.clock())
         await ws.send_str(
             protocol.dumps({"k": "hi", "now": round(self.clock(), 1), "lang": lang, "user": user.id})
         )
@@ -347,8 +351,12 @@ class MiniApp:
             made: dict[tuple[int | None, str, bool], str] = {}  # one frame per kind of viewer
             playing = rt.playing and not rt.closed
             host = rt.settings.host
+            now = self.clock()
             for conn in conns:
                 conn.seat = rt.seat_of(conn.user)
+                if conn.user not in rt.seats and (conn.checking or now - conn.member_at >= MEMBER_TTL):
+                    self._confirm_member(rt, conn)  # a member who watches: still one?
+                    continue
                 key = (conn.seat, conn.lang, not playing and conn.user == host)  # the lobby's host: Start
                 frame = made.get(key)
                 if frame is None:
@@ -359,6 +367,36 @@ class MiniApp:
             self._final(rt)
         if self.on_publish is not None:
             self.on_publish(rt)
+
+    def _confirm_member(self, rt: TableRuntime, conn: Conn) -> None:
+        """A member who watches, last confirmed ``MEMBER_TTL`` ago: his frames wait until the group says he
+        still is one (then he gets the latest), or his stream is closed with the reason (he left, or was
+        removed). A check that fails (Telegram unreachable) lets him go on watching until the next one."""
+        if conn.checking:
+            return
+        conn.checking = True
+
+        async def confirm() -> None:
+            try:
+                status = await self.service.access.status(rt.chat_id, conn.user)
+                if status and status not in MEMBER:
+                    with contextlib.suppress(Exception):
+                        why = {"k": "refused", "why": "refused", "text": t("app.not_member", conn.lang)}
+                        await conn.ws.send_str(protocol.dumps(why))
+                        await conn.ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"refused")
+                    return
+                conn.member_at = self.clock()
+                lock = rt.lock if self.bring_in is None else contextlib.nullcontext()
+                async with lock:
+                    current = self.service.registry.open(rt.id) if self.bring_in is None else rt
+                    if current is not None:
+                        conn.push(protocol.frame(self.feed.view(current, conn.user, conn.lang)))
+            finally:
+                conn.checking = False
+
+        task = asyncio.create_task(confirm())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _final(self, rt: TableRuntime) -> None:
         """A room that has closed: its 大结算 goes to its streams (read once per language)."""
