@@ -112,10 +112,10 @@ def test_the_dice_send_the_tiles(seed: int, step: int, note: str) -> None:
 
 
 def test_dice_table() -> None:
-    """docs/rules/sichuan.md §2.2, §2.3, 裁定 21: every dice sum; three seats have nobody across: odd →
-    下家, even → 上家."""
+    """docs/rules/sichuan.md §2.2, §2.3, 裁定 21: every dice sum; three seats have nobody across: 2–8 as at
+    four (下家, 上家), 9–12 → 下家."""
     assert [swap_step(n, 4) for n in range(2, 13)] == [1, 1, 1, -1, -1, -1, -1, 2, 2, 2, 2]
-    assert [swap_step(n, 3) for n in range(2, 13)] == [-1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1]
+    assert [swap_step(n, 3) for n in range(2, 13)] == [1, 1, 1, -1, -1, -1, -1, 1, 1, 1, 1]
 
 
 def test_each_seat_learns_only_its_own_tiles() -> None:
@@ -187,12 +187,22 @@ def test_tiles_of_two_suits_or_not_held_are_refused() -> None:
 SANREN = ["1245789s2356899p", "134679s1245789p", "235689s1234679p"]
 
 
-def test_three_seats_swap_too() -> None:
-    """docs/rules/sichuan.md §2.3, §2.5, 裁定 21: 三人两房 swaps by odd/even dice; there is no 定缺 after it:
-    the dealer plays at once. Hand seed 3 rolls 9: to 下家."""
-    state = dealt(seed=3, seats=3)
-    assert kai_dice(SC, 3, 0) == 9
+@pytest.mark.parametrize(("seed", "dice", "step"), [(0, 4, 1), (1, 8, -1), (3, 9, 1)])
+def test_three_seats_swap_too(seed: int, dice: int, step: int) -> None:
+    """docs/rules/sichuan.md §2.3, §2.5, 裁定 21: 三人两房 swaps by the dice as four seats do (2–4 to 下家,
+    5–8 to 上家), 9–12 to 下家; each seat gets the three its giver picked; there is no 定缺 after it: the
+    dealer plays at once."""
+    state = dealt(seed=seed, seats=3)
+    assert kai_dice(SC, seed, 0) == dice
     picks = [legal_actions(state, s)[0].detail for s in range(3)]
     state, _ = swap_all(state, picks)
-    assert isinstance(state.extra, Swapped) and state.extra.step == 1
+    assert isinstance(state.extra, Swapped) and state.extra.step == step
+    for i in range(3):
+        giver = (i - step) % 3
+        c = list(dealt(seed=seed, seats=3).seats[i].counts)
+        for t in parse_tiles(picks[i]):
+            c[t] -= 1
+        for t in parse_tiles(picks[giver]):
+            c[t] += 1
+        assert state.seats[i].counts == tuple(c), (i, giver)
     assert state.phase == Phase.TURN and state.current == 0

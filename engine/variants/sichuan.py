@@ -402,10 +402,10 @@ def swapping(state: State) -> bool:
 
 def swap_step(dice_sum: int, seats: int) -> int:
     """docs/rules/sichuan.md §2.2, §2.3, 裁定 21: sum 2–4 to 下家, 5–8 to 上家, 9–12 across; three seats have
-    nobody across: an odd sum passes to 下家, an even one to 上家."""
-    if seats == 3:
-        return 1 if dice_sum % 2 else -1
-    return 1 if dice_sum <= 4 else -1 if dice_sum <= 8 else 2
+    nobody across: 9–12 pass to 下家 (2–8 as at four)."""
+    if dice_sum <= 4 or (dice_sum > 8 and seats == 3):
+        return 1
+    return -1 if dice_sum <= 8 else 2
 
 
 @lru_cache(maxsize=2048)
