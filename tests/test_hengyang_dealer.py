@@ -8,9 +8,22 @@ second-last tile (drawn by seat 2) and the haidi. 底分 10.
 
 from __future__ import annotations
 
+import pytest
+
 from engine import Act, Phase, State, parse_tile
 
-from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid, play_until_haidi
+from . import hengyang_helpers, xiangyin_helpers
+from .dealing import (
+    act,
+    discard,
+    discard_drawn,
+    hand_names,
+    last_settlement,
+    legal,
+    paid,
+    pass_claims,
+    play_until_haidi,
+)
 from .hengyang_helpers import JUNK, deal
 
 SMALL = "234m45556s23789p"  # 平和 + 门前清 on 1p/4p
@@ -196,3 +209,20 @@ def test_last_tile_as_kong_replacement_no_haidi_and_the_konger_deals() -> None:
     assert state.phase == Phase.ENDED and state.result is not None
     assert state.result.reason == "draw" and state.result.next_dealer == 2
     assert state.result.deltas == (-20, -20, 60, -20)
+
+
+@pytest.mark.parametrize("variant", ["hengyang", "xiangyin"])
+def test_a_kai_kong_that_takes_the_last_stack_makes_the_konger_deal(variant: str) -> None:
+    """docs/rules/common.md §8.1, docs/rules/hengyang.md §2.4, docs/rules/xiangyin.md 裁定 22: a 开杠 whose
+    dice stack is the wall's last two tiles takes the last tile too: nobody wins on them, and the konger
+    deals next (before, only a replacement that was the single last tile counted, and the dealer stayed)."""
+    helpers = hengyang_helpers if variant == "hengyang" else xiangyin_helpers
+    junk = helpers.JUNK
+    state = helpers.deal([junk[0] + "3s", "555m234s678p23p88s", junk[1], junk[2]], tail="5m9m9s")
+    state = discard(state, 0, "3s")
+    while not (state.current == 1 and state.drawn == parse_tile("5m")):
+        state = discard_drawn(state)
+    assert state.wall.remaining == 2
+    state = pass_claims(act(state, 1, Act.KONG, "5m", "kai"))  # 9m 9s turned up: both fall
+    assert state.phase == Phase.ENDED and state.result is not None and state.result.reason == "draw"
+    assert state.result.next_dealer == 1 and state.haidi_as_replacement == 1
