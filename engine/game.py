@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .actions import Act, Action
+from .actions import Act, Action, KongMode
 from .claims import _claim_candidates, _claim_options, _claim_win_flags, _offered, _win_on
 from .deal import _start_play, arranged_hand, new_hand, parse_tiles_ordered
 from .errors import IllegalAction
@@ -234,22 +234,37 @@ def _on_turn(state: State, action: Action, events: list[Event]) -> State:
         t = action.tile
         s = state.seats[seat]
         kind = MeldKind.KONG_CONCEALED if s.counts[t] == 4 else MeldKind.KONG_ADDED
-        mode = action.kong_mode
-        if state.variant.robbable(state, kind):
-            robbed = _offered(state, Claim(t, seat, _C_ROB, (), kong_mode=mode, kong_kind=int(kind)))
-            if robbed.options:
-                c = list(s.counts)
-                c[t] -= 1  # the robbed tile waits in the claim
-                events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=mode))
-                return evolve(
-                    state,
-                    seats=_set_seat(state, seat, counts=tuple(c)),
-                    phase=_CLAIM,
-                    claim=robbed,
-                    drawn=None,
-                )
-        return _complete_kong(state, seat, t, kind, mode, None, events)
+        return _kong_unless_robbed(state, seat, t, kind, action.kong_mode, events)
     raise AssertionError(action)
+
+
+def _kong_unless_robbed(
+    state: State,
+    seat: int,
+    t: int,
+    kind: MeldKind,
+    mode: KongMode,
+    events: list[Event],
+    declared: bool = False,
+) -> State:
+    """A kong from the hand (all its tiles there): offered first to whoever may rob it (抢杠胡, where the
+    variant allows it), else made. ``declared``: its KONG_DECLARED event went out already (a tile a 开杠
+    turned up, kept)."""
+    if state.variant.robbable(state, kind):
+        robbed = _offered(state, Claim(t, seat, _C_ROB, (), kong_mode=mode, kong_kind=int(kind)))
+        if robbed.options:
+            c = list(state.seats[seat].counts)
+            c[t] -= 1  # the robbed tile waits in the claim
+            if not declared:
+                events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=mode))
+            return evolve(
+                state,
+                seats=_set_seat(state, seat, counts=tuple(c)),
+                phase=_CLAIM,
+                claim=robbed,
+                drawn=None,
+            )
+    return _complete_kong(state, seat, t, kind, mode, None, events)
 
 
 def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
@@ -297,7 +312,7 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
         state = evolve(state, seats=_set_seat(state, seat, counts=tuple(c)))
         events.append(Event(EventKind.KONG_DECLARED, seat, t, mode=_KAI))
         if not rest:
-            return _complete_kong(evolve(state, kong_tiles=()), seat, t, pending[1], _KAI, None, events)
+            return _kong_unless_robbed(evolve(state, kong_tiles=()), seat, t, pending[1], _KAI, events, True)
         tiles = tuple(rest)
     s = state.seats[seat]
     # the fallen tiles are the konger's discard: the dealer's first one (地胡), his own kong before it or not
@@ -327,7 +342,7 @@ def _on_kong_tiles(state: State, action: Action, events: list[Event]) -> State:
     claim = _offered(state, claim)
     if not claim.options:
         if pending is not None:
-            return _complete_kong(state, seat, pending[0], pending[1], _KAI, None, events)
+            return _kong_unless_robbed(state, seat, pending[0], pending[1], _KAI, events, True)
         return _draw_next(state, _next_active(state, state.next_seat(seat)), events)
     return evolve(state, phase=_CLAIM, claim=claim)
 
@@ -578,16 +593,11 @@ def _close_without_win(state: State, claim: Claim, events: list[Event]) -> State
     if claim.kind == _C_HAIDI:
         return _drawn_hand(_state_claim(state, claim), events)
     if claim.kind == _C_KONG and claim.kept >= 0:
-        # nobody won on the fallen 开杠 tiles: the konger's new kong with the tile he kept goes on
-        return _complete_kong(
-            evolve(state, claim=None),
-            claim.from_seat,
-            claim.kept,
-            MeldKind(claim.kong_kind),
-            _KAI,
-            None,
-            events,
-        )
+        # nobody won on the fallen 开杠 tiles: the konger's new kong with the tile he kept goes on (a 补杠
+        # may be robbed first, as any)
+        kind = MeldKind(claim.kong_kind)
+        state = evolve(state, claim=None)
+        return _kong_unless_robbed(state, claim.from_seat, claim.kept, kind, _KAI, events, True)
     return None
 
 

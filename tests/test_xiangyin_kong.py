@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Act, MeldKind, Phase, parse_tile, tile_str, to_act
+from engine import Act, MeldKind, Phase, State, parse_tile, tile_str, to_act
 
 from .dealing import (
     act,
@@ -283,6 +283,33 @@ def test_rule4_robbing_bu_or_kai_is_qiangganghu(mode: str) -> None:
     assert hand_names(settlement, 2) == ["qiangganghu"]
     assert paid(settlement) == {1: 50}
     assert not [s for s in state.settlements if s.kind == "kong"]
+
+
+def kept_rob_deal() -> State:
+    """Seat 1 (a pung of 7p) makes 开杠 on 5m and turns up 7p 8s; seat 2 waits on 7p (68p kanchan)."""
+    hands = [JUNK[0] + "7p", "77p555m123s456s9s1p", "123m789m234s11s68p", JUNK[2]]
+    state = deal(hands, draws="1m2m3m5m", stacks={N: "7p8s"})
+    state = act(state, 0, Act.DISCARD, "7p")
+    state = act(state, 1, Act.PUNG)
+    state = discard(state, 1, "1p")
+    for _ in range(3):
+        state = discard_drawn(state)
+    return act(state, 1, Act.KONG, "5m", "kai")
+
+
+def test_a_kept_kai_tile_added_to_a_pung_may_be_robbed() -> None:
+    """docs/rules/xiangyin.md §10.7, 裁定 16: the 7p a 开杠 turned up, kept to add to the konger's pung, is a
+    补杠 like any: once the 8s has fallen (nobody wins on it), seat 2 may rob the 7p (抢杠胡, 5 × 10 from the
+    konger alone) and the kong scores nothing; if he passes, the kong stands and is paid. (Before, the kept
+    tile's kong was made at once, never offered.)"""
+    state = act(kept_rob_deal(), 1, Act.KONG, "7p", "kai")
+    assert state.phase == Phase.CLAIM and legal(state, 2) == {"2 win", "2 pass"}
+    won = act(state, 2, Act.WIN)
+    assert hand_names(last_settlement(won), 2) == ["qiangganghu"] and paid(last_settlement(won)) == {1: 50}
+    assert [s.kind for s in won.settlements].count("kong") == 1  # the 5m's only
+    passed = act(state, 2, Act.PASS)
+    assert (MeldKind.KONG_ADDED, parse_tile("7p")) in [(m.kind, m.tile) for m in passed.seats[1].melds]
+    assert [s.kind for s in passed.settlements].count("kong") == 2
 
 
 def test_passing_the_rob_completes_the_kong() -> None:
