@@ -166,3 +166,21 @@ def test_konger_keeps_his_kong_points() -> None:
     stays, and he pays the 150: net −90."""
     state = gangshangpao([JUNK[0] + "3s", READY_KONG, WAITS_3P, JUNK[2]], "3p9s")
     assert state.result is not None and state.result.deltas == (-20, -90, 130, -20)
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["passes", "keeps 7m"])
+def test_a_kept_tile_does_not_change_what_the_konger_pays(keep: bool) -> None:
+    """docs/rules/xiangyin.md §11, 裁定 17: the konger pays what his own 杠上开花 would have won, read on the
+    hand the tiles were turned up for. Seat 1's 555m 777m 123m 99m 23m makes 开杠 on 5m and turns up 7m 8s;
+    he may keep the 7m for another kong. Seat 2 wins on the 8s: 清一色 + 杠上开花 (his best wait, 1m/4m) =
+    2 big hands, 5 × 2 × 底分 10 × 3 = 300 — whether he keeps the 7m or not (keeping it, the read took
+    the kept tile as held and found no wait: a bare 杠上开花, 150)."""
+    hands = ["149m25689s12489p3s", "555m777m123m99m23m", "123p456p88p456s79s", "2369m12468s1248p"]
+    state = deal(hands, draws="5m", stacks={N: "7m8s"})
+    state = discard(state, 0, "3s")
+    state = act(state, 1, Act.KONG, "5m", "kai")
+    state = act(state, 1, Act.KONG, "7m", "kai") if keep else act(state, 1, Act.PASS)
+    state = act(state, 2, Act.WIN)
+    settlement = last_settlement(state)
+    assert hand_names(settlement, 2) == ["gangshangpao"]
+    assert paid(settlement) == {1: 300}

@@ -270,11 +270,16 @@ def bird_seat(n: int, origin: int, tile: int) -> int | None:
 def konger_value(state: State, konger: int, tiles: tuple[int, ...]) -> tuple[int, tuple[str, ...]]:
     """杠上炮: the big hands the konger would have had, had one turned-up tile made his 杠上开花
     (只记一张成功). His most valuable wait counts (docs/rules/xiangyin.md 裁定 17). Returns (big count,
-    names)."""
+    names). A tile he kept for another kong is not in that hand: he held it only after they were turned up."""
     s = state.seats[konger]
+    counts = list(s.counts)
+    claim = state.claim
+    if claim is not None and claim.from_seat == konger and claim.kept >= 0:
+        counts[claim.kept] -= 1
+    held = tuple(counts)
     best: tuple[int, tuple[str, ...]] = (1, ("gangshangkaihua",))
-    for t in state.variant.waits(s.counts, s.melds, state.options, s.choice):
-        c = list(s.counts)
+    for t in state.variant.waits(held, s.melds, state.options, s.choice):
+        c = list(held)
         c[t] += 1
         ctx = WinContext(
             seat=konger,
