@@ -254,3 +254,27 @@ async def test_a_vote_in_progress_keeps_its_seats_and_its_rule(
         assert await press(tg, alice, lobby2, f"L|{tid2}|s") == "OK"
         assert await press(tg, alice, lobby2, f"L|{tid2}|m|{three}") == busy
         assert len(svc.tables[tid2].seats) == 4
+
+
+async def test_a_vote_ends_when_the_bot_is_removed_from_the_group(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bot is removed from the group mid-hand while a stop vote is open: the table closes, and the vote
+    with it - Bob's private prompt says so and loses its buttons (before, they stayed, answering "closed")."""
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("Bob", language_code="en", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        tid, lobby = await seated(tg, app, alice, group, [bob])
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        await quiet(app, tg)
+        assert "asks to stop the table" in await command(tg, alice, group, "/stop")
+        await quiet(app, tg)
+        prompt = vote_message(tg, bob, tid, 1)
+        assert prompt is not None and f"V|{tid}|1|1" in prompt.callback_data
+        tg.remove_bot(group, by=alice)
+        await tg.wait_for(lambda _: tid not in svc.tables, what="the table closed")
+        await quiet(app, tg)
+        after = tg.message(bob, prompt.message_id)
+        assert not after.callback_data and "The table is closed." in (after.text or "")

@@ -212,6 +212,37 @@ async def test_a_member_who_watches_is_refused_once_he_leaves_the_group(
             await pages["Dave"].close()
 
 
+async def test_a_stream_is_told_when_the_bot_is_removed_from_the_group(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bot is removed from the group mid-hand: the table closes, and a player's open page is told so (a
+    closed lobby frame) instead of showing the hand as if it went on."""
+    clock = Clock()
+    alice = tg.add_user("Alice", started=True)
+    bob = tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, miniapp=config()) as app:
+        web: MiniApp = app.bot_data["miniapp"]
+        tid = await started_table(tg, app, group, alice, bob)
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(f"http://127.0.0.1:{web.port}/ws") as ws,
+        ):
+            init = init_data(tg, alice, auth_date=clock.now)
+            await ws.send_str(json.dumps({"op": "hello", "init": init, "t": web.tokens.token(tid)}))
+            assert [(await ws.receive_json())["k"] for _ in range(2)] == ["hi", "hand"]
+            tg.remove_bot(group, by=alice)
+
+            async def closed() -> dict[str, Any]:
+                while True:
+                    frame = await ws.receive_json()
+                    if frame.get("closed"):
+                        return dict(frame)
+
+            frame = await asyncio.wait_for(closed(), 10)
+            assert frame["k"] == "lobby" and frame["tid"] == tid
+
+
 async def post(web: MiniApp, body: Any) -> tuple[int, dict[str, Any]]:
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
     async with aiohttp.ClientSession() as http:

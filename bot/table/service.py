@@ -368,9 +368,11 @@ class TableService:
                 return
             rt.closed = True
             self.play.stop_clock(rt)
+            self.votes.closing(rt)  # a stop vote in progress ends: its private buttons go
             self.registry.remove(rt)
             for user in humans:
                 if user not in rt.live.dm_lost:
                     seat = rt.seat_of(user)
                     assert seat is not None
                     self.present.close_panel(rt, seat, t("dm.removed", self.people.dm_lang(user)))
+            self.present.changed(rt)  # the Mini App's streams: closed
