@@ -20,10 +20,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.members.access import MEMBER_TTL
 from bot.miniapp import protocol
 from bot.miniapp.auth import AuthError, TableTokens, sign, tokens_key, validate
-from bot.miniapp.server import Config, MiniApp
+from bot.miniapp.server import WATCH_CHECK_S, Config, MiniApp
 from bot.table.runtime import TableRuntime
 from bot.telegram.app import miniapp_from_env
 from engine import Phase
@@ -176,9 +175,9 @@ async def test_the_stream_admits_players_and_members_and_refuses_the_rest(
 async def test_a_member_who_watches_is_refused_once_he_leaves_the_group(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """A member watches through the stream; he is removed from the group: once his membership is a minute
-    old, his next frame waits for the group to confirm it, which it does not - he is refused and his stream
-    closed, with no frame of the table after his removal. One who is still a member goes on watching."""
+    """A member watches through the stream; he is removed from the group: once his membership was confirmed
+    ``WATCH_CHECK_S`` ago, his next frame waits for the group to confirm it, which it does not - he is refused
+    and his stream closed, with no frame of the table after his removal. A member goes on watching."""
     clock = Clock()
     alice = tg.add_user("Alice", started=True)
     bob = tg.add_user("Bob", started=True)
@@ -198,7 +197,7 @@ async def test_a_member_who_watches_is_refused_once_he_leaves_the_group(
                 assert [(await ws.receive_json())["k"] for _ in range(2)] == ["hi", "lobby"]
                 pages[user.first_name] = ws
             tg.set_member(group, carol, "kicked")
-            clock.advance(MEMBER_TTL + 1)
+            clock.advance(WATCH_CHECK_S + 1)
             tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
 
             async def rest(ws: aiohttp.ClientWebSocketResponse) -> list[dict[str, Any]]:

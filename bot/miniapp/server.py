@@ -12,7 +12,7 @@
 Every connection and every action is authenticated by its initData (bot/miniapp/auth.py). The viewer is the
 authenticated user's seat at the table; anyone else must be a member of the table's group (the membership
 port of bot/members/access.py, cached) and sees what the group sees, while a member: once his membership was
-last confirmed ``MEMBER_TTL`` ago, his next frame waits for it to be confirmed again (one who left or was
+last confirmed ``WATCH_CHECK_S`` ago, his next frame waits for it to be confirmed again (one who left or was
 removed is refused and his stream closed); everyone else is refused with a reason the page shows. Frames are
 built under the table's lock by the feed's listener (bot/table/feed.py), once per (seat, language) and
 publish, and a connection is sent a frame only when it differs from its last one.
@@ -38,7 +38,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from bot.members.access import MEMBER, MEMBER_TTL
+from bot.members.access import MEMBER
 from bot.miniapp import protocol, replay
 from bot.miniapp.auth import DEFAULT_MAX_AGE, AuthError, TableTokens, WebUser, tokens_key, validate
 from bot.miniapp.texts import tx as t
@@ -55,6 +55,12 @@ TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 HELLO_TIMEOUT = 10.0  # seconds a new connection has to say who it is
 MAX_BACKLOG = 64  # frames queued for one slow connection before it gets only the latest
 HEARTBEAT = 25.0  # WebSocket pings (proxies close idle connections)
+
+# A member who watches is asked about again (getChatMember) once his membership is this old, when a frame is
+# due: a removed member sees the public table for at most this long. Not every minute as a button's check
+# (bot/members/access.py MEMBER_TTL): PTB's rate limiter counts getChatMember against the group's 20 requests
+# a minute, which the group's table edits need, and a table may have dozens of watchers.
+WATCH_CHECK_S = 600.0
 
 
 @dataclass(eq=False)
@@ -354,7 +360,7 @@ class MiniApp:
             now = self.clock()
             for conn in conns:
                 conn.seat = rt.seat_of(conn.user)
-                if conn.user not in rt.seats and (conn.checking or now - conn.member_at >= MEMBER_TTL):
+                if conn.user not in rt.seats and (conn.checking or now - conn.member_at >= WATCH_CHECK_S):
                     self._confirm_member(rt, conn)  # a member who watches: still one?
                     continue
                 key = (conn.seat, conn.lang, not playing and conn.user == host)  # the lobby's host: Start
@@ -369,7 +375,7 @@ class MiniApp:
             self.on_publish(rt)
 
     def _confirm_member(self, rt: TableRuntime, conn: Conn) -> None:
-        """A member who watches, last confirmed ``MEMBER_TTL`` ago: his frames wait until the group says he
+        """A member who watches, last confirmed ``WATCH_CHECK_S`` ago: his frames wait until the group says he
         still is one (then he gets the latest), or his stream is closed with the reason (he left, or was
         removed). A check that fails (Telegram unreachable) lets him go on watching until the next one."""
         if conn.checking:
