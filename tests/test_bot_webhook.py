@@ -3,6 +3,8 @@ secret token; a request without it changes nothing; the environment names the UR
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
 
 import httpx
@@ -54,6 +56,22 @@ async def test_a_hand_is_played_over_the_webhook(tg: FakeTelegramServer, tmp_pat
                 forged = {"update_id": 999, "message": {"message_id": 1, "date": 0, "text": "/newtable",
                           "chat": {"id": group.id, "type": "group"}, "from": alice.to_api()}}  # fmt: skip
                 assert (await client.post(hook.url, json=forged, headers=headers)).status_code == 403
+            # with the secret, a body that is not an update is refused (400: not sent again), not a 500
+            secret = {"X-Telegram-Bot-Api-Secret-Token": hook.secret}
+            press = {"id": "1", "from": alice.to_api(), "chat_instance": "1", "data": "x"}
+            for body in (b"null", b"[]", b"5", b'"x"', b"[" * 5000, b'{"update_id":7,"message":5}',
+                         b'{"update_id":1e400}', b'{"update_id":-1}', json.dumps({"update_id": "abc",
+                         "callback_query": press}).encode()):  # fmt: skip
+                answer = await client.post(hook.url, content=body, headers=secret)
+                assert answer.status_code == 400, body[:40]
+            # a body larger than any update is refused from its length, before it is sent (without the
+            # secret: tornado read every byte before the handler looked at the secret)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"POST /telegram/hook HTTP/1.1\r\nHost: x\r\nContent-Length: 90000000\r\n\r\n")
+            await writer.drain()
+            status = await asyncio.wait_for(reader.readline(), 5)
+            assert status.split()[1] == b"400", status
+            writer.close()
         tid, _ = await open_table(tg, alice, group, "changsha")
         lobby = await lobby_message(tg, group, tid)
         tg.press(alice, group, lobby.message_id, f"L|{tid}|go")

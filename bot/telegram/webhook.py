@@ -51,6 +51,11 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 DEFAULT_LISTEN = "127.0.0.1"
 DEFAULT_PORT = 8080
 MAX_CONNECTIONS = 40  # Telegram's default: connections it may open to the webhook at once
+# An update is a few KB (a message's text is at most 4,096 characters, a caption 1,024): a body larger than
+# this is refused from its Content-Length, before it is read (tornado's default lets each connection send
+# 100 MB, read in full before the secret is even checked)
+MAX_BODY = 1 << 20
+MAX_UPDATE_ID = 1 << 53  # an update_id is a positive integer that fits a double (Telegram's own bound)
 HEALTH_PATH = "/healthz"
 
 
@@ -143,8 +148,12 @@ class _Hook(tornado.web.RequestHandler):
             self.set_status(403)
             return
         try:
-            update = Update.de_json(json.loads(self.request.body), self.app.bot)
-        except (ValueError, TypeError, KeyError):
+            data = json.loads(self.request.body)
+            uid = data.get("update_id") if isinstance(data, dict) else None
+            if type(uid) is not int or not 0 <= uid < MAX_UPDATE_ID:
+                raise ValueError("not an update")
+            update = Update.de_json(data, self.app.bot)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             self.set_status(400)  # not an update: sending it again will not help
             return
         gate: Gate | None = self.app.bot_data.get("gate")
@@ -216,7 +225,11 @@ class WebhookServer:
         routes: list[Any] = [(config.path, _Hook, {"app": app, "secret": config.secret})]
         if config.path != HEALTH_PATH:
             routes.append((HEALTH_PATH, _Health, {"app": app}))
-        self._server = HTTPServer(tornado.web.Application(routes, log_function=_access_log), xheaders=True)
+        self._server = HTTPServer(
+            tornado.web.Application(routes, log_function=_access_log),
+            xheaders=True,
+            max_body_size=MAX_BODY,  # refused (400) from its Content-Length, before it is read
+        )
 
     async def start(self) -> None:
         self._server.add_socket(shared_socket(self.config.listen, self.config.port))
