@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from storage import TableSettings
+
 from .bot_support import (
     Clock,
     bot_running,
@@ -81,6 +83,15 @@ async def test_a_stopped_table_shows_no_clock_and_a_room_without_a_hand_gets_its
         final = tg.bot_messages(group)[-1]
         assert "Final summary" in (final.text or "") and "ended before its first hand" in (final.text or "")
         assert f"N|{tid}" in final.callback_data  # play again
+        # the group's open table is another worker's (in the database, not in this worker's memory): neither
+        # "play again" nor /newtable opens a second one (before, "play again" did, on a worker of several)
+        other = await svc.storage.create_table(
+            group.id, "changsha", None, [None] * 4, settings=TableSettings(host=alice.id)
+        )
+        assert await press(tg, alice, final, f"N|{tid}") == "This group already has a table"
+        assert f"第 {other.id} 桌" in await command(tg, alice, group, "/newtable changsha")
+        assert await svc.storage.open_table_ids(chat_id=group.id) == [other.id]
+        await svc.storage.close_table(other.id)
 
         tid, lobby = await open_table(tg, alice, group, "changsha")  # a hand played to its end, exported
         assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"

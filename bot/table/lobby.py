@@ -101,8 +101,9 @@ class Lobby:
         lang: str,
         room: Room | None = None,
         preset: Preset | None = None,
-    ) -> tuple[TableRuntime, bool]:
-        """Open a table in a group (one per group); returns (table, created). The creator then joins.
+    ) -> tuple[TableRuntime | int, bool]:
+        """Open a table in a group (one per group); returns (table, created), or (the id of the group's open
+        table, False) when another worker holds it and this one does not. The creator then joins.
         ``room``: its options, seat count and settings (a room opened again); else the group's last room
         of this variant (``remembered_room``), else the defaults. ``preset`` (``/newtable 血流成河``) is
         laid over them: its options, and its seat count where it fixes one."""
@@ -110,6 +111,9 @@ class Lobby:
             existing = self.tables.in_chat(chat_id)
             if existing is not None:
                 return existing, False
+            opened = await self.storage.open_table_ids(chat_id=chat_id)  # another worker's (under the lock)
+            if opened:
+                return opened[0], False
             rs = engine.get_variant(variant)
             n = max(rs.seat_counts)
             options: Mapping[str, Any] | None = None

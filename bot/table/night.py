@@ -217,7 +217,7 @@ class Night:
         rt, created = await self.lobby.new_table(
             chat_id, user_id, old.variant, lang, room=(dict(old.options), len(old.seats), room_part(settings))
         )
-        if not created:
+        if not created or isinstance(rt, int):
             return Reply(t("ans.table_exists", lang))
         await self.lobby.join(rt.id, user_id)
         return Reply(t("ans.reopened", lang), ok=True)

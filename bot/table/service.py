@@ -161,7 +161,7 @@ class TableService:
 
     async def new_table(
         self, chat_id: int, user_id: int, variant: str, lang: str, preset: Preset | None = None
-    ) -> tuple[TableRuntime, bool]:
+    ) -> tuple[TableRuntime | int, bool]:
         return await self.lobbies.new_table(chat_id, user_id, variant, lang, preset=preset)
 
     async def join(

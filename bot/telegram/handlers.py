@@ -240,8 +240,10 @@ async def cmd_newtable(update: Update, context: Context) -> None:
         return
     variant, preset = found
     rt, created = await svc.new_table(chat.id, user.id, variant, lang_of(user.language_code), preset)
-    if not created:
-        await _reply(update, t("note.table_exists", svc.chat_lang(chat.id, rt.settings.lang), tid=rt.id))
+    if not created or isinstance(rt, int):
+        tid = rt if isinstance(rt, int) else rt.id
+        lang = svc.chat_lang(chat.id, None if isinstance(rt, int) else rt.settings.lang)
+        await _reply(update, t("note.table_exists", lang, tid=tid))
         return
     await svc.join(rt.id, user.id, who=_who(user))
 
