@@ -370,3 +370,34 @@ async def test_commitment_is_the_hash_of_the_revealed_seed_and_the_wall_is_rebui
             cwd=ROOT, capture_output=True, text=True, timeout=60,
         )  # fmt: skip
         assert bad.returncode == 1 and "MISMATCH" in bad.stdout
+
+
+async def test_a_player_removed_from_the_group_is_not_dealt_the_next_hand(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Bob is removed from the group after hand 1: his Ready is refused and he leaves his seat; Carol left
+    the group and never presses: Alice's Ready deals hand 2 at once, without either (AI players take their
+    seats). Before, Join was the only check: Bob pressed Ready, was dealt hand 2 and saw its tiles."""
+    clock = Clock()
+    alice, bob, carol = (tg.add_user(n, started=True) for n in ("Alice", "Bob", "Carol"))
+    group = tg.add_group("Mahjong", members=[alice, bob, carol])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=40) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        for user in (bob, carol):
+            assert await press(tg, user, lobby, f"L|{tid}|j") == "You're seated"
+        rt = svc.tables[tid]
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        await until_hands(app, svc, clock, tid, tg, 1)
+        assert rt.hands_played == 1 and rt.settings.ready_until is not None
+        tg.set_member(group, bob, "kicked")
+        tg.set_member(group, carol, "left")
+        clock.advance(61)  # what Telegram said of them at Join is no longer trusted
+        ready = await lobby_message(tg, group, tid, "y")
+        assert await press(tg, bob, ready, f"L|{tid}|y") == "Only members of this group can join this table"
+        assert bob.id not in rt.seats and not rt.playing
+        assert await press(tg, alice, ready, f"L|{tid}|y") == "You're ready"
+        assert rt.playing or rt.hands_played >= 2
+        [*_, hand] = await svc.storage.table_hands(tid)
+        assert hand.number == 2 and bob.id not in hand.seats and carol.id not in hand.seats
+        assert alice.id in hand.seats

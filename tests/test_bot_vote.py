@@ -244,6 +244,9 @@ async def test_a_vote_in_progress_keeps_its_seats_and_its_rule(
         assert rt.seats == [alice.id, None, carol.id, dave.id] and rt.settings.vote_agree
         assert rt.settings.vote_yes == (2,) and not rt.closed
         assert await press(tg, dave, lobby, f"L|{tid}|l") == "You left the table"
+        # its voters are the players seated when it was asked: nobody sits down to decide it
+        assert await press(tg, bob, lobby, f"L|{tid}|j") == "A stop vote is in progress: join when it ends"
+        assert bob.id not in rt.seats
         assert await choose_setting(tg, alice, lobby, svc, "rounds", 4) == "OK"  # the others still change
         # a preset that fixes the seat count (四川's 三人两房) waits for the vote too
         other = tg.add_group("Sichuan", members=users)

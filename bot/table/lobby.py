@@ -155,6 +155,8 @@ class Lobby:
                 return Reply(t("ans.already", lang))
             if rt.playing:
                 return Reply(t("ans.started", lang))
+            if rt.settings.vote_until is not None:  # its voters are the players seated when it was asked
+                return Reply(t("ans.vote.join", lang))
             seat = self._free_seat(rt)
             if seat is None:
                 return Reply(t("ans.full", lang))
@@ -210,10 +212,24 @@ class Lobby:
             return Reply(t("ans.left", lang), ok=True)
         if user_id not in rt.seats:
             return Reply(t("ans.not_seated", lang))
-        seats = [None if u == user_id else u for u in rt.seats]
+        await self.unseat(rt, {user_id})
+        return Reply(t("ans.left", lang), ok=True)
+
+    async def gone(self, rt: TableRuntime) -> set[int]:
+        """The seated players Telegram says are no longer in the group (left, or removed): they are not dealt
+        the next hand. Asked before the table's lock is taken; a failed check is no answer (he stays)."""
+        found: set[int] = set()
+        for user in {u for u in rt.seats if u is not None}:
+            status = await self.access.status(rt.chat_id, user)
+            if status and status not in MEMBER:
+                found.add(user)
+        return found
+
+    async def unseat(self, rt: TableRuntime, users: set[int]) -> None:
+        """``users`` leave their seats between hands (they left, or are no longer members of the group)."""
+        seats = [None if u in users else u for u in rt.seats]
         sets = {k: tuple(s for s in getattr(rt.settings, k) if seats[s] is not None) for k in _SEATED}
         await self._save_lobby(rt, seats, **sets)
-        return Reply(t("ans.left", lang), ok=True)
 
     async def _add_ai(self, rt: TableRuntime, user_id: int, lang: str, *_: int | None) -> Reply:
         free = [i for i, u in enumerate(rt.seats) if u is None and i not in rt.settings.ai]
@@ -300,11 +316,15 @@ class Lobby:
         refused = await self.refusal(rt, user_id, lang, manage=True)
         if refused is not None:
             return refused
+        gone = await self.gone(rt)
         async with rt.lock:
             if rt.closed:  # stopped while Telegram was asked about him
                 return Reply(t("ans.closed", lang))
             if rt.playing:
                 return Reply(t("ans.started", lang))
+            if gone & set(rt.seats):  # no longer in the group: not dealt in
+                await self.unseat(rt, gone)
+                self.present.show_lobby(rt)
             if not any(u is not None for u in rt.seats):
                 return Reply(t("ans.need_player", lang))
             # between hands the host may deal before everyone is ready: all play, on their usual timers

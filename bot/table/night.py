@@ -108,9 +108,12 @@ class Night:
         else:
             self.timers.cancel(rt.id)
 
-    async def _deal_now(self, rt: TableRuntime) -> bool:
-        """End the ready phase: deal with every seated player who is not ready on auto-play. Nothing is dealt
-        while nobody is seated (the lobby waits for a player, and the host's Start)."""
+    async def _deal_now(self, rt: TableRuntime, gone: set[int] | None = None) -> bool:
+        """End the ready phase: deal with every seated player who is not ready on auto-play; those no longer
+        in the group (``gone``) leave their seats first. Nothing is dealt while nobody is seated (the lobby
+        waits for a player, and the host's Start)."""
+        if gone and gone & set(rt.seats):
+            await self.lobby.unseat(rt, gone)
         seated = [i for i, u in enumerate(rt.seats) if u is not None]
         if not seated:
             await self._ready_phase(rt, None)
@@ -166,11 +169,16 @@ class Night:
         lang = self.people.dm_lang(user_id)  # a toast: the presser's language, not the group's
         if rt is None:
             return Reply(t("ans.closed", lang))
+        gone = await self.lobby.gone(rt)  # asked of Telegram before the table's lock is taken
         async with rt.lock:
             if rt.closed:
                 return Reply(t("ans.closed", lang))
             if rt.playing:
                 return Reply(t("ans.started", lang))
+            if user_id in gone:  # removed from the group (or left it): he leaves his seat
+                await self.lobby.unseat(rt, {user_id})
+                self.present.show_lobby(rt)
+                return Reply(t("ans.not_member", lang))
             if user_id not in rt.seats:
                 return Reply(t("ans.not_seated", lang))
             if rt.settings.ready_until is None:
@@ -179,9 +187,9 @@ class Night:
             if seat in rt.settings.ready:
                 return Reply(t("ans.ready.already", lang))
             ready = tuple(sorted({*rt.settings.ready, seat}))
-            if all(i in ready for i, u in enumerate(rt.seats) if u is not None):
+            if all(i in ready for i, u in enumerate(rt.seats) if u is not None and u not in gone):
                 rt.settings = dataclasses.replace(rt.settings, ready=ready)
-                if not await self._deal_now(rt):
+                if not await self._deal_now(rt, gone):
                     return Reply(t("ans.error", lang), alert=True)
                 return Reply(t("ans.ready", lang), ok=True)
             await self._ready_phase(rt, rt.settings.ready_until, ready)
@@ -192,6 +200,7 @@ class Night:
         rt = self.tables.open(table_id)
         if rt is None:
             return
+        gone = await self.lobby.gone(rt)
         async with rt.lock:
             until = rt.settings.ready_until
             if rt.closed or rt.playing or until is None:
@@ -199,7 +208,7 @@ class Night:
             if until > self.clock() + READY_SLACK:
                 self.arm(rt)  # woke early
                 return
-            await self._deal_now(rt)
+            await self._deal_now(rt, gone)
 
     async def reopen(self, table_id: int, user_id: int, chat_id: int, lang: str) -> Reply:
         """大结算's "play again": a new table in the closed table's group, with its variant, options, seat

@@ -392,6 +392,9 @@ CATALOGUE: dict[str, Label] = {
     "ans.vote.yes": Label("你同意了解散", "You agreed to stop the table"),
     "ans.vote.no": Label("你拒绝了解散", "You refused to stop the table"),
     "ans.vote.already": Label("你已经投过票了", "You have already voted"),
+    "ans.vote.join": Label(
+        "解散投票进行中，投票结束后再入座", "A stop vote is in progress: join when it ends"
+    ),
     "ans.vote.busy": Label(
         "解散投票进行中，投票结束后再改", "A stop vote is in progress: change this when it ends"
     ),
