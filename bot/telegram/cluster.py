@@ -465,9 +465,12 @@ class Cluster:
     # ------------------------------------------------------------------ the table in memory, as stored
 
     async def closed(self, table_id: int) -> None:
-        """The table is closed (or gone) in the database: out of memory here."""
+        """The table is closed (or gone) in the database: out of memory here, its lock too (a press naming a
+        table id that never was, forged, made one that stayed for good; a task holding or waiting for the
+        dropped lock finds the table closed all the same)."""
         svc = self.service
         assert svc is not None
+        self._locks.pop(table_id, None)
         rt = svc.registry.by_id.get(table_id)
         if rt is not None:
             rt.closed = True
