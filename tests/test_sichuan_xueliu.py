@@ -59,6 +59,19 @@ def test_a_winner_may_win_again_each_win_settled_at_once() -> None:
     assert state.winners == (1, 1) and state.phase == Phase.TURN and state.current == 2
 
 
+def test_a_winner_still_in_pays_for_a_kong() -> None:
+    """docs/rules/sichuan.md §7b.6, §8.1, 裁定 17: in 血流 a winner is still in the hand, so he pays kong
+    money as anyone: seat 2's 暗杠 of 1p after seat 1's win takes 2 from each of the three (in 血战 seat 1
+    has left and pays nothing)."""
+    for mode, taken in (("xueliu", {0: 2, 1: 2, 3: 2}), ("xuezhan", {0: 2, 3: 2})):
+        state = deal([J0 + "4s", DUIDUI, "34679s11112457p", J2], draws="9m", mode=mode)
+        state = act(state, 0, Act.DISCARD, "4s")
+        state = act(state, 1, Act.WIN)
+        assert state.current == 2 and state.drawn == parse_tile("9m")
+        state = act(state, 2, Act.KONG, "1p")
+        assert paid(last_settlement(state, "kong")) == taken, mode
+
+
 def test_the_table_sees_each_seats_wins() -> None:
     """docs/rules/sichuan.md §7b.4: the group shows each seat's wins so far and the tiles they were on — the
     observation counts them (PublicSeat.wins) and names the tiles (PublicSeat.won_on: the discard, then the
