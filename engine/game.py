@@ -658,7 +658,7 @@ def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Eve
     infos = []
     tile_of: dict[int, int] = {}
     for w in winners:
-        won = _win_on(state, w, tiles, flags)
+        won = _best_win(state, w, tiles, flags)
         assert won is not None
         tile_of[w], info = won
         infos.append((w, info))
@@ -670,7 +670,29 @@ def _claim_wins(state: State, claim: Claim, winners: list[int], events: list[Eve
     c = list(state.seats[w0].counts)
     c[tile_of[w0]] += 1
     ctx = _ctx(state, w0, tuple(c), tile_of[w0], False, **flags)
-    return _wins(state, tuple(infos), ctx, events)
+    return _wins(state, tuple(infos), ctx, events, tile_of)
+
+
+def _best_win(
+    state: State, seat: int, tiles: tuple[int, ...], flags: Mapping[str, Any]
+) -> tuple[int, WinInfo] | None:
+    """The tile ``seat`` wins on, of a window's ``tiles``, and the win: of two tiles an 开杠 let fall that
+    both win his hand, the one that pays him more (the first on a tie), as a player chooses it."""
+    first = _win_on(state, seat, tiles, flags)
+    if first is None or len(tiles) < 2:
+        return first
+    wins = [won for t in tiles if (won := _win_on(state, seat, (t,), flags)) is not None]
+    if len(wins) < 2:
+        return first
+
+    def paid(won: tuple[int, WinInfo]) -> int:
+        t, info = won
+        c = list(state.seats[seat].counts)
+        c[t] += 1
+        ctx = _ctx(state, seat, tuple(c), t, False, **flags)
+        return state.variant.settle_wins(state, ((seat, info),), ctx).deltas[seat]
+
+    return max(wins, key=paid)
 
 
 def _auto(state: State, events: list[Event]) -> State:
@@ -693,21 +715,27 @@ def _auto(state: State, events: list[Event]) -> State:
 
 
 def _wins(
-    state: State, infos: tuple[tuple[int, WinInfo], ...], ctx: WinContext, events: list[Event]
+    state: State,
+    infos: tuple[tuple[int, WinInfo], ...],
+    ctx: WinContext,
+    events: list[Event],
+    tile_of: Mapping[int, int] | None = None,
 ) -> State:
-    """Settle the win(s); the hand ends, or plays on where the variant says so (血战)."""
+    """Settle the win(s); the hand ends, or plays on where the variant says so (血战). ``tile_of``: each
+    winner's tile where they differ (the two tiles an 开杠 let fall), else ``ctx.tile`` for all."""
     rs = state.variant
     tile = ctx.tile if ctx.tile >= 0 else None
+    tile_of = tile_of or {}
     for w, info in infos:
         names = tuple(n for n, _ in info.big) or info.small
-        events.append(Event(EventKind.WIN, w, tile, hands=names))
+        events.append(Event(EventKind.WIN, w, tile_of.get(w, tile), hands=names))
     settlement = rs.settle_wins(state, infos, ctx)
     winners = tuple(w for w, _ in infos)
     state = evolve(
         state,
         settlements=(*state.settlements, settlement),
         winners=(*state.winners, *winners),
-        win_tiles=(*state.win_tiles, *(ctx.tile for _ in winners)),
+        win_tiles=(*state.win_tiles, *(tile_of.get(w, ctx.tile) for w in winners)),
     )
     events.append(Event(EventKind.SETTLE, settlement=settlement))
     state, play_on = rs.after_win(state, winners, ctx, events)

@@ -262,3 +262,22 @@ def test_kong_needs_a_tile_left_in_the_wall() -> None:
     from dataclasses import replace
 
     assert "1 kong 5m bu" not in legal(replace(state, wall=empty), 1)
+
+
+@pytest.mark.parametrize("stack", ["4s6s", "6s4s"])
+def test_a_player_winning_on_the_fallen_kai_tiles_wins_on_the_one_that_pays_him_more(stack: str) -> None:
+    """docs/rules/hengyang.md §10.6: another player may win on one of the two tiles an 开杠 lets fall - as a
+    player would, on the one that pays him more. Seat 2's 111m 999s 333p 5556s wins on 4s (平和 + 门前清, 20)
+    and on 6s (碰碰胡, 60): he takes 碰碰胡 whichever tile lies on top (before, the first winning tile in the
+    stack's order: 20 with 4s on top)."""
+    junk = ("1679m278s124889p", JUNK[1], JUNK[2])  # no 9s: seat 2 holds three
+    state = dealing.kong_deal(
+        deal, junk, READY_KONG, "111m999s333p5556s", seed=0, stacks={kai_dice(0): stack}
+    )
+    state = act(state, 1, Act.KONG, "5m", "kai")
+    state, events = dealing.act_events(state, 2, Act.WIN)
+    settlement = dealing.last_settlement(state)
+    assert dealing.hand_names(settlement, 2) == ["pengpenghu"] and dealing.paid(settlement) == {1: 60}
+    assert [tile_str(e.tile) for e in events if e.kind == "win"] == ["6s"] and state.win_tiles == (
+        parse_tile("6s"),
+    )

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Act, Phase
+from engine import Act, Phase, tile_str
 
 from .dealing import (
     act,
+    act_events,
     can,
     discard,
     hand_names,
@@ -184,3 +185,15 @@ def test_a_kept_tile_does_not_change_what_the_konger_pays(keep: bool) -> None:
     settlement = last_settlement(state)
     assert hand_names(settlement, 2) == ["gangshangpao"]
     assert paid(settlement) == {1: 300}
+
+
+def test_two_winners_on_the_two_fallen_tiles_each_won_on_his_own() -> None:
+    """docs/rules/xiangyin.md §11, 裁定 17: seat 2 wins on the 3p and seat 3 on the 6p of the two tiles the
+    开杠 let fall: each win is shown with its own tile (before, both with the first winner's 3p)."""
+    state = deal([JUNK[0] + "3s", READY_KONG, WAITS_3P, WAITS_6P], draws="5m", stacks={N: "3p6p"})
+    state = discard(state, 0, "3s")
+    state = act(state, 1, Act.KONG, "5m", "kai")
+    state = act(state, 2, Act.WIN)
+    state, events = act_events(state, 3, Act.WIN)
+    assert [(e.seat, tile_str(e.tile)) for e in events if e.kind == "win"] == [(2, "3p"), (3, "6p")]
+    assert [tile_str(t) for t in state.win_tiles] == ["3p", "6p"]
