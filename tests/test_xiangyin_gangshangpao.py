@@ -197,3 +197,15 @@ def test_two_winners_on_the_two_fallen_tiles_each_won_on_his_own() -> None:
     state, events = act_events(state, 3, Act.WIN)
     assert [(e.seat, tile_str(e.tile)) for e in events if e.kind == "win"] == [(2, "3p"), (3, "6p")]
     assert [tile_str(t) for t in state.win_tiles] == ["3p", "6p"]
+
+
+def test_both_tiles_winnable_count_though_one_is_passed() -> None:
+    """docs/rules/xiangyin.md §11.2, 裁定 17 (the seed: 两张杠出的牌都能胡，则计算2个大番): seat 2 can win on
+    the 3p, seat 3 on the 6p; seat 3 passes. Both tiles were winnable: 2 big hands, 10 × 底分 10 × 3 = 300,
+    all to seat 2, the one winner (before: only tiles actually won on counted, 150)."""
+    state = deal([JUNK[0] + "3s", READY_KONG, WAITS_3P, WAITS_6P], draws="5m", stacks={N: "3p6p"})
+    state = discard(state, 0, "3s")
+    state = act(state, 1, Act.KONG, "5m", "kai")
+    state = act(state, 2, Act.WIN)
+    state = act(state, 3, Act.PASS)
+    assert paid(last_settlement(state)) == {1: 300}

@@ -303,7 +303,7 @@ def _settle_gangshangpao(
     state: State, winners: tuple[int, ...], ctx: WinContext, targets: tuple[int | None, ...]
 ) -> tuple[list[Payment], tuple[str, ...], tuple[str, ...], str]:
     """杠上炮 (docs/rules/xiangyin.md §11, 裁定 17): the winner's hand is not scored, the konger pays what his
-    own 杠上开花 would have won (进多少出多少). Both turned-up tiles won on → one more big hand; 1 winner
+    own 杠上开花 would have won (进多少出多少). Both turned-up tiles winnable → one more big hand; 1 winner
     takes it all, 2 split it (rounded half up), 3 share it and the bird multiplies a share
     (中鸟的玩家多拿一番)."""
     konger = ctx.from_seat
@@ -317,8 +317,9 @@ def _settle_gangshangpao(
         )
         return info is not None
 
-    winnable = [any(wins(w, t) for w in winners) for t in tiles]
-    both = len(tiles) == 2 and all(winnable)
+    # 两张杠出的牌都能胡: each tile wins someone's hand (whether or not he takes it), the konger's aside
+    others = [s for s in range(n) if s != konger and not state.seats[s].won]
+    both = len(tiles) == 2 and all(any(wins(w, t) for w in others) for t in tiles)
     _, names = konger_value(state, konger, tiles)
     # the pot: his 杠上开花 (one big hand more when both tiles win) × 底分 from each of the others; then
     # split between the winners (docs/rules/xiangyin.md 裁定 17: rounded half up; three share 3 parts)
