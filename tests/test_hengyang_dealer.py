@@ -12,18 +12,8 @@ import pytest
 
 from engine import Act, Phase, State, parse_tile
 
-from . import hengyang_helpers, xiangyin_helpers
-from .dealing import (
-    act,
-    discard,
-    discard_drawn,
-    hand_names,
-    last_settlement,
-    legal,
-    paid,
-    pass_claims,
-    play_until_haidi,
-)
+from . import dealing, hengyang_helpers, xiangyin_helpers
+from .dealing import act, discard, discard_drawn, hand_names, last_settlement, legal, paid, play_until_haidi
 from .hengyang_helpers import JUNK, deal
 
 SMALL = "234m45556s23789p"  # 平和 + 门前清 on 1p/4p
@@ -223,6 +213,6 @@ def test_a_kai_kong_that_takes_the_last_stack_makes_the_konger_deal(variant: str
     while not (state.current == 1 and state.drawn == parse_tile("5m")):
         state = discard_drawn(state)
     assert state.wall.remaining == 2
-    state = pass_claims(act(state, 1, Act.KONG, "5m", "kai"))  # 9m 9s turned up: both fall
+    state = dealing.pass_claims(act(state, 1, Act.KONG, "5m", "kai"))  # 9m 9s turned up: both fall
     assert state.phase == Phase.ENDED and state.result is not None and state.result.reason == "draw"
     assert state.result.next_dealer == 1 and state.haidi_as_replacement == 1

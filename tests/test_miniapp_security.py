@@ -217,26 +217,25 @@ async def test_a_stream_is_told_when_the_bot_is_removed_from_the_group(
     """The bot is removed from the group mid-hand: the table closes, and a player's open page is told so (a
     closed lobby frame) instead of showing the hand as if it went on."""
     clock = Clock()
-    alice = tg.add_user("Alice", started=True)
-    bob = tg.add_user("Bob", started=True)
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, tmp_path / "bot.db", clock, miniapp=config()) as app:
         web: MiniApp = app.bot_data["miniapp"]
         tid = await started_table(tg, app, group, alice, bob)
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(f"http://127.0.0.1:{web.port}/ws") as ws,
-        ):
-            init = init_data(tg, alice, auth_date=clock.now)
-            await ws.send_str(json.dumps({"op": "hello", "init": init, "t": web.tokens.token(tid)}))
+        hello_frame = {
+            "op": "hello",
+            "init": init_data(tg, alice, auth_date=clock.now),
+            "t": web.tokens.token(tid),
+        }
+        async with aiohttp.ClientSession() as http, http.ws_connect(f"http://127.0.0.1:{web.port}/ws") as ws:
+            await ws.send_str(json.dumps(hello_frame))
             assert [(await ws.receive_json())["k"] for _ in range(2)] == ["hi", "hand"]
             tg.remove_bot(group, by=alice)
 
             async def closed() -> dict[str, Any]:
-                while True:
-                    frame = await ws.receive_json()
-                    if frame.get("closed"):
-                        return dict(frame)
+                while not (frame := await ws.receive_json()).get("closed"):
+                    pass
+                return dict(frame)
 
             frame = await asyncio.wait_for(closed(), 10)
             assert frame["k"] == "lobby" and frame["tid"] == tid
