@@ -169,7 +169,10 @@ class Night:
         lang = self.people.dm_lang(user_id)  # a toast: the presser's language, not the group's
         if rt is None:
             return Reply(t("ans.closed", lang))
-        gone = await self.lobby.gone(rt)  # asked of Telegram before the table's lock is taken
+        # asked of Telegram before the table's lock is taken: his own status only (each who presses Ready is
+        # asked in turn, so a deal when all are ready deals only members; the ready timer asks of everyone)
+        status = await self.access.status(rt.chat_id, user_id)
+        gone = {user_id} if status and status not in MEMBER else set()
         async with rt.lock:
             if rt.closed:
                 return Reply(t("ans.closed", lang))
@@ -187,9 +190,9 @@ class Night:
             if seat in rt.settings.ready:
                 return Reply(t("ans.ready.already", lang))
             ready = tuple(sorted({*rt.settings.ready, seat}))
-            if all(i in ready for i, u in enumerate(rt.seats) if u is not None and u not in gone):
+            if all(i in ready for i, u in enumerate(rt.seats) if u is not None):
                 rt.settings = dataclasses.replace(rt.settings, ready=ready)
-                if not await self._deal_now(rt, gone):
+                if not await self._deal_now(rt):
                     return Reply(t("ans.error", lang), alert=True)
                 return Reply(t("ans.ready", lang), ok=True)
             await self._ready_phase(rt, rt.settings.ready_until, ready)
