@@ -678,12 +678,11 @@ def _best_win(
 ) -> tuple[int, WinInfo] | None:
     """The tile ``seat`` wins on, of a window's ``tiles``, and the win: of two tiles an 开杠 let fall that
     both win his hand, the one that pays him more (the first on a tie), as a player chooses it."""
-    first = _win_on(state, seat, tiles, flags)
-    if first is None or len(tiles) < 2:
-        return first
+    if len(tiles) < 2:
+        return _win_on(state, seat, tiles, flags)
     wins = [won for t in tiles if (won := _win_on(state, seat, (t,), flags)) is not None]
     if len(wins) < 2:
-        return first
+        return wins[0] if wins else None
 
     def paid(won: tuple[int, WinInfo]) -> int:
         t, info = won

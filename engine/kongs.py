@@ -71,7 +71,7 @@ def _complete_kong(
         if rs.kai_tiles == 2:
             tiles, wall = state.wall.draw_dice_stack(d1 + d2)
             events.append(Event(EventKind.KONG_TILES, seat, tiles=tiles))
-            if wall.remaining - state.wall_reserve == 0:  # the last stack: he took the last tile too
+            if len(tiles) == _live(state):  # the last stack: he took the last tile too
                 haidi_rep = seat
             return evolve(
                 state,

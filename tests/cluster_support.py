@@ -11,6 +11,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 from bot.messages.presses import GamePress, decode
 from storage import Post, Storage
@@ -101,16 +102,21 @@ async def outbox_empties(storage: Storage, timeout: float = 15) -> list[Post]:
     return rows
 
 
+def _decision(markup: dict[str, Any] | None, tid: int) -> tuple[int, int] | None:
+    """The (hand, decision) a version of a message offers at the table by its buttons, if any."""
+    rows = (markup or {}).get("inline_keyboard") or []
+    press = decode(rows[0][0].get("callback_data")) if rows and rows[0] else None
+    return (press.hand, press.decision) if isinstance(press, GamePress) and press.table == tid else None
+
+
 def decisions_in_order(tg: FakeTelegramServer, user: FakeUser, tid: int) -> list[tuple[int, int]]:
     """Every decision the player's private chat showed for the table, in the order it was shown."""
-    shown: list[tuple[float, tuple[int, int]]] = []
-    for m in tg.bot_messages(user):
-        for v in m.versions:
-            rows = (v.reply_markup or {}).get("inline_keyboard") or []
-            for row in rows[:1]:
-                press = decode(row[0].get("callback_data")) if row else None
-                if isinstance(press, GamePress) and press.table == tid:
-                    shown.append((v.time, (press.hand, press.decision)))
+    shown = [
+        (v.time, d)
+        for m in tg.bot_messages(user)
+        for v in m.versions
+        if (d := _decision(v.reply_markup, tid)) is not None
+    ]
     return [d for _, d in sorted(shown, key=lambda x: x[0])]
 
 
@@ -120,12 +126,7 @@ def panels_end(tg: FakeTelegramServer, user: FakeUser, tid: int) -> list[tuple[i
     replaced)."""
     ends: list[tuple[int, int] | None] = []
     for m in tg.bot_messages(user):
-        offered: list[tuple[float, tuple[int, int] | None]] = []
-        for v in m.versions:
-            rows = (v.reply_markup or {}).get("inline_keyboard") or []
-            press = decode(rows[0][0].get("callback_data")) if rows and rows[0] else None
-            mine = isinstance(press, GamePress) and press.table == tid
-            offered.append((v.time, (press.hand, press.decision) if mine else None))
+        offered = [(v.time, _decision(v.reply_markup, tid)) for v in m.versions]
         if any(d is not None for _, d in offered):
             ends.append(max(offered, key=lambda x: x[0])[1])
     return ends

@@ -53,6 +53,11 @@ class Access:
             self._cache[key] = (now + ttl, status)
         return status
 
+    async def left(self, chat_id: int, user_id: int) -> bool:
+        """Telegram says the user is no longer in the group (left, or removed); a failed check is not that."""
+        status = await self.status(chat_id, user_id)
+        return bool(status) and status not in MEMBER
+
     async def is_member(self, chat_id: int, user_id: int) -> bool:
         return await self.status(chat_id, user_id) in MEMBER
 

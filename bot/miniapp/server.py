@@ -63,6 +63,13 @@ HEARTBEAT = 25.0  # WebSocket pings (proxies close idle connections)
 WATCH_CHECK_S = 600.0
 
 
+async def _refuse(ws: web.WebSocketResponse, why: str, text: str) -> None:
+    """A stream refused: the reason the page shows, then the socket closed (a closed one: nothing)."""
+    with contextlib.suppress(Exception):
+        await ws.send_str(protocol.dumps({"k": "refused", "why": why, "text": text}))
+        await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=why.encode())
+
+
 @dataclass(eq=False)
 class Conn:
     """One page's stream."""
@@ -283,30 +290,26 @@ class MiniApp:
         return ws
 
     async def _hello(self, ws: web.WebSocketResponse, msg: Any) -> Conn | None:
-        async def refuse(why: str, text: str) -> None:
-            with contextlib.suppress(Exception):
-                await ws.send_str(protocol.dumps({"k": "refused", "why": why, "text": text}))
-                await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=why.encode())
-
         if msg.type != WSMsgType.TEXT:
-            await refuse("bad", t("app.bad_request", "zh"))
+            await _refuse(ws, "bad", t("app.bad_request", "zh"))
             return None
         try:
             req = protocol.parse(msg.data)
             if req["op"] != "hello":
                 raise protocol.BadRequest("hello first")
         except protocol.BadRequest:
-            await refuse("bad", t("app.bad_request", "zh"))
+            await _refuse(ws, "bad", t("app.bad_request", "zh"))
             return None
         try:
             user = self._user(req["init"])
         except AuthError as e:
-            await refuse(e.reason, t(f"app.auth.{e.reason}", "zh") + "\n" + t(f"app.auth.{e.reason}", "en"))
+            key = f"app.auth.{e.reason}"
+            await _refuse(ws, e.reason, t(key, "zh") + "\n" + t(key, "en"))
             return None
         lang = self._lang(user)
         admitted = await self._admit(user, req["t"], lang)
         if isinstance(admitted, str):
-            await refuse("refused", admitted)
+            await _refuse(ws, "refused", admitted)
             return None
         rt, seat = admitted
         conn = Conn(next(self._keys), ws, user.id, rt.id, lang, seat, member_at=self.clock())
@@ -384,12 +387,8 @@ class MiniApp:
 
         async def confirm() -> None:
             try:
-                status = await self.service.access.status(rt.chat_id, conn.user)
-                if status and status not in MEMBER:
-                    with contextlib.suppress(Exception):
-                        why = {"k": "refused", "why": "refused", "text": t("app.not_member", conn.lang)}
-                        await conn.ws.send_str(protocol.dumps(why))
-                        await conn.ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"refused")
+                if await self.service.access.left(rt.chat_id, conn.user):
+                    await _refuse(conn.ws, "refused", t("app.not_member", conn.lang))
                     return
                 conn.member_at = self.clock()
                 lock = rt.lock if self.bring_in is None else contextlib.nullcontext()

@@ -218,12 +218,7 @@ class Lobby:
     async def gone(self, rt: TableRuntime) -> set[int]:
         """The seated players Telegram says are no longer in the group (left, or removed): they are not dealt
         the next hand. Asked before the table's lock is taken; a failed check is no answer (he stays)."""
-        found: set[int] = set()
-        for user in {u for u in rt.seats if u is not None}:
-            status = await self.access.status(rt.chat_id, user)
-            if status and status not in MEMBER:
-                found.add(user)
-        return found
+        return {u for u in set(rt.seats) if u is not None and await self.access.left(rt.chat_id, u)}
 
     async def unseat(self, rt: TableRuntime, users: set[int]) -> None:
         """``users`` leave their seats between hands (they left, or are no longer members of the group)."""

@@ -171,8 +171,7 @@ class Night:
             return Reply(t("ans.closed", lang))
         # asked of Telegram before the table's lock is taken: his own status only (each who presses Ready is
         # asked in turn, so a deal when all are ready deals only members; the ready timer asks of everyone)
-        status = await self.access.status(rt.chat_id, user_id)
-        gone = {user_id} if status and status not in MEMBER else set()
+        gone = {user_id} if await self.access.left(rt.chat_id, user_id) else set()
         async with rt.lock:
             if rt.closed:
                 return Reply(t("ans.closed", lang))
