@@ -120,10 +120,6 @@ LONG_TESTS = {
     "tests/test_miniapp_play.py::test_two_browser_players_play_whole_hands[changsha]": 10.0,
     "tests/test_miniapp_play.py::test_a_restart_mid_hand_resumes_both_pages": 5.0,
     "tests/test_cluster_e2e.py::test_two_workers_twenty_tables_one_killed_mid_hand": 15.0,
-    # not long (1-2 s), but run first in its process: late in a worker that had run some 900 other tests it
-    # failed about one full run in two (2026-12-06: the worker holding a player's stream never heard the
-    # other worker's change; never alone, nor in one process after the same files) - not understood yet
-    "tests/test_miniapp_workers.py::test_a_move_on_one_worker_reaches_streams_on_the_other": 16.0,
     "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[xueliu]": 6.8,
     "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[xuezhan]": 6.5,
     "tests/test_sichuan_playouts.py::test_300_random_hands_keep_every_invariant[swap]": 6.2,

@@ -938,7 +938,8 @@ class FakeTelegramServer:
         self._deliverer: asyncio.Task[None] | None = None
         self._commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._slow: list[list[Any]] = []  # [method, times, seconds] (``slow_next``)
-        self._holds: dict[tuple[str, int], asyncio.Event] = {}  # (method, chat id) -> released (``hold``)
+        # (method, chat id) -> (released, answered 502 then) (``hold``)
+        self._holds: dict[tuple[str, int], tuple[asyncio.Event, bool]] = {}
         # Machinery.
         self._user_ids = itertools.count(10_001)
         self._group_ids = itertools.count(1)
@@ -1439,16 +1440,17 @@ class FakeTelegramServer:
     def clear_faults(self) -> None:
         self.faults.clear()
 
-    def hold(self, method: str, chat: FakeChat | FakeUser | int) -> None:
+    def hold(self, method: str, chat: FakeChat | FakeUser | int, *, fail: bool = True) -> None:
         """Calls of ``method`` to ``chat`` are held unanswered until ``release`` (or the server stops), then
         answered 502 without effect: a request that never got through (a network partition, Telegram down).
-        A bot stopped meanwhile never sent them; what it sends after the release goes through."""
+        A bot stopped meanwhile never sent them; what it sends after the release goes through. With
+        ``fail=False`` they are carried out and answered at the release instead (Telegram slow to answer)."""
         chat_id = chat if isinstance(chat, int) else chat.id
-        self._holds[(method.lower(), chat_id)] = asyncio.Event()
+        self._holds[(method.lower(), chat_id)] = (asyncio.Event(), fail)
 
     def release(self) -> None:
         holds, self._holds = self._holds, {}
-        for event in holds.values():
+        for event, _ in holds.values():
             event.set()
 
     def held_calls(self) -> list[Call]:
@@ -1677,8 +1679,9 @@ class FakeTelegramServer:
             if hold is not None:
                 call.held = True
                 self._notify()
-                await hold.wait()
-                raise ApiError(502, "Bad Gateway")
+                await hold[0].wait()
+                if hold[1]:
+                    raise ApiError(502, "Bad Gateway")
             if canonical == _GET_UPDATES:
                 result = await self._get_updates(call, conn)
             else:

@@ -5,7 +5,10 @@ again and push). Two workers in one process, one webhook port, a Mini App port e
 from __future__ import annotations
 
 import asyncio
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 
@@ -14,23 +17,26 @@ from bot.telegram.app import running
 from bot.telegram.webhook import WebhookConfig
 
 from .bot_support import Clock, lobby_message, make_app, open_table
-from .fake_telegram import FakeTelegramServer
+from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .miniapp_support import Stream, init_data
 from .pgcluster import Cluster as PgCluster
 from .pgcluster import free_port
 
 
-async def test_a_move_on_one_worker_reaches_streams_on_the_other(tg: FakeTelegramServer,
-                                                                 pg_cluster: PgCluster) -> None:  # fmt: skip
+@asynccontextmanager
+async def _workers(tg: FakeTelegramServer, pg_cluster: PgCluster, n: int) -> AsyncIterator[Room]:
+    """``n`` workers (one webhook port, a Mini App port each) and a 长沙 table Alice and Bob were dealt at,
+    in a group where Carol is a member too."""
     url = await pg_cluster.database()
     port = free_port()
     hook = WebhookConfig(f"http://127.0.0.1:{port}/hook", "secret", "127.0.0.1", port)
     clock = Clock()
     alice = tg.add_user("Alice", language_code="en", started=True)
     bob = tg.add_user("Bob", language_code="en", started=True)
-    group = tg.add_group("Mahjong", members=[alice, bob])
+    carol = tg.add_user("Carol", language_code="en", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob, carol])
     config = Config(url="https://mahjong.example/app", port=0)
-    apps = [make_app(tg, url, clock, miniapp=config) for _ in range(2)]  # type: ignore[arg-type]
+    apps = [make_app(tg, url, clock, miniapp=config) for _ in range(n)]  # type: ignore[arg-type]
     async with AsyncExitStack() as stack, aiohttp.ClientSession() as http:
         for app in apps:
             await stack.enter_async_context(running(app, webhook=hook))
@@ -42,7 +48,28 @@ async def test_a_move_on_one_worker_reaches_streams_on_the_other(tg: FakeTelegra
         lobby = await lobby_message(tg, group, tid)
         tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
         await tg.wait_idle()
-        token = webs[0].tokens.token(tid)
+        yield Room(apps, webs, http, clock, group, alice, bob, carol, webs[0].tokens.token(tid))
+
+
+@dataclass
+class Room:
+    apps: list[Any]
+    webs: list[MiniApp]
+    http: aiohttp.ClientSession
+    clock: Clock
+    group: FakeChat
+    alice: FakeUser
+    bob: FakeUser
+    carol: FakeUser
+    token: str
+
+
+async def test_a_move_on_one_worker_reaches_streams_on_the_other(tg: FakeTelegramServer,
+                                                                 pg_cluster: PgCluster) -> None:  # fmt: skip
+    async with _workers(tg, pg_cluster, 2) as room:
+        apps, webs, http, clock, alice, bob, token = (
+            room.apps, room.webs, room.http, room.clock, room.alice, room.bob, room.token
+        )  # fmt: skip
         streams: dict[int, tuple[int, Stream]] = {}
         for user, worker in ((alice, 1), (bob, 0)):  # each player's stream on a worker of its own
             init = init_data(tg, user, auth_date=clock.now)
@@ -99,3 +126,42 @@ async def test_a_move_on_one_worker_reaches_streams_on_the_other(tg: FakeTelegra
         ]
         for _, page in streams.values():
             await page.close()
+
+
+async def test_a_stream_that_joins_as_a_move_commits_is_shown_it(tg: FakeTelegramServer,
+                                                                  pg_cluster: PgCluster) -> None:  # fmt: skip
+    """A worker shows a stream that joins the table as it read it before listing the stream; a move committed
+    in between pushed to no stream of it (bot/miniapp/relay.py): the table is read again once the stream is
+    listed. Here the watcher's membership check holds his hello after the read while the move is made on
+    the same worker."""
+    async with _workers(tg, pg_cluster, 1) as room:
+        app, web, http, clock, alice, carol, token = (
+            room.apps[0], room.webs[0], room.http, room.clock, room.alice, room.carol, room.token
+        )  # fmt: skip
+        page = await Stream.open(http, web, init_data(tg, alice, auth_date=clock.now), token)
+        f = await page.wait(lambda g: "dec" in g, "Alice's decision")
+        tg.hold("getChatMember", room.group, fail=False)
+        carol_page = await Stream.open(http, web, init_data(tg, carol, auth_date=clock.now), token)
+        await tg.wait_for(lambda _: tg.held_calls(), what="Carol's membership check")
+        dec = f["dec"]
+        relay = app.bot_data["relay"]
+        refreshed = relay.refreshed
+        i = 0 if "acts" in dec else dec.get("sug", [0])[0]
+        body = {"op": "act", "hid": dec["hid"], "since": dec["since"], "i": i, "t": token,
+                "init": init_data(tg, alice, auth_date=clock.now)}  # fmt: skip
+        async with http.post(f"http://127.0.0.1:{web.port}/api/act", json=body) as resp:
+            assert (await resp.json())["ok"]
+        await page.wait(lambda g: g.get("cur") == 1 and "dec" not in g, "Bob's turn")  # the table waits
+        # … and this worker has read the move again for its streams (Alice's alone: Carol's is not listed yet)
+        await page.wait(lambda _: relay.refreshed > refreshed, "the relay's read after the move")
+        assert tg.held_calls(), "Carol's hello went on before the move"
+        tg.release()
+
+        def board(g: dict) -> object:
+            return g.get("k"), g.get("wall"), g.get("cur"), [(s["d"], s["m"]) for s in g.get("seats", [])]
+
+        # Carol watches: her last frame shows the table as Alice's own page does, after the move
+        await carol_page.wait(lambda g: board(g) == board(page.last), "the move")
+        assert board(page.last) != board(f)
+        for p in (page, carol_page):
+            await p.close()

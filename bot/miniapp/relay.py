@@ -13,6 +13,10 @@ worker published the table is dropped and the table read again, and after each o
 claim pause) a worker holding streams of the table reads it once more for them: their last frame is then one
 read after the change was committed, whatever else crossed.
 
+A stream that joins is shown the table as read before it was listed: a change committed in between found no
+stream of it to push to (here, or when the notification came), so the table is read once more after a stream
+is listed (``MiniApp.on_reread``), as after a watcher's membership check, whose stream skipped the changes.
+
 The claim pause is not stored: while one is on, the publishing worker holds its notification back until the
 pause ends (its end publishes again), so streams on other workers see the discard and what follows it at the
 same moment, whether or not anyone could claim - they learn nothing the pause hides.
@@ -57,6 +61,7 @@ class Relay:
         self.reread = 0
         changes.on_change = self.heard
         web.on_publish = self.published
+        web.on_reread = self.heard
 
     def start(self) -> None:
         self._tasks = [asyncio.create_task(self._notify()), asyncio.create_task(self._refresh())]

@@ -132,6 +132,11 @@ class MiniApp:
         self._stop_listening = self.feed.listen(self._changed)
         self.feed.link = self.link
         self.on_publish: Callable[[TableRuntime], None] | None = None  # the relay: tell the other workers
+        # the relay: read a table again for this worker's streams. A worker of several shows a stream that
+        # joins (or a watcher confirmed again) the table as read before; a change committed meanwhile found
+        # no stream to push to, here or through the other workers' notification, so the stream is read for
+        # once more after it is listed
+        self.on_reread: Callable[[int], None] | None = None
         # a worker of several: bring a table in from the database before reading or moving it
         self.bring_in: Callable[[int], Awaitable[None]] | None = None
         self.port = config.port
@@ -321,6 +326,8 @@ class MiniApp:
             self.conns.setdefault(rt.id, set()).add(conn)
             self.feed.watch(rt.id, user.id, conn.key, req["vis"])
             conn.push(protocol.frame(self.feed.view(rt, user.id, lang)))
+        if self.bring_in is not None and self.on_reread is not None:
+            self.on_reread(rt.id)
         return conn
 
     async def _send(self, conn: Conn) -> None:
@@ -396,6 +403,8 @@ class MiniApp:
                     current = self.service.registry.open(rt.id) if self.bring_in is None else rt
                     if current is not None:
                         conn.push(protocol.frame(self.feed.view(current, conn.user, conn.lang)))
+                if self.bring_in is not None and self.on_reread is not None:
+                    self.on_reread(rt.id)  # changes while he was checked went by his stream
             finally:
                 conn.checking = False
 
