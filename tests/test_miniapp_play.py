@@ -149,10 +149,12 @@ async def test_two_browser_players_play_whole_hands(
         await viewer.locator("#actions .big.pass").click()  # close the viewer
         await viewer.wait_for_function("!document.body.classList.contains('replaying')")
         # Ready between hands, from both pages: the next hand is dealt
-        for page in pages:
+        for page, title in zip(pages, ("🏁 Hand 1 is over", "🏁 第 1 局结束"), strict=True):
             if await page.locator(".card.result .big.close").is_visible():
                 await page.locator(".card.result .big.close").click()
             await page.wait_for_function("document.body.dataset.view === 'lobby'")
+            # the last hand's result above the lobby, in the page's language (the group reads English)
+            assert (await page.locator("pre.summary").inner_text()).startswith(title)
             await page.locator("#actions .big.ready").click()
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'hand' && document.body.dataset.hid")

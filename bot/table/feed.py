@@ -304,7 +304,7 @@ class Feed:
             ready_until=rt.settings.ready_until,
             hands_played=rt.hands_played,
             rounds=rt.settings.rounds,
-            summary=rt.summary,
+            summary=rt.summaries.get(lang, rt.summary),
             closed=rt.closed,
             host=rt.settings.host == user_id,
             vote=self._vote(rt, tuple(present.seat_names(rt, lang)), seat),

@@ -745,7 +745,7 @@ class Play:
         for seat, d in enumerate(state.result.deltas):
             key = rt.score_key(seat)
             rt.totals[key] = rt.totals.get(key, 0) + d
-        summary = self.present.hand_summary(rt)
+        summary = self.present.hand_summaries(rt)
         rt.hand_lines[hand.id] = self.present.hand_line(rt)  # for a summary of several (``set_summary``)
         await self.present.queue_posts(rt.id)  # the players' results, stored with the final action
         rt.next_dealer = state.result.next_dealer

@@ -536,10 +536,11 @@ class Presenter:
         names = self.seat_names(rt, lang, viewer)
         return render.result_view(views.public_observation(rt.state), lang, names, rt.live.facts.ways, viewer)
 
-    def hand_summary(self, rt: TableRuntime) -> str:
-        """The group's note on a finished hand (still in ``rt``): the result and the table's totals."""
+    def hand_summary(self, rt: TableRuntime, lang: str | None = None) -> str:
+        """The group's note on a finished hand (still in ``rt``): the result and the table's totals (in
+        ``lang``; the table's language by default)."""
         state, hand = rt.live.state, rt.live.row
-        lang = self.people.table_lang(rt)
+        lang = lang or self.people.table_lang(rt)
         names = self.seat_names(rt, lang)
         lines = [t("note.result_title", lang, n=hand.number), self.result_text(rt, lang)]
         totals = ", ".join(f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names)))
@@ -548,6 +549,12 @@ class Presenter:
         if reveal:
             lines.append(reveal)
         return "\n".join(lines)
+
+    def hand_summaries(self, rt: TableRuntime) -> str:
+        """The group's note on a finished hand (still in ``rt``), kept in ``rt.summaries`` in every language
+        too: the Mini App's lobby shows it in each viewer's."""
+        rt.summaries = {lang: self.hand_summary(rt, lang) for lang in settings.LANGS}
+        return rt.summaries[self.people.table_lang(rt)]
 
     def hand_line(self, rt: TableRuntime) -> str:
         """A finished hand (still in ``rt``) in one line for the group: who won (or a draw) and the points."""

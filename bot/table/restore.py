@@ -200,7 +200,7 @@ async def _last_result(
         if hand in due:
             rt.hand_lines[hand.id] = line
         if hand is done[-1]:
-            latest, final = present.hand_summary(rt), rt.hand
+            latest, final = present.hand_summaries(rt), rt.hand
             rt.last_code = hand.code if hand.salt else ""
         rt.hand = None
     present.set_summary(rt, latest, line)

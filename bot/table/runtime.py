@@ -209,6 +209,7 @@ class TableRuntime:
     result_due: list[int] = field(default_factory=list)  # finished hands whose result the group has not seen
     hand_lines: dict[int, str] = field(default_factory=dict)  # hand id -> its result in one line, while due
     summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
+    summaries: dict[str, str] = field(default_factory=dict)  # … in each language, for the Mini App's lobby
     vote_dms: set[int] = field(default_factory=set)  # players asked in private in the stop vote in progress
     last_code: str = (
         ""  # the public code of the last hand whose result is above the lobby (its shuffle check)
