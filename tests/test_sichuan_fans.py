@@ -33,10 +33,17 @@ def test_jingoudiao_is_2_fan() -> None:
 
 
 def test_jingoudiao_counts_its_kongs_as_gen() -> None:
-    """docs/rules/sichuan.md §5.5, 裁定 24: a kong among the four melds of 金钩钓 is a 根; a concealed kong is
-    a meld too (the hand is down to one tile all the same)."""
+    """docs/rules/sichuan.md §5.5, 裁定 24: a kong among the four melds of 金钩钓 is a 根."""
     assert fans("44s[1111m][333m][666s][999s]", "4s") == {"jingoudiao": 2, "gen": 1}
-    assert fans("44s[(1111m)][333m][666s][999s]", "4s") == {"jingoudiao": 2, "gen": 1}
+
+
+def test_jingoudiao_needs_four_exposed_melds() -> None:
+    """docs/rules/sichuan.md §5.2, 裁定 24: 金钩钓 is four *exposed* melds; a concealed kong is not one, so
+    the single wait beside it is 对对胡 with the kong's 根 (2 番, not 3) — but four kongs, concealed or not,
+    are 十八罗汉."""
+    assert fans("44s[(1111m)][333m][666s][999s]", "4s") == {"duiduihu": 1, "gen": 1}
+    assert fans("44s[(1111m)][333m][666m][888m]", "4s") == {"duiduihu": 1, "gen": 1}
+    assert fans("44s[1111m][3333m][6666s][(9999s)]", "4s") == {"shibaluohan": 6}
 
 
 def test_jingoudiao_needs_every_set_melded() -> None:

@@ -240,7 +240,7 @@ def _standard_readings(
         if full and len(melds) == 4:  # every set melded: the hand waited on its pair alone (单钓)
             if all(m.is_kong for m in melds):
                 readings.append(("qingshibaluohan" if one_suit else "shibaluohan", gen - 4))
-            else:
+            elif all(m.kind != MeldKind.KONG_CONCEALED for m in melds):  # 金钩钓: four exposed melds
                 readings.append(("qingjingoudiao" if one_suit else "jingoudiao", gen))
     else:
         readings.append(("qingyise" if one_suit else "pinghu", gen))
