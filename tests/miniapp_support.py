@@ -136,6 +136,7 @@ STATE_JS = """(policy) => {
     hid: document.body.dataset.hid || "",
     result: !!document.querySelector('#overlay:not([hidden]) .card.result'),
     busy: document.body.classList.contains('busy'),
+    marks: [...document.querySelectorAll('.seat .mark')].map((e) => e.textContent),
     plan,
   };
 }"""

@@ -130,9 +130,20 @@ async def test_two_browser_players_play_whole_hands(
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'hand'")
         await shot(pages[0], f"{variant}-start")
-        taps = await tap_through(pages, ended)
+        marks: list[set[str]] = [set(), set()]  # the seats' marks each page showed
+
+        def over(screens: list[dict[str, Any]]) -> bool:
+            for seen, s in zip(marks, screens, strict=True):
+                seen.update(s["marks"])
+            return ended(screens)
+
+        taps = await tap_through(pages, over)
         assert moves <= set(taps), taps
         await shot(pages[1], f"{variant}-result")
+        assert "Dealer" in marks[0] and "庄" in marks[1], marks
+        if variant == "sichuan":  # each seat's 定缺 in words (缺筒 / void dots), not an engine letter
+            en, zh = marks
+            assert any(m.startswith("void ") for m in en) and any(m.startswith("缺") for m in zh), marks
         assert await pages[0].locator(".card.result pre.lines").inner_text()
         # the replay viewer, on the hand just played (its code, as /history shows it)
         [hand] = await service(app).storage.table_hands(tid)
@@ -167,6 +178,8 @@ async def test_two_browser_players_play_whole_hands(
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'closed'")
             await page.locator(".card.final").wait_for()  # the 大结算
+        # the bar: the hands the closed room played (the one stopped does not count, as in its 大结算)
+        assert [await p.locator("#wall").inner_text() for p in pages] == ["Hands played: 1", "共 1 局"]
         await shot(pages[1], f"{variant}-final")
         assert tid not in service(app).tables
 

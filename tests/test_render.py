@@ -488,3 +488,20 @@ def test_a_winner_playing_on_shows_the_tiles_he_won_on() -> None:
     assert f"已胡 {len(tiles)} 次：{shown}" in marks
     en = " ".join(render.tile_short(t, "en") for t in tiles)
     assert f"won {len(tiles)}× on {en}" in render.seat_marks(observe(state, viewer), w, "en")
+
+
+def test_the_tiles_of_a_swap_are_named_in_words() -> None:
+    """docs/rules/sichuan.md §2.1: the 换三张 buttons (the suggested three) and the seat's own mark name the
+    tiles as players do — 一二六万 / 126 Characters, never the engine's 126m; 定缺 stays the variant's 缺筒.
+    The Mini App's seat mark is the same text (bot/miniapp/protocol.py)."""
+    rs = get_variant("sichuan")
+    state = new_hand(rs, 11, rs.make_options({"swap": True}))
+    seat = to_act(state)[0]
+    obs = observe(state, seat)
+    chooses = [(a, label) for a, label in render.choices(obs, "zh") if a.act == Act.CHOOSE]
+    assert chooses
+    for a, label in chooses:
+        assert label == render.tiles_text(parse_tiles(a.detail), "zh") and not any(c in label for c in "mps")
+    assert render.choice_text(rs, "126m", "en") == "126 Characters"
+    assert render.choice_text(rs, "p", "zh") == "缺筒"
+    assert render.choice_text(get_variant("xiangyin"), "2", "en") == "piao 2"

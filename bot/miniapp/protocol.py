@@ -18,7 +18,7 @@ from typing import Any
 from bot.table.feed import Decision, HandView, LobbyView
 from bot.table.vote import VoteView
 from bot.text import render
-from engine import Act, Observation, Phase
+from engine import Act, Observation, Phase, get_variant
 
 TILES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh"  # tile 0..33 (1m..9m, 1s..9s, 1p..9p, 东南西北白发中)
 MAX_FRAME_IN = 2048  # bytes of one request from a page
@@ -33,7 +33,7 @@ def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-def _seat(obs: Observation, i: int) -> dict[str, Any]:
+def _seat(obs: Observation, i: int, lang: str) -> dict[str, Any]:
     ps = obs.seats[i]
     out: dict[str, Any] = {
         "n": ps.hand_size,
@@ -45,7 +45,7 @@ def _seat(obs: Observation, i: int) -> dict[str, Any]:
     if ps.hand is not None:
         out["h"] = tiles(ps.hand)
     if ps.choice:
-        out["c"] = ps.choice
+        out["c"] = render.choice_text(get_variant(obs.variant), ps.choice, lang)  # 缺筒 / void dots
     if ps.declared:
         out["dec"] = list(ps.declared)
     if ps.revealed:
@@ -141,7 +141,7 @@ def hand_frame(v: HandView) -> dict[str, Any]:
         "dealer": obs.dealer,
         "wall": obs.wall_remaining,
         "names": list(v.names),
-        "seats": [_seat(obs, i) for i in range(len(obs.seats))],
+        "seats": [_seat(obs, i, v.lang) for i in range(len(obs.seats))],
         **_board(v, obs),
     }
     if v.decision is not None:

@@ -103,6 +103,14 @@ def tiles_text(tiles: Sequence[int], lang: str = "zh") -> str:
     return " · ".join(groups + ([" ".join(honours)] if honours else []))
 
 
+def choice_text(rs: Variant, value: str, lang: str = "zh") -> str:
+    """A pre-hand choice in the player's words: the variant's label (缺万, 飘2, 加一锤), or for tiles passed
+    (换三张, stored as the engine's ``126m``) the tiles in words: ``一二六万`` / ``126 Characters``."""
+    if len(value) > 1 and value[-1] in "mps" and value[:-1].isdigit():
+        return tiles_text(parse_tiles(value), lang)
+    return rs.choice_label(value, lang)
+
+
 def tiles_label(tiles: Sequence[int], lang: str = "zh") -> str:
     return " ".join(tile_label(t, lang) for t in sorted(tiles))
 
@@ -271,7 +279,7 @@ def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
     if seat == obs.dealer:
         marks.append(tr("dealer", lang))
     if ps.choice is not None and (seat == obs.seat or obs.phase != Phase.CHOOSE):
-        marks.append(rs.choice_label(ps.choice, lang))
+        marks.append(choice_text(rs, ps.choice, lang))
     # the tiles it won on, shown beside its hand (血流成河: a locked winner wins on them again)
     on = " ".join(tile_short(t, lang) for t in ps.won_on if t >= 0)
     if ps.wins > 1:  # 血流成河: a seat may win again
@@ -401,7 +409,7 @@ def action_label(obs: Observation, action: Action, lang: str = "zh") -> str:
     if act == Act.TAKE:
         return tr("act.take", lang)
     if act == Act.CHOOSE:
-        return _variant(obs).choice_label(action.choice, lang)
+        return choice_text(_variant(obs), action.choice, lang)
     if act == Act.PASS:
         if obs.phase == Phase.OPENING:
             deal_win = not any(a.act == Act.OPENING for a in obs.legal) and any(
@@ -867,7 +875,7 @@ def _choices_line(s: _Seen) -> str:
     """Every seat's pre-hand choice, once all are made (定缺, 飘, 加锤), in the variant's words."""
     rs, nm, lang = s.rs, s.nm, s.lang
     picked = [
-        f"{nm[i]} {rs.choice_label(c, lang) if rs is not None else c}"
+        f"{nm[i]} {choice_text(rs, c, lang) if rs is not None else c}"
         for i, c in enumerate(s.ev.choices)
         if c is not None and i < len(nm)
     ]

@@ -129,6 +129,7 @@ type Frame = HandF | LobbyF | Hi | Refused | Final | { k: "pong" };
 
 const TILES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh";
 const SUITS = "msp";
+const HONOURS_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
 
 const UI: Record<string, [string, string]> = {
   connecting: ["连接中……", "Connecting…"],
@@ -137,7 +138,7 @@ const UI: Record<string, [string, string]> = {
   hand: ["第 {n} 局", "Hand {n}"],
   discard: ["打出 {t}", "Discard {t}"],
   tap_again: ["再点一次打出", "Tap again to discard"],
-  dealer: ["庄", "D"],
+  dealer: ["庄", "Dealer"],
   won: ["胡", "Won"],
   auto: ["托管", "Auto"],
   ready: ["准备", "Ready"],
@@ -156,10 +157,12 @@ const UI: Record<string, [string, string]> = {
   result: ["本局结算", "Hand result"],
   close: ["关闭", "Close"],
   pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
+  suggested: ["推荐：{tiles}", "Suggested: {tiles}"],
   empty: ["空位", "empty"],
   empty_ai: ["空位 · 开局补电脑（{level}）", "empty · AI player ({level})"],
   your_turn: ["轮到你了", "Your turn"],
   rounds: ["第 {n}/{m} 局", "Hand {n} of {m}"],
+  played: ["共 {n} 局", "Hands played: {n}"],
   refused: ["无法打开", "Cannot open"],
   replay: ["回放", "Replay"],
   replay_code: ["输入牌局编号（战绩里的编号）", "A hand's code (from /history)"],
@@ -216,7 +219,9 @@ function tileList(s: string | undefined): number[] {
 }
 
 function tileName(t: number): string {
-  if (t >= 27) return (lang === "zh" ? "东南西北白发中" : "ESWNPFC").charAt(t - 27);
+  // as the chat names a tile in a list (bot/text/render.py tile_short): 五万 / 5m, 中 / Red
+  if (t >= 27) return lang === "zh" ? "东南西北白发中".charAt(t - 27) : HONOURS_EN[t - 27];
+  if (lang === "zh") return "一二三四五六七八九".charAt(t % 9) + "万条筒".charAt(Math.floor(t / 9));
   return String((t % 9) + 1) + SUITS.charAt(Math.floor(t / 9));
 }
 
@@ -549,7 +554,7 @@ function voteEl(v: VoteF): HTMLElement {
   const d = el("div", "votes", ui("votes", { by: v.by, y: v.yes.length, need: v.need }));
   if (v.can) {
     for (const [key, agree] of [["agree", 1], ["refuse", 0]] as [string, number][]) {
-      const b = el("button", "vote " + key, ui(key));
+      const b = el("button", "big vote " + key, ui(key));
       b.type = "button";
       b.onclick = () => void send("vote", { vote: v.n, agree });
       d.appendChild(b);
@@ -574,7 +579,7 @@ function renderActions(f: HandF): void {
     }
     if (dec.sug) {
       const i = dec.sug[0];
-      box.appendChild(button(dec.sug[1], "suggest", () => act(i)));
+      box.appendChild(button(ui("suggested", { tiles: dec.sug[1] }), "suggest", () => act(i)));
     }
     return;
   }
@@ -637,7 +642,11 @@ function renderLobby(f: LobbyF): void {
   document.body.dataset.view = f.closed ? "closed" : "lobby";
   document.body.dataset.dec = "";
   byId("title").textContent = `${f.title} · #${f.tid}`;
-  byId("wall").textContent = f.rounds ? ui("rounds", { n: f.played + 1, m: f.rounds }) : "";
+  byId("wall").textContent = f.closed
+    ? ui("played", { n: f.played })
+    : f.rounds
+      ? ui("rounds", { n: f.played + 1, m: f.rounds })
+      : "";
   for (const pos of ["top", "left", "right", "bottom"]) {
     const b = byId("seat-" + pos);
     b.replaceChildren();
