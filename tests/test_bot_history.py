@@ -11,6 +11,7 @@ from typing import Any
 
 import engine
 from bot.records.export import hand_jsonl, parse
+from bot.text import render
 from engine import Act, Phase
 
 from .bot_support import (
@@ -135,9 +136,11 @@ async def test_history_replay_export_stats_and_ratings(tg: FakeTelegramServer, t
         assert "step 0 of" in first and "The deal" in first
         rec = await svc.storage.hand_replay(h0.id)
         dealt = rec.state(0)
-        for s in range(4):  # every seat's hand, revealed
+        for s in range(4):  # every seat's hand, revealed, in words as the live table shows them
             counts = dealt.seats[s].counts
-            assert engine.format_tiles([x for x in range(len(counts)) for _ in range(counts[x])]) in first
+            tiles = [x for x in range(len(counts)) for _ in range(counts[x])]
+            assert render.tiles_text(tiles, "en") in first
+            assert engine.format_tiles(tiles) not in first  # never the engine's 115568m12s…
         seen = [first]
         for i in range(1, len(steps)):
             nxt = next(d for d in tg.message(bob, viewer.message_id).callback_data if d == f"R|{h0.code}|{i}")

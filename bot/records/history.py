@@ -173,11 +173,12 @@ class History:
     def _seats(state: engine.State, names: Sequence[str], lang: str) -> Iterable[str]:
         for i, seat in enumerate(state.seats):
             mark = f" [{t('replay.dealer', lang)}]" if i == state.dealer else ""
+            # in players' words, as the live table shows them (一二三万 [五五五筒]), not the engine's notation
             tiles = [x for x in range(len(seat.counts)) for _ in range(seat.counts[x])]
-            melds = " ".join(str(m) for m in seat.melds)
-            lines = [f"{names[i]}{mark}: {engine.format_tiles(tiles)}" + (f"  {melds}" if melds else "")]
+            melds = " ".join(render.meld_label(m, lang) for m in seat.melds)
+            lines = [f"{names[i]}{mark}: {render.tiles_text(tiles, lang)}" + (f"  {melds}" if melds else "")]
             if seat.discards:
-                river = " ".join(engine.tile_str(x) for x in seat.discards)
+                river = " ".join(render.tile_short(x, lang) for x in seat.discards)
                 lines.append(f"   {t('replay.discards', lang)}: {river}")
             yield from lines
 
