@@ -15,7 +15,8 @@ from .fake_telegram import FakeTelegramServer
 # belongs to one hand, it goes into HandLive instead.
 TABLE_SCOPED = {
     "table", "settings", "seats", "options", "hand", "lock", "result_due", "summary", "summaries", "vote_dms",
-    "last_code", "setting_open", "waiting_dm", "totals", "next_dealer", "hands_played", "closed", "hand_lines",
+    "last_code", "setting_open", "waiting_dm", "dm_noted", "totals", "next_dealer", "hands_played", "closed",
+    "hand_lines",
 }  # fmt: skip
 
 

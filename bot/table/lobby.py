@@ -169,7 +169,9 @@ class Lobby:
                 url = self.present.deep_link(self.links.payload(rt.id))
                 if user_id not in rt.waiting_dm:
                     rt.waiting_dm.add(user_id)
-                    await self.present.note_no_dm(rt, user_id, url)
+                    if user_id not in rt.dm_noted:  # Join, Leave, Join… posts the note once
+                        rt.dm_noted.add(user_id)
+                        await self.present.note_no_dm(rt, user_id, url)
                     self.present.show_lobby(rt)
                 return Reply(t("ans.no_dm", lang), url=url)
             seats = list(rt.seats)
@@ -212,6 +214,8 @@ class Lobby:
             return Reply(t("ans.left", lang), ok=True)
         if user_id not in rt.seats:
             return Reply(t("ans.not_seated", lang))
+        if rt.settings.vote_until is not None:  # its voters are the players seated when it was asked
+            return Reply(t("ans.vote.leave", lang))
         await self.unseat(rt, {user_id})
         return Reply(t("ans.left", lang), ok=True)
 

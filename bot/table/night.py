@@ -197,6 +197,19 @@ class Night:
             await self._ready_phase(rt, rt.settings.ready_until, ready)
             return Reply(t("ans.ready", lang), ok=True)
 
+    async def left(self, table_id: int) -> None:
+        """A player left his seat between hands: when everyone still seated has pressed Ready, the next hand
+        is dealt now, as when the last of them presses it."""
+        rt = self.tables.open(table_id)
+        if rt is None:
+            return
+        async with rt.lock:
+            if rt.closed or rt.playing or rt.settings.ready_until is None:
+                return
+            seated = [i for i, u in enumerate(rt.seats) if u is not None]
+            if seated and all(i in rt.settings.ready for i in seated):
+                await self._deal_now(rt)
+
     async def on_due(self, table_id: int) -> None:
         """The ready timer ran out: deal, with those not ready on auto-play."""
         rt = self.tables.open(table_id)

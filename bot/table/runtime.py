@@ -216,6 +216,7 @@ class TableRuntime:
     )
     setting_open: int | None = None  # the lobby's settings page lists this setting's choices (not stored)
     waiting_dm: set[int] = field(default_factory=set)  # pressed Join without a private chat
+    dm_noted: set[int] = field(default_factory=set)  # … and were told so in the group (once a table: no spam)
     totals: dict[str, int] = field(default_factory=dict)  # score_key -> points over this table's hands
     next_dealer: int | None = None
     hands_played: int = 0

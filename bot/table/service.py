@@ -172,7 +172,10 @@ class TableService:
     async def lobby(
         self, table_id: int, user_id: int, op: str, a: int | None = None, b: int | None = None
     ) -> Reply:
-        return await self.lobbies.lobby(table_id, user_id, op, a, b)
+        reply = await self.lobbies.lobby(table_id, user_id, op, a, b)
+        if op == "l" and reply.ok:  # the last player not ready may have gone
+            await self.night.left(table_id)
+        return reply
 
     async def ready(self, table_id: int, user_id: int) -> Reply:
         return await self.night.ready(table_id, user_id)
@@ -349,6 +352,8 @@ class TableService:
                         self.present.publish(rt, set(), fresh_group=True)
                     else:
                         self.present.show_lobby(rt, fresh=True)
+                    if rt.settings.vote_until is not None:  # its tally and buttons, in the new chat too
+                        self.votes.show(rt, fresh=True)
 
     async def bot_removed(self, chat_id: int) -> None:
         """The bot was removed from a group (``my_chat_member``: left or kicked): its table closes. Finished

@@ -170,9 +170,12 @@ class Votes:
         lang = self.people.dm_lang(user_id)
         if rt is None:
             return Reply(t("ans.closed", lang))
+        gone = await self._gone(rt, user_id)
         async with rt.lock:
             if rt.closed:
                 return Reply(t("ans.closed", lang))
+            if gone and not rt.playing and user_id in rt.seats:
+                return await self._unseat_gone(rt, user_id, lang)
             return await self._ask(rt, user_id, lang)
 
     async def answer(self, table_id: int, user_id: int, vote: int, agree: bool) -> Reply:
@@ -181,11 +184,14 @@ class Votes:
         lang = self.people.dm_lang(user_id)
         if rt is None:
             return Reply(t("ans.closed", lang))
+        gone = await self._gone(rt, user_id)
         async with rt.lock:
             if rt.closed:
                 return Reply(t("ans.closed", lang))
             if not is_open(rt) or rt.settings.vote != vote:
                 return Reply(t("ans.stale", lang))
+            if gone and not rt.playing and user_id in rt.seats:
+                return await self._unseat_gone(rt, user_id, lang)
             seat = rt.seat_of(user_id)
             if seat is None:
                 return Reply(t("ans.not_seated", lang))
@@ -238,6 +244,20 @@ class Votes:
             self.play._arm(rt)
         else:
             self.night.arm(rt)
+
+    async def _gone(self, rt: TableRuntime, user_id: int) -> bool:
+        """Between hands, whether Telegram says a seated presser has left the group (asked before the table's
+        lock is taken). During a hand he is still one of its players, and may ask and answer."""
+        if rt.playing or user_id not in rt.seats:
+            return False
+        return await self.lobby.access.left(rt.chat_id, user_id)
+
+    async def _unseat_gone(self, rt: TableRuntime, user_id: int, lang: str) -> Reply:
+        """A player no longer in the group neither asks for nor answers a vote between hands: he leaves his
+        seat, as at Ready."""
+        await self.lobby.unseat(rt, {user_id})
+        self.present.show_lobby(rt)
+        return Reply(t("ans.not_member", lang))
 
     async def _ask(self, rt: TableRuntime, user_id: int, lang: str, *, group: bool = False) -> Reply:
         seat = rt.seat_of(user_id)

@@ -395,6 +395,9 @@ CATALOGUE: dict[str, Label] = {
     "ans.vote.join": Label(
         "解散投票进行中，投票结束后再入座", "A stop vote is in progress: join when it ends"
     ),
+    "ans.vote.leave": Label(
+        "解散投票进行中，投票结束后再离座", "A stop vote is in progress: leave when it ends"
+    ),
     "ans.vote.busy": Label(
         "解散投票进行中，投票结束后再改", "A stop vote is in progress: change this when it ends"
     ),
