@@ -243,8 +243,8 @@ async def test_a_vote_in_progress_keeps_its_seats_and_its_rule(
         assert await choose_setting(tg, alice, lobby, svc, "vote_agree", False) == busy
         assert rt.seats == [alice.id, None, carol.id, dave.id] and rt.settings.vote_agree
         assert rt.settings.vote_yes == (2,) and not rt.closed
-        assert await press(tg, dave, lobby, f"L|{tid}|l") == "You left the table"
-        # its voters are the players seated when it was asked: nobody sits down to decide it
+        # its voters are the players seated when it was asked: nobody leaves, nor sits down to decide it
+        assert await press(tg, dave, lobby, f"L|{tid}|l") == "A stop vote is in progress: leave when it ends"
         assert await press(tg, bob, lobby, f"L|{tid}|j") == "A stop vote is in progress: join when it ends"
         assert bob.id not in rt.seats
         assert await choose_setting(tg, alice, lobby, svc, "rounds", 4) == "OK"  # the others still change
