@@ -38,11 +38,11 @@ async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
         )
         assert "Bob" in (note.text or "") and note.buttons[0]["url"] == link
         await tg.wait_for(
-            lambda _: "waiting for the private chat" in (tg.message(group, lobby.message_id).text or "")
+            lambda _: "open a private chat with the bot" in (tg.message(group, lobby.message_id).text or "")
         )
         # he is listed apart from the seats (he was "5." at a table of four)
         text = tg.message(group, lobby.message_id).text or ""
-        assert "waiting for the private chat): Bob" in text and "  5." not in text
+        assert "open a private chat with the bot: Bob" in text and "  5." not in text
 
         tg.send_text(bob, None, f"/start {payload}")  # he presses Start in the private chat
         await tg.wait_for(lambda _: bob.id in rt.seats, what="Bob seated")
@@ -52,7 +52,7 @@ async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
         [joined] = tg.calls_to("sendMessage", chat_id=bob.id, ok=True)
         assert "You joined table" in joined.params["text"]
         text = tg.message(group, lobby.message_id).text or ""
-        assert "Bob" in text and "waiting for the private chat" not in text
+        assert "Bob" in text and "open a private chat with the bot" not in text
 
 
 async def test_creator_without_dm_is_told_in_the_group(tg: FakeTelegramServer, tmp_path: Path) -> None:

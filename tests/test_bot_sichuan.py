@@ -159,7 +159,8 @@ async def test_swap_three_is_picked_tile_by_tile(tg: FakeTelegramServer, tmp_pat
             what="the received tiles on her panel",
         )
         # where hers went and where these came from (docs/rules/sichuan.md §2.2)
-        assert re.search(rf"swap three: your 3 went to \w+ \(.+\); you received {words} from \w+", panel_text)
+        passed = rf"swap three: your 3 tiles went to \w+ \(.+\); you received {words} from \w+"
+        assert re.search(passed, panel_text)
         assert not any(words in (m.text or "") for m in tg.bot_messages(group))
         # the group's recent line says which way the tiles went (public), never who received what
         await tg.wait_idle()
@@ -236,7 +237,7 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     step = next(e for e in events if e.seat == 0 and e.tiles)
     assert step.from_seat == (0 - (step.to_seat or 0)) % 4  # everyone passes the same way
     assert "A has chosen" in lines and any(
-        x and x.startswith("swap three: your 3 went to ") and "; you received " in x for x in lines
+        x and x.startswith("swap three: your 3 tiles went to ") and "; you received " in x for x in lines
     )
     # another seat's tiles stay hidden: the others read the direction, not who got what
     assert sum(1 for x in lines if x and "swap three" in x) == 2

@@ -42,7 +42,7 @@ CATALOGUE: dict[str, Label] = {
     "turn.turn": Label("轮到 {name} 出牌", "{name} to play"),
     "turn.claim": Label(
         "等待对 {name} 的 {tile} 的回应",
-        "waiting for answers to {name}'s {tile}",
+        "waiting for answers to {tile} from {name}",
     ),
     "turn.claim.rob": Label(
         "等待对 {name} 补杠 {tile} 的回应",
@@ -59,7 +59,7 @@ CATALOGUE: dict[str, Label] = {
     "turn.haidi": Label("海底漫游：问 {name} 要不要海底牌", "last tile: {name} may take it or not"),
     "turn.haidi.taken": Label("{name} 摸了海底牌", "{name} took the last tile"),
     "turn.choose": Label("开局前：大家在选{what}", "before the hand: everyone picks {what}"),
-    "turn.opening": Label("起手：等 {name} 决定", "at the deal: {name} is deciding"),
+    "turn.opening": Label("起手：等 {name} 决定", "at the deal: waiting for {name} to decide"),
     "turn.ended": Label("本局结束", "the hand is over"),
     "seat.tiles": Label("{n} 张", "{n} tiles"),
     "seat.melds": Label("副露", "melds"),
@@ -238,7 +238,7 @@ CATALOGUE: dict[str, Label] = {
     "ev.pass": Label("{name} 过", "{name} passed"),
     "ev.passed": Label(
         "{what}：你的 {n} 张给了{to}，收到{frm} 的 {tiles}",
-        "{what}: your {n} went to {to}; you received {tiles} from {frm}",
+        "{what}: your {n} tiles went to {to}; you received {tiles} from {frm}",
     ),
     "ev.passed_win": Label("你漏胡了", "you passed a win (missed win)"),
     "mode.bu": Label("（补张）", " (replace)"),
@@ -280,7 +280,7 @@ CATALOGUE: dict[str, Label] = {
     "lobby.empty": Label("（空位）", "(empty)"),
     "lobby.pending": Label(
         "⏳ 等待私聊开始后入座：{names}",
-        "⏳ Seated once they start the private chat (waiting for the private chat): {names}",
+        "⏳ Seated once they open a private chat with the bot: {names}",
     ),
     "lobby.options": Label("规则：{opts}", "Rules: {opts}"),
     "lobby.no_options": Label("规则：默认", "Rules: default"),
