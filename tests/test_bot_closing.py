@@ -62,7 +62,8 @@ async def test_a_result_says_how_the_hand_was_won(
 async def test_a_stopped_table_shows_no_clock_and_a_room_without_a_hand_gets_its_final_line(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """Stopped mid-hand, the group's table and Alice's panel kept "Alice to play ⏱ 60s left"; a /stop before
+    """Stopped mid-hand, the group's table and Alice's panel kept "Alice to play ⏱ 60s left" (and her panel
+    its "Your turn: discard a tile", the table's its turn line, above "closed"); a /stop before
     any hand finished gave no 大结算 at all. The /export caption named ``docs/export.md``."""
     clock = Clock()
     alice = tg.add_user("Alice", language_code="en", started=True)
@@ -78,8 +79,11 @@ async def test_a_stopped_table_shows_no_clock_and_a_room_without_a_hand_gets_its
         await quiet(app, tg)
         closed = tg.message(group, table.message_id).text or ""
         assert "This table is closed" in closed and "⏱" not in closed
+        assert "Alice to play" not in closed  # said where the turn line was: nobody's move any more
         panel = next(m for m in reversed(tg.bot_messages(alice)) if "table was closed" in (m.text or ""))
         assert "⏱" not in (panel.text or "") and not panel.callback_data
+        # … instead of what she was asked (it offered a discard with no button left to make it)
+        assert "discard a tile" not in (panel.text or "")
         final = tg.bot_messages(group)[-1]
         assert "Final summary" in (final.text or "") and "ended before its first hand" in (final.text or "")
         assert f"N|{tid}" in final.callback_data  # play again

@@ -354,8 +354,10 @@ class Presenter:
         if not ended and not closed:
             keyboard = kb.table_keyboard(snap.table_id, lang, app, auto=bool(snap.auto & snap.humans))
         if not snap.pictures:
-            text = views.group_table_text(obs, lang, names, snap.table_id, snap.hand_no, recent, auto, clock)
-            return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
+            text = views.group_table_text(
+                obs, lang, names, snap.table_id, snap.hand_no, recent, auto, clock, closed
+            )
+            return View(text, keyboard)
         legend = pictures.legend(obs, names, lang)
         if ended:
             title = t("note.result_title", lang, n=snap.hand_no)
@@ -404,13 +406,10 @@ class Presenter:
         note = self._panel_note(rt, seat, obs, lang, names)
         keyboard = None if obs.phase == Phase.ENDED or closed else self._panel_keyboard(rt, seat, obs, lang)
         if not self.people.pictures(user):
-            text = views.panel_text(obs, lang, names, header, clock, auto, note)
-            return View(text + (f"\n\n{closed}" if closed else ""), keyboard)
+            return View(views.panel_text(obs, lang, names, header, clock, auto, note, closed), keyboard)
         display = self._display(rt, lang)
         legend = pictures.legend(obs, names, lang)
-        caption = views.panel_caption(obs, lang, names, header, legend, clock, auto, note)
-        if closed:
-            caption = views.fit([(caption, views.REQUIRED), (closed, views.REQUIRED)], MAX_CAPTION)
+        caption = views.panel_caption(obs, lang, names, header, legend, clock, auto, note, closed)
         mode = Mode.END if obs.phase == Phase.ENDED else Mode.HAND
         return View(caption, keyboard, Picture(obs, mode, display))
 

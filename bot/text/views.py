@@ -123,11 +123,14 @@ def group_table_text(
     recent: Sequence[Event],
     auto_names: Sequence[str],
     clock: str = "",
+    closed: str = "",
 ) -> str:
     """The group's table in text mode: the whole public table, who is on the clock, the latest payments,
-    the recent moves."""
+    the recent moves. A closed table (``closed``: why) says so where the turn line was."""
     table = render.table_view(obs, lang, names).split("\n")
-    if clock:
+    if closed:
+        table[1] = closed  # nobody's move any more
+    elif clock:
         table.insert(2, clock)  # under the turn line
     lines = [t("group.header", lang, tid=table_id, n=hand_no), *table]
     if obs.settlements and obs.phase != Phase.ENDED:
@@ -180,19 +183,22 @@ def panel_text(
     clock: str | None,
     auto: bool,
     note: str = "",
+    closed: str = "",
 ) -> str:
     """A player's panel in text mode: his hand, what he needs to decide (the table around him), what he is
-    asked, the clock."""
+    asked, the clock; on a closed table (``closed``: why) that instead of what he was asked."""
     lines = [header, render.hand_view(obs, lang, names)]
     if obs.phase == Phase.ENDED:
         lines.append(t("dm.ended", lang))
         if obs.result is not None:
             lines.append(t("dm.result", lang, delta=obs.result.deltas[obs.seat]))
-        return "\n".join(lines)
+        return "\n".join([*lines, "", closed] if closed else lines)
     lines.append("")
     lines.extend(render.context_lines(obs, lang, names))
     if note:
         lines.append(note)
+    if closed:
+        return "\n".join([*lines, "", closed])
     if auto:
         lines.append(t("dm.auto", lang))
         return "\n".join(lines)
@@ -214,12 +220,15 @@ def panel_caption(
     clock: str | None,
     auto: bool,
     note: str = "",
+    closed: str = "",
 ) -> str:
     """The caption of a player's hand picture (at most 1,024 characters): the table around him compactly,
-    his waits, what he is asked and the clock; what does not fit goes, least needed first."""
+    his waits, what he is asked and the clock (on a closed table, ``closed``: why, instead); what does not
+    fit goes, least needed first."""
     if obs.phase == Phase.ENDED:
         delta = obs.result.deltas[obs.seat] if obs.result is not None else 0
-        return fit([(header, REQUIRED), (t("dm.ended_caption", lang, delta=delta), REQUIRED)], MAX_CAPTION)
+        ended = [(header, REQUIRED), (t("dm.ended_caption", lang, delta=delta), REQUIRED)]
+        return fit([*ended, (closed, REQUIRED)] if closed else ended, MAX_CAPTION)
     lines = [(header, REQUIRED), (legend, LOW)]
     context = render.context_lines(obs, lang, names)
     lines.append((context[0], HIGH))  # whose move, the last discard, the wall
@@ -233,7 +242,9 @@ def panel_caption(
         waits = render.waits_lines(obs, lang)
         lines.extend((w.strip(), HIGH if i == 0 else LOW) for i, w in enumerate(waits))
     lines.append((note, HIGH))
-    if auto:
+    if closed:
+        lines.append((closed, REQUIRED))
+    elif auto:
         lines.append((t("dm.auto", lang), REQUIRED))
     else:
         lines.append((render.prompt(obs, lang, names), REQUIRED))
