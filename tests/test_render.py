@@ -309,8 +309,8 @@ def test_settlement_names_birds_and_deltas() -> None:
     assert "Win: B one suit + luxury seven pairs×2" in en
     target = names[(dealer + 0) % 4]
     assert f"1m 一万→{target}" in zh
-    assert "A 付 B 24（清一色 6 + 豪华七小对 6 = 12 · 底分 ×1 · 中鸟1只 ×2 = 24）" in zh
-    assert "A → B 24 (one suit 6 + luxury seven pairs 6 = 12 · base ×1 · 1 bird hit ×2 = 24)" in en
+    assert "A 付给 B：24（清一色 6 + 豪华七小对 6 = 12 · 底分 ×1 · 中鸟1只 ×2 = 24）" in zh
+    assert "A pays B: 24 (one suit 6 + luxury seven pairs 6 = 12 · base ×1 · 1 bird hit ×2 = 24)" in en
     assert "得分：A -24, B +48, C -12, D -12" in zh
 
 
@@ -430,10 +430,10 @@ def test_settlements_explain_hammers_piao_and_kongs() -> None:
 
     state = chow_then_self_draw(base=1, hammers="0221")
     text = render.settlement_view(observe(state, 0), last_settlement(state), "en")
-    assert "Opposite → Next 64 (plain hand 2 · base ×1 · self-draw ×2 · 4 hammers ×16 = 64)" in text
+    assert "Opposite pays Next: 64 (plain hand 2 · base ×1 · self-draw ×2 · 4 hammers ×16 = 64)" in text
     state = small_self_draw("9s", 1, piao=[1, 2, 0, 3])
     text = render.settlement_view(observe(state, 0), last_settlement(state), "zh")
-    assert "你 付 下家 50（小胡 1 · 底分 ×10 · 中鸟1只 ×2 + 飘 30 = 50）" in text
+    assert "你 付给 下家：50（小胡 1 · 底分 ×10 · 中鸟1只 ×2 + 飘 30 = 50）" in text
     sc = get_variant("sichuan")
     kong = Settlement.from_payments(
         SettleKind.KONG, 4, (1,), ((1, ("angang",)),), (), (Payment(0, 1, 2, 0, (Part("angang", 2), base)),)

@@ -189,7 +189,7 @@ CATALOGUE: dict[str, Label] = {
     "settle.draw": Label("流局结算", "Drawn-hand settlement"),
     "settle.seat": Label("{name}：{hands}", "{name}: {hands}"),
     "settle.bird": Label("{tile}→{name}", "{tile}→{name}"),
-    "settle.pay": Label("{payer} 付 {payee} {amount}", "{payer} → {payee} {amount}"),
+    "settle.pay": Label("{payer} 付给 {payee}：{amount}", "{payer} pays {payee}: {amount}"),
     "settle.how": Label("（{how}）", " ({how})"),
     "settle.deltas": Label("得分：{deltas}", "Points: {deltas}"),
     "way.self": Label("自摸", "self-drawn"),
