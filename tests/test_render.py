@@ -26,6 +26,7 @@ from engine import (
     get_variant,
     new_hand,
     observe,
+    observe_public,
     to_act,
 )
 from engine.melds import MeldKind
@@ -505,3 +506,23 @@ def test_the_tiles_of_a_swap_are_named_in_words() -> None:
     assert render.choice_text(rs, "126m", "en") == "126 Characters"
     assert render.choice_text(rs, "p", "zh") == "缺筒"
     assert render.choice_text(get_variant("xiangyin"), "2", "en") == "piao 2"
+
+
+def test_a_hand_of_one_settlement_gives_its_points_once() -> None:
+    """The result named the points twice when the hand had one settlement (得分 under it, then 本局得分, the
+    same numbers); with several, each keeps its own and the hand's total follows."""
+    rs = get_variant("changsha")
+    seen = set()
+    for seed in range(40):
+        state = new_hand(rs, seed)
+        rngs = [random.Random(seed * 4 + i) for i in range(4)]
+        while state.phase != Phase.ENDED:
+            seat = to_act(state)[0]
+            state, _ = apply(state, ai.choose(observe(state, seat), rngs[seat], "easy"))
+        obs = observe_public(state)
+        text = render.result_view(obs, "zh")
+        n = len(obs.settlements)
+        seen.add(min(n, 2))
+        assert text.count("本局得分：") == 1
+        assert text.count("  得分：") == (n if n > 1 else 0), text
+    assert seen == {1, 2}

@@ -669,9 +669,10 @@ def settlement_view(
     names: Sequence[str] | None = None,
     ways: dict[int, WinWay] | None = None,
     viewer: int | None = None,
+    deltas: bool = True,
 ) -> str:
     """One scored event: who (and, for a win, how: ``ways``), which hands (by name), the birds (where the
-    variant has them), every payment with its arithmetic, and the deltas."""
+    variant has them), every payment with its arithmetic, and the deltas (unless ``deltas`` is False)."""
     nm = _names(names, obs, lang)
     rs = _variant(obs)
     lines = []
@@ -710,7 +711,8 @@ def settlement_view(
         lines.append("  " + _bird_line(rs, settlement, lang, nm))
     for p in settlement.payments:
         lines.append("  " + payment_line(rs, p, nm, lang))
-    lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm)))
+    if deltas:
+        lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm)))
     return "\n".join(lines)
 
 
@@ -732,8 +734,10 @@ def result_view(
     it is, to whom his own tile is "yours"), the hands shown, the hand's deltas and the next dealer."""
     nm = _names(names, obs, lang)
     per = ways_by_settlement(obs.settlements, ways)
-    lines = [settlement_view(obs, s, lang, nm, per[i], viewer) for i, s in enumerate(obs.settlements)]
     res = obs.result
+    # one settlement: its points are the hand's, said once below (本局得分)
+    each = res is None or len(obs.settlements) > 1
+    lines = [settlement_view(obs, s, lang, nm, per[i], viewer, each) for i, s in enumerate(obs.settlements)]
     if res is None:
         return "\n".join(lines)
     if res.reason == "win":  # engine.Outcome.WIN
