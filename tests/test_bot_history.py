@@ -196,7 +196,8 @@ async def test_history_replay_export_stats_and_ratings(tg: FakeTelegramServer, t
 
         # the leaderboard: points and, beside them, the rating
         board = await command(tg, alice, group, "/score")
-        assert f"skill rating ({name}, openskill)" in board and "⭐" in board
+        assert f"skill rating ({name}: from the places you finish in" in board and "⭐" in board
+        assert "openskill" not in board  # a library's name is not for players
 
         # a stopped table abandons its hand in progress: nothing to replay
         assert "stopped" in await command(tg, alice, group, "/stop")

@@ -79,6 +79,8 @@ async def test_lobby_buttons_settings_and_foreign_presses(tg: FakeTelegramServer
         rt = svc.tables[tid]
         await tg.wait_for(lambda _: alice.id in rt.seats)
         lobby = await lobby_message(tg, group, tid)
+        # no claim pause (these tests' room): said so, not "pauses 0s"
+        assert "No pause after a discard" in (lobby.text or "") and "pauses 0s" not in (lobby.text or "")
 
         async def press(user: object, data: str) -> str:
             q = tg.press(user, group, lobby.message_id, data, check=False)  # type: ignore[arg-type]

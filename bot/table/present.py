@@ -223,7 +223,12 @@ class Presenter:
         room = nightview.room_lines(rt.settings, rt.hands_played, lang)  # 局数, ready (bot/table/night.py)
         left = int((rt.settings.ready_until or 0) - self.clock() + 0.5)
         room += nightview.ready_line(rt.settings, rt.seats, self.people.name, left, lang)
-        text = "\n".join([*lines[:-1], t("lobby.pause", lang, n=rt.settings.pause_s), *room, lines[-1]])
+        pause = (
+            t("lobby.pause", lang, n=rt.settings.pause_s)
+            if rt.settings.pause_s
+            else t("lobby.no_pause", lang)
+        )
+        text = "\n".join([*lines[:-1], pause, *room, lines[-1]])
         open_row = None  # the setting whose choices the settings page lists now
         if rt.settings.editing:
             rows = settings.rows(rt.variant, rt.options, rt.settings, len(rt.seats), lang)

@@ -294,6 +294,10 @@ CATALOGUE: dict[str, Label] = {
         "每次出牌后停顿 {n} 秒等待吃碰杠胡（人人一样，不透露谁能吃碰）",
         "After every discard the table pauses {n}s for claims (always, so nobody can tell who may claim)",
     ),
+    "lobby.no_pause": Label(
+        "出牌后不停顿：只有能吃碰杠胡的人会被问到",
+        "No pause after a discard: only those who may claim are asked",
+    ),
     "lobby.hint": Label(
         "点「加入」入座；开始时空位由电脑（{level}）补上。",
         "Press Join to sit down; empty seats get AI players ({level}) when the game starts.",
@@ -758,7 +762,11 @@ CATALOGUE: dict[str, Label] = {
         "/stats 看自己的战绩；回复某人的消息再发 /stats 看他的。",
         "/stats shows your record; reply to someone's message with /stats to see theirs.",
     ),
-    "score.rating": Label("⭐ 技术分（{variant}，openskill）", "⭐ skill rating ({variant}, openskill)"),
+    "score.rating": Label(
+        "⭐ 技术分（{variant}：按名次估算，新玩家从 0 起，多打几局才准）",
+        "⭐ skill rating ({variant}: from the places you finish in; new players start at 0, it settles over "
+        "a few nights)",
+    ),
     "score.rating_line": Label(" · ⭐{r:.1f}", " · ⭐{r:.1f}"),
     "cmd.history": Label("本群战绩", "this group's hands"),
     "cmd.replay": Label("回放一局", "watch a hand again"),
