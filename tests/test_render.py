@@ -526,3 +526,26 @@ def test_a_hand_of_one_settlement_gives_its_points_once() -> None:
         assert text.count("本局得分：") == 1
         assert text.count("  得分：") == (n if n > 1 else 0), text
     assert seen == {1, 2}
+
+
+def test_a_claimed_discard_is_no_longer_the_last_discard() -> None:
+    """After 吃 or 碰 the tile lies in the claimer's meld: the table, the panel and the Mini App no longer
+    say "last discard: Bob 5m" of it (they did until the next discard)."""
+    rs = get_variant("changsha")
+    for seed in range(60):
+        state = new_hand(rs, seed)
+        rngs = [random.Random(i) for i in range(4)]
+        while state.phase != Phase.ENDED:
+            seat = to_act(state)[0]
+            action = ai.choose(observe(state, seat), rngs[seat], "easy")
+            state, _ = apply(state, action)
+            if action.act in (Act.PUNG, Act.CHOW):
+                obs = observe(state, seat)
+                s, t = obs.last_discard  # type: ignore[misc]
+                assert render.on_the_river(obs) is None
+                names = ["A", "B", "C", "D"]
+                line = f"last discard: {names[s]} {render.tile_label(t, 'en')}"
+                assert line not in render.table_view(obs, "en", names)
+                assert line not in " ".join(render.context_lines(obs, "en", names))
+                return
+    raise AssertionError("no claim in 60 hands")

@@ -68,8 +68,9 @@ def _board(v: HandView, obs: Observation) -> dict[str, Any]:
             hand.remove(obs.drawn)
             f["drawn"] = TILES[obs.drawn]
         f["hand"] = tiles(hand)
-    if obs.last_discard is not None:
-        f["last"] = [obs.last_discard[0], TILES[obs.last_discard[1]]]
+    last = render.on_the_river(obs)  # not once it is claimed: it lies in a meld now
+    if last is not None:
+        f["last"] = [last[0], TILES[last[1]]]
     if obs.claim_tile is not None and obs.claim_from is not None:
         f["claim"] = [obs.claim_from, TILES[obs.claim_tile]]
     if obs.kong_tiles:

@@ -332,10 +332,21 @@ def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None =
             lines.append(f"    {tr('seat.hand', lang)}: {tiles_text(ps.hand, lang)}")
     if obs.kong_tiles:
         lines.append(tr("kong_tiles", lang, tiles=tiles_label(obs.kong_tiles, lang)))
-    if obs.last_discard is not None and obs.phase != Phase.ENDED:
-        s, t = obs.last_discard
+    last = on_the_river(obs)
+    if last is not None and obs.phase != Phase.ENDED:
+        s, t = last
         lines.append(tr("last_discard", lang, name=nm[s], tile=tile_label(t, lang)))
     return "\n".join(lines)
+
+
+def on_the_river(obs: Observation) -> tuple[int, int] | None:
+    """The latest discard (seat, tile) while it still lies on its river: once claimed (吃, 碰, 杠, or won
+    on) it is part of a meld and no longer "the last discard"."""
+    if obs.last_discard is None:
+        return None
+    s, t = obs.last_discard
+    river = obs.seats[s].discards
+    return obs.last_discard if river and river[-1] == t else None
 
 
 RIVER_TAIL = 4  # the last discards of each other seat a private panel shows
@@ -352,8 +363,9 @@ def context_lines(obs: Observation, lang: str = "zh", names: Sequence[str] | Non
     mine = obs.current == obs.seat and obs.phase in (Phase.TURN, Phase.HAIDI, Phase.OPENING)
     if not (mine or (obs.phase == Phase.CLAIM and obs.legal)):  # else the prompt says it
         top.append(turn_line(obs, lang, nm))
-    if obs.last_discard is not None and obs.phase not in (Phase.ENDED, Phase.CLAIM):
-        s, t = obs.last_discard
+    last = on_the_river(obs)
+    if last is not None and obs.phase not in (Phase.ENDED, Phase.CLAIM):
+        s, t = last
         top.append(tr("last_discard", lang, name=nm[s], tile=tile_label(t, lang)))
     top.append(tr("ctx.wall", lang, n=obs.wall_remaining))
     lines.append(" · ".join(top))
