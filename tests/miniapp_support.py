@@ -137,6 +137,7 @@ STATE_JS = """(policy) => {
     result: !!document.querySelector('#overlay:not([hidden]) .card.result'),
     busy: document.body.classList.contains('busy'),
     marks: [...document.querySelectorAll('.seat .mark')].map((e) => e.textContent),
+    hint: (document.querySelector('#actions .hint') || {}).textContent || "",
     plan,
   };
 }"""

@@ -131,16 +131,22 @@ async def test_two_browser_players_play_whole_hands(
             await page.wait_for_function("document.body.dataset.view === 'hand'")
         await shot(pages[0], f"{variant}-start")
         marks: list[set[str]] = [set(), set()]  # the seats' marks each page showed
+        hints: list[set[str]] = [set(), set()]  # … and the line under a hand with nothing to decide
 
         def over(screens: list[dict[str, Any]]) -> bool:
-            for seen, s in zip(marks, screens, strict=True):
+            for seen, said, s in zip(marks, hints, screens, strict=True):
                 seen.update(s["marks"])
+                if not s["dec"]:
+                    said.add(s["hint"])
             return ended(screens)
 
         taps = await tap_through(pages, over)
         assert moves <= set(taps), taps
         await shot(pages[1], f"{variant}-result")
         assert "Dealer" in marks[0] and "庄" in marks[1], marks
+        # a player waiting is told for whom (轮到 电脑1 出牌 / AI 1 to play), in his language
+        assert any(h.endswith(" to play") for h in hints[0]), hints
+        assert any(h.startswith("轮到 ") for h in hints[1]), hints
         if variant == "sichuan":  # each seat's 定缺 in words (缺筒 / void dots), not an engine letter
             en, zh = marks
             assert any(m.startswith("void ") for m in en) and any(m.startswith("缺") for m in zh), marks

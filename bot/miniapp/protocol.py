@@ -142,6 +142,7 @@ def hand_frame(v: HandView) -> dict[str, Any]:
         "dealer": obs.dealer,
         "wall": obs.wall_remaining,
         "names": list(v.names),
+        "turn": render.turn_line(obs, v.lang, v.names),  # 轮到 X 出牌 / waiting for answers to 5m from X
         "seats": [_seat(obs, i, v.lang) for i in range(len(obs.seats))],
         **_board(v, obs),
     }

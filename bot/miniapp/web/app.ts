@@ -62,6 +62,7 @@ interface HandF {
   hand?: string;
   drawn?: string;
   last?: [number, string];
+  turn?: string; // whose move it is, as the table says it (engine-free text, the viewer's language)
   claim?: [number, string];
   kt?: string;
   stage?: string;
@@ -160,7 +161,7 @@ const UI: Record<string, [string, string]> = {
   suggested: ["推荐：{tiles}", "Suggested: {tiles}"],
   empty: ["空位", "empty"],
   empty_ai: ["空位 · 开局补电脑（{level}）", "empty · AI player ({level})"],
-  your_turn: ["轮到你了", "Your turn"],
+  your_turn: ["轮到你了：点一张牌，再点一次打出", "Your turn: tap a tile, then tap it again to discard"],
   rounds: ["第 {n}/{m} 局", "Hand {n} of {m}"],
   played: ["共 {n} 局", "Hands played: {n}"],
   refused: ["无法打开", "Cannot open"],
@@ -570,7 +571,10 @@ function renderActions(f: HandF): void {
   if (f.me !== null && f.auto && f.auto.includes(f.me) && f.ph !== "ended") {
     box.appendChild(button(ui("back"), "back", () => void send("back")));
   }
-  if (!dec) return;
+  if (!dec) {
+    if (f.turn && f.ph !== "ended") box.appendChild(el("div", "hint", f.turn)); // whom the table waits for
+    return;
+  }
   if (dec.pick) {
     box.appendChild(el("div", "hint", ui("pick", { k: dec.pick, n: (dec.picked || []).length })));
     if (dec.done) {
