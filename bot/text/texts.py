@@ -27,9 +27,9 @@ CATALOGUE: dict[str, Label] = {
     # ------------------------------------------------------------------ the game (hands, prompts, results)
     # seats
     "seat.0": Label("你", "You"),
-    "seat.1": Label("下家", "Next"),
-    "seat.2": Label("对家", "Opposite"),
-    "seat.3": Label("上家", "Previous"),
+    "seat.1": Label("下家", "Next player"),
+    "seat.2": Label("对家", "Opposite player"),
+    "seat.3": Label("上家", "Previous player"),
     "seat.rel": Label("{where} {name}", "{where} ({name})"),
     "dealer": Label("庄", "dealer"),
     "seat.won": Label("已胡", "won"),
