@@ -27,7 +27,9 @@ from .bot_support import (
     open_table,
     play_hand,
     press,
+    quiet,
     service,
+    until_hands,
 )
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 
@@ -378,3 +380,38 @@ async def test_a_restart_keeps_how_each_win_was_made(tg: FakeTelegramServer, tmp
         assert rt2.state is not None and rt2.state.version == rt.state.version
         assert rt2.live.facts.ways == ways
         await tg.wait_idle()
+
+
+async def test_a_kill_between_a_hands_end_and_what_follows_is_made_good(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A hand's final action is stored first; the ready phase, or at the room's last hand its close and
+    大结算, follow. A kill in between left, after the restart, a lobby with no ready phase (Ready answered
+    "nothing to get ready for", the night waited for the host) or a room of 4 hands open after its 4th
+    (Start dealt a 5th, no 大结算). The restart now does what the kill cut off (``Night.resume``). The kill's
+    state is made here by storing the table as the kill leaves it."""
+    clock = Clock()
+    db = tmp_path / "bot.db"
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, db, clock, seed_base=300) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        await press(tg, bob, await lobby_message(tg, group, tid, "j"), f"L|{tid}|j")
+        assert await press(tg, alice, await lobby_message(tg, group, tid), f"L|{tid}|go") == "OK"
+        await until_hands(app, svc, clock, tid, tg, 1)
+        await svc.storage.update_settings(tid, ready_until=None, ready=())  # killed before the ready phase
+    async with bot_running(tg, db, clock, seed_base=300) as app:
+        svc = service(app)
+        rt = svc.tables[tid]
+        assert rt.settings.ready_until is not None and svc.timers.deadline(tid) is not None
+        assert await press(tg, bob, await lobby_message(tg, group, tid), f"L|{tid}|y") == t("ans.ready", "en")
+        await until_hands(app, svc, clock, tid, tg, 4)
+        await svc.storage.update_settings(tid, rounds=4, ready_until=None, ready=())  # … before the close
+    async with bot_running(tg, db, clock, seed_base=300) as app:
+        svc = service(app)
+        await quiet(app, tg)
+        assert tid not in svc.tables
+        assert [h.number for h in await svc.storage.table_hands(tid)] == [1, 2, 3, 4]
+        final = tg.bot_messages(group)[-1]
+        assert "Final summary" in (final.text or "") and "hands played: 4" in (final.text or "")

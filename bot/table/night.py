@@ -72,6 +72,19 @@ class Night:
         self.arm(rt)
         self.present.show_lobby(rt)
 
+    async def resume(self, rt: TableRuntime) -> None:
+        """After a restart (under the table's lock, its timers not armed yet): what ``after_hand`` does once a
+        hand's final action is committed, if the bot died before doing it - the room whose last hand was
+        played closes now (its 大结算), and a room between hands with players seated and no ready phase gets
+        one (else nobody could press Ready, and the night waited for the host's Start)."""
+        if rt.closed or rt.playing or not rt.hands_played:
+            return
+        rounds = rt.settings.rounds
+        if rounds and rt.hands_played >= rounds:
+            await self.lobby.close(rt, "the room's last hand was played")
+        elif rt.settings.ready_until is None and any(u is not None for u in rt.seats):
+            await self._ready_phase(rt, self.clock() + rt.settings.ready_s)
+
     async def renew(self, rt: TableRuntime) -> None:
         """After a restart, before the table is rebuilt and its timer armed (under the table's lock): the
         ready phase's deadline does not run while the bot is down. A phase with less than a full period

@@ -313,10 +313,12 @@ class TableService:
         await restore_tables(
             self.storage, self.registry, self.people, self.present, self.play, before=self._renew
         )
-        for rt in self.registry:  # a ready phase and a stop vote go on where they were
+        for rt in list(self.registry):  # a ready phase and a stop vote go on where they were
             async with rt.lock:
                 await self.votes.restored(rt)
-                self.night.arm(rt)
+                await self.night.resume(rt)  # … or begin, or the room ends, if a kill came in between
+                if not rt.closed:
+                    self.night.arm(rt)
 
     async def _renew(self, rt: TableRuntime) -> None:
         """After a restart, before a table is rebuilt and its timer armed: the countdowns that must not run
