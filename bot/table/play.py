@@ -440,21 +440,22 @@ class Play:
                 await self.resume(rt)
 
     async def come_back(self, user_id: int) -> int:
-        """/start in private from a seated player: he is reachable again (auto-play off if a lost private
-        chat put him on it) and gets fresh panels; returns how many tables."""
+        """/start in private from a seated player: he is back - reachable again, off auto-play (whether a lost
+        private chat, his timeouts or 托管 put him on it: the answer says "Welcome back", and he plays) - and
+        gets fresh panels; returns how many tables."""
         back = 0
         for rt in self.tables:
             async with rt.lock:
                 seat = rt.seat_of(user_id)
                 if seat is None or not rt.playing:
                     continue
-                if user_id in rt.live.dm_lost:
-                    rt.live.dm_lost.discard(user_id)
-                    if seat in rt.live.auto:
-                        try:
-                            await self.set_auto(rt, seat, False)
-                        except StorageError as e:
-                            log.warning("table %s: auto-play not switched off: %s", rt.id, e)
+                rt.live.dm_lost.discard(user_id)
+                if seat in rt.live.auto:
+                    try:
+                        await self.set_auto(rt, seat, False)
+                        rt.live.notes.pop(seat, None)
+                    except StorageError as e:
+                        log.warning("table %s: auto-play not switched off: %s", rt.id, e)
                 await self.resume(rt, fresh_seats={seat})
                 back += 1
         return back
