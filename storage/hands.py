@@ -329,7 +329,8 @@ class Hands(Runner):
         seed; the dealer actually used is stored, and whether it was drawn (replay needs to know).
         Refused while another hand of the table is unfinished. In the same transaction every seat's play
         state starts afresh (``seats_for(dealt state)`` gives the first decisions), ``ai`` replaces the
-        lobby's AI seats, the lobby leaves its settings page and its ready phase ends. ``salt`` is kept
+        lobby's AI seats, the lobby leaves its settings page and its ready phase ends, and the last hand's
+        table message and panels are forgotten (the new hand's are new messages). ``salt`` is kept
         secret with the seed for the hand's shuffle commitment. The hand gets a fresh public code.
         """
         check_int64("seed", seed)
@@ -383,6 +384,9 @@ class Hands(Runner):
                     ) from None
                 raise
             await db.execute(_CLEAR_PLAY, (table_id,))
+            # the new hand's panels are new messages (below the last result), as its table message is: a
+            # restart before they are sent must not edit the last hand's panels in their place
+            await db.execute("DELETE FROM panels WHERE table_id = ?", (table_id,))
             await write_settings(db, table_id, lobby)
             if seats_for is not None:
                 await db.executemany(_UPDATE_SEAT, _seat_rows(table_id, seats_for(state)))

@@ -118,6 +118,18 @@ async def test_panels_are_remembered_per_table_and_player(store: Storage) -> Non
     assert r.panels == {7: 15, 8: 11}
 
 
+async def test_a_deal_forgets_the_last_hands_panels(store: Storage) -> None:
+    """The new hand's panels are new messages, below the last result: a restart between the deal and their
+    sending (a kill) used to edit hand 1's panel, above its result, into hand 2's - no notification, the
+    live buttons out of sight."""
+    table = await store.create_table(-100, "changsha", seats=[7, 8, None, None])
+    await store.set_panel(table.id, 7, 10)
+    await store.update_settings(table.id, table_msg=6)
+    await store.start_hand(table.id, 3, 0)
+    (r,) = await store.restore()
+    assert r.panels == {} and r.settings.table_msg is None
+
+
 async def test_a_migrated_group_takes_its_tables_scores_and_settings(store: Storage) -> None:
     """After ``migrate_to_chat_id`` the table stayed bound to the old id; now everything moves."""
     old, new = -4_000_000_001, -1_001_000_000_001
