@@ -28,10 +28,10 @@ from .fake_telegram import FakeTelegramServer
 # (Alice on 托管 after two timeouts, played by the AI's default level, expert: a change of that level may
 # change who wins); in Alice's private result her own discard is 你点炮
 WINS = {
-    "changsha": "胡牌：电脑2 小胡（Alice 点炮）",
-    "hengyang": "胡牌：电脑3 七小对（电脑2 点炮）",
-    "xiangyin": "胡牌：电脑1 小胡（自摸）",
-    "shaoyang": "胡牌：电脑2 平胡 + 自摸",  # its hand names say 自摸 already: not twice
+    "changsha": "胡牌：电脑3 小胡（Alice 点炮）",
+    "hengyang": "胡牌：电脑4 七小对（电脑3 点炮）",
+    "xiangyin": "胡牌：电脑2 小胡（自摸）",
+    "shaoyang": "胡牌：电脑3 平胡 + 自摸",  # its hand names say 自摸 already: not twice
 }
 SEED_BASE = {"shaoyang": 1}
 

@@ -82,8 +82,7 @@ async def test_a_room_of_four_hands_ends_with_its_final_summary(
         for h in hands:
             assert h.result is not None
             for seat, d in enumerate(h.result["deltas"]):
-                ai = [i for i, u in enumerate(h.seats) if u is None]
-                key = "Alice" if h.seats[seat] == alice.id else f"AI {ai.index(seat) + 1}"
+                key = "Alice" if h.seats[seat] == alice.id else f"AI {seat + 1}"  # by its seat, all night
                 totals[key] = totals.get(key, 0) + int(d)
                 wins[key] = wins.get(key, 0) + (seat in h.result["winners"])
         [text] = finals(tg, group)
@@ -457,3 +456,38 @@ async def test_start_in_private_takes_a_player_off_auto_play(tg: FakeTelegramSer
         assert await command(tg, alice, None, "/start") == t("ans.back", "en")
         await quiet(app, tg)
         assert rt.playing and seat not in rt.live.auto
+
+
+async def test_an_ai_seat_keeps_its_name_all_night(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """Bob sits down between hands in a seat an AI played: the AI seats kept their numbers by counting the
+    hand's AI seats, so 'AI 1' became another seat's AI; the running totals then named the wrong points and
+    the 大结算 listed an AI too many. An AI is named by its seat (AI 3 plays seat 3) all night."""
+    clock = Clock()
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=300) as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        lobby = await lobby_message(tg, group, tid)
+        await press(tg, alice, lobby, f"L|{tid}|s")
+        await press(tg, alice, lobby, setting(svc, tid, "rounds", 4))
+        await press(tg, alice, lobby, f"L|{tid}|b")
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        await until_hands(app, svc, clock, tid, tg, 1)
+        # Bob sits down between hands (seat 2, played by AI 2 in hand 1)
+        lobby2 = await lobby_message(tg, group, tid, "y")
+        assert await press(tg, bob, lobby2, f"L|{tid}|j") == "You're seated"
+        await until_hands(app, svc, clock, tid, tg, 4)
+        assert tid not in svc.tables
+        hands = await svc.storage.table_hands(tid)
+        # the last hand's 'Table totals' line, as the group read it
+        res4 = [m.text for m in tg.bot_messages(group) if "Table totals" in (m.text or "")][-1]
+        line = next(x for x in res4.splitlines() if "Table totals" in x)
+        running = dict(
+            (n.strip(), int(v)) for n, v in re.findall(r"([^,:]+?) ([+-]\d+)", line.split(":", 1)[1])
+        )
+        final = next(m.text for m in tg.bot_messages(group) if "Final summary" in (m.text or ""))
+        finals = dict((n, int(v)) for n, v in re.findall(r"\d+\. (.+?) ([+-]\d+)\n", final + "\n"))
+        assert all(finals.get(n) == v for n, v in running.items()), (hands[-1].seats, running, finals)
+        assert set(finals) == {"Alice", "Bob", "AI 2", "AI 3", "AI 4"}  # AI 2 played seat 2 in hand 1

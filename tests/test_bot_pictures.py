@@ -99,8 +99,7 @@ async def test_a_hand_in_pictures_one_panel_each_and_the_table_edited_in_place(
         final = await svc.storage.rebuild(hand.id)
         assert final.phase == Phase.ENDED
         users = {alice.id: "Alice", bob.id: "Bob"}
-        ai_names = iter(("AI 1", "AI 2"))
-        names = tuple(users[u] if u is not None else next(ai_names) for u in rt.hand_seats())
+        names = tuple(users[u] if u is not None else f"AI {i + 1}" for i, u in enumerate(rt.hand_seats()))
         obs = engine.observe_public(final)
         shown = Display("en", names)
         assert {it.text for it in layout(obs, Mode.END, shown).find(Kind.TEXT, "label")} == set(names)

@@ -19,7 +19,7 @@ from bot.table.feed import HandView
 from bot.table.runtime import TableRuntime
 from bot.table.service import TableService
 from bot.text import nightview, render, views
-from bot.text.texts import t
+from bot.text.texts import ai_name
 from storage import StorageError
 
 MAX_STEPS = 400
@@ -85,9 +85,9 @@ async def final(service: TableService, rt: TableRuntime, lang: str) -> str | Non
         await service.people.load(missing)
     names: dict[str, str] = {f"u{u}": service.people.name(u) for u in users}
     for seats in seats_of.values():
-        ai = [i for i, u in enumerate(seats) if u is None]
-        for k, seat in enumerate(ai, 1):
-            names.setdefault(f"ai{seat}", t("ai.name", lang, n=k))
+        for seat, u in enumerate(seats):
+            if u is None:
+                names.setdefault(f"ai{seat}", ai_name(seat, lang))
     players = nightview.night_totals(rows, names)
     stopped = not (rt.settings.rounds and rt.hands_played >= rt.settings.rounds)
     return nightview.final_text(rt.variant, rt.id, len(hands), players, stopped, lang)

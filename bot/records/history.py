@@ -19,7 +19,7 @@ from bot.messages.content import Keyboard
 from bot.messages.keyboards import history_keyboard, replay_keyboard
 from bot.records.export import HandRecord, hand_jsonl
 from bot.text import nightview, render
-from bot.text.texts import t
+from bot.text.texts import ai_name, t
 from engine import Act, Phase, verify
 from storage import Hand, Storage, StorageError, Table, clean_code
 
@@ -42,16 +42,9 @@ class History:
         self.access = access
 
     async def _names(self, seats: Sequence[int | None], lang: str) -> list[str]:
-        """Seat names as the hand showed them (players by name, AI seats numbered in seat order)."""
+        """Seat names as the hand showed them (players by name, AI seats by their seat: ai_name)."""
         await self.people.load(u for u in seats if u is not None and u not in self.people.names)
-        out, ai = [], 0
-        for u in seats:
-            if u is None:
-                ai += 1
-                out.append(t("ai.name", lang, n=ai))
-            else:
-                out.append(self.people.name(u))
-        return out
+        return [self.people.name(u) if u is not None else ai_name(i, lang) for i, u in enumerate(seats)]
 
     # ------------------------------------------------------------------ /history
 

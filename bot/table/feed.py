@@ -36,7 +36,7 @@ from bot.table.runtime import TableRuntime, Tables
 from bot.table.settings import ai_level_label
 from bot.table.vote import VoteView, vote_view
 from bot.text import render, views
-from bot.text.texts import t
+from bot.text.texts import ai_name, t
 from engine import Action, Observation, Phase, observe
 from storage import Storage, StorageError
 
@@ -283,13 +283,11 @@ class Feed:
     def lobby_view(self, rt: TableRuntime, seat: int | None, lang: str, user_id: int = 0) -> LobbyView:
         present = self.present
         labels = []
-        ai_n = 0
         for i, user in enumerate(rt.seats):
             if user is not None:
                 labels.append(present.people.name(user))
             elif i in rt.settings.ai or rt.hands_played:
-                ai_n += 1
-                labels.append(t("ai.name", lang, n=ai_n))
+                labels.append(ai_name(i, lang))
             else:
                 labels.append("")
         return LobbyView(

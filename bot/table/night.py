@@ -23,7 +23,7 @@ from bot.table.lobby import Lobby, room_part
 from bot.table.present import Presenter, post_of
 from bot.table.runtime import FinishedHand, Reply, TableRuntime, Tables, TimerPort
 from bot.text import nightview
-from bot.text.texts import t
+from bot.text.texts import ai_name, t
 from storage import Post, Storage, StorageError
 
 log = logging.getLogger(__name__)
@@ -160,10 +160,10 @@ class Night:
 
         def text(lang: str) -> str:
             names: dict[str, str] = {f"u{u}": self.people.name(u) for u in users}
-            for seats in seats_of.values():  # AI seats as the hands named them: AI 1, AI 2, ... in seat order
-                ai = [i for i, u in enumerate(seats) if u is None]
-                for k, seat in enumerate(ai, 1):
-                    names.setdefault(f"ai{seat}", t("ai.name", lang, n=k))
+            for seats in seats_of.values():  # AI seats as the hands named them: by seat (ai_name)
+                for seat, u in enumerate(seats):
+                    if u is None:
+                        names.setdefault(f"ai{seat}", ai_name(seat, lang))
             players = nightview.night_totals(rows, names)
             return nightview.final_text(rs, rt.id, len(hands), players, stopped, lang)
 

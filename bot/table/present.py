@@ -35,7 +35,7 @@ from bot.table import settings
 from bot.table.runtime import Moment, Out, Pause, TableRuntime
 from bot.text import nightview, render, views
 from bot.text.fit import MAX_CAPTION, MAX_TEXT, split_text
-from bot.text.texts import t
+from bot.text.texts import ai_name, t
 from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
 from storage import Post, Storage, StorageError, WinWay
 
@@ -169,11 +169,9 @@ class Presenter:
 
     def seat_names(self, rt: TableRuntime, lang: str, viewer: int | None = None) -> list[str]:
         out = []
-        ai_n = 0
         for i, user in enumerate(rt.hand_seats()):
             if user is None:
-                ai_n += 1
-                name = t("ai.name", lang, n=ai_n)
+                name = ai_name(i, lang)
             else:
                 name = self.people.name(user)
             if viewer == i:
@@ -193,13 +191,11 @@ class Presenter:
 
     def _seat_labels(self, rt: TableRuntime, lang: str) -> list[str]:
         out = []
-        ai_n = 0
         for i, user in enumerate(rt.seats):
             if user is not None:
                 out.append(self.people.name(user))
             elif i in rt.settings.ai:
-                ai_n += 1
-                out.append("🤖 " + t("ai.name", lang, n=ai_n))
+                out.append("🤖 " + ai_name(i, lang))
             else:
                 out.append(t("lobby.empty", lang))
         return out

@@ -309,7 +309,7 @@ CATALOGUE: dict[str, Label] = {
     "lobby.ai_level": Label("【{label}】{note}", "{label} — {note}"),
     "lobby.started": Label("牌局进行中……", "Game in progress…"),
     "lobby.closed": Label("本桌已结束。", "This table is closed."),
-    "ai.name": Label("电脑{n}", "AI {n}"),
+    "ai.name": Label("电脑{n}", "AI {n}"),  # n: its seat's number (ai_name), the same all night
     "you": Label("（你）", " (you)"),
     "yes": Label("是", "yes"),
     "no": Label("否", "no"),
@@ -865,3 +865,10 @@ def clean(text: str | None, limit: int = NAME_LIMIT) -> str:
 def lang_of(code: str | None) -> str:
     """Telegram's ``language_code`` (``zh-hans``, ``en``, None) as one of our languages."""
     return "zh" if code and code.lower().startswith("zh") else "en"
+
+
+def ai_name(seat: int, lang: str) -> str:
+    """An AI seat's name: 电脑3 / AI 3 for the AI at seat 3 (1-based). Named by its seat, not counted among
+    the hand's AI seats, so that it keeps its name all night while players sit down or leave around it: its
+    points are kept by seat, and the running totals and the 大结算 name it as the hands did."""
+    return t("ai.name", lang, n=seat + 1)
