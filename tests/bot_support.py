@@ -5,7 +5,7 @@ a clock the tests move by hand, and scripted players who read their private pane
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +167,25 @@ async def open_table(
 
     found: tuple[int, FakeMessage] = await tg.wait_for(find, what="a lobby")
     return found
+
+
+async def seated_and_dealt(
+    tg: FakeTelegramServer,
+    app: Any,
+    group: FakeChat,
+    host: FakeUser,
+    others: Sequence[FakeUser],
+    variant: str = "changsha",
+) -> int:
+    """A table of ``variant`` opened by ``host`` in ``group``, ``others`` seated by Join (English users), its
+    first hand dealt by the host's Start; returns its id."""
+    svc = service(app)
+    tid, lobby = await open_table(tg, host, group, variant)
+    await tg.wait_for(lambda _: host.id in svc.tables[tid].seats)
+    for user in others:
+        assert await press(tg, user, lobby, f"L|{tid}|j") == "You're seated"
+    assert await press(tg, host, await lobby_message(tg, group, tid), f"L|{tid}|go") == "OK"
+    return tid
 
 
 def setting(svc: TableService, tid: int, name: str, value: object = None) -> str:

@@ -16,6 +16,7 @@ from .bot_support import (
     open_table,
     press,
     quiet,
+    seated_and_dealt,
     service,
     until_hands,
 )
@@ -83,13 +84,8 @@ async def test_the_last_player_not_ready_leaves_and_the_hand_is_dealt(
     group = tg.add_group("Mahjong", members=[alice, bob, carol])
     async with bot_running(tg, tmp_path / "bot.db", clock) as app:
         svc = service(app)
-        tid, lobby = await open_table(tg, alice, group, "changsha")
-        for u in (bob, carol):
-            await press(tg, u, lobby, f"L|{tid}|j")
+        tid = await seated_and_dealt(tg, app, group, alice, (bob, carol))
         rt = svc.tables[tid]
-        await tg.wait_for(lambda _: bob.id in rt.seats and carol.id in rt.seats)
-        lobby = await lobby_message(tg, group, tid)
-        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
         await until_hands(app, svc, clock, tid, tg, 1)
         lobby = await lobby_message(tg, group, tid, "y")
         for u in (alice, bob):
@@ -111,13 +107,8 @@ async def test_a_removed_player_opens_no_stop_vote_between_hands(
     group = tg.add_group("Mahjong", members=[alice, bob, mallory])
     async with bot_running(tg, tmp_path / "bot.db", clock) as app:
         svc = service(app)
-        tid, lobby = await open_table(tg, alice, group, "changsha")
-        for u in (bob, mallory):
-            await press(tg, u, lobby, f"L|{tid}|j")
+        tid = await seated_and_dealt(tg, app, group, alice, (bob, mallory))
         rt = svc.tables[tid]
-        await tg.wait_for(lambda _: bob.id in rt.seats and mallory.id in rt.seats)
-        lobby = await lobby_message(tg, group, tid)
-        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
         await until_hands(app, svc, clock, tid, tg, 1)
         assert not rt.playing and rt.settings.ready_until is not None
         tg.set_member(group, mallory, "kicked")

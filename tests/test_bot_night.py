@@ -31,6 +31,7 @@ from .bot_support import (
     press,
     quiet,
     run_timer_settled,
+    seated_and_dealt,
     service,
     setting,
     until_hands,
@@ -405,53 +406,33 @@ async def test_a_player_removed_from_the_group_is_not_dealt_the_next_hand(
         assert alice.id in hand.seats
 
 
-async def test_im_back_ready_pressed_after_the_ready_timer_dealt_takes_him_off_auto_play(
+async def test_a_player_comes_back_from_auto_play_the_natural_ways(
     tg: FakeTelegramServer, tmp_path: Path
 ) -> None:
     """Alice was away: the ready timer dealt hand 2 with her on auto-play. Back, she presses "I'm back ·
     Ready" on her last result - the natural button - and plays again (it answered "The game has already
-    started" and left her on auto-play)."""
+    started" and left her on auto-play). Then on 托管 again, she types /start in private: "Welcome back!",
+    and she plays (it said so and left her on auto-play, unless a lost private chat had put her there)."""
     clock = Clock()
     alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=300) as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
-        lobby = await lobby_message(tg, group, tid, "j")
-        assert await press(tg, bob, lobby, f"L|{tid}|j") == "You're seated"
-        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        tid = await seated_and_dealt(tg, app, group, alice, (bob,))
         await until_hands(app, svc, clock, tid, tg, 1)
         rt = svc.tables[tid]
         result = next(m for m in reversed(tg.bot_messages(alice)) if f"L|{tid}|y" in m.callback_data)
         bobs = next(m for m in reversed(tg.bot_messages(bob)) if f"L|{tid}|y" in m.callback_data)
         assert await press(tg, bob, bobs, f"L|{tid}|y") == "You're ready"
         await run_timer_settled(app, svc, clock, tid, tg)  # the ready timer deals hand 2, Alice on auto
-        assert rt.playing and rt.seat_of(alice.id) in rt.live.auto
+        seat = rt.seat_of(alice.id)
+        assert rt.playing and seat in rt.live.auto
         assert await press(tg, alice, result, f"L|{tid}|y") == t("ans.back", "en")
         await quiet(app, tg)
-        assert rt.playing and rt.seat_of(alice.id) not in rt.live.auto
-
-
-async def test_start_in_private_takes_a_player_off_auto_play(tg: FakeTelegramServer, tmp_path: Path) -> None:
-    """A player on auto-play (托管 here; timeouts alike) types /start in private: the bot says "Welcome
-    back!", and now he plays again (it said so and left him on auto-play, unless a lost private chat had
-    put him there)."""
-    clock = Clock()
-    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
-    group = tg.add_group("Mahjong", members=[alice, bob])
-    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=5) as app:
-        svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        lobby = await lobby_message(tg, group, tid, "j")
-        assert await press(tg, bob, lobby, f"L|{tid}|j") == "You're seated"
-        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
-        await quiet(app, tg)
-        rt = svc.tables[tid]
+        assert rt.playing and seat not in rt.live.auto
         panel = next(m for m in reversed(tg.bot_messages(alice)) if f"A|{tid}" in m.callback_data)
-        await press(tg, alice, panel, f"A|{tid}")
+        await press(tg, alice, panel, f"A|{tid}")  # 托管
         await quiet(app, tg)
-        seat = rt.seat_of(alice.id)
         assert rt.playing and seat in rt.live.auto
         assert await command(tg, alice, None, "/start") == t("ans.back", "en")
         await quiet(app, tg)
