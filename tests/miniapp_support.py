@@ -138,6 +138,7 @@ STATE_JS = """(policy) => {
     busy: document.body.classList.contains('busy'),
     marks: [...document.querySelectorAll('.seat .mark')].map((e) => e.textContent),
     hint: (document.querySelector('#actions .hint') || {}).textContent || "",
+    ask: (document.querySelector('#actions .hint.ask') || {}).textContent || "",
     plan,
   };
 }"""

@@ -132,12 +132,15 @@ async def test_two_browser_players_play_whole_hands(
         await shot(pages[0], f"{variant}-start")
         marks: list[set[str]] = [set(), set()]  # the seats' marks each page showed
         hints: list[set[str]] = [set(), set()]  # … and the line under a hand with nothing to decide
+        asks: list[set[str]] = [set(), set()]  # … and what a decision other than a discard asks
 
         def over(screens: list[dict[str, Any]]) -> bool:
-            for seen, said, s in zip(marks, hints, screens, strict=True):
+            for seen, said, asked, s in zip(marks, hints, asks, screens, strict=True):
                 seen.update(s["marks"])
                 if not s["dec"]:
                     said.add(s["hint"])
+                elif s["ask"]:
+                    asked.add(s["ask"])
             return ended(screens)
 
         taps = await tap_through(pages, over)
@@ -147,9 +150,12 @@ async def test_two_browser_players_play_whole_hands(
         # a player waiting is told for whom (轮到 电脑1 出牌 / AI 1 to play), in his language
         assert any(h.endswith(" to play") for h in hints[0]), hints
         assert any(h.startswith("轮到 ") for h in hints[1]), hints
-        if variant == "sichuan":  # each seat's 定缺 in words (缺筒 / void dots), not an engine letter
+        if variant == "sichuan" and preset != "三人两房":  # each seat's 定缺 in words (缺筒 / void dots)
             en, zh = marks
             assert any(m.startswith("void ") for m in en) and any(m.startswith("缺") for m in zh), marks
+            # … and its buttons say what they ask, as the chat does
+            assert any(a.startswith("定缺：选一门这局不要的花色") for a in asks[1]), asks
+        assert any(asks), asks  # a claim or a choice asked in words
         assert await pages[0].locator(".card.result pre.lines").inner_text()
         # the replay viewer, on the hand just played (its code, as /history shows it)
         [hand] = await service(app).storage.table_hands(tid)

@@ -44,10 +44,10 @@ def _seat(obs: Observation, i: int, lang: str) -> dict[str, Any]:
         out["ck"] = ps.concealed_kongs - sum(1 for m in ps.melds if int(m.kind) == 4)
     if ps.hand is not None:
         out["h"] = tiles(ps.hand)
-    if ps.choice:
-        out["c"] = render.choice_text(get_variant(obs.variant), ps.choice, lang)  # 缺筒 / void dots
-    if ps.declared:
-        out["dec"] = list(ps.declared)
+    if ps.choice and ps.choice != "0":  # 缺筒 / void dots, 飘2; not 不飘 / no hammer on every seat
+        out["c"] = render.choice_text(get_variant(obs.variant), ps.choice, lang)
+    if ps.declared:  # 起手小胡 declared, by name: 四喜 + 六六顺
+        out["dec"] = render.hand_names(get_variant(obs.variant), ps.declared, lang)
     if ps.revealed:
         out["r"] = tiles(ps.revealed)
     if ps.won:
@@ -98,9 +98,13 @@ def _pick(obs: Observation, d: Decision) -> dict[str, Any]:
     return out
 
 
-def _decision(obs: Observation, d: Decision) -> dict[str, Any]:
-    """The viewer's open decision: tiles to pick, or one button per legal action."""
+def _decision(obs: Observation, d: Decision, lang: str, names: tuple[str, ...]) -> dict[str, Any]:
+    """The viewer's open decision: tiles to pick, or one button per legal action; ``ask``, what it asks (the
+    chat panel's question: 海底 and its risk, 飘 / 加锤 / 定缺 explained, a claim's tile)."""
     dec: dict[str, Any] = {"hid": d.hand_id, "since": d.since, "dl": round(d.deadline, 1)}
+    ask = render.prompt(obs, lang, list(names))
+    if ask:
+        dec["ask"] = ask
     if d.pick:
         dec.update(_pick(obs, d))
     else:
@@ -147,7 +151,7 @@ def hand_frame(v: HandView) -> dict[str, Any]:
         **_board(v, obs),
     }
     if v.decision is not None:
-        f["dec"] = _decision(obs, v.decision)
+        f["dec"] = _decision(obs, v.decision, v.lang, v.names)
     if v.clock is not None:
         f["clock"] = [list(v.clock[0]), round(v.clock[1], 1)]
     if v.auto:

@@ -36,6 +36,9 @@ const UI = {
     close: ["关闭", "Close"],
     pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
     suggested: ["推荐：{tiles}", "Suggested: {tiles}"],
+    swap_out: ["换出 {tiles}", "Pass {tiles}"],
+    declared: ["起手 {hands}", "declared {hands}"],
+    locked: ["锁牌", "locked"],
     empty: ["空位", "empty"],
     empty_ai: ["空位 · 开局补电脑（{level}）", "empty · AI player ({level})"],
     your_turn: ["轮到你了：点一张牌，再点一次打出", "Your turn: tap a tile, then tap it again to discard"],
@@ -271,6 +274,10 @@ function marks(f, seat) {
         out.push(ui("dealer"));
     if (s.c)
         out.push(s.c);
+    if (s.dec)
+        out.push(ui("declared", { hands: s.dec }));
+    if (s.lk && !(s.won || s.w))
+        out.push(ui("locked"));
     if (s.won || s.w)
         out.push(ui("won") + (s.w && s.w > 1 ? "×" + s.w : ""));
     if (f.auto && f.auto.includes(seat))
@@ -468,7 +475,7 @@ function renderActions(f) {
         box.appendChild(el("div", "hint", ui("pick", { k: dec.pick, n: (dec.picked || []).length })));
         if (dec.done) {
             const i = dec.done[0];
-            box.appendChild(button(dec.done[1], "confirm", () => act(i)));
+            box.appendChild(button(ui("swap_out", { tiles: dec.done[1] }), "confirm", () => act(i)));
         }
         if (dec.sug) {
             const i = dec.sug[0];
@@ -477,6 +484,8 @@ function renderActions(f) {
         return;
     }
     const acts = dec.acts || [];
+    if (dec.ask && !acts.some((a) => a[0] === "discard"))
+        box.appendChild(el("div", "hint ask", dec.ask));
     acts.forEach((a, i) => {
         if (a[0] === "discard")
             return;

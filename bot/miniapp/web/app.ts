@@ -25,7 +25,7 @@ interface SeatF {
   ck?: number;
   h?: string;
   c?: string;
-  dec?: string[];
+  dec?: string; // 起手小胡 declared, by name
   r?: string;
   won?: number;
   w?: number;
@@ -42,6 +42,7 @@ interface DecF {
   can?: number[];
   done?: [number, string];
   sug?: [number, string];
+  ask?: string; // what the decision asks, as the chat panel says it
 }
 
 interface HandF {
@@ -159,6 +160,9 @@ const UI: Record<string, [string, string]> = {
   close: ["关闭", "Close"],
   pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
   suggested: ["推荐：{tiles}", "Suggested: {tiles}"],
+  swap_out: ["换出 {tiles}", "Pass {tiles}"],
+  declared: ["起手 {hands}", "declared {hands}"],
+  locked: ["锁牌", "locked"],
   empty: ["空位", "empty"],
   empty_ai: ["空位 · 开局补电脑（{level}）", "empty · AI player ({level})"],
   your_turn: ["轮到你了：点一张牌，再点一次打出", "Your turn: tap a tile, then tap it again to discard"],
@@ -395,6 +399,8 @@ function marks(f: HandF, seat: number): string[] {
   const s = f.seats[seat];
   if (seat === f.dealer) out.push(ui("dealer"));
   if (s.c) out.push(s.c);
+  if (s.dec) out.push(ui("declared", { hands: s.dec }));
+  if (s.lk && !(s.won || s.w)) out.push(ui("locked"));
   if (s.won || s.w) out.push(ui("won") + (s.w && s.w > 1 ? "×" + s.w : ""));
   if (f.auto && f.auto.includes(seat)) out.push(ui("auto"));
   return out;
@@ -579,7 +585,7 @@ function renderActions(f: HandF): void {
     box.appendChild(el("div", "hint", ui("pick", { k: dec.pick, n: (dec.picked || []).length })));
     if (dec.done) {
       const i = dec.done[0];
-      box.appendChild(button(dec.done[1], "confirm", () => act(i)));
+      box.appendChild(button(ui("swap_out", { tiles: dec.done[1] }), "confirm", () => act(i)));
     }
     if (dec.sug) {
       const i = dec.sug[0];
@@ -588,6 +594,7 @@ function renderActions(f: HandF): void {
     return;
   }
   const acts = dec.acts || [];
+  if (dec.ask && !acts.some((a) => a[0] === "discard")) box.appendChild(el("div", "hint ask", dec.ask));
   acts.forEach((a, i) => {
     if (a[0] === "discard") return;
     const kind = a[0] === "win" ? "win" : a[0] === "pass" ? "pass" : "claim";
