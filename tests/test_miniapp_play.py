@@ -193,6 +193,10 @@ async def test_two_browser_players_play_whole_hands(
         # the bar: the hands the closed room played (the one stopped does not count, as in its 大结算)
         assert [await p.locator("#wall").inner_text() for p in pages] == ["Hands played: 1", "共 1 局"]
         await shot(pages[1], f"{variant}-final")
+        # back later (the page opened again, or its stream cut): the 大结算 again, not only "closed"
+        await pages[1].reload()
+        await pages[1].locator(".card.final").wait_for()
+        assert await pages[1].evaluate("document.body.dataset.view") == "closed"
         assert tid not in service(app).tables
 
 

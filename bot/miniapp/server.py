@@ -314,6 +314,10 @@ class MiniApp:
         lang = self._lang(user)
         admitted = await self._admit(user, req["t"], lang)
         if isinstance(admitted, str):
+            final = await self._closed_final(user, req["t"], lang)
+            if final is not None:  # a player back after his room closed sees its 大结算, not just "closed"
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await ws.send_str(protocol.dumps({"k": "final", "text": final}))
             await _refuse(ws, "refused", admitted)
             return None
         rt, seat = admitted
@@ -329,6 +333,20 @@ class MiniApp:
         if self.bring_in is not None and self.on_reread is not None:
             self.on_reread(rt.id)
         return conn
+
+    async def _closed_final(self, user: WebUser, token: object, lang: str) -> str | None:
+        """The 大结算 of the closed room ``token`` names, for one of its last players or a member of its group;
+        None for an open room, an unknown one, or anyone else."""
+        table_id = self.tokens.table(token)
+        if table_id is None:
+            return None
+        svc = self.service
+        rt = await stored_table(svc.storage, svc.people, table_id, svc.clock)
+        if rt is None or not rt.closed:
+            return None
+        if user.id not in rt.seats and await svc.access.status(rt.chat_id, user.id) not in MEMBER:
+            return None
+        return await replay.final(svc, rt, lang)
 
     async def _send(self, conn: Conn) -> None:
         with contextlib.suppress(ConnectionError, asyncio.CancelledError, RuntimeError):

@@ -604,8 +604,12 @@ function renderLobby(f) {
     tick();
 }
 function showRefusal(text) {
-    document.body.dataset.view = "refused";
     const o = byId("overlay");
+    if (o.dataset.kind === "final" && !o.hidden) {
+        document.body.dataset.view = "closed"; // a closed room's 大结算 stays: it says more than "closed"
+        return;
+    }
+    document.body.dataset.view = "refused";
     o.replaceChildren();
     o.dataset.kind = "refused";
     const card = el("div", "card refused");
