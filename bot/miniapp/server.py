@@ -335,8 +335,8 @@ class MiniApp:
         return conn
 
     async def _closed_final(self, user: WebUser, token: object, lang: str) -> str | None:
-        """The 大结算 of the closed room ``token`` names, for one of its last players or a member of its group;
-        None for an open room, an unknown one, or anyone else."""
+        """The 大结算 of the closed room ``token`` names, for one of its last players or a member of its
+        group; None for an open room, an unknown one, or anyone else."""
         table_id = self.tokens.table(token)
         if table_id is None:
             return None
