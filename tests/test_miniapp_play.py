@@ -183,6 +183,14 @@ async def test_two_browser_players_play_whole_hands(
             await page.wait_for_function("document.body.dataset.view === 'hand' && document.body.dataset.hid")
         rt = service(app).tables[tid]
         assert rt.hand is not None and rt.hand.number == 2
+        # Alice, with nothing to decide, watches hand 1 again: her next decision brings her back to the table
+        await tap_through(pages[:1], lambda s: not s[0]["dec"])
+        viewer.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept(hand.code)))
+        await viewer.locator("#menu-btn").click()
+        await viewer.locator("#menu .big.replay").click()
+        await viewer.wait_for_function("document.body.classList.contains('replaying')")
+        await tap_through(pages, lambda s: bool(s[0]["dec"]), limit=500)
+        assert not await viewer.evaluate("document.body.classList.contains('replaying')")
         # the stop vote: both players agree, and the table closes
         for page in pages:
             await page.locator("#menu-btn").click()

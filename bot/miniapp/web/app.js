@@ -37,6 +37,7 @@ const UI = {
     pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
     suggested: ["推荐：{tiles}", "Suggested: {tiles}"],
     swap_out: ["换出 {tiles}", "Pass {tiles}"],
+    back_to_table: ["轮到你了：已回到牌桌", "Your turn: back to the table"],
     declared: ["起手 {hands}", "declared {hands}"],
     locked: ["锁牌", "locked"],
     empty: ["空位", "empty"],
@@ -200,7 +201,14 @@ function onFrame(f) {
         if (!prev || prev.hid !== f.hid || !f.dec || !prev.dec || prev.dec.since !== f.dec.since)
             selected = null;
     }
+    const asked = f.k === "hand" && f.dec && (!prev || !prev.dec || prev.dec.since !== f.dec.since);
     frame = f;
+    if (replaying && asked) {
+        // his turn while he watches a replay: back to the table, or his clock runs out unseen
+        closeReplay();
+        toast(ui("back_to_table"));
+        return;
+    }
     if (!replaying)
         render();
 }
@@ -665,13 +673,14 @@ function showStep() {
     box.appendChild(button("‹", "step", go(replayAt - 1)));
     box.appendChild(button("›", "step", go(replayAt + 1)));
     box.appendChild(button("»", "step", go(replaying.length - 1)));
-    box.appendChild(button(ui("close"), "pass", () => {
-        replaying = null;
-        prev = null;
-        document.body.classList.remove("replaying");
-        byId("overlay").hidden = true;
-        render();
-    }));
+    box.appendChild(button(ui("close"), "pass", closeReplay));
+}
+function closeReplay() {
+    replaying = null;
+    prev = null;
+    document.body.classList.remove("replaying");
+    byId("overlay").hidden = true;
+    render();
 }
 function renderMenu() {
     const m = byId("menu");

@@ -161,6 +161,7 @@ const UI: Record<string, [string, string]> = {
   pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
   suggested: ["推荐：{tiles}", "Suggested: {tiles}"],
   swap_out: ["换出 {tiles}", "Pass {tiles}"],
+  back_to_table: ["轮到你了：已回到牌桌", "Your turn: back to the table"],
   declared: ["起手 {hands}", "declared {hands}"],
   locked: ["锁牌", "locked"],
   empty: ["空位", "empty"],
@@ -331,7 +332,14 @@ function onFrame(f: Frame): void {
     prev = frame && frame.k === "hand" ? frame : null;
     if (!prev || prev.hid !== f.hid || !f.dec || !prev.dec || prev.dec.since !== f.dec.since) selected = null;
   }
+  const asked = f.k === "hand" && f.dec && (!prev || !prev.dec || prev.dec.since !== f.dec.since);
   frame = f;
+  if (replaying && asked) {
+    // his turn while he watches a replay: back to the table, or his clock runs out unseen
+    closeReplay();
+    toast(ui("back_to_table"));
+    return;
+  }
   if (!replaying) render();
 }
 
@@ -771,15 +779,15 @@ function showStep(): void {
   box.appendChild(button("‹", "step", go(replayAt - 1)));
   box.appendChild(button("›", "step", go(replayAt + 1)));
   box.appendChild(button("»", "step", go(replaying.length - 1)));
-  box.appendChild(
-    button(ui("close"), "pass", () => {
-      replaying = null;
-      prev = null;
-      document.body.classList.remove("replaying");
-      byId("overlay").hidden = true;
-      render();
-    }),
-  );
+  box.appendChild(button(ui("close"), "pass", closeReplay));
+}
+
+function closeReplay(): void {
+  replaying = null;
+  prev = null;
+  document.body.classList.remove("replaying");
+  byId("overlay").hidden = true;
+  render();
 }
 
 function renderMenu(): void {
