@@ -23,6 +23,7 @@ import pytest
 from bot.miniapp import protocol
 from bot.miniapp.auth import AuthError, TableTokens, sign, tokens_key, validate
 from bot.miniapp.server import WATCH_CHECK_S, Config, MiniApp
+from bot.miniapp.texts import tx
 from bot.table.runtime import TableRuntime
 from bot.telegram.app import miniapp_from_env
 from engine import Phase
@@ -273,6 +274,9 @@ async def test_a_player_acts_only_for_his_own_seat(tg: FakeTelegramServer, tmp_p
             web, {**move, "init": init_data(tg, owner, auth_date=clock.now, token="1:X")}
         )
         assert status == 403 and not answer["ok"]
+        # not signed in, so his language is unknown: said in both (it was Chinese alone, also to Bob)
+        key = f"app.auth.{answer['why']}"
+        assert answer["text"] == tx(key, "zh") + "\n" + tx(key, "en")
         await tg.wait_idle()
         panel = next(
             m

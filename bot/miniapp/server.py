@@ -471,9 +471,10 @@ class MiniApp:
             return web.json_response({"ok": False, "text": t("app.bad_request", "zh")}, status=400)
         try:
             user = self._user(init)
-        except AuthError as e:
+        except AuthError as e:  # whose language is unknown until he is signed in: both, as the hello's
+            key = f"app.auth.{e.reason}"
             return web.json_response(
-                {"ok": False, "why": e.reason, "text": t(f"app.auth.{e.reason}", "zh")}, status=403
+                {"ok": False, "why": e.reason, "text": t(key, "zh") + "\n" + t(key, "en")}, status=403
             )
         lang = self._lang(user)
         admitted = await self._admit(user, token, lang, act=True)
