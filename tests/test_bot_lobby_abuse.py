@@ -117,7 +117,7 @@ async def test_a_removed_player_opens_no_stop_vote_between_hands(
         q = tg.press_raw(mallory, own, f"V|{tid}|0|1")
         await tg.wait_for(lambda _: q.answered)
         await quiet(app, tg)
-        assert rt.settings.vote_until is None and q.text == t("ans.not_member", "en")
+        assert rt.settings.vote_until is None and q.text == t("ans.vote.not_member", "en")
         assert mallory.id not in rt.seats
 
 
@@ -150,3 +150,30 @@ async def test_a_stop_vote_follows_the_group_to_its_supergroup(
         await press(tg, carol, tally[-1], f"V|{tid}|{vote}|1")
         await quiet(app, tg)
         assert rt.closed
+
+
+async def test_a_removed_player_does_not_change_an_open_votes_voters(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """docs/security.md: a vote's voters are those seated when it was asked. Dave, removed from the group
+    before Alice asked, presses Refuse: he is told he cannot vote, and keeps his seat until the vote ends (he
+    used to be unseated mid-vote, leaving a tally of 2 of 3 that nothing decided until the countdown)."""
+    clock = Clock()
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    carol, dave = tg.add_user("Carol", started=True), tg.add_user("Dave", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob, carol, dave])
+    async with bot_running(tg, tmp_path / "bot.db", clock) as app:
+        svc = service(app)
+        tid, lobby = await open_table(tg, alice, group, "changsha")
+        for u in (bob, carol, dave):
+            assert "seated" in await press(tg, u, lobby, f"L|{tid}|j")
+        rt = svc.tables[tid]
+        tg.set_member(group, dave, "kicked")
+        clock.advance(61)  # past the membership cache
+        assert "asks to stop" in await command(tg, alice, group, "/stop")
+        vote = rt.settings.vote
+        await quiet(app, tg)
+        msg = next(m for m in reversed(tg.bot_messages(group)) if f"V|{tid}|{vote}|1" in m.callback_data)
+        await press(tg, bob, msg, f"V|{tid}|{vote}|1")  # 2 of 4, 3 needed
+        assert await press(tg, dave, msg, f"V|{tid}|{vote}|0") == t("ans.vote.not_member", "en")
+        assert dave.id in rt.seats and rt.settings.vote_no == () and not rt.closed

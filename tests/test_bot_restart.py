@@ -400,7 +400,9 @@ async def test_a_kill_between_a_hands_end_and_what_follows_is_made_good(
         await press(tg, bob, await lobby_message(tg, group, tid, "j"), f"L|{tid}|j")
         assert await press(tg, alice, await lobby_message(tg, group, tid), f"L|{tid}|go") == "OK"
         await until_hands(app, svc, clock, tid, tg, 1)
-        await svc.storage.update_settings(tid, ready_until=None, ready=())  # killed before the ready phase
+        await svc.storage.update_settings(tid, ready_until=None, ready=())  # killed before the ready phase:
+    with contextlib.closing(sqlite3.connect(db)) as con, con:  # … and before its result reached the group
+        con.execute("UPDATE hands SET result_delivered = 0 WHERE table_id = ?", (tid,))
     async with bot_running(tg, db, clock, seed_base=300) as app:
         svc = service(app)
         rt = svc.tables[tid]

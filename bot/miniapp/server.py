@@ -314,7 +314,9 @@ class MiniApp:
         lang = self._lang(user)
         admitted = await self._admit(user, req["t"], lang)
         if isinstance(admitted, str):
-            final = await self._closed_final(user, req["t"], lang)
+            final = (
+                await self._closed_final(user, req["t"], lang) if admitted == t("app.closed", lang) else None
+            )
             if final is not None:  # a player back after his room closed sees its 大结算, not just "closed"
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await ws.send_str(protocol.dumps({"k": "final", "text": final}))

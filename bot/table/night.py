@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.members.access import MEMBER, Access, Clock
 from bot.members.people import People
@@ -51,6 +52,9 @@ class Night:
         self.timers = timers
         self.clock = clock
         self.access = access
+        # Play.back: Ready pressed once the ready timer dealt the next hand with him on auto-play (the
+        # result's "I'm back · Ready", as a player who was away presses it) is his "I'm back"
+        self.back: Callable[[TableRuntime, int, int, str], Awaitable[Reply]] | None = None
 
     # ================================================================== under the table lock
 
@@ -76,13 +80,16 @@ class Night:
         """After a restart (under the table's lock, its timers not armed yet): what ``after_hand`` does once a
         hand's final action is committed, if the bot died before doing it - the room whose last hand was
         played closes now (its 大结算), and a room between hands with players seated and no ready phase gets
-        one (else nobody could press Ready, and the night waited for the host's Start)."""
+        one (else nobody could press Ready, and the night waited for the host's Start). The sign of that kill
+        is a last result the group has not seen (``result_due``)."""
         if rt.closed or rt.playing or not rt.hands_played:
             return
         rounds = rt.settings.rounds
         if rounds and rt.hands_played >= rounds:
             await self.lobby.close(rt, "the room's last hand was played")
-        elif rt.settings.ready_until is None and any(u is not None for u in rt.seats):
+        elif rt.settings.ready_until is None and rt.result_due and any(u is not None for u in rt.seats):
+            # its last hand's result never reached the group: the kill came between the hand's end and its
+            # ready phase (a lobby that waits for the host's Start, nobody having been seated, is left so)
             await self._ready_phase(rt, self.clock() + rt.settings.ready_s)
 
     async def renew(self, rt: TableRuntime) -> None:
@@ -189,10 +196,14 @@ class Night:
             if rt.closed:
                 return Reply(t("ans.closed", lang))
             if rt.playing:
+                seat = rt.seat_of(user_id)
+                if self.back is not None and seat is not None and seat in rt.live.auto:
+                    return await self.back(rt, seat, user_id, lang)
                 return Reply(t("ans.started", lang))
             if user_id in gone:  # removed from the group (or left it): he leaves his seat
                 await self.lobby.unseat(rt, {user_id})
                 self.present.show_lobby(rt)
+                await self._deal_if_all_ready(rt)
                 return Reply(t("ans.not_member", lang))
             if user_id not in rt.seats:
                 return Reply(t("ans.not_seated", lang))
@@ -217,11 +228,15 @@ class Night:
         if rt is None:
             return
         async with rt.lock:
-            if rt.closed or rt.playing or rt.settings.ready_until is None:
-                return
-            seated = [i for i, u in enumerate(rt.seats) if u is not None]
-            if seated and all(i in rt.settings.ready for i in seated):
-                await self._deal_now(rt)
+            if not rt.closed and not rt.playing:
+                await self._deal_if_all_ready(rt)
+
+    async def _deal_if_all_ready(self, rt: TableRuntime) -> None:
+        """Under the lock, between hands: in a ready phase where everyone still seated is ready (someone
+        left), the next hand is dealt now."""
+        seated = [i for i, u in enumerate(rt.seats) if u is not None]
+        if rt.settings.ready_until is not None and seated and all(i in rt.settings.ready for i in seated):
+            await self._deal_now(rt)
 
     async def on_due(self, table_id: int) -> None:
         """The ready timer ran out: deal, with those not ready on auto-play."""

@@ -371,15 +371,19 @@ class Play:
                 return Reply(t("ans.not_seated", lang))
             if seat not in rt.live.auto:
                 return Reply(t("ans.not_auto", lang))
-            try:
-                await self.set_auto(rt, seat, False)
-            except StorageError as e:
-                log.warning("table %s: auto-play not switched off: %s", rt.id, e)
-                return Reply(t("ans.error", lang), alert=True)
-            rt.live.dm_lost.discard(user_id)
-            rt.live.notes.pop(seat, None)
-            await self.resume(rt)  # he pressed it on his panel: that panel is edited
-            return Reply(t("ans.back", lang), ok=True)
+            return await self.back(rt, seat, user_id, lang)
+
+    async def back(self, rt: TableRuntime, seat: int, user_id: int, lang: str) -> Reply:
+        """Under the table's lock: ``seat`` (on auto-play in the hand in play) plays for himself again."""
+        try:
+            await self.set_auto(rt, seat, False)
+        except StorageError as e:
+            log.warning("table %s: auto-play not switched off: %s", rt.id, e)
+            return Reply(t("ans.error", lang), alert=True)
+        rt.live.dm_lost.discard(user_id)
+        rt.live.notes.pop(seat, None)
+        await self.resume(rt)  # he pressed it on his panel: that panel is edited
+        return Reply(t("ans.back", lang), ok=True)
 
     async def go_auto(self, table_id: int, user_id: int) -> Reply:
         """托管 by choice (the panel's button, the Mini App): the bot plays for him from now on, as after two

@@ -110,6 +110,7 @@ class TableService:
             self.registry, storage, self.people, self.present, self.lobbies, timers, clock, self.access
         )
         self.lobbies.finale = self.night.finale
+        self.night.back = self.play.back
         self.votes = Votes(
             self.registry, storage, self.people, self.present, self.lobbies, self.play, self.night, clock
         )
@@ -178,13 +179,6 @@ class TableService:
         return reply
 
     async def ready(self, table_id: int, user_id: int) -> Reply:
-        """Ready between hands. Pressed once the ready timer has dealt the next hand with him on auto-play -
-        the result's "I'm back · Ready", as a player who was away presses it - it is his "I'm back"."""
-        rt = self.registry.open(table_id)
-        if rt is not None and rt.playing and rt.hand is not None:
-            seat = rt.seat_of(user_id)
-            if seat is not None and seat in rt.live.auto:
-                return await self.play.im_back(table_id, user_id)
         return await self.night.ready(table_id, user_id)
 
     async def reopen(self, table_id: int, user_id: int, chat_id: int, lang: str) -> Reply:

@@ -254,10 +254,12 @@ class Votes:
 
     async def _unseat_gone(self, rt: TableRuntime, user_id: int, lang: str) -> Reply:
         """A player no longer in the group neither asks for nor answers a vote between hands: he leaves his
-        seat, as at Ready."""
-        await self.lobby.unseat(rt, {user_id})
-        self.present.show_lobby(rt)
-        return Reply(t("ans.not_member", lang))
+        seat, as at Ready - but not while a vote is open, whose voters are those seated when it was asked
+        (he stays out of it, and leaves at Ready or the ready timer's deal)."""
+        if rt.settings.vote_until is None:
+            await self.lobby.unseat(rt, {user_id})
+            self.present.show_lobby(rt)
+        return Reply(t("ans.vote.not_member", lang))
 
     async def _ask(self, rt: TableRuntime, user_id: int, lang: str, *, group: bool = False) -> Reply:
         seat = rt.seat_of(user_id)

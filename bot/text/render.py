@@ -340,8 +340,9 @@ def table_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None =
 
 
 def on_the_river(obs: Observation) -> tuple[int, int] | None:
-    """The latest discard (seat, tile) while it still lies on its river: once claimed (吃, 碰, 杠, or won
-    on) it is part of a meld and no longer "the last discard"."""
+    """The latest discard (seat, tile) while it still lies on its river: once claimed (吃, 碰, 杠) it is part
+    of a meld and no longer "the last discard". (Read from the river's last tile: a seat that threw the same
+    tile twice running, the second claimed, still shows it - the observation does not say more.)"""
     if obs.last_discard is None:
         return None
     s, t = obs.last_discard

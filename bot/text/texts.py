@@ -399,6 +399,10 @@ CATALOGUE: dict[str, Label] = {
     "ans.vote.join": Label(
         "解散投票进行中，投票结束后再入座", "A stop vote is in progress: join when it ends"
     ),
+    "ans.vote.not_member": Label(
+        "你已不在本群，不能发起或回应解散投票",
+        "You are no longer in this group: you cannot ask for or answer a stop vote",
+    ),
     "ans.vote.leave": Label(
         "解散投票进行中，投票结束后再离座", "A stop vote is in progress: leave when it ends"
     ),

@@ -45,7 +45,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "qingqidui": ("清七对", "one-suit seven pairs"),  # 4 番
     "qinglongqidui": ("清龙七对", "one-suit dragon seven pairs"),  # 5 番
     # the full Chengdu table (option ``full_fans``)
-    "jingoudiao": ("金钩钓", "golden hook (four melds, single wait)"),  # 2 番
+    "jingoudiao": ("金钩钓", "golden hook (four exposed melds, single wait)"),  # 2 番
     "daiyaojiu": ("带幺九", "terminals in every set"),  # 2 番
     "jiangqidui": ("将七对", "seven pairs of 2-5-8"),  # 4 番
     "qingjingoudiao": ("清金钩钓", "one-suit golden hook"),  # 4 番
