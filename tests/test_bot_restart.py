@@ -28,6 +28,8 @@ from .bot_support import (
     play_hand,
     press,
     quiet,
+    run_timer_settled,
+    seated_and_dealt,
     service,
     until_hands,
 )
@@ -417,3 +419,29 @@ async def test_a_kill_between_a_hands_end_and_what_follows_is_made_good(
         assert [h.number for h in await svc.storage.table_hands(tid)] == [1, 2, 3, 4]
         final = tg.bot_messages(group)[-1]
         assert "Final summary" in (final.text or "") and "hands played: 4" in (final.text or "")
+
+
+async def test_a_restart_leaves_a_lobby_that_waits_for_the_hosts_start(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The other side of the last test: a lobby without a ready phase because nobody was seated when the
+    ready timer ran out waits for the host's Start; a restart does not start a ready phase for it (which
+    would deal the player who sat down since, on auto-play, without a Start)."""
+    clock = Clock()
+    db = tmp_path / "bot.db"
+    alice, bob = tg.add_user("Alice", started=True), tg.add_user("Bob", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, db, clock, seed_base=300) as app:
+        svc = service(app)
+        tid = await seated_and_dealt(tg, app, group, alice, ())
+        await until_hands(app, svc, clock, tid, tg, 1)
+        lobby = await lobby_message(tg, group, tid, "y")
+        assert await press(tg, alice, lobby, f"L|{tid}|l") == "You left the table"
+        await run_timer_settled(app, svc, clock, tid, tg)  # the ready timer, nobody seated: no deal
+        assert await press(tg, bob, lobby, f"L|{tid}|j") == "You're seated"
+        rt = svc.tables[tid]
+        assert rt.settings.ready_until is None and not rt.playing
+    async with bot_running(tg, db, clock, seed_base=300) as app:
+        svc = service(app)
+        rt = svc.tables[tid]
+        assert rt.settings.ready_until is None and not rt.playing and svc.timers.deadline(tid) is None

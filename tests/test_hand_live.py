@@ -14,9 +14,9 @@ from .fake_telegram import FakeTelegramServer
 # What a table keeps between hands. A field added to TableRuntime must be added here on purpose: if it
 # belongs to one hand, it goes into HandLive instead.
 TABLE_SCOPED = {
-    "table", "settings", "seats", "options", "hand", "lock", "result_due", "summary", "summaries", "vote_dms",
-    "last_code", "setting_open", "waiting_dm", "dm_noted", "totals", "next_dealer", "hands_played", "closed",
-    "hand_lines",
+    "table", "settings", "seats", "options", "hand", "lock", "result_due", "summary", "summaries",
+    "restored_due", "vote_dms", "last_code", "setting_open", "waiting_dm", "dm_noted", "totals",
+    "next_dealer", "hands_played", "closed", "hand_lines",
 }  # fmt: skip
 
 

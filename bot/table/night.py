@@ -81,13 +81,13 @@ class Night:
         hand's final action is committed, if the bot died before doing it - the room whose last hand was
         played closes now (its 大结算), and a room between hands with players seated and no ready phase gets
         one (else nobody could press Ready, and the night waited for the host's Start). The sign of that kill
-        is a last result the group has not seen (``result_due``)."""
+        is a last result the group had not seen when the table was restored (``restored_due``)."""
         if rt.closed or rt.playing or not rt.hands_played:
             return
         rounds = rt.settings.rounds
         if rounds and rt.hands_played >= rounds:
             await self.lobby.close(rt, "the room's last hand was played")
-        elif rt.settings.ready_until is None and rt.result_due and any(u is not None for u in rt.seats):
+        elif rt.settings.ready_until is None and rt.restored_due and any(u is not None for u in rt.seats):
             # its last hand's result never reached the group: the kill came between the hand's end and its
             # ready phase (a lobby that waits for the host's Start, nobody having been seated, is left so)
             await self._ready_phase(rt, self.clock() + rt.settings.ready_s)

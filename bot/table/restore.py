@@ -159,6 +159,7 @@ async def _lobby(storage: Storage, rt: TableRuntime, present: Presenter, done: l
     that restarts in a row cannot keep the result and its Ready from the group - and then the hand's last
     picture again, in place."""
     due, final = await _last_result(storage, rt, present, done)
+    rt.restored_due = due
     present.show_lobby(rt, fresh=due)
     _show_final(rt, present, final, group=due)
 

@@ -210,6 +210,9 @@ class TableRuntime:
     hand_lines: dict[int, str] = field(default_factory=dict)  # hand id -> its result in one line, while due
     summary: str = ""  # the last hand's result, shown above the lobby until the next hand starts
     summaries: dict[str, str] = field(default_factory=dict)  # … in each language, for the Mini App's lobby
+    # restored between hands with the last hand's result not yet shown to the group: the bot stopped right
+    # after the hand ended, maybe before its ready phase or the room's close (Night.resume)
+    restored_due: bool = False
     vote_dms: set[int] = field(default_factory=set)  # players asked in private in the stop vote in progress
     last_code: str = (
         ""  # the public code of the last hand whose result is above the lobby (its shuffle check)
