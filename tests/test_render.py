@@ -552,3 +552,23 @@ def test_a_claimed_discard_is_no_longer_the_last_discard() -> None:
                 assert line not in " ".join(render.context_lines(obs, "en", names))
                 return
     raise AssertionError("no claim in 60 hands")
+
+
+def test_a_turn_that_must_throw_the_void_suit_says_so() -> None:
+    """docs/rules/sichuan.md (定缺): while a player holds tiles of the suit he chose to void, only those may
+    be thrown; his panel (and the Mini App, which dims the others) says why, not just "discard a tile"."""
+    rs = get_variant("sichuan")
+    rngs = [random.Random(i) for i in range(4)]
+    for seed in range(20):
+        state = new_hand(rs, seed)
+        while state.phase != Phase.ENDED:
+            seat = to_act(state)[0]
+            obs = observe(state, seat)
+            thrown = {a.tile for a in obs.legal if a.act == Act.DISCARD}
+            if obs.phase == Phase.TURN and thrown and len(thrown) < len(set(obs.hand)):
+                if not any(a.act in (Act.WIN, Act.KONG) for a in obs.legal):
+                    void = render.choice_text(rs, obs.seats[seat].choice or "", "zh")
+                    assert render.prompt(obs, "zh") == f"轮到你：先打完定缺那门的牌（{void}）"
+                    return
+            state, _ = apply(state, ai.choose(obs, rngs[seat], "easy"))
+    raise AssertionError("no turn restricted to the void suit in 20 hands")

@@ -516,10 +516,12 @@ class Cluster:
             rt.hand.recent.extend([*kept.recent, *caught.recent])
             rt.hand.notes.update(kept.notes)
             rt.hand.dm_lost |= kept.dm_lost
-        if not quiet:  # a dead worker's table: what its death cut off between a hand's end and what follows
-            await svc.night.resume(rt)
-            if not rt.closed:
-                svc.night.arm(rt)
+        # what a dead worker's death cut off between a hand's end and what follows (a live worker ends a hand
+        # and begins its ready phase under one lock: its tables never look so), whether this worker picked
+        # the table up at its start or a press brought it in first
+        await svc.night.resume(rt)
+        if not quiet and not rt.closed:
+            svc.night.arm(rt)
 
     async def _caught_up(self, rt: TableRuntime) -> _Caught | None:
         """The table as stored, its hand in progress brought to the current version by applying only the

@@ -511,6 +511,11 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
         if any(a.act == Act.WIN for a in obs.legal) and obs.drawn is not None:
             return tr("prompt.haidi.win", lang, tile=tile_label(obs.drawn, lang))
         return tr("prompt.haidi", lang)
+    return _turn_prompt(obs, lang)
+
+
+def _turn_prompt(obs: Observation, lang: str) -> str:
+    """What a seat is asked on its turn: to discard (its void suit first, 定缺), or to win or kong instead."""
     if obs.seats[obs.seat].locked:
         return tr("prompt.locked.won" if obs.seats[obs.seat].wins else "prompt.locked", lang)
     extra = []
@@ -520,6 +525,11 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
         extra.append(tr("prompt.kong", lang))
     if extra:
         return tr("prompt.turn.more", lang, what=" / ".join(extra))
+    me = obs.seats[obs.seat]
+    thrown = {a.tile for a in obs.legal if a.act == Act.DISCARD and a.tile is not None}
+    void = "msp".find(me.choice) if me.choice and len(me.choice) == 1 else -1  # 定缺's suit (m s p order)
+    if void >= 0 and thrown and len(thrown) < len(set(obs.hand)) and all(t // 9 == void for t in thrown):
+        return tr("prompt.turn.void", lang, void=choice_text(_variant(obs), me.choice or "", lang))
     return tr("prompt.turn", lang)
 
 

@@ -111,6 +111,9 @@ CATALOGUE: dict[str, Label] = {
     # prompts
     "prompt.turn": Label("轮到你：打一张牌", "Your turn: discard a tile"),
     "prompt.turn.more": Label("轮到你：打一张牌，或 {what}", "Your turn: discard a tile, or {what}"),
+    "prompt.turn.void": Label(
+        "轮到你：先打完定缺那门的牌（{void}）", "Your turn: your void suit's tiles go first ({void})"
+    ),
     "prompt.win": Label("胡", "win"),
     "prompt.kong": Label("杠", "kong"),
     "prompt.locked": Label("手牌已锁定（开杠）", "your hand is locked (kong opened)"),
