@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.table.feed import Decision, HandView, LobbyView
 from bot.table.vote import VoteView
-from bot.text import render
+from bot.text import render, texts
 from engine import Act, Observation, Phase, get_variant
 
 TILES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh"  # tile 0..33 (1m..9m, 1s..9s, 1p..9p, 东南西北白发中)
@@ -103,7 +103,7 @@ def _decision(obs: Observation, d: Decision, lang: str, names: tuple[str, ...]) 
     chat panel's question: 海底 and its risk, 飘 / 加锤 / 定缺 explained, a claim's tile)."""
     dec: dict[str, Any] = {"hid": d.hand_id, "since": d.since, "dl": round(d.deadline, 1)}
     ask = render.prompt(obs, lang, list(names))
-    if ask:
+    if ask and ask != texts.t("prompt.turn", lang):  # a plain turn: the page says how to discard
         dec["ask"] = ask
     if d.pick:
         dec.update(_pick(obs, d))

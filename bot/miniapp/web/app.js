@@ -492,8 +492,8 @@ function renderActions(f) {
         return;
     }
     const acts = dec.acts || [];
-    if (dec.ask && !acts.some((a) => a[0] === "discard"))
-        box.appendChild(el("div", "hint ask", dec.ask));
+    if (dec.ask)
+        box.appendChild(el("div", "hint ask", dec.ask)); // a claim, a choice, or a turn with a reason
     acts.forEach((a, i) => {
         if (a[0] === "discard")
             return;

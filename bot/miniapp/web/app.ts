@@ -602,7 +602,7 @@ function renderActions(f: HandF): void {
     return;
   }
   const acts = dec.acts || [];
-  if (dec.ask && !acts.some((a) => a[0] === "discard")) box.appendChild(el("div", "hint ask", dec.ask));
+  if (dec.ask) box.appendChild(el("div", "hint ask", dec.ask)); // a claim, a choice, or a turn with a reason
   acts.forEach((a, i) => {
     if (a[0] === "discard") return;
     const kind = a[0] === "win" ? "win" : a[0] === "pass" ? "pass" : "claim";
