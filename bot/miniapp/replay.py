@@ -19,7 +19,6 @@ from bot.table.feed import HandView
 from bot.table.runtime import TableRuntime
 from bot.table.service import TableService
 from bot.text import nightview, render, views
-from bot.text.texts import ai_name
 from storage import StorageError
 
 MAX_STEPS = 400
@@ -71,23 +70,10 @@ async def final(service: TableService, rt: TableRuntime, lang: str) -> str | Non
         rows = await service.storage.table_stats(rt.id)
     except StorageError:
         return None
-    hands = sorted({r.hand_id for r in rows})
-    if not hands:
+    if not rows:
         return None
-    seats_of: dict[int, list[int | None]] = {}
-    for r in rows:
-        seats = seats_of.setdefault(r.hand_id, [])
-        seats.extend([None] * (r.seat + 1 - len(seats)))
-        seats[r.seat] = r.user_id
-    users = {r.user_id for r in rows if r.user_id is not None}
-    missing = [u for u in users if u not in service.people.names]
+    missing = {r.user_id for r in rows if r.user_id is not None and r.user_id not in service.people.names}
     if missing:
         await service.people.load(missing)
-    names: dict[str, str] = {f"u{u}": service.people.name(u) for u in users}
-    for seats in seats_of.values():
-        for seat, u in enumerate(seats):
-            if u is None:
-                names.setdefault(f"ai{seat}", ai_name(seat, lang))
-    players = nightview.night_totals(rows, names)
     stopped = not (rt.settings.rounds and rt.hands_played >= rt.settings.rounds)
-    return nightview.final_text(rt.variant, rt.id, len(hands), players, stopped, lang)
+    return nightview.room_final(rt.variant, rt.id, rows, service.people.name, stopped, lang)

@@ -24,7 +24,7 @@ from bot.table.lobby import Lobby, room_part
 from bot.table.present import Presenter, post_of
 from bot.table.runtime import FinishedHand, Reply, TableRuntime, Tables, TimerPort
 from bot.text import nightview
-from bot.text.texts import ai_name, t
+from bot.text.texts import t
 from storage import Post, Storage, StorageError
 
 log = logging.getLogger(__name__)
@@ -156,23 +156,11 @@ class Night:
             body += "\n\n" + t("final.reopen", lang)
             await self.present.send_posts(rt, [post_of(rt.chat_id, body, kb.reopen_keyboard(rt.id, lang))])
             return
-        seats_of: dict[int, list[int | None]] = {}
-        for r in rows:
-            seats = seats_of.setdefault(r.hand_id, [])
-            seats.extend([None] * (r.seat + 1 - len(seats)))
-            seats[r.seat] = r.user_id
         users = {r.user_id for r in rows if r.user_id is not None}
         await self.people.load(u for u in users if u not in self.people.names)
-        rs = rt.variant
 
         def text(lang: str) -> str:
-            names: dict[str, str] = {f"u{u}": self.people.name(u) for u in users}
-            for seats in seats_of.values():  # AI seats as the hands named them: by seat (ai_name)
-                for seat, u in enumerate(seats):
-                    if u is None:
-                        names.setdefault(f"ai{seat}", ai_name(seat, lang))
-            players = nightview.night_totals(rows, names)
-            return nightview.final_text(rs, rt.id, len(hands), players, stopped, lang)
+            return nightview.room_final(rt.variant, rt.id, rows, self.people.name, stopped, lang)
 
         lang = self.people.table_lang(rt)
         body = text(lang) + "\n\n" + t("final.reopen", lang)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import engine
 from bot.text import render
-from bot.text.texts import t
+from bot.text.texts import ai_name, t
 from engine.verify import commitment
 from storage import Hand, SeatStats, TableSettings
 
@@ -183,6 +183,26 @@ def night_totals(rows: Sequence[SeatStats], names: Mapping[str, str]) -> list[Pl
         if r.best_value is not None and (p.best_value is None or r.best_value > p.best_value):
             p.best, p.best_value = r.best, r.best_value
     return sorted(out.values(), key=lambda p: (-p.points, -p.wins, p.key))
+
+
+def room_final(
+    rs: engine.Variant,
+    table_id: int,
+    rows: Sequence[SeatStats],
+    name_of: Callable[[int], str],
+    stopped: bool,
+    lang: str,
+) -> str:
+    """The 大结算 of a room from its hands' seat rows: the players by name (``name_of``: their names loaded),
+    the AI seats by their seat, as the hands named them (``ai_name``)."""
+    names = {
+        f"u{r.user_id}" if r.user_id is not None else f"ai{r.seat}": (
+            name_of(r.user_id) if r.user_id is not None else ai_name(r.seat, lang)
+        )
+        for r in rows
+    }
+    hands = len({r.hand_id for r in rows})
+    return final_text(rs, table_id, hands, night_totals(rows, names), stopped, lang)
 
 
 def final_text(
