@@ -375,15 +375,22 @@ class Play:
 
     async def back(self, rt: TableRuntime, seat: int, user_id: int, lang: str) -> Reply:
         """Under the table's lock: ``seat`` (on auto-play in the hand in play) plays for himself again."""
+        if not await self._off_auto(rt, seat):
+            return Reply(t("ans.error", lang), alert=True)
+        rt.live.dm_lost.discard(user_id)
+        await self.resume(rt)  # he pressed it on his panel: that panel is edited
+        return Reply(t("ans.back", lang), ok=True)
+
+    async def _off_auto(self, rt: TableRuntime, seat: int) -> bool:
+        """Under the table's lock: ``seat``'s auto-play switched off, stored, and the note of the moves made
+        for him dropped; False if it could not be stored (he stays on auto-play)."""
         try:
             await self.set_auto(rt, seat, False)
         except StorageError as e:
             log.warning("table %s: auto-play not switched off: %s", rt.id, e)
-            return Reply(t("ans.error", lang), alert=True)
-        rt.live.dm_lost.discard(user_id)
+            return False
         rt.live.notes.pop(seat, None)
-        await self.resume(rt)  # he pressed it on his panel: that panel is edited
-        return Reply(t("ans.back", lang), ok=True)
+        return True
 
     async def go_auto(self, table_id: int, user_id: int) -> Reply:
         """托管 by choice (the panel's button, the Mini App): the bot plays for him from now on, as after two
@@ -455,11 +462,7 @@ class Play:
                     continue
                 rt.live.dm_lost.discard(user_id)
                 if seat in rt.live.auto:
-                    try:
-                        await self.set_auto(rt, seat, False)
-                        rt.live.notes.pop(seat, None)
-                    except StorageError as e:
-                        log.warning("table %s: auto-play not switched off: %s", rt.id, e)
+                    await self._off_auto(rt, seat)
                 await self.resume(rt, fresh_seats={seat})
                 back += 1
         return back

@@ -39,6 +39,7 @@ from engine.tiles import (
     NUMBER_ZH,
     SUIT_NAMES_ZH,
     SUITED_KINDS,
+    SUITS,
     parse_tile,
     parse_tiles,
     tile_str,
@@ -527,7 +528,7 @@ def _turn_prompt(obs: Observation, lang: str) -> str:
         return tr("prompt.turn.more", lang, what=" / ".join(extra))
     me = obs.seats[obs.seat]
     thrown = {a.tile for a in obs.legal if a.act == Act.DISCARD and a.tile is not None}
-    void = "msp".find(me.choice) if me.choice and len(me.choice) == 1 else -1  # 定缺's suit (m s p order)
+    void = SUITS.find(me.choice) if me.choice and len(me.choice) == 1 else -1  # 定缺's suit, as the engine
     if void >= 0 and thrown and len(thrown) < len(set(obs.hand)) and all(t // 9 == void for t in thrown):
         return tr("prompt.turn.void", lang, void=choice_text(_variant(obs), me.choice or "", lang))
     return tr("prompt.turn", lang)
