@@ -14,8 +14,10 @@ from telegram.ext import AIORateLimiter, Application
 from bot.messages.presses import GamePress, decode
 from bot.table.service import TableService
 from bot.telegram.app import build_application, running
+from bot.telegram.webhook import WebhookConfig
 
 from .fake_telegram import FakeChat, FakeMessage, FakeTelegramServer, FakeUser
+from .pgcluster import free_port
 
 POLL_TIMEOUT = 10
 T0 = 1_750_000_000.0  # a fixed "now" for the injected clock (a Sunday, 2025-06-15 UTC)
@@ -64,6 +66,12 @@ def make_app(
         seed_fn=seeds(seed_base),
         **kwargs,
     )
+
+
+def loopback_webhook() -> WebhookConfig:
+    """A webhook on a free loopback port: the workers of one bot in a test listen on it together."""
+    port = free_port()
+    return WebhookConfig(f"http://127.0.0.1:{port}/hook", "secret", "127.0.0.1", port)
 
 
 @contextlib.asynccontextmanager

@@ -9,11 +9,11 @@ from typing import Any
 import asyncpg
 
 from bot.telegram.app import running
-from bot.telegram.webhook import WebhookConfig
 
 from .bot_support import (
     Clock,
     lobby_message,
+    loopback_webhook,
     make_app,
     open_table,
     press,
@@ -23,7 +23,6 @@ from .bot_support import (
 )
 from .fake_telegram import FakeTelegramServer
 from .pgcluster import Cluster as PgCluster
-from .pgcluster import free_port
 
 
 async def test_presses_naming_tables_that_never_were_leave_nothing_in_memory(
@@ -32,8 +31,7 @@ async def test_presses_naming_tables_that_never_were_leave_nothing_in_memory(
     """Forged presses naming 200 table ids that never existed are answered "closed", and no worker keeps a
     lock for any of them (each kept one for good: memory any stranger could fill, ~370 bytes a press)."""
     url = await pg_cluster.database()
-    port = free_port()
-    hook = WebhookConfig(f"http://127.0.0.1:{port}/hook", "secret", "127.0.0.1", port)
+    hook = loopback_webhook()
     alice = tg.add_user("Alice", language_code="en", started=True)
     mallory = tg.add_user("Mallory", language_code="en", started=True)
     group = tg.add_group("Mahjong", members=[alice, mallory])
@@ -57,8 +55,7 @@ async def test_a_worker_taking_a_table_over_makes_good_a_kill_between_a_hand_and
     hand ended without its ready phase (the kill came in between: its result never reached the group)
     starts that ready phase, so that Ready works again (``Night.resume`` from bot/telegram/cluster.py)."""
     url = await pg_cluster.database()
-    port = free_port()
-    hook = WebhookConfig(f"http://127.0.0.1:{port}/hook", "secret", "127.0.0.1", port)
+    hook = loopback_webhook()
     clock = Clock()
     alice = tg.add_user("Alice", language_code="en", started=True)
     bob = tg.add_user("Bob", language_code="en", started=True)

@@ -14,13 +14,11 @@ import aiohttp
 
 from bot.miniapp.server import Config, MiniApp
 from bot.telegram.app import running
-from bot.telegram.webhook import WebhookConfig
 
-from .bot_support import Clock, lobby_message, make_app, open_table
+from .bot_support import Clock, lobby_message, loopback_webhook, make_app, open_table
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
 from .miniapp_support import Stream, init_data
 from .pgcluster import Cluster as PgCluster
-from .pgcluster import free_port
 
 
 @asynccontextmanager
@@ -28,8 +26,7 @@ async def _workers(tg: FakeTelegramServer, pg_cluster: PgCluster, n: int) -> Asy
     """``n`` workers (one webhook port, a Mini App port each) and a 长沙 table Alice and Bob were dealt at,
     in a group where Carol is a member too."""
     url = await pg_cluster.database()
-    port = free_port()
-    hook = WebhookConfig(f"http://127.0.0.1:{port}/hook", "secret", "127.0.0.1", port)
+    hook = loopback_webhook()
     clock = Clock()
     alice = tg.add_user("Alice", language_code="en", started=True)
     bob = tg.add_user("Bob", language_code="en", started=True)
