@@ -556,7 +556,7 @@ def test_a_claimed_discard_is_no_longer_the_last_discard() -> None:
 
 def test_a_turn_that_must_throw_the_void_suit_says_so() -> None:
     """docs/rules/sichuan.md §2b.4 (定缺): while a player holds tiles of the suit he chose to void, only those
-    may be thrown; his panel (and the Mini App, which dims the others) says why, not just "discard a tile".""""
+    may be thrown; his panel (and the Mini App, which dims the others) says why, not just "discard a tile"."""
     rs = get_variant("sichuan")
     rngs = [random.Random(i) for i in range(4)]
     for seed in range(20):
