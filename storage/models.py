@@ -143,6 +143,7 @@ class TableSettings:
     ai_level: str | None = None  # the AI seats' strength (bot/ai/levels.py; None: the bot's default)
     vote_yes: tuple[int, ...] = ()  # seats whose player agreed to the vote in progress
     vote_no: tuple[int, ...] = ()  # ... and refused it
+    vote_prompts: tuple[tuple[int, int], ...] = ()  # (seat, message id) of each private prompt of the vote
 
 
 @dataclass(frozen=True, slots=True)

@@ -518,6 +518,13 @@ V13_PRESS_ANSWERS: tuple[str, ...] = (
     "ALTER TABLE updates_seen ADD COLUMN answer TEXT",
 )
 
+V14_VOTE_PROMPTS: tuple[str, ...] = (
+    # Each seat's private prompt of the stop vote in progress (its message id; NULL: none): after a restart,
+    # or on another worker, the prompts are edited as the vote goes on and lose their buttons at its end, as
+    # the group's tally does (``vote_msg``). Portable SQL.
+    "ALTER TABLE table_seats ADD COLUMN vote_prompt BIGINT CHECK (vote_prompt > 0)",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V1_GAME_RECORD,  # v1: tables, players, hands and the action log: enough to replay every hand
     V2_SCORES,  # v2: per-player score rows and their indexes, for period leaderboards and player history
@@ -532,6 +539,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     V11_STOP_VOTE,  # v11: the stop vote in progress (deadline, answers, tally), the room's timeout rule
     V12_AI_LEVEL,  # v12: the AI seats' strength per room
     V13_PRESS_ANSWERS,  # v13: the answer of each press applied, by update id (a press delivered twice)
+    V14_VOTE_PROMPTS,  # v14: each seat's private prompt of the stop vote in progress
 )
 LATEST = len(MIGRATIONS)
 

@@ -103,7 +103,9 @@ def table_from(row: Row) -> Table:
     )
 
 
-def _settings(row: Row, seats: Mapping[str, Iterable[int]]) -> TableSettings:
+def _settings(
+    row: Row, seats: Mapping[str, Iterable[int]], prompts: Iterable[tuple[int, int]] = ()
+) -> TableSettings:
     return TableSettings(
         lang=row[0],
         claim_s=row[1],
@@ -123,6 +125,7 @@ def _settings(row: Row, seats: Mapping[str, Iterable[int]]) -> TableSettings:
         vote_agree=bool(row[15]),
         ai_level=row[16],
         **{key: tuple(sorted(seats.get(key, ()))) for key in _SEAT_SETS},
+        vote_prompts=tuple(sorted(prompts)),
     )
 
 
@@ -131,6 +134,22 @@ def _seat_set(key: str, value: Iterable[Any]) -> tuple[int, ...]:
     if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_SEATS for x in seats):
         raise InvalidInput(f"{key} seats must be seat numbers 0-{MAX_SEATS - 1}, not {value!r}")
     return seats
+
+
+def _vote_prompts(value: Iterable[Any]) -> tuple[tuple[int, int], ...]:
+    """(seat, message id) pairs, one per seat at most."""
+    try:
+        pairs = tuple((seat, mid) for seat, mid in value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"vote_prompts must be (seat, message id) pairs, not {value!r}") from None
+    for seat, mid in pairs:
+        _seat_set("vote_prompts", (seat,))
+        if not isinstance(mid, int) or isinstance(mid, bool) or mid <= 0:
+            raise InvalidInput(f"vote_prompts: not a message id: {mid!r}")
+        check_int64("vote_prompts", mid)
+    if len({seat for seat, _ in pairs}) != len(pairs):
+        raise InvalidInput(f"vote_prompts: one prompt a seat, not {value!r}")
+    return tuple(sorted(pairs))
 
 
 def _seconds(lo: int, hi: int) -> Callable[[str, Any], None]:
@@ -195,6 +214,9 @@ def check_settings(changes: Mapping[str, Any]) -> dict[str, Any]:
         if key in _SEAT_SETS:
             out[key] = _seat_set(key, value)
             continue
+        if key == "vote_prompts":
+            out[key] = _vote_prompts(value)
+            continue
         kind = _SETTING_TYPES.get(key)
         if kind is None:
             raise InvalidInput(f"no table setting {key!r}")
@@ -253,12 +275,16 @@ async def read_settings(db: Db, table_id: int) -> TableSettings:
         )
     )
     sets = {key: [int(r[0]) for r in seats if r[i]] for i, key in enumerate(_SEAT_SETS, 1)}
-    return _settings(rows[0], sets)
+    prompts = await db.execute_fetchall(
+        "SELECT seat, vote_prompt FROM table_seats WHERE table_id = ? AND vote_prompt IS NOT NULL",
+        (table_id,),
+    )
+    return _settings(rows[0], sets, ((int(r[0]), int(r[1])) for r in prompts))
 
 
 async def write_settings(db: Db, table_id: int, values: Mapping[str, Any]) -> None:
     """Checked settings (``check_settings``) into a table's rows; inside the caller's transaction."""
-    cols = [k for k in values if k not in _SEAT_SETS]
+    cols = [k for k in values if k not in _SEAT_SETS and k != "vote_prompts"]
     if cols:
         await db.execute(
             f"UPDATE table_settings SET {', '.join(f'{k} = ?' for k in cols)} WHERE table_id = ?",
@@ -269,6 +295,13 @@ async def write_settings(db: Db, table_id: int, values: Mapping[str, Any]) -> No
             seats = sorted({int(x) for x in values[key]})
             flag = f"CASE WHEN seat IN ({', '.join('?' * len(seats))}) THEN 1 ELSE 0 END" if seats else "0"
             await db.execute(f"UPDATE table_seats SET {key} = {flag} WHERE table_id = ?", (*seats, table_id))
+    if "vote_prompts" in values:  # the whole set: seats not named have none
+        await db.execute("UPDATE table_seats SET vote_prompt = NULL WHERE table_id = ?", (table_id,))
+        for seat, message_id in values["vote_prompts"]:
+            await db.execute(
+                "UPDATE table_seats SET vote_prompt = ? WHERE table_id = ? AND seat = ?",
+                (message_id, table_id, seat),
+            )
 
 
 async def read_bot_state(db: Db, table_id: int) -> tuple[TableSettings, tuple[SeatPlay, ...], dict[int, int]]:
@@ -480,6 +513,19 @@ class Tables(Runner):
                 "INSERT INTO panels (table_id, user_id, message_id) VALUES (?, ?, ?) "
                 "ON CONFLICT (table_id, user_id) DO UPDATE SET message_id = excluded.message_id",
                 (table_id, user_id, message_id),
+            )
+
+        await self._single(run)
+
+    async def set_vote_prompt(self, table_id: int, seat: int, message_id: int) -> None:
+        """The message of a seat's private prompt of the stop vote in progress (edited in place after a
+        restart, or by another worker; ``update_settings(vote_prompts=())`` forgets them all)."""
+        ((seat, message_id),) = _vote_prompts([(seat, message_id)])
+
+        async def run(db: Db) -> None:
+            await db.execute(
+                "UPDATE table_seats SET vote_prompt = ? WHERE table_id = ? AND seat = ?",
+                (message_id, table_id, seat),
             )
 
         await self._single(run)

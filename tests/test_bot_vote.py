@@ -123,6 +123,10 @@ async def test_a_vote_asks_everyone_tallies_in_place_survives_a_restart_and_sile
         )
         carol_prompt = prompts["Carol"]
         assert carol_prompt is not None
+        # her prompt, sent before the restart, says how the vote ended and keeps no button (it kept live
+        # buttons and the old tally when who was asked in private was not stored)
+        shown = tg.message(carol, carol_prompt.message_id)
+        assert "vote passed" in (shown.text or "").lower() and not shown.callback_data
         assert await press(tg, carol, carol_prompt, f"V|{tid}|1|1") == "This table is closed"
 
 

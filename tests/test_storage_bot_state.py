@@ -118,6 +118,25 @@ async def test_panels_are_remembered_per_table_and_player(store: Storage) -> Non
     assert r.panels == {7: 15, 8: 11}
 
 
+async def test_a_stop_votes_private_prompts_are_remembered_per_seat(store: Storage) -> None:
+    """Each seat's private prompt of the stop vote in progress (bot/table/vote.py): stored as it is sent, read
+    back with the settings (a restart, another worker), forgotten all at once when the vote ends."""
+    table = await store.create_table(-100, "changsha", seats=[7, 8, 9, None])
+    await store.update_settings(table.id, vote=1, vote_until=1000.0, vote_yes=(0,))
+    await store.set_vote_prompt(table.id, 1, 20)
+    await store.set_vote_prompt(table.id, 2, 21)
+    await store.set_vote_prompt(table.id, 2, 22)  # sent again (the first one was deleted)
+    (r,) = await store.restore()
+    assert r.settings.vote_prompts == ((1, 20), (2, 22))
+    settings = await store.update_settings(table.id, vote_until=None, vote_yes=(), vote_prompts=())
+    assert settings.vote_prompts == () and (await store.table_settings(table.id)).vote_prompts == ()
+    for bad in ((4, 20), (1, 0), (1, True)):
+        with pytest.raises(InvalidInput):
+            await store.set_vote_prompt(table.id, *bad)
+    with pytest.raises(InvalidInput):
+        await store.update_settings(table.id, vote_prompts=((1, 5), (1, 6)))
+
+
 async def test_a_deal_forgets_the_last_hands_panels(store: Storage) -> None:
     """The new hand's panels are new messages, below the last result: a restart between the deal and their
     sending (a kill) used to edit hand 1's panel, above its result, into hand 2's - no notification, the

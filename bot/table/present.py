@@ -754,6 +754,19 @@ class Presenter:
         for user, message_id in (panels or {}).items():
             self.out.adopt(user, panel_key(rt.id), message_id)
 
+    def adopt_vote_prompts(self, rt: TableRuntime) -> None:
+        """After a restart, or on a worker that takes the table over: the players' private prompts of the
+        stop vote in progress are edited as it goes on, and lose their buttons at its end
+        (``rt.vote_dms``), as the group's tally does."""
+        if rt.settings.vote_until is None or rt.closed:
+            return
+        users = rt.hand_seats()
+        for seat, message_id in rt.settings.vote_prompts:
+            user = users[seat] if seat < len(users) else None
+            if user is not None:
+                self.out.adopt(user, vote_key(rt.id), message_id)
+                rt.vote_dms.add(user)
+
     async def on_message(self, rt: TableRuntime, chat_id: int, key: str, message_id: int) -> None:
         """A live message was sent anew: store its id at once, so that a restart edits it in place. The
         lobby message sent after a hand carries its result: that result is now delivered."""
@@ -798,6 +811,8 @@ class Presenter:
             rt.settings = await self.storage.update_settings(rt.id, lobby_msg=message_id)
         elif key == vote_key(rt.id) and chat_id == rt.chat_id:
             rt.settings = await self.storage.update_settings(rt.id, vote_msg=message_id)
+        elif key == vote_key(rt.id) and chat_id in rt.hand_seats():
+            await self.storage.set_vote_prompt(rt.id, rt.hand_seats().index(chat_id), message_id)
         elif key == panel_key(rt.id) and chat_id > 0:
             await self.storage.set_panel(rt.id, chat_id, message_id)
 

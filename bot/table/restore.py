@@ -109,6 +109,7 @@ async def rebuild(
             await play.resume(rt, fresh_group=True, fresh_seats=set(range(len(r.hand.seats))))
         else:
             await play.resume(rt)
+    present.adopt_vote_prompts(rt)  # by seat: the hand's seats, or the lobby's, as rebuilt
 
 
 def hand_live(hand: Hand, state: engine.State, facts: Facts | None) -> HandLive:

@@ -16,8 +16,9 @@ refuse, and the group watches the tally - as the mahjong apps do it.
 * Stored (``TableSettings``: its number, deadline, who asked, the tally message, each seat's answer), so a
   restart goes on with it: the tally is edited in place, the countdown is the table's timer (with the hand's
   deadlines or the ready phase's, ``Play._arm`` / ``Night.arm``), and a countdown that ended while the bot was
-  down starts again (nobody could answer meanwhile). Who was asked in private is not stored: after a restart
-  their prompts keep their buttons (still valid for the same vote) but are not edited at its end.
+  down starts again (nobody could answer meanwhile). The players' private prompts are stored by seat too
+  (``vote_prompts``): after a restart, or on another worker, they are edited as the vote goes on and lose
+  their buttons at its end.
 """
 
 from __future__ import annotations
@@ -284,7 +285,7 @@ class Votes:
         try:
             rt.settings = await self.storage.update_settings(
                 rt.id, vote=rt.settings.vote + 1, vote_until=self.clock() + VOTE_S, vote_by=user_id,
-                vote_yes=(seat,), vote_no=(),
+                vote_yes=(seat,), vote_no=(), vote_prompts=(),
             )  # fmt: skip
         except StorageError as e:
             log.warning("table %s: stop vote not stored: %s", rt.id, e)
@@ -318,7 +319,7 @@ class Votes:
         final = self._texts(rt, tally(rt), "vote.passed" if passed else "vote.failed", timeout=timeout)
         try:
             rt.settings = await self.storage.update_settings(
-                rt.id, vote_until=None, vote_by=None, vote_yes=(), vote_no=()
+                rt.id, vote_until=None, vote_by=None, vote_yes=(), vote_no=(), vote_prompts=()
             )
         except StorageError as e:
             log.warning("table %s: the stop vote's end not stored: %s", rt.id, e)
