@@ -232,14 +232,15 @@ class MiniApp:
         )
 
     async def _admit(
-        self, user: WebUser, token: object, lang: str, *, act: bool = False
+        self, user: WebUser, token: object, *, act: bool = False
     ) -> tuple[TableRuntime, int | None] | str:
-        """The table and the user's seat there (None: a member who watches), or why not (a text). A worker of
+        """The table and the user's seat there (None: a member who watches), or why not (the key of its text,
+        bot/miniapp/texts.py). A worker of
         several reads a table to show as the database has it (another worker may hold it), and brings in a
         table to move (``act``) as an update would (bot/telegram/cluster.py)."""
         table_id = self.tokens.table(token)
         if table_id is None:
-            return t("app.bad_link", lang)
+            return "app.bad_link"
         rt: TableRuntime | None
         if self.bring_in is not None and act:
             await self.bring_in(table_id)
@@ -250,12 +251,12 @@ class MiniApp:
         else:
             rt = self.service.registry.open(table_id)
         if rt is None or rt.closed:
-            return t("app.closed", lang)
+            return "app.closed"
         seat = rt.seat_of(user.id)
         if seat is None and user.id not in rt.seats:
             status = await self.service.access.status(rt.chat_id, user.id)
             if status not in MEMBER:
-                return t("app.not_member" if status else "app.check_failed", lang)
+                return "app.not_member" if status else "app.check_failed"
         if seat is None and user.id in rt.seats:
             seat = rt.seats.index(user.id)
         return rt, seat
@@ -312,15 +313,13 @@ class MiniApp:
             await _refuse(ws, e.reason, t(key, "zh") + "\n" + t(key, "en"))
             return None
         lang = self._lang(user)
-        admitted = await self._admit(user, req["t"], lang)
+        admitted = await self._admit(user, req["t"])
         if isinstance(admitted, str):
-            final = (
-                await self._closed_final(user, req["t"], lang) if admitted == t("app.closed", lang) else None
-            )
+            final = await self._closed_final(user, req["t"], lang) if admitted == "app.closed" else None
             if final is not None:  # a player back after his room closed sees its 大结算, not just "closed"
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await ws.send_str(protocol.dumps({"k": "final", "text": final}))
-            await _refuse(ws, "refused", admitted)
+            await _refuse(ws, "refused", t(admitted, lang))
             return None
         rt, seat = admitted
         conn = Conn(next(self._keys), ws, user.id, rt.id, lang, seat, member_at=self.clock())
@@ -479,9 +478,9 @@ class MiniApp:
                 {"ok": False, "why": e.reason, "text": t(key, "zh") + "\n" + t(key, "en")}, status=403
             )
         lang = self._lang(user)
-        admitted = await self._admit(user, token, lang, act=True)
+        admitted = await self._admit(user, token, act=True)
         if isinstance(admitted, str):
-            return web.json_response({"ok": False, "text": admitted}, status=403)
+            return web.json_response({"ok": False, "text": t(admitted, lang)}, status=403)
         rt, _ = admitted
         reply = await self._do(rt, user, req)
         return web.json_response({"ok": reply.ok, "text": reply.text})
