@@ -63,6 +63,26 @@ class Observation:
 COPIES = 4  # of each tile kind
 
 
+def still_revealed(ps: PublicSeat) -> list[int]:
+    """The tiles a seat showed at the deal (起手小胡, ``revealed``) that are still in its hand: less those it
+    has thrown or melded since."""
+    if not ps.revealed:
+        return []
+    gone = [0] * NUM_KINDS
+    for t in ps.discards:
+        gone[t] += 1
+    for m in ps.melds:
+        for t in m.tiles:
+            gone[t] += 1
+    left = []
+    for t in ps.revealed:
+        if gone[t]:
+            gone[t] -= 1
+        else:
+            left.append(t)
+    return left
+
+
 def unseen(obs: Observation) -> list[int]:
     """Copies of each tile kind the seat of ``obs`` cannot see, each tile counted once: four of each kind
     less its own hand, every river, every meld shown (its own concealed kongs too), each other seat's hand
@@ -87,17 +107,8 @@ def unseen(obs: Observation) -> list[int]:
             for t in ps.hand:
                 seen[t] += 1
         elif ps.revealed:
-            gone = [0] * NUM_KINDS  # of this seat's own, already counted: its river and its melds
-            for t in ps.discards:
-                gone[t] += 1
-            for m in ps.melds:
-                for t in m.tiles:
-                    gone[t] += 1
-            for t in ps.revealed:
-                if gone[t]:
-                    gone[t] -= 1
-                else:
-                    seen[t] += 1
+            for t in still_revealed(ps):  # the rest of them are in its river or melds: counted above
+                seen[t] += 1
     for t in obs.kong_tiles:
         seen[t] += 1
     tile = obs.claim_tile

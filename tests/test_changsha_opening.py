@@ -4,9 +4,14 @@ Seat 0 deals; seat 1 holds the opening hand, the others junk. 底分 10, no bird
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from engine import Act, Phase, State, observe, parse_tiles, parse_tiles_ordered, to_act
+from bot.miniapp import protocol
+from bot.table.feed import HandView
+from engine import Act, Observation, Phase, State, observe, parse_tiles, parse_tiles_ordered, to_act
+from engine.observe import still_revealed
 
 from .changsha_helpers import JUNK, deal
 from .dealing import act, discard, last_settlement, legal, paid
@@ -151,3 +156,30 @@ def test_no_opening_hand_no_opening_phase() -> None:
     """Only a hand holding an opening hand is asked: otherwise the dealer discards at once."""
     state = deal([JUNK[0] + "3s", JUNK[1], JUNK[2], "135789m1379s147p"], openings=True)
     assert state.phase == Phase.TURN and to_act(state) == (0,)
+
+
+def test_the_shown_tiles_stay_face_up_while_in_hand() -> None:
+    """docs/rules/changsha.md §6: a declared 起手小胡 is shown to the table. The others see its tiles face up
+    beside the hidden rest - in the picture, the text and the Mini App (which named the hand only) - until
+    they leave the hand: one thrown is no longer shown there (``still_revealed``)."""
+    state = act(opening_deal(SIXI), 1, Act.OPENING, detail="sixi")
+    while state.phase == Phase.OPENING:
+        state = act(state, to_act(state)[0], Act.PASS)
+    view = observe(state, 2)
+    assert still_revealed(view.seats[1]) == list(parse_tiles("5555m"))
+    frame = json.loads(protocol.frame(_view(view)))
+    assert frame["seats"][1]["r"] == protocol.tiles(parse_tiles("5555m")) and frame["seats"][1]["n"] == 13
+    assert "r" not in frame["seats"][2]  # his own hand: not "shown"
+    state = discard(state, 0, "3s")
+    while state.phase == Phase.CLAIM:
+        state = act(state, to_act(state)[0], Act.PASS)
+    state = discard(state, 1, "5m")
+    view = observe(state, 2)
+    assert still_revealed(view.seats[1]) == list(parse_tiles("555m"))
+    frame = json.loads(protocol.frame(_view(view)))
+    assert frame["seats"][1]["r"] == protocol.tiles(parse_tiles("555m"))
+
+
+def _view(obs: Observation) -> HandView:
+    names = ("A", "B", "C", "D")
+    return HandView(1, 1, 1, "changsha", "长沙", "zh", obs.seat, obs, names, frozenset(), None, None, ())

@@ -19,6 +19,7 @@ from bot.table.feed import Decision, HandView, LobbyView
 from bot.table.vote import VoteView
 from bot.text import render, texts
 from engine import Act, Observation, Phase, get_variant
+from engine.observe import still_revealed
 
 TILES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh"  # tile 0..33 (1m..9m, 1s..9s, 1p..9p, 东南西北白发中)
 MAX_FRAME_IN = 2048  # bytes of one request from a page
@@ -48,8 +49,9 @@ def _seat(obs: Observation, i: int, lang: str) -> dict[str, Any]:
         out["c"] = render.choice_text(get_variant(obs.variant), ps.choice, lang)
     if ps.declared:  # 起手小胡 declared, by name: 四喜 + 六六顺
         out["dec"] = render.hand_names(get_variant(obs.variant), ps.declared, lang)
-    if ps.revealed:
-        out["r"] = tiles(ps.revealed)
+    shown = still_revealed(ps)[: ps.hand_size]  # 起手小胡's tiles, face up while they are in his hand
+    if shown and ps.hand is None:
+        out["r"] = tiles(shown)
     if ps.won:
         out["won"] = 1
     if ps.wins:

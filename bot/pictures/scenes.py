@@ -34,7 +34,7 @@ from bot.pictures.layout import (
 )
 from engine import Act, Observation, Phase
 from engine.melds import Meld
-from engine.observe import PublicSeat
+from engine.observe import PublicSeat, still_revealed
 from engine.state import SettleKind, Settlement
 
 WIDTH = 800
@@ -547,13 +547,9 @@ def _river(b: Builder, obs: Observation, seat: int, pos: str, console_x: int, co
 
 
 def _still_revealed(ps: PublicSeat) -> list[int]:
-    """The tiles a seat showed at the deal (起手小胡) that can still be in its hand: less those it has
-    discarded since, and never more than it holds (a picture never draws more tiles than a hand has)."""
-    left = list(ps.revealed)
-    for t in ps.discards:
-        if t in left:
-            left.remove(t)
-    return left[: ps.hand_size]
+    """The tiles a seat showed at the deal (起手小胡) still in its hand, never more than it holds (a picture
+    never draws more tiles than a hand has)."""
+    return still_revealed(ps)[: ps.hand_size]
 
 
 def _edge_seat(

@@ -318,8 +318,13 @@ function seatEl(f, seat, pos) {
                 row.appendChild(tileEl(t, "xs"));
         }
         else {
-            row.appendChild(tileEl(null, "xs"));
-            row.appendChild(el("span", "count", "×" + s.n));
+            const shown = s.r ? tileList(s.r) : []; // 起手小胡's tiles, face up while they are in his hand
+            for (const t of shown)
+                row.appendChild(tileEl(t, "xs", "shown"));
+            if (s.n > shown.length) {
+                row.appendChild(tileEl(null, "xs"));
+                row.appendChild(el("span", "count", "×" + (s.n - shown.length)));
+            }
         }
         box.appendChild(row);
         box.appendChild(meldsEl(s.m, s.ck || 0, "xs"));

@@ -26,7 +26,7 @@ interface SeatF {
   h?: string;
   c?: string;
   dec?: string; // 起手小胡 declared, by name
-  r?: string;
+  r?: string; // its 起手小胡 tiles still in his hand, shown face up
   won?: number;
   w?: number;
   lk?: number;
@@ -435,8 +435,12 @@ function seatEl(f: HandF, seat: number, pos: string): void {
     if (s.h) {
       for (const t of tileList(s.h)) row.appendChild(tileEl(t, "xs"));
     } else {
-      row.appendChild(tileEl(null, "xs"));
-      row.appendChild(el("span", "count", "×" + s.n));
+      const shown = s.r ? tileList(s.r) : []; // 起手小胡's tiles, face up while they are in his hand
+      for (const t of shown) row.appendChild(tileEl(t, "xs", "shown"));
+      if (s.n > shown.length) {
+        row.appendChild(tileEl(null, "xs"));
+        row.appendChild(el("span", "count", "×" + (s.n - shown.length)));
+      }
     }
     box.appendChild(row);
     box.appendChild(meldsEl(s.m, s.ck || 0, "xs"));
