@@ -459,6 +459,13 @@ async def test_an_ai_seat_keeps_its_name_all_night(tg: FakeTelegramServer, tmp_p
         # Bob sits down between hands (seat 2, played by AI 2 in hand 1)
         lobby2 = await lobby_message(tg, group, tid, "y")
         assert await press(tg, bob, lobby2, f"L|{tid}|j") == "You're seated"
+        # he leaves and sits down again: the seat he left is the AI's at the next deal, and the lobby says
+        # so as the Mini App's does (it said "(empty)")
+        assert await press(tg, bob, lobby2, f"L|{tid}|l") == "You left the table"
+        await tg.wait_idle()
+        text = tg.message(group, lobby2.message_id).text or ""
+        assert all(f"🤖 AI {i}" in text for i in (2, 3, 4)) and "(empty)" not in text, text
+        assert await press(tg, bob, lobby2, f"L|{tid}|j") == "You're seated"
         await until_hands(app, svc, clock, tid, tg, 4)
         assert tid not in svc.tables
         hands = await svc.storage.table_hands(tid)

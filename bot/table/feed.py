@@ -36,7 +36,7 @@ from bot.table.runtime import TableRuntime, Tables
 from bot.table.settings import ai_level_label
 from bot.table.vote import VoteView, vote_view
 from bot.text import render, views
-from bot.text.texts import ai_name, t
+from bot.text.texts import t
 from engine import Action, Observation, Phase, observe
 from storage import Storage, StorageError
 
@@ -282,14 +282,7 @@ class Feed:
 
     def lobby_view(self, rt: TableRuntime, seat: int | None, lang: str, user_id: int = 0) -> LobbyView:
         present = self.present
-        labels = []
-        for i, user in enumerate(rt.seats):
-            if user is not None:
-                labels.append(present.people.name(user))
-            elif i in rt.settings.ai or rt.hands_played:
-                labels.append(ai_name(i, lang))
-            else:
-                labels.append("")
+        labels = [label for label, _ in present.lobby_seats(rt, lang)]
         return LobbyView(
             table_id=rt.id,
             variant=rt.table.variant,

@@ -189,16 +189,24 @@ class Presenter:
 
     # ------------------------------------------------------------------ the lobby (group)
 
-    def _seat_labels(self, rt: TableRuntime, lang: str) -> list[str]:
+    def lobby_seats(self, rt: TableRuntime, lang: str) -> list[tuple[str, bool]]:
+        """The lobby's seats for every channel: each one's label and whether an AI plays it - a player's
+        name; the AI's (电脑3) on a seat given to an AI, or on any empty one once the room has played a hand
+        (the next deal fills it); an empty seat's label is ""."""
         out = []
         for i, user in enumerate(rt.seats):
             if user is not None:
-                out.append(self.people.name(user))
-            elif i in rt.settings.ai:
-                out.append("🤖 " + ai_name(i, lang))
+                out.append((self.people.name(user), False))
+            elif i in rt.settings.ai or rt.hands_played:
+                out.append((ai_name(i, lang), True))
             else:
-                out.append(t("lobby.empty", lang))
+                out.append(("", False))
         return out
+
+    def _seat_labels(self, rt: TableRuntime, lang: str) -> list[str]:
+        """The group lobby's seats: 🤖 marks an AI seat."""
+        empty = t("lobby.empty", lang)
+        return ["🤖 " + label if ai else label or empty for label, ai in self.lobby_seats(rt, lang)]
 
     def lobby_content(self, rt: TableRuntime) -> tuple[str, Keyboard]:
         lang = self.people.table_lang(rt)
