@@ -254,3 +254,34 @@ async def test_a_restart_mid_hand_resumes_both_pages(tg: FakeTelegramServer, tmp
             moved = await tap_through(pages, never, most=2)
             assert sum(moved.values()) >= 1 and rt.state.version > version
     assert taps
+
+
+async def test_a_declared_opening_hand_is_shown_face_up(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """docs/rules/changsha.md §6: AI 3 declares a 起手小胡 at the deal (seed 7) and shows its tiles. Both pages
+    draw them face up on its seat beside its hidden tiles (the page named the hand only), with its mark."""
+    clock = Clock()
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("王小明", language_code="zh-hans", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=7, miniapp=config()) as app:
+        async with chromium() as browser:
+            web: MiniApp = app.bot_data["miniapp"]
+            tid = await seat_two(tg, group, alice, bob, "changsha", app)
+            token = web.tokens.token(tid)
+            pages = []
+            for user in (alice, bob):
+                _, page = await open_page(browser, web, init_data(tg, user, auth_date=clock.now), token)
+                pages.append(page)
+                await page.wait_for_function("document.body.dataset.view === 'lobby'")
+            tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+            rt = service(app).tables[tid]
+            await tg.wait_for(lambda _: rt.state is not None and bool(rt.state.seats[2].revealed))
+            assert rt.state is not None
+            want = len(rt.state.seats[2].revealed)
+            for page, mark in zip(pages, ("declared ", "起手 "), strict=True):
+                await page.wait_for_function(
+                    "(n) => document.querySelectorAll('.seat .hidden-hand .tile.shown').length === n", arg=want
+                )
+                seat = page.locator(".seat", has=page.locator(".hidden-hand .tile.shown"))
+                assert any(m.startswith(mark) for m in await seat.locator(".mark").all_inner_texts())
+            await shot(pages[1], "changsha-opening")
