@@ -257,8 +257,9 @@ async def test_a_restart_mid_hand_resumes_both_pages(tg: FakeTelegramServer, tmp
 
 
 async def test_a_declared_opening_hand_is_shown_face_up(tg: FakeTelegramServer, tmp_path: Path) -> None:
-    """docs/rules/changsha.md §6: AI 3 declares a 起手小胡 at the deal (seed 7) and shows its tiles. Both pages
-    draw them face up on its seat beside its hidden tiles (the page named the hand only), with its mark."""
+    """docs/rules/changsha.md §6: AI 3 declares a 起手小胡 at the deal (seed 7) and shows its tiles. Both
+    pages draw them face up on its seat beside its hidden tiles (the page named the hand only), with its
+    mark."""
     clock = Clock()
     alice = tg.add_user("Alice", language_code="en", started=True)
     bob = tg.add_user("王小明", language_code="zh-hans", started=True)
@@ -279,9 +280,8 @@ async def test_a_declared_opening_hand_is_shown_face_up(tg: FakeTelegramServer, 
             assert rt.state is not None
             want = len(rt.state.seats[2].revealed)
             for page, mark in zip(pages, ("declared ", "起手 "), strict=True):
-                await page.wait_for_function(
-                    "(n) => document.querySelectorAll('.seat .hidden-hand .tile.shown').length === n", arg=want
-                )
+                shown = "document.querySelectorAll('.seat .hidden-hand .tile.shown').length"
+                await page.wait_for_function(f"(n) => {shown} === n", arg=want)
                 seat = page.locator(".seat", has=page.locator(".hidden-hand .tile.shown"))
                 assert any(m.startswith(mark) for m in await seat.locator(".mark").all_inner_texts())
             await shot(pages[1], "changsha-opening")
