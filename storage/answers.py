@@ -5,9 +5,11 @@ webhook's 200). A bot killed after a press was applied and before that confirmat
 again after its restart; the decision it answered is closed by then, so the press would be told "out of
 date" although it was applied. So the answer (``✔ Discard 3m``) is written with the update id in the
 transaction of the action (``Storage.log_action``'s ``answer``), and a second delivery is answered with it
-(``press_answer``). The rows live in v10's ``updates_seen`` (the workers of a PostgreSQL cluster record
-every update applied there, in the same transaction; one process records only presses) and are pruned
-after a day (``prune_answers``): Telegram keeps an update no longer.
+(``press_answer``). The rows live in v10's ``updates_seen``: the workers of a PostgreSQL cluster record
+every update applied there, in the same transaction; one process records every update it handled as well
+(``mark_seen``, once handled: a button's with its answer), so that a second delivery of a lobby press or
+a command changes nothing either (``update_seen``). They are pruned after a day (``prune_answers``):
+Telegram keeps an update no longer.
 """
 
 from __future__ import annotations
@@ -57,6 +59,35 @@ class Answers(Runner):
             return str(v) if v is not None else None
 
         return await self._single(run)
+
+    async def update_seen(self, update_id: int) -> str | None:
+        """Whether update ``update_id`` was recorded as handled: the answer its press got ("" for none), or
+        None (not recorded here, or forgotten)."""
+        check_int64("update_id", update_id)
+
+        async def run(db: Db) -> str | None:
+            rows = list(
+                await db.execute_fetchall("SELECT answer FROM updates_seen WHERE update_id = ?", (update_id,))
+            )
+            return (rows[0][0] or "") if rows else None
+
+        return await self._single(run)
+
+    async def mark_seen(self, update_id: int, answer: str | None = None) -> None:
+        """Record update ``update_id`` as handled, with the answer its press got (a record already there,
+        a move's, is kept)."""
+        check_int64("update_id", update_id)
+        params = answer_params(PressAnswer(update_id, answer), self._now()) if answer else None
+        now = self._now()
+
+        async def run(db: Db) -> None:
+            await db.execute(
+                "INSERT INTO updates_seen (update_id, seen, answer) VALUES (?, ?, ?) "
+                "ON CONFLICT (update_id) DO NOTHING",
+                params or (update_id, now, None),
+            )
+
+        await self._single(run)
 
     async def last_update(self) -> int:
         """The highest update id recorded (0: none): an update with a higher id is not a second delivery."""

@@ -32,9 +32,10 @@ CHUNK = 40
 
 
 def db_snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table of the database (read-only, beside the bot's own connection). Of the
-    players' panels only who has one: a seated player who asks for his hand again (/hand, the group's "my
-    hand" button; legal, and among the commands sent) gets it in a new message, whose id is stored."""
+    """Every row of every table of the database (read-only, beside the bot's own connection) but the
+    record of the updates handled. Of the players' panels only who has one: a seated player who asks for
+    his hand again (/hand, the group's "my hand" button; legal, and among the commands sent) gets it in a
+    new message, whose id is stored."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         names = [
@@ -42,6 +43,7 @@ def db_snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
         ]
         out = {n: sorted(con.execute(f'SELECT * FROM "{n}"').fetchall(), key=repr) for n in names}
         out["panels"] = sorted(con.execute("SELECT table_id, user_id FROM panels").fetchall())
+        del out["updates_seen"]  # every update handled is recorded (a second delivery changes nothing)
         out["user_version"] = [tuple(con.execute("PRAGMA user_version").fetchone())]
         return out
     finally:

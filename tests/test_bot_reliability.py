@@ -16,16 +16,31 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.messages import keyboards as kb
 from bot.table.present import post_of
+from bot.telegram.app import running
 from bot.text.fit import MAX_TEXT
 from bot.text.texts import clean
 from storage import HandReplay, Storage
 
-from .bot_support import Clock, Player, bot_running, lobby_message, open_table, quiet, service, until_hands
+from .bot_support import (
+    Clock,
+    Player,
+    bot_running,
+    command,
+    lobby_message,
+    loopback_webhook,
+    make_app,
+    open_table,
+    press,
+    quiet,
+    service,
+    until_hands,
+)
 from .fake_telegram import (
     CHANNEL_BOT,
     DEFAULT_TOKEN,
@@ -284,6 +299,43 @@ async def test_a_press_applied_before_a_kill_is_answered_with_what_it_did(
         assert len((await _replay(db, hand)).actions) >= actions  # the hand went on, nothing twice
         record = await _replay(db, hand)
         assert len({a.version for a in record.actions}) == len(record.actions)
+
+
+async def test_an_update_delivered_again_is_applied_once(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """Telegram delivers an update again when the answer to it got lost (the webhook's) or the bot stopped
+    before confirming it. Only a game press was recorded with its move: any other press ran its route
+    again (the host's one "+AI" added two AI seats) and a command again (an admin's /stop, delivered after
+    the group opened a new table, closed the new one). Now one process records every update it handled."""
+    db = tmp_path / "bot.db"
+    alice = tg.add_user("Alice", started=True)
+    group = tg.add_group("Mahjong", members=[alice], admins=[alice])
+
+    def update_of(match: Callable[[dict[str, Any]], bool]) -> int:
+        [update] = [u for u in tg.updates if match(u)]
+        return int(update["update_id"])
+
+    app = make_app(tg, db, Clock())
+    async with running(app, webhook=loopback_webhook()):
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        lobby = await lobby_message(tg, group, tid, "a")
+        assert await press(tg, alice, lobby, f"L|{tid}|a") == "OK"
+        await quiet(app, tg)
+        plus_ai = update_of(lambda u: u.get("callback_query", {}).get("data") == f"L|{tid}|a")
+        tg.redeliver(plus_ai)  # its webhook answer was lost
+        await quiet(app, tg)
+        assert len(svc.tables[tid].settings.ai) == 1, "one press applied twice"
+        assert "stopped" in (await command(tg, alice, group, "/stop")).lower()
+        await quiet(app, tg)
+        stop = update_of(lambda u: u.get("message", {}).get("text") == "/stop")
+        tid2, _ = await open_table(tg, alice, group, "changsha")
+    tg.redeliver(plus_ai)  # … and after a restart, with the /stop, as the getUpdates offset goes
+    tg.redeliver(stop)
+    async with bot_running(tg, db, Clock()) as app:
+        svc = service(app)
+        await quiet(app, tg)
+        assert tid2 in svc.tables and not svc.tables[tid2].closed, "an old /stop closed the new table"
 
 
 async def _replay(db: Path, hand: int) -> HandReplay:

@@ -141,3 +141,21 @@ async def test_a_press_answer_is_written_with_its_action_and_pruned_after_a_day(
     assert await store.press_answer(41) == "✔ Discard 3m"
     await store.prune_answers(keep=-1)  # as if a day had passed
     assert await store.press_answer(41) is None and await store.last_update() == 0
+
+
+async def test_every_update_handled_is_recorded_once(store: Storage) -> None:
+    """One process records every update it handled (bot/table/service.py ``handled``): a press with its
+    answer, anything else without one; a record already there (a move's, written with the move) is kept."""
+    table = await store.create_table(-100, "changsha", seats=[7, None, None, None])
+    hand, state = await store.start_hand(table.id, 5, 0)
+    (a1, s1) = play_out(state, 1)[0]
+    await store.log_action(hand.id, a1, s1.version, answer=PressAnswer(41, "✔ Discard 3m"))
+    assert await store.update_seen(40) is None
+    await store.mark_seen(40)  # a command
+    await store.mark_seen(41, "✔ OK")  # recorded with its move already: kept
+    await store.mark_seen(43, "You're seated")
+    seen = [await store.update_seen(u) for u in (40, 41, 42, 43)]
+    assert seen == ["", "✔ Discard 3m", None, "You're seated"]
+    assert await store.last_update() == 43
+    await store.prune_answers(keep=-1)
+    assert await store.update_seen(40) is None and await store.last_update() == 0

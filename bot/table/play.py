@@ -242,7 +242,7 @@ class Play:
     ) -> Reply:
         """A game button: action ``index`` of the presser's decision ``decision`` of hand ``hand_id``. Its
         answer is stored with the action, by ``update_id`` (the update that carried the press): delivered
-        again after a restart, the press is answered with what it did (``TableService.answered``)."""
+        again after a restart, the press is answered with what it did (``TableService.delivered_again``)."""
         rt = self.tables.open(table_id)
         lang = self.people.dm_lang(user_id)
         if rt is None:

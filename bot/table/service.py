@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Reply", "TableRuntime", "TableService", "Who"]
 
-PRUNE_ANSWERS = 5_000  # press answers stored between two prunes of those a day old (``answered``)
+PRUNE_ANSWERS = 5_000  # updates recorded between two prunes of those a day old (``handled``)
 
 
 class TableService:
@@ -115,9 +115,10 @@ class TableService:
             self.registry, storage, self.people, self.present, self.lobbies, self.play, self.night, clock
         )
         self.history = History(storage, self.people, self.access)
-        self._top_update = 0  # the highest update id stored or seen (``answered``)
-        self._answers = 0  # press answers stored since the last prune
-        self.answers_again = True  # False: the caller answers presses delivered twice (workers of several)
+        self._top_update = 0  # the highest update id stored or seen (``delivered_again``)
+        self._handling: set[int] = set()  # updates being handled, not recorded yet (``handled``)
+        self._answers = 0  # updates recorded since the last prune
+        self.once = True  # False: the workers of a cluster apply each update once (bot/telegram/cluster.py)
 
     @property
     def actions(self) -> int:
@@ -217,28 +218,60 @@ class TableService:
         update_id: int | None = None,
     ) -> Reply:
         reply = await self.play.press(table_id, user_id, hand_id, decision, index, update_id)
-        self._answers += reply.ok and update_id is not None
-        if self._answers >= PRUNE_ANSWERS:  # the stored answers of a day ago go, now and then
+        if reply.ok and update_id is not None and update_id in self._handling:
+            self._handling.discard(update_id)  # recorded with its action, with its answer
+            await self._counted()
+        return reply
+
+    # ------------------------------------------------------------------ each update applied once
+    #
+    # Telegram delivers an update again until the bot confirms it (the webhook's answer, the next
+    # getUpdates): a restart in between, or a webhook answer lost, brings it twice. One process records each
+    # update it handled (``updates_seen``: a button's with the answer it got, a move's in the move's own
+    # transaction), and a second delivery changes nothing; a press is answered again with what it did. (The
+    # workers of a cluster record it in the table's transaction: bot/telegram/cluster.py.)
+
+    async def delivered_again(self, update_id: int) -> str | None:
+        """Whether update ``update_id`` was handled before, or is being handled: the answer its press got
+        ("" for none) if so; None for a first delivery, which is then being handled until ``handled``.
+        Telegram's update ids grow, so only an id not above the highest one seen (recorded before the start,
+        or seen since) can be a second delivery; only those cost a read."""
+        if update_id in self._handling:
+            return ""
+        if update_id > self._top_update:
+            self._top_update = update_id
+        else:
+            try:
+                done = await self.storage.update_seen(update_id)
+            except StorageError as e:
+                log.warning("whether an update was applied not read (handled as new): %s", e)
+                done = None
+            if done is not None:
+                return done
+        self._handling.add(update_id)
+        return None
+
+    async def handled(self, update_id: int, answer: str | None = None) -> None:
+        """Update ``update_id`` is handled (``answer``: what its press was told): recorded, unless it was
+        with its move or is not one of this process's to record (a second delivery, a cluster's)."""
+        if update_id not in self._handling:
+            return
+        self._handling.discard(update_id)
+        try:
+            await self.storage.mark_seen(update_id, answer)
+        except StorageError as e:
+            log.warning("an update handled not recorded: %s", e)
+            return
+        await self._counted()
+
+    async def _counted(self) -> None:
+        self._answers += 1
+        if self._answers >= PRUNE_ANSWERS:  # the records of a day ago go, now and then
             self._answers = 0
             try:
                 await self.storage.prune_answers()
             except StorageError as e:
-                log.warning("press answers not pruned: %s", e)
-        return reply
-
-    async def answered(self, update_id: int) -> str | None:
-        """The answer a press got when it was applied, if update ``update_id`` is a second delivery of it (a
-        restart before the update was confirmed): answered with what it did, not "out of date". Telegram's
-        update ids grow, so only an id not above the highest one seen (stored before the start, or seen
-        since) can be one; only those cost a read."""
-        if update_id > self._top_update or not self.answers_again:
-            self._top_update = max(self._top_update, update_id)
-            return None
-        try:
-            return await self.storage.press_answer(update_id)
-        except StorageError as e:
-            log.warning("a press's stored answer not read: %s", e)
-            return None
+                log.warning("updates handled not pruned: %s", e)
 
     async def pick(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
         return await self.play.pick(table_id, user_id, hand_id, decision, index)
@@ -306,7 +339,7 @@ class TableService:
             await self.storage.derive_pending()
         except StorageError as e:
             log.warning("hand facts not derived: %s", e)
-        try:  # presses Telegram may deliver again (``answered``); those of more than a day ago it will not
+        try:  # updates Telegram may deliver again (``delivered_again``); not those of more than a day ago
             await self.storage.prune_answers()
             self._top_update = await self.storage.last_update()
         except StorageError as e:

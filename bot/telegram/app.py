@@ -331,7 +331,7 @@ def build_application(
             await painter.start()
         if cluster is not None:
             cluster.service, cluster.outbox = service, outbox
-            service.answers_again = False  # a press delivered twice is answered before any handler runs
+            service.once = False  # an update delivered twice is caught in its table's transaction
             cluster.limiter = limiter if isinstance(limiter, AIORateLimiter) else None
             install_cluster(app, cluster)
             if restore:  # tables are loaded when an update or a deadline needs them; the upkeep shows

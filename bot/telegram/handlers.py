@@ -1,8 +1,9 @@
 """PTB handlers: parse the update, call the table service, answer. Nothing here knows the rules.
 
 Every button press gets exactly one short callback answer, whatever happens (a foreign, stale or unknown
-press is answered and changes nothing; a press applied before a restart and delivered again gets the answer
-it had, ``TableService.answered``); its data is read by one typed decoder (``keyboards.decode``).
+press is answered and changes nothing); an update Telegram delivers again changes nothing, and a press
+gets the answer it had (``first_delivery``, ``TableService.delivered_again``). A press's data is read by
+one typed decoder (``keyboards.decode``).
 Commands run from new messages only: an edited message never runs one, channel posts are ignored. What a
 user typed is cleaned and capped before it is stored (names) or quoted back (``texts.clean``), and every
 command gets a reply. Handlers run concurrently; the service serialises per table.
@@ -18,7 +19,15 @@ from typing import Any, TypeVar
 
 from telegram import Bot, CallbackQuery, Chat, ChatMember, InputFile, Message, Update, User
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
+from telegram.ext import (
+    Application,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    TypeHandler,
+    filters,
+)
 
 import engine
 from bot.members.access import MemberProbe
@@ -694,16 +703,39 @@ def _route(kind: type[P], route: Route[P]) -> Callable[[Update, Context], Corout
             press = kind.parse(query.data) if isinstance(query.data, str) else None
             if press is not None and c.user.is_bot:  # Telegram passes no bot's presses: a forged update
                 reply = Reply(t("ans.no_bots", lang_of(c.user.language_code)))  # seats, hosts: persons
-            elif press is not None and (done := await svc.answered(update.update_id)) is not None:
-                reply = Reply(done)  # applied before a restart, delivered again: what it did
             elif press is not None:
                 reply = await route(c, press)
         finally:
+            await svc.handled(update.update_id, reply.text)  # first: delivered again after a kill, gets this
             await answer(query, reply)
         for step in c.after:
             await step()
 
     return handler
+
+
+async def first_delivery(update: object, context: Context) -> None:
+    """Before any other handler (one bot process): an update Telegram delivers again (a restart before it
+    was confirmed, a webhook answer lost) is not handled twice; a press is answered again with what it did
+    (``TableService.delivered_again``). The workers of a cluster check in the table's transaction."""
+    svc = context.bot_data.get("service")
+    if not isinstance(update, Update) or not isinstance(svc, TableService) or not svc.once:
+        return
+    done = await svc.delivered_again(update.update_id)
+    if done is None:
+        return
+    query = update.callback_query
+    if query is not None:
+        await answer(query, Reply(done or t("ans.stale", svc.dm_lang(query.from_user.id))))
+    raise ApplicationHandlerStop
+
+
+async def handled(update: object, context: Context) -> None:
+    """After every other handler (one bot process): the update is recorded as handled (a press's handler
+    records it with its answer)."""
+    svc = context.bot_data.get("service")
+    if isinstance(update, Update) and isinstance(svc, TableService):
+        await svc.handled(update.update_id)
 
 
 async def on_unknown_button(update: Update, context: Context) -> None:
@@ -782,4 +814,11 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     for kind, route in ROUTES.items():
         app.add_handler(CallbackQueryHandler(_route(kind, route), pattern=kind.pattern()))
     app.add_handler(CallbackQueryHandler(on_unknown_button))
+    # each update handled once: checked before everything (lifecycle's handlers are in group -1), recorded
+    # after everything
+    app.add_handler(TypeHandler(Update, first_delivery), group=-3)
+    app.add_handler(TypeHandler(Update, handled), group=HANDLED_GROUP)
     app.add_error_handler(on_error)
+
+
+HANDLED_GROUP = 1_000  # after every other group
