@@ -296,7 +296,10 @@ class Play:
         rt: TableRuntime, user_id: int, hand_id: int, decision: int, lang: str
     ) -> tuple[int, Pending, State] | Reply:
         """The presser's seat, his open decision ``decision`` of hand ``hand_id`` and the state (under the
-        table's lock), or the answer to a press that is not his or out of date."""
+        table's lock), or the answer to a press that is not his or out of date (or on a table that closed
+        while the press waited for its lock)."""
+        if rt.closed:
+            return Reply(t("ans.closed", lang))
         seat = rt.seat_of(user_id)
         if seat is None:
             return Reply(t("ans.not_seated", lang))
@@ -314,7 +317,7 @@ class Play:
         if rt is None:
             return
         async with rt.lock:
-            if rt.playing:  # (a worker of several may find the hand over once it holds the lock)
+            if rt.playing and not rt.closed:  # (the hand may be over once it holds the lock)
                 await self.resume(rt)
 
     async def on_due(self, table_id: int) -> None:
@@ -323,7 +326,7 @@ class Play:
         if rt is None:
             return
         async with rt.lock:
-            if rt.state is None:
+            if rt.state is None or rt.closed:  # closed while it waited for the lock: nothing to play
                 return
             now = self.clock()
             for seat, p in rt.live.pending.items():  # ten seconds left: his panel says so, once
@@ -367,6 +370,8 @@ class Play:
             return Reply(t("ans.closed", lang))
         async with rt.lock:
             seat = rt.seat_of(user_id)
+            if rt.closed:
+                return Reply(t("ans.closed", lang))
             if seat is None or not rt.playing:
                 return Reply(t("ans.not_seated", lang))
             if seat not in rt.live.auto:
@@ -401,6 +406,8 @@ class Play:
             return Reply(t("ans.closed", lang))
         async with rt.lock:
             seat = rt.seat_of(user_id)
+            if rt.closed:
+                return Reply(t("ans.closed", lang))
             if seat is None or not rt.playing:
                 return Reply(t("ans.not_seated", lang))
             if seat in rt.live.auto:
@@ -422,7 +429,7 @@ class Play:
                 continue
             async with rt.lock:
                 seat = rt.seat_of(user_id)
-                if seat is None or not rt.playing:
+                if seat is None or not rt.playing or rt.closed:
                     continue
                 rt.live.dm_lost.discard(user_id)
                 self.present.publish_seat(rt, seat, fresh=True)
@@ -434,7 +441,7 @@ class Play:
         for rt in self.tables:
             async with rt.lock:
                 seat = rt.seat_of(user_id)
-                if seat is None or not rt.playing or user_id in rt.live.dm_lost:
+                if seat is None or not rt.playing or rt.closed or user_id in rt.live.dm_lost:
                     continue
                 rt.live.dm_lost.add(user_id)
                 note = [self.present.dm_lost_post(rt, user_id, self.present.deep_link(f"b{rt.id}"))]
@@ -458,7 +465,7 @@ class Play:
         for rt in self.tables:
             async with rt.lock:
                 seat = rt.seat_of(user_id)
-                if seat is None or not rt.playing:
+                if seat is None or not rt.playing or rt.closed:
                     continue
                 rt.live.dm_lost.discard(user_id)
                 if seat in rt.live.auto:
