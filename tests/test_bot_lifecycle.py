@@ -30,6 +30,7 @@ from .bot_support import (
     open_table,
     play_hand,
     quiet,
+    seated_and_dealt,
     service,
 )
 from .fake_telegram import FakeChat, FakeTelegramServer, FakeUser
@@ -131,6 +132,29 @@ async def test_a_player_who_blocks_the_bot_goes_on_auto_play(tg: FakeTelegramSer
         told = t("note.dm_lost", "en", name="Alice").split("(")[0]
         assert sum(told in (m.text or "") for m in tg.bot_messages(group)) == 1
         assert await svc.storage.unsent_posts(tid) == []
+
+
+async def test_the_come_back_link_of_one_table_leaves_another_alone(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The link the group gets when a player's private chat is lost (``/start b<table>``) brings him back at
+    that table. It took him off auto-play at every table: 托管 he chose at another group's table too."""
+    async with bot_running(tg, tmp_path / "bot.db") as app:
+        svc = service(app)
+        alice, bob, carol = (tg.add_user(n, started=True) for n in ("Alice", "Bob", "Carol"))
+        one = tg.add_group("One", members=[alice, bob])
+        two = tg.add_group("Two", members=[alice, carol])
+        t1 = await seated_and_dealt(tg, app, one, alice, [bob])
+        t2 = await seated_and_dealt(tg, app, two, carol, [alice])
+        await quiet(app, tg)
+        assert (await svc.auto_play(t1, alice.id)).ok  # 托管 at table 1, chosen
+        assert (await svc.auto_play(t2, alice.id)).ok  # … and at table 2 (as a lost private chat does)
+        await quiet(app, tg)
+        s1, s2 = svc.tables[t1].seat_of(alice.id), svc.tables[t2].seat_of(alice.id)
+        tg.send_text(alice, None, f"/start b{t2}")
+        await quiet(app, tg)
+        assert s1 in svc.tables[t1].live.auto and s2 not in svc.tables[t2].live.auto
+        assert any(m.text == "Welcome back!" for m in tg.bot_messages(alice))
 
 
 async def test_a_result_cut_off_by_a_stop_is_delivered_once_after_restart(

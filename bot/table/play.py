@@ -457,12 +457,14 @@ class Play:
                     await self.present.queue_posts(rt.id)
                 await self.resume(rt)
 
-    async def come_back(self, user_id: int) -> int:
+    async def come_back(self, user_id: int, table_id: int | None = None) -> int:
         """/start in private from a seated player: he is back - reachable again, off auto-play (whether a lost
         private chat, his timeouts or 托管 put him on it: the answer says "Welcome back", and he plays) - and
-        gets fresh panels; returns how many tables."""
+        gets fresh panels, at every table or at ``table_id`` only; returns how many tables."""
         back = 0
         for rt in self.tables:
+            if table_id is not None and rt.id != table_id:
+                continue
             async with rt.lock:
                 seat = rt.seat_of(user_id)
                 if seat is None or not rt.playing or rt.closed:

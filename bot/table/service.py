@@ -329,7 +329,11 @@ class TableService:
             reply = await self.lobbies.join(rt.id, user_id, from_dm=True, who=who)
             if reply.ok:  # pressed Join, then Start
                 return reply.text
-        back = await self.play.come_back(user_id)
+        # the link posted when his private chat was lost names its table: back there only (托管 he chose at
+        # another table stays); a plain /start is back at every table
+        digits = payload[1:]
+        named = payload[:1] == "b" and digits.isascii() and digits.isdigit() and len(digits) <= 15
+        back = await self.play.come_back(user_id, int(digits) if named else None)
         return t("ans.back", lang) if back else t("dm.welcome", lang)
 
     # ------------------------------------------------------------------ restart, outbox bookkeeping
