@@ -55,6 +55,32 @@ async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
         assert "Bob" in text and "open a private chat with the bot" not in text
 
 
+async def test_a_plain_start_seats_him_at_every_table_he_pressed_join_at(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Bob pressed Join in two groups before he had a private chat, then opened it with a plain /start (not
+    a group's link): he is seated at both, told so in one reply (he was seated at the first only)."""
+    alice, carol = tg.add_user("Alice", started=True), tg.add_user("Carol", started=True)
+    bob = tg.add_user("Bob")  # never opened a private chat with the bot
+    groups = [tg.add_group("One", members=[alice, bob]), tg.add_group("Two", members=[carol, bob])]
+    async with bot_running(tg, tmp_path / "bot.db") as app:
+        svc = service(app)
+        tids = []
+        for host, group in zip((alice, carol), groups, strict=True):
+            tid, _ = await open_table(tg, host, group, "changsha")
+            await tg.wait_for(lambda _, h=host, t=tid: h.id in svc.tables[t].seats)
+            lobby = await lobby_message(tg, group, tid, "j")
+            query = tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+            await tg.wait_for(lambda _, q=query: q.answered)
+            tids.append(tid)
+        assert all(bob.id in svc.tables[t].waiting_dm for t in tids)
+        tg.send_text(bob, None, "/start")
+        await tg.wait_for(lambda _: all(bob.id in svc.tables[t].seats for t in tids), what="seated at both")
+        await tg.wait_idle()
+        [joined] = tg.calls_to("sendMessage", chat_id=bob.id, ok=True)
+        assert all(f"table #{t}" in joined.params["text"] for t in tids), joined.params["text"]
+
+
 async def test_creator_without_dm_is_told_in_the_group(tg: FakeTelegramServer, tmp_path: Path) -> None:
     carol = tg.add_user("Carol", language_code="zh-hans")
     group = tg.add_group("麻将", members=[carol])

@@ -325,10 +325,13 @@ class TableService:
             if not reply.ok and reply.text != t("ans.already", lang):
                 return t("dm.join_failed", lang, tid=tid, why=reply.text)
             return reply.text if reply.ok else t("ans.already", lang)
+        seated = []  # pressed Join (in one group or several) before he had a private chat, then Start
         for rt in [rt for rt in self.registry if user_id in rt.waiting_dm]:
             reply = await self.lobbies.join(rt.id, user_id, from_dm=True, who=who)
-            if reply.ok:  # pressed Join, then Start
-                return reply.text
+            if reply.ok:
+                seated.append(reply.text)
+        if seated:
+            return "\n\n".join(seated)
         # the link posted when his private chat was lost names its table: back there only (托管 he chose at
         # another table stays); a plain /start is back at every table
         digits = payload[1:]
