@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Page
+from playwright.async_api import Browser, Page
 
 from bot.miniapp.server import Config, MiniApp
 
@@ -88,6 +88,19 @@ async def shot(page: Page, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+async def signed_in(
+    browser: Browser, app: Any, tg: FakeTelegramServer, clock: Clock, tid: int, users: Sequence[FakeUser]
+) -> list[Page]:
+    """A page of table ``tid`` for each of ``users``, signed in now (opened from the table's button)."""
+    web: MiniApp = app.bot_data["miniapp"]
+    token = web.tokens.token(tid)
+    pages = []
+    for user in users:
+        _, page = await open_page(browser, web, init_data(tg, user, auth_date=clock.now), token)
+        pages.append(page)
+    return pages
 
 
 # `make test` plays two variants whole (the claim-and-kong one and the one with 换三张 and 定缺); `make soak`
@@ -219,13 +232,8 @@ async def test_a_restart_mid_hand_resumes_both_pages(tg: FakeTelegramServer, tmp
     db = tmp_path / "bot.db"
     async with chromium() as browser:
         async with bot_running(tg, db, clock, miniapp=cfg) as app:
-            web: MiniApp = app.bot_data["miniapp"]
             tid = await seat_two(tg, group, alice, bob, "changsha", app)
-            token = web.tokens.token(tid)
-            pages = []
-            for user in (alice, bob):
-                _, page = await open_page(browser, web, init_data(tg, user, auth_date=clock.now), token)
-                pages.append(page)
+            pages = await signed_in(browser, app, tg, clock, tid, (alice, bob))
             # the lobby says who takes the two empty seats: AI players of the room's strength (docs/ai.md);
             # Alice reads English, Bob Chinese
             empty = ["empty · AI player (Expert)", "空位 · 开局补电脑（高手）"]
@@ -266,13 +274,9 @@ async def test_a_declared_opening_hand_is_shown_face_up(tg: FakeTelegramServer, 
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=7, miniapp=config()) as app:
         async with chromium() as browser:
-            web: MiniApp = app.bot_data["miniapp"]
             tid = await seat_two(tg, group, alice, bob, "changsha", app)
-            token = web.tokens.token(tid)
-            pages = []
-            for user in (alice, bob):
-                _, page = await open_page(browser, web, init_data(tg, user, auth_date=clock.now), token)
-                pages.append(page)
+            pages = await signed_in(browser, app, tg, clock, tid, (alice, bob))
+            for page in pages:
                 await page.wait_for_function("document.body.dataset.view === 'lobby'")
             tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
             rt = service(app).tables[tid]
