@@ -307,7 +307,7 @@ def test_settlement_names_birds_and_deltas() -> None:
     zh = render.settlement_view(obs, s, "zh", names)
     en = render.settlement_view(obs, s, "en", names)
     assert "胡牌：B 清一色 + 豪华七小对×2" in zh
-    assert "Win: B one suit + luxury seven pairs×2" in en
+    assert "Win: B, one suit + luxury seven pairs×2" in en
     target = names[(dealer + 0) % 4]
     assert f"1m 一万→{target}" in zh
     assert "A 付给 B：24（清一色 6 + 豪华七小对 6 = 12 · 底分 ×1 · 中鸟1只 ×2 = 24）" in zh

@@ -186,7 +186,7 @@ CATALOGUE: dict[str, Label] = {
     "prompt.choose.suit": Label("{suit} {n} 张", "{suit} {n}"),
     # settlement
     "settle.opening": Label("{label}：{name} {hands}", "{label}: {name} {hands}"),
-    "settle.win": Label("胡牌：{name} {hands}", "Win: {name} {hands}"),
+    "settle.win": Label("胡牌：{name} {hands}", "Win: {name}, {hands}"),
     "settle.for": Label("按 {name} 的 {hands} 计", "counted as {name}'s {hands}"),
     "settle.kong": Label("杠分：{name} {kong}", "Kong money: {name}, {kong}"),
     "settle.draw": Label("流局结算", "Drawn-hand settlement"),
