@@ -11,7 +11,8 @@ claim pause (``MAHJONG_CLAIM_PAUSE=0`` unless the environment sets it: with the 
 * actions confirmed vs logged: a press answered "✔" whose action is not in the log is *lost*; a player's
   logged decision that no press explains is *doubled* (applied twice, or made up)
 * hands that do not replay through the engine to their stored state and result
-* results not delivered: a finished hand whose "Hand N is over" never reached its group
+* results not delivered: a finished hand whose result ("Hand N is over", or its line in one summary of the
+  results the kills held back) never reached its group
 * private results not delivered: a player of a finished hand who never got its result in private (a row of
   the database's outbox, written with the hand's final action); private results sent twice are counted too:
   at most one per kill may be (a kill after Telegram took one and before its row was deleted: docs/deploy.md)
@@ -152,6 +153,16 @@ def start_bot(
     env["MAHJONG_DISPLAY"] = display
     env.setdefault("MAHJONG_CLAIM_PAUSE", "0")  # hands at the scripted players' pace (docs/security.md)
     return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=log, stderr=log)
+
+
+def shows_result(text: str, number: int) -> bool:
+    """Whether a group message shows hand ``number``'s result: its own ("Hand N is over"), or its line in
+    one summary of several hands (results that kills held back)."""
+    if t("note.result_title", LANG, n=number) in text:
+        return True
+    backlog = t("note.backlog", LANG, k=0).split("0")[0]
+    line = t("note.hand_line", LANG, n=number, how="", deltas="").split("·")[0] + "·"
+    return backlog in text and any(x.startswith(line) for x in text.split("\n"))
 
 
 async def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> int | None:
@@ -304,9 +315,8 @@ async def check(tg: FakeTelegramServer, soak: Soak, db: Path) -> dict[str, Any]:
                 if not (hand.finished and hand.result and "deltas" in hand.result):
                     continue
                 out["finished hands"] += 1
-                title = t("note.result_title", LANG, n=hand.number)
                 msgs = tg.bot_messages(g.chat)
-                shown = [m for m in msgs if any(title in (v.text or "") for v in m.versions)]
+                shown = [m for m in msgs if any(shows_result(v.text or "", hand.number) for v in m.versions)]
                 if not shown or not hand.result_delivered:
                     out["results not delivered"] += 1
                 out["duplicate group messages"] += max(0, len(shown) - 1)
