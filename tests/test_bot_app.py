@@ -48,6 +48,26 @@ def test_dotenv_settings_as_if_exported(tmp_path: Path) -> None:
     assert load_env_file({}, tmp_path / "missing") == []
 
 
+def test_dotenv_comments_after_a_value_are_not_part_of_it(tmp_path: Path) -> None:
+    """docs/deploy.md's webhook lines end in comments; pasted into .env, the comment became part of the value
+    (WEBHOOK_LISTEN="127.0.0.1   # where…": the bot stopped). A # inside quotes, or not after a space,
+    stays."""
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "WEBHOOK_URL=https://bot.example/hook   # Telegram posts here\nWEBHOOK_SECRET=   # empty: made up\n"
+        "WEBHOOK_LISTEN='127.0.0.1 # not a comment'  # a comment\nMAHJONG_DB=/srv/a#b.db\n",
+        encoding="utf-8",
+    )
+    env: dict[str, str] = {}
+    load_env_file(env, env_file)
+    assert env == {
+        "WEBHOOK_URL": "https://bot.example/hook",
+        "WEBHOOK_SECRET": "",
+        "WEBHOOK_LISTEN": "127.0.0.1 # not a comment",
+        "MAHJONG_DB": "/srv/a#b.db",
+    }
+
+
 def test_claim_pause_from_environment() -> None:
     """MAHJONG_CLAIM_PAUSE (docs/security.md): unset is the room default; whole seconds 0-60, else a clear
     stop at start rather than a refused table later."""

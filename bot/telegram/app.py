@@ -21,6 +21,7 @@ import contextlib
 import gc
 import logging
 import os
+import re
 import signal
 import sys
 import threading
@@ -52,7 +53,7 @@ from bot.text.texts import t
 from storage import MAX_PAUSE_S, OpenError, Storage, StorageError
 from storage.changes import TableChanges, channel_for
 from storage.lock import AlreadyRunning, DatabaseLock
-from storage.postgres import PgStorage
+from storage.postgres import PgStorage, redact
 from storage.store import is_postgres_url
 
 log = logging.getLogger(__name__)
@@ -77,17 +78,23 @@ LAZY_INTERVAL = 3.0  # a panel that only follows the table is edited at most thi
 
 
 def read_env_file(dotenv: str | os.PathLike[str] = ".env") -> dict[str, str]:
-    """A ``.env`` file's KEY=VALUE lines (``export`` and quotes allowed, comments skipped; the first line of
-    a key counts); empty when there is no file."""
+    """A ``.env`` file's KEY=VALUE lines (``export`` and quotes allowed, comment lines skipped, and a comment
+    after an unquoted value: ``KEY=value  # why``; the first line of a key counts); empty when there is no
+    file."""
     path = Path(dotenv)
     if not path.is_file():
         return {}
     found: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
-        key, sep, value = line.strip().removeprefix("export ").partition("=")
-        key = key.strip()
-        if sep and not key.startswith("#"):
-            found.setdefault(key, value.strip().strip('"').strip("'"))
+        key, sep, raw = line.strip().removeprefix("export ").partition("=")
+        key, value = key.strip(), raw.strip()
+        if not sep or key.startswith("#"):
+            continue
+        if value[:1] in ("'", '"') and value[1:].find(value[0]) >= 0:  # a quoted value: as quoted
+            value = value[1 : 1 + value[1:].find(value[0])]
+        else:  # unquoted: up to a comment (a # after white space, as shells and python-dotenv read it)
+            value = re.split(r"(?:^\s+|\s)#", raw, maxsplit=1)[0].strip()
+        found.setdefault(key, value)
     return found
 
 
@@ -573,7 +580,7 @@ def main(db_path: str | None = None) -> int:
         handler.setFormatter(formatter)
         handler.addFilter(not_a_failed_start)
     configure_logging()
-    path = db_path or os.environ.get("MAHJONG_DB", "mahjong.db")
+    path = db_path or os.environ.get("MAHJONG_DB", "").strip() or "mahjong.db"  # set but empty: the default
     # A local Bot API server (https://github.com/tdlib/telegram-bot-api) or a test double; default Telegram's.
     base_url = os.environ.get("TELEGRAM_BASE_URL") or None
     try:
@@ -592,7 +599,7 @@ def main(db_path: str | None = None) -> int:
     except OSError as e:  # the lock file beside the database cannot be made (a read-only directory)
         print(f"not starting: {e}", file=sys.stderr)
         return 5
-    log.info("starting the bot (database %s)", path)
+    log.info("starting the bot (database %s)", redact(path) if is_postgres_url(path) else path)
     try:
         webhook = webhook_from_env(token)
         if webhook is None:
