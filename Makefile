@@ -42,14 +42,16 @@ postgres:
 
 # The pictures draw players' names in any script (Chinese, Latin, Cyrillic) with a CJK font found through
 # fontconfig (bot/pictures/fonts.py): Debian's fonts-wqy-microhei (1.6 MB; fonts-noto-cjk is 56 MB), installed
-# here once when no font covering Chinese is found. Without one the pictures draw ASCII names only.
+# here once when no font covering Chinese is found. Without one the pictures draw ASCII names only: where it
+# cannot be installed (no apt-get, no sudo), `make run` goes on with a warning.
 fonts:
 	@fc-list ':lang=zh' file 2>/dev/null | grep -q . || { \
 	  echo "installing a CJK font (Debian's fonts-wqy-microhei) for the names on the pictures"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	    fontconfig fonts-wqy-microhei; }
+	  { $$SUDO apt-get update -qq && \
+	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      fontconfig fonts-wqy-microhei; } || \
+	  echo "warning: no CJK font installed (install one covering Chinese): pictures draw names in ASCII only"; }
 
 # The Mini App's tests drive a real headless Chromium: Debian's chromium and chromium-driver, installed here once
 # when missing (Playwright is told where it is and never downloads a browser).

@@ -1,6 +1,6 @@
 """Cluster benchmark: presses per second for 1, 2 and 4 worker processes on one PostgreSQL database, unpaced
 and with the production pacing, with the CPU a press costs (workers + PostgreSQL) and the connections each
-worker holds; optionally the same run against another checkout (``--baseline /work/main``: the same-run
+worker holds; optionally the same run against another checkout (``--baseline ../other-checkout``: the same-run
 baseline), and the polls' cost with 100,000 finished tables (``--polls``).
 
 Every configuration runs the bot's worker (the production ``build_application``, served by webhook) against
@@ -19,7 +19,7 @@ injected → the bot's answerCallbackQuery), press → next decision shown (medi
 CPU milliseconds per press of the workers and of PostgreSQL's processes (from /proc), and the most
 connections the database had per worker during the stage.
 
-Run: ``.venv/bin/python bench/cluster_bench.py [--quick] [--baseline /work/main] [--workers 1,2,4]``
+Run: ``.venv/bin/python bench/cluster_bench.py [--quick] [--baseline ../other-checkout] [--workers 1,2,4]``
 and ``--polls`` (the poll queries' plans and times with 0 and 100,000 finished tables). A 2-core machine
 gives the fake Telegram server a core of its own: more workers than cores cannot show their scaling here.
 """

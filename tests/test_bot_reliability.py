@@ -99,6 +99,26 @@ async def test_a_handled_flood_limit_is_one_warning_line_not_an_error(
     assert [r.levelname for r in flood] == ["WARNING", "WARNING"], flood
 
 
+async def test_another_process_polling_the_token_is_one_warning_line(
+    tg: FakeTelegramServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two processes polling one token (several workers started without WEBHOOK_URL, a second machine):
+    Telegram answers getUpdates with a conflict at every poll, which was a 30-line ERROR traceback ("error
+    while handling job") every few seconds, forever. Now one warning that says what to do, once a minute."""
+    caplog.set_level(logging.INFO)
+    alice = tg.add_user("Alice", started=True)
+    async with bot_running(tg, tmp_path / "bot.db", Clock()):
+        await tg.wait_idle()
+        tg.fail_next(
+            "getUpdates", times=2, status=409, description="Conflict: terminated by other getUpdates request"
+        )
+        tg.send_text(alice, None, "hello")  # the long poll in flight returns: the next ones conflict
+        await tg.wait_for(lambda _: len(tg.calls_to("getUpdates")) == 4, what="polling again after both")
+    said = [r for r in caplog.records if "another process is polling" in r.getMessage()]
+    assert [r.levelname for r in said] == ["WARNING"] and "WEBHOOK_URL" in said[0].getMessage()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+
+
 # ------------------------------------------------------------------ a start that cannot work
 
 

@@ -500,7 +500,12 @@ async def running(
             await app.post_init(app)
         assert app.updater is not None
         if webhook is None:
-            await app.updater.start_polling(poll_interval=0, timeout=int(poll_timeout))
+
+            def polling_error(e: TelegramError) -> None:  # to the error handlers, as run_polling sends it
+                app.create_task(app.process_error(update=None, error=e))
+
+            timeout = int(poll_timeout)
+            await app.updater.start_polling(poll_interval=0, timeout=timeout, error_callback=polling_error)
         await app.start()
         hook = await start_webhook(app, webhook) if webhook is not None else None
         try:

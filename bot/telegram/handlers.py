@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from telegram import Bot, CallbackQuery, Chat, ChatMember, InputFile, Message, Update, User
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, Conflict, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -783,9 +784,24 @@ async def answer(query: Any, reply: Reply) -> None:
 # ------------------------------------------------------------------ errors
 
 
+CONFLICT_EVERY_S = 60.0
+_conflict_said = [-CONFLICT_EVERY_S]  # when the last warning of another polling process was logged
+
+
 async def on_error(update: object, context: Context) -> None:
-    """Log and carry on: one bad update never stops the bot. Update contents are not logged (hands)."""
-    kind = type(update).__name__ if update is not None else "job"
+    """Log and carry on: one bad update never stops the bot. Update contents are not logged (hands). Another
+    process polling the same bot (Telegram answers getUpdates with a conflict, every few seconds) is one
+    warning line that says what to do, not a traceback each time."""
+    if isinstance(context.error, Conflict):
+        now = time.monotonic()
+        if now >= _conflict_said[0] + CONFLICT_EVERY_S:  # it comes again at every poll: once a minute
+            _conflict_said[0] = now
+            log.warning(
+                "another process is polling this bot's updates (%s): one bot per token polls; several "
+                "workers need WEBHOOK_URL (docs/deploy.md)", context.error.message,
+            )  # fmt: skip
+        return
+    kind = type(update).__name__ if update is not None else "the polling of updates"
     log.error("error while handling %s", kind, exc_info=context.error)
 
 
