@@ -130,15 +130,18 @@ def _drop_dac_override() -> None:
 
 
 async def _run_bot(
-    base_url: str, token: str, db: Path, cwd: Path, *, read_only: bool = False
+    base_url: str, token: str, db: Path, cwd: Path, *, read_only: bool = False, **settings: str
 ) -> tuple[int, str]:
-    """``python -m bot`` until it exits (it must, at once); its exit status and stderr."""
+    """``python -m bot`` until it exits (it must, at once); its exit status and stderr. ``settings``: more
+    of its environment (WEBHOOK_URL=...)."""
+    own = ("TELEGRAM_", "MAHJONG_", "WEBHOOK_", "MINIAPP_")
     env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "MAHJONG_", "WEBHOOK_"))},
+        **{k: v for k, v in os.environ.items() if not k.startswith(own)},
         "TELEGRAM_BOT_TOKEN": token,
         "TELEGRAM_BASE_URL": base_url,
         "MAHJONG_DB": str(db),
         "PYTHONPATH": str(ROOT),
+        **settings,
     }
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE,
@@ -177,6 +180,28 @@ async def test_an_unreachable_bot_api_stops_the_bot_with_one_line(tmp_path: Path
         f"not starting: the Telegram Bot API at {url} cannot be reached"
     ), text
     assert DEFAULT_TOKEN.partition(":")[2] not in text
+
+
+async def test_a_port_taken_stops_the_bot_with_one_line(tmp_path: Path) -> None:
+    """The webhook's port or the Mini App's taken by another program: it was a 50-line traceback ending in
+    "This Application is still running!" (the webhook) or 26 lines (the Mini App), exit status 1."""
+    async with FakeTelegramServer() as tg:
+        with socket.socket() as taken:  # listening, without SO_REUSEPORT: nobody else may bind it
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = str(taken.getsockname()[1])
+            hook = {"WEBHOOK_URL": "https://bot.example/hook", "WEBHOOK_PORT": port}
+            status, text = await _run_bot(tg.base_url, tg.token, tmp_path / "a.db", tmp_path, **hook)
+            assert status == 6 and _one_line(text) == (
+                f"not starting: cannot listen on 127.0.0.1:{port} (WEBHOOK_LISTEN, WEBHOOK_PORT): "
+                "Address already in use"
+            ), text
+            app = {"MINIAPP_URL": "https://bot.example/app", "MINIAPP_PORT": port}
+            status, text = await _run_bot(tg.base_url, tg.token, tmp_path / "b.db", tmp_path, **app)
+            assert status == 6 and _one_line(text) == (
+                f"not starting: cannot listen on 127.0.0.1:{port} (MINIAPP_LISTEN, MINIAPP_PORT): "
+                "Address already in use"
+            ), text
 
 
 # ------------------------------------------------------------------ who may sit

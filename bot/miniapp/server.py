@@ -173,7 +173,12 @@ class MiniApp:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if hasattr(socket, "SO_REUSEPORT"):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind((self.config.listen, self.config.port))
+        try:
+            sock.bind((self.config.listen, self.config.port))
+        except OSError as e:
+            sock.close()
+            where = f"{self.config.listen}:{self.config.port} (MINIAPP_LISTEN, MINIAPP_PORT)"
+            raise OSError(f"cannot listen on {where}: {e.strerror or e}") from e
         sock.setblocking(False)
         self._sock = sock
         self.port = sock.getsockname()[1]

@@ -507,8 +507,9 @@ async def running(
             timeout = int(poll_timeout)
             await app.updater.start_polling(poll_interval=0, timeout=timeout, error_callback=polling_error)
         await app.start()
-        hook = await start_webhook(app, webhook) if webhook is not None else None
+        hook = None
         try:
+            hook = await start_webhook(app, webhook) if webhook is not None else None
             yield app
         finally:
             if hook is not None:
@@ -625,6 +626,9 @@ def main(db_path: str | None = None) -> int:
         reason = formatter.scrub(e.message)
         print(f"not starting: the Telegram Bot API{where} cannot be reached: {reason}", file=sys.stderr)
         return 4
+    except OSError as e:  # the webhook's or the Mini App's port: taken, or an address not of this machine
+        print(f"not starting: {e}", file=sys.stderr)
+        return 6
     finally:
         _exit_within(SHUTDOWN_STEP)
     return 0

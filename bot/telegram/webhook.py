@@ -130,6 +130,10 @@ def shared_socket(listen: str, port: int) -> socket.socket:
         sock.bind((listen, port))
         sock.listen(128)
         sock.setblocking(False)
+    except OSError as e:
+        sock.close()
+        where = f"{listen}:{port} (WEBHOOK_LISTEN, WEBHOOK_PORT)"
+        raise OSError(f"cannot listen on {where}: {e.strerror or e}") from e
     except BaseException:
         sock.close()
         raise
