@@ -175,6 +175,33 @@ async def test_swap_three_is_picked_tile_by_tile(tg: FakeTelegramServer, tmp_pat
         assert not any("✅" in (m.text or "") or picked in (m.text or "") for m in tg.bot_messages(group))
 
 
+async def test_the_tiles_received_stay_on_the_panel_through_a_forced_void(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """docs/rules/sichuan.md §2.2, §2b.3: Alice passes the suggested three, all of one suit, and holds two
+    suits after the swap: her 定缺 is forced, made for her. Her panel never said what she received: the
+    note went with her next move, the forced 定缺 included. It stays until her first move of play."""
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    group = tg.add_group("Mahjong", members=[alice])
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        tid = await open_sichuan(tg, alice, group, app, "xuezhan_swap")
+        rt = service(app).tables[tid]
+        tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+        panel = await tg.wait_for(lambda _: pick_panel(tg, alice, tid), what="the pick panel")
+        suggested = next(d for d in panel.callback_data if _label(panel, d).startswith("💡"))
+        tg.press(alice, None, panel.message_id, suggested)
+        seat = rt.seat_of(alice.id)
+        await tg.wait_for(
+            lambda _: rt.state is not None and rt.state.seats[seat].choice is not None, what="her 定缺"
+        )
+        assert rt.state is not None
+        hand = engine.observe(rt.state, seat).hand
+        assert len({x // 9 for x in hand}) == 2, "the precondition: two suits left, so her void was forced"
+        await tg.wait_idle()
+        shown = [v.text or "" for m in tg.bot_messages(alice) for v in m.versions]
+        assert any("you received" in x for x in shown), shown[-3:]
+
+
 def _label(message: FakeMessage, data: str) -> str:
     return next(b["text"] for b in message.buttons if b.get("callback_data") == data)
 

@@ -258,6 +258,8 @@ class Play:
             if action not in engine.legal_actions(state, seat):
                 return Reply(t("ans.stale", lang))
             rt.live.notes.pop(seat, None)  # what the bot played for him last time: he is back at the keyboard
+            if action.act != Act.CHOOSE:  # his first move of play: 换三张's tiles received are seen now
+                rt.live.news.pop(seat, None)
             obs = engine.observe(state, seat)
             done = t("ans.done", lang, label=self.present.action_label(obs, action, lang))
             answer = PressAnswer(update_id, done) if update_id is not None else None
@@ -604,7 +606,6 @@ class Play:
         h.state, h.facts, h.pause = step.state, step.facts, step.pause
         h.pending, h.auto, h.timeouts, h.stored = step.pending, step.auto, step.timeouts, step.stored
         self.actions += 1
-        h.news.pop(step.action.seat, None)
         for ev in step.events:
             if ev.private and ev.tiles and ev.seat is not None and ev.kind == EventKind.VARIANT:
                 h.news[ev.seat] = ev  # his own part of a variant's step (换三张: what he received)

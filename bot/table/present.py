@@ -424,12 +424,12 @@ class Presenter:
 
     @staticmethod
     def _panel_note(rt: TableRuntime, seat: int, obs: Observation, lang: str, names: list[str]) -> str:
-        """The panel's note: the tiles he received (换三张, until his next move), the move made for him when
-        his time ran out, the tiles he has picked so far of a pick-tiles choice."""
+        """The panel's note: the tiles he received (换三张, until his own first move of play), the move made
+        for him when his time ran out, the tiles he has picked so far of a pick-tiles choice."""
         note = rt.live.notes.get(seat, "")
         note = t("dm.timeout", lang, label=note) if note else ""
         news = rt.live.news.get(seat)
-        if news is not None:  # 换三张: the three tiles he received, until his next move
+        if news is not None:  # 换三张: the three tiles he received, until his own first move of play
             line = render.event_line(news, seat, lang, names, rt.table.variant)
             note = "\n".join(x for x in (line or "", note) if x)
         picked = rt.live.picked(seat)

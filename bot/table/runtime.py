@@ -165,7 +165,8 @@ class HandLive:
     stored: dict[int, SeatPlay] = field(default_factory=dict)  # seat -> its play state as stored
     fresh_panels: set[int] = field(default_factory=set)  # seats whose panel is sent anew (a new hand)
     notes: dict[int, str] = field(default_factory=dict)  # seat -> what the bot played for it (timeout)
-    # seat -> its own private news until its next action (换三张: the three tiles it received)
+    # seat -> its own private news until his own first move of play (换三张: the three tiles he received;
+    # the moves made for him - a forced 定缺 or discard, a timeout - keep it)
     news: dict[int, Event] = field(default_factory=dict)
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=8))
     dm_lost: set[int] = field(default_factory=set)  # seated players the bot cannot reach in private
