@@ -237,7 +237,7 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     """血流成河 in the group's text: each seat's wins so far and the tiles they were on (docs/rules/sichuan.md
     §7b.4); a winner's hand locked after his win (not "opened a kong"); who has chosen, and 换三张's received
     tiles to their own seat only."""
-    from bot.text import render
+    from bot.text import render, views
 
     from .dealing import act, act_events, discard_drawn
     from .sichuan_helpers import J0, J1, J2
@@ -269,6 +269,13 @@ def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:
     # another seat's tiles stay hidden: the others read the direction, not who got what
     assert sum(1 for x in lines if x and "swap three" in x) == 2
     assert not any(x and "B swap three" in x for x in lines)
+    # the hand's replay tells every seat's by name: it read "your 3 tiles went to…" four times, no owner
+    told = [x for x in views.replay_lines(events, "en", ["A", "B", "C", "D"], "sichuan") if "tiles went" in x]
+    assert len(told) == 4 and not any("your" in x for x in told), told
+    for e in (e for e in events if e.tiles and e.to_seat is not None):
+        who, to, frm = ("ABCD"[s] for s in (e.seat, e.to_seat, e.from_seat))  # type: ignore[index]
+        assert f"swap three: {who}'s 3 tiles went to {to}; {who} received" in " ".join(told)
+        assert f"from {frm}" in next(x for x in told if x.startswith(f"swap three: {who}'s"))
 
 
 def test_the_ai_passes_the_three_the_variant_suggests() -> None:

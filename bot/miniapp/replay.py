@@ -36,16 +36,12 @@ async def replay(service: TableService, code: str, user_id: int, lang: str) -> d
     state = engine.new_hand(rs, hand.seed, hand.options, hand.dealer_arg, len(hand.seats))
     frames: list[dict[str, Any]] = []
     done = 0
-    padded = views.pad_names(names)
     for upto in steps:
         lines: list[str] = []
         while done < upto:
             state, events = engine.apply(state, engine.Action.parse(found.actions[done]))
             done += 1
-            for ev in events:
-                line = render.event_line(ev, ev.seat if ev.seat is not None else -1, lang, padded, rs.id)
-                if line and ev.kind not in (engine.EventKind.SETTLE, engine.EventKind.END):
-                    lines.append(line)
+            lines += views.replay_lines(events, lang, names, rs.id)
         obs = engine.observe_public(state)
         shown = tuple(  # a finished hand: every hand, as the chat's replay shows them
             dataclasses.replace(ps, hand=tuple(x for x in range(len(s.counts)) for _ in range(s.counts[x])))

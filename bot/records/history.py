@@ -18,7 +18,7 @@ from bot.members.people import People
 from bot.messages.content import Keyboard
 from bot.messages.keyboards import history_keyboard, replay_keyboard
 from bot.records.export import HandRecord, hand_jsonl
-from bot.text import nightview, render
+from bot.text import nightview, render, views
 from bot.text.texts import ai_name, t
 from engine import Act, Phase, verify
 from storage import Hand, Storage, StorageError, Table, clean_code
@@ -149,11 +149,7 @@ class History:
         if step == 0:
             lines.append(t("replay.deal", lang))
         else:
-            pad = [*names, *(f"#{i}" for i in range(len(names), 4))]
-            for ev in events:
-                line = render.event_line(ev, ev.seat if ev.seat is not None else -1, lang, pad, rs.id)
-                if line and ev.kind not in (engine.EventKind.SETTLE, engine.EventKind.END):
-                    lines.append("• " + line)
+            lines += ["• " + line for line in views.replay_lines(events, lang, names, rs.id)]
         lines.append(t("replay.wall", lang, n=state.wall.remaining))
         lines.extend(self._seats(state, names, lang))
         if state.phase == Phase.ENDED:

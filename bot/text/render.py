@@ -808,6 +808,7 @@ class _Seen:
     tile: str | None  # the event's tile, if the viewer sees it
     own: bool  # the viewer's own event
     rs: Variant | None  # the variant, for hand names and choice labels
+    narrated: bool = False  # a finished hand told again (the replay): seats by name, not as "you"
 
     def tr(self, key: str, **kw: object) -> str:
         return tr(key, self.lang, **kw)
@@ -937,11 +938,14 @@ def _variant_line(s: _Seen) -> str | None:
     ev, lang = s.ev, s.lang
     text = s.rs.note_label(ev.note, lang) if s.rs is not None else ev.note
     if ev.from_seat is not None and ev.to_seat is not None:
+        tiles = tiles_label(ev.tiles, lang)
+        if s.narrated:  # whose tiles went where, by name
+            to, frm = s.nm[ev.to_seat], s.nm[ev.from_seat]
+            return s.tr("ev.passed_by", what=text, name=s.name, n=len(ev.tiles), to=to, frm=frm, tiles=tiles)
         if not s.own:
             return None
         to = _relative(ev.to_seat, s.viewer, s.seats, s.nm, lang)
         frm = _relative(ev.from_seat, s.viewer, s.seats, s.nm, lang)
-        tiles = tiles_label(ev.tiles, lang)
         return s.tr("ev.passed", what=text, n=len(ev.tiles), to=to, frm=frm, tiles=tiles)
     if ev.tiles and s.own:  # a seat's own part of it
         text += " " + tiles_label(ev.tiles, lang)
@@ -984,9 +988,12 @@ def event_line(
     lang: str = "zh",
     names: Sequence[str] | None = None,
     variant: str | None = None,
+    *,
+    narrated: bool = False,
 ) -> str | None:
     """One line for what ``viewer`` learns from ``event`` (None: nothing worth a line). ``variant``: the
-    variant id, for hand names and choice labels (ids shown as they are without it).
+    variant id, for hand names and choice labels (ids shown as they are without it). ``narrated``: a
+    finished hand told again (the replay, where every tile is public by then), seats by their names.
 
     Private tiles of other seats are dropped; answers to a claim window (who passed, who passed a win)
     are shown to their own seat only, as they would tell the others about a hidden hand. Every kind of
@@ -999,7 +1006,8 @@ def event_line(
     tile = tile_label(ev.tile, lang) if ev.tile is not None else None
     rs = get_variant(variant) if variant else None
     line = _EVENT_LINES.get(ev.kind)
-    return None if line is None else line(_Seen(ev, viewer, lang, nm, seats, name, tile, seat == viewer, rs))
+    seen = _Seen(ev, viewer, lang, nm, seats, name, tile, seat == viewer, rs, narrated)
+    return None if line is None else line(seen)
 
 
 __all__ = [

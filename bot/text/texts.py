@@ -243,6 +243,10 @@ CATALOGUE: dict[str, Label] = {
         "{what}：你的 {n} 张给了{to}，收到{frm} 的 {tiles}",
         "{what}: your {n} tiles went to {to}; you received {tiles} from {frm}",
     ),
+    "ev.passed_by": Label(
+        "{what}：{name} 的 {n} 张给了 {to}，收到 {frm} 的 {tiles}",
+        "{what}: {name}'s {n} tiles went to {to}; {name} received {tiles} from {frm}",
+    ),
     "ev.passed_win": Label("你漏胡了", "you passed a win (missed win)"),
     "mode.bu": Label("（补张）", " (replace)"),
     "mode.kai": Label("（开杠）", " (open)"),

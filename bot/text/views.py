@@ -65,6 +65,22 @@ def event_lines(events: Iterable[Event], lang: str, names: Sequence[str], varian
     return out
 
 
+def replay_lines(events: Iterable[Event], lang: str, names: Sequence[str], variant: str) -> list[str]:
+    """A finished hand's events told again (the chat's /replay, the Mini App's): each as its own seat saw
+    it, every tile shown (the hand is over), seats by their names; the settlement and the end are the
+    result's."""
+    out = []
+    padded = pad_names(names)
+    for ev in events:
+        if ev.kind in (EventKind.SETTLE, EventKind.END):
+            continue
+        viewer = ev.seat if ev.seat is not None else -1
+        line = render.event_line(ev, viewer, lang, padded, variant, narrated=True)
+        if line:
+            out.append(line)
+    return out
+
+
 # ------------------------------------------------------------------ the clock
 
 
