@@ -231,6 +231,16 @@ async def test_rules_and_settings_list_every_option_and_preset(
         for spec in SC.option_specs:
             assert spec.label("en") in text and spec.value_label(spec.choices[-1], "en") in text
         assert all(p.label("en") in text for p in SC.presets)
+        # a room's own name opens its variant's rules, as /newtable takes it (it was an "unknown variant"
+        # whose list named it); the English list names the rooms in English
+        for name in ("血流成河", "river of blood", "三人两房"):
+            mark = tg.mark()
+            tg.send_text(alice, group, f"/rules {name}")
+            call = await tg.wait_for_call("sendMessage", chat_id=group.id, since=mark)
+            assert "Room options" in call.params["text"], call.params["text"]
+        tg.send_text(alice, group, "/rules nonsense")
+        call = await tg.wait_for_call("sendMessage", chat_id=group.id, since=tg.calls[-1].seq)
+        assert "Unknown variant" in call.params["text"] and "[Bloody battle / " in call.params["text"]
 
 
 def test_the_table_text_counts_wins_and_says_why_a_hand_is_locked() -> None:

@@ -225,7 +225,8 @@ async def cmd_start(update: Update, context: Context) -> None:
     if user is None or chat is None:
         return
     if chat.type != Chat.PRIVATE:
-        await _reply(update, t("help", _lang(svc, user, chat), variants=_variants()))
+        lang = _lang(svc, user, chat)
+        await _reply(update, t("help", lang, variants=_variants(lang)))
         return
     if user.is_bot:  # a deep link seats whoever follows it: never a bot account
         await _reply(update, t("ans.no_bots", lang_of(user.language_code)))
@@ -246,7 +247,7 @@ async def cmd_newtable(update: Update, context: Context) -> None:
     found = find_room(word)
     if found is None:
         quoted = clean(word, QUOTE_LIMIT)
-        await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants()))
+        await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants(lang)))
         return
     variant, preset = found
     rt, created = await svc.new_table(chat.id, user.id, variant, lang_of(user.language_code), preset)
@@ -271,11 +272,12 @@ async def cmd_rules(update: Update, context: Context) -> None:
         page = rulebook.COMMON
     elif word is None and chat is not None and (rt := svc.table_in(chat.id)) is not None:
         page = rt.table.variant
-    else:
-        page = find_variant(word)
+    else:  # a variant, or one of its rooms by name (血流成河: 四川's page)
+        room = find_room(word)
+        page = room[0] if room is not None else None
     if page is None:
         quoted = clean(word, QUOTE_LIMIT)
-        await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants()))
+        await _reply(update, t("note.unknown_variant", lang, name=quoted, known=_variants(lang)))
         return
     summary = views.rules_text(engine.get_variant(page), lang) if page in engine.VARIANTS else ""
     if chat is not None and chat.type != Chat.PRIVATE:
@@ -322,7 +324,8 @@ async def cmd_view(update: Update, context: Context) -> None:
 async def cmd_help(update: Update, context: Context) -> None:
     svc = service_of(context)
     user, chat = await _see(svc, update)
-    await _reply(update, t("help", _lang(svc, user, chat), variants=_variants()))
+    lang = _lang(svc, user, chat)
+    await _reply(update, t("help", lang, variants=_variants(lang)))
 
 
 async def cmd_score(update: Update, context: Context) -> None:
@@ -484,13 +487,17 @@ async def cmd_stats(update: Update, context: Context) -> None:
     await _reply(update, await svc.history.stats(target.id, name, chat_id, lang))
 
 
-def _variants() -> str:
-    """Every variant, with its presets (each may be typed after /newtable too)."""
+def _variants(lang: str) -> str:
+    """Every variant, with its presets (each may be typed after /newtable too), in the reader's language."""
     out = []
     for rid, rs in engine.VARIANTS.items():
-        presets = "/".join(p.label_zh for p in rs.presets)
-        out.append(f"{rid} {rs.name_zh}" + (f"（{presets}）" if presets else ""))
-    return ", ".join(out)
+        if lang == "zh":
+            presets = "/".join(p.label_zh for p in rs.presets)
+            out.append(f"{rid} {rs.name_zh}" + (f"（{presets}）" if presets else ""))
+        else:
+            presets = " / ".join(p.label_en for p in rs.presets)
+            out.append(f"{rid} ({rs.name_zh})" + (f" [{presets}]" if presets else ""))
+    return "，".join(out) if lang == "zh" else ", ".join(out)
 
 
 # ------------------------------------------------------------------ buttons: one route per press kind
