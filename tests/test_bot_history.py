@@ -181,10 +181,10 @@ async def test_history_replay_export_stats_and_ratings(tg: FakeTelegramServer, t
         avg = f"{points / len(hands):+.1f}"
         name = engine.get_variant("changsha").name_en
         assert (
-            f"{name}: {len(hands)} hands · {won} won ({rate}%) · {self_drawn} self-drawn · "
-            f"{deal_ins} dealt in · {avg} points a hand"
-        ) in stats, stats
-        assert "skill rating" in stats
+            f"{name}: played {len(hands)} · won {won} ({rate}%) · self-drawn {self_drawn} · "
+            f"dealt in {deal_ins} · {avg} points a hand"
+        ) in stats, stats  # no "1 hands"
+        assert "skill rating" in stats and f"(hands rated: {len(hands)})" in stats
         # as a reply to Bob's message: Bob's, who never played
         said = tg.send_text(bob, group, "hi")
         mark = tg.mark()

@@ -764,11 +764,11 @@ CATALOGUE: dict[str, Label] = {
     "stats.variant": Label(
         "{variant}：{hands} 局 · 胡 {wins}（{rate}%）· 自摸 {self_draws} · 点炮 {deal_ins} · "
         "平均 {avg} 分/局",
-        "{variant}: {hands} hands · {wins} won ({rate}%) · {self_draws} self-drawn · {deal_ins} dealt in · "
+        "{variant}: played {hands} · won {wins} ({rate}%) · self-drawn {self_draws} · dealt in {deal_ins} · "
         "{avg} points a hand",
     ),
     "stats.best": Label("  最佳牌型：{hand}（{value:+d}）", "  best hand: {hand} ({value:+d})"),
-    "stats.rating": Label("  技术分 {rating:.1f}（{n} 局）", "  skill rating {rating:.1f} ({n} hands)"),
+    "stats.rating": Label("  技术分 {rating:.1f}（{n} 局）", "  skill rating {rating:.1f} (hands rated: {n})"),
     "stats.usage": Label(
         "/stats 看自己的战绩；回复某人的消息再发 /stats 看他的。",
         "/stats shows your record; reply to someone's message with /stats to see theirs.",
