@@ -768,7 +768,9 @@ CATALOGUE: dict[str, Label] = {
         "{avg} points a hand",
     ),
     "stats.best": Label("  最佳牌型：{hand}（{value:+d}）", "  best hand: {hand} ({value:+d})"),
-    "stats.rating": Label("  技术分 {rating:.1f}（{n} 局）", "  skill rating {rating:.1f} (hands rated: {n})"),
+    "stats.rating": Label(
+        "  技术分 {rating:.1f}（{n} 局）", "  skill rating {rating:.1f} (hands rated: {n})"
+    ),
     "stats.usage": Label(
         "/stats 看自己的战绩；回复某人的消息再发 /stats 看他的。",
         "/stats shows your record; reply to someone's message with /stats to see theirs.",
