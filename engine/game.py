@@ -725,10 +725,11 @@ def _wins(
     rs = state.variant
     tile = ctx.tile if ctx.tile >= 0 else None
     tile_of = tile_of or {}
-    for w, info in infos:
-        names = tuple(n for n, _ in info.big) or info.small
-        events.append(Event(EventKind.WIN, w, tile_of.get(w, tile), hands=names))
     settlement = rs.settle_wins(state, infos, ctx)
+    paid_for = dict(settlement.hands)  # what each win is paid as (the variant may add 海底, 天胡 …)
+    for w, info in infos:
+        names = paid_for.get(w) or tuple(n for n, _ in info.big) or info.small
+        events.append(Event(EventKind.WIN, w, tile_of.get(w, tile), hands=names))
     winners = tuple(w for w, _ in infos)
     state = evolve(
         state,

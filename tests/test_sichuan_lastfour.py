@@ -8,9 +8,20 @@ not yet the last four), seat 0 the 52nd (the first of the last four) and seat 3 
 
 from __future__ import annotations
 
-from engine import Act, Phase, State
+from engine import Act, EventKind, Phase, State
 
-from .dealing import act, discard, discard_drawn, flows, hand_names, last_settlement, legal, paid, settlements
+from .dealing import (
+    act,
+    act_events,
+    discard,
+    discard_drawn,
+    flows,
+    hand_names,
+    last_settlement,
+    legal,
+    paid,
+    settlements,
+)
 from .sichuan_helpers import J0, J1, J2, SC, deal
 
 TANKI = "123m456m789m123s9s"
@@ -101,11 +112,14 @@ def test_haidipao_win_on_the_last_discard() -> None:
     state = discard(state, 0, "3p")
     state = until_remaining(state, 0)
     state = act(state, 3, Act.DISCARD, "9s")
-    state = act(state, 1, Act.WIN)
+    state, events = act_events(state, 1, Act.WIN)
     settlement = last_settlement(state)
     assert hand_names(settlement, 1) == ["haidipao", "pinghu"]
     assert flows(settlement) == {(3, 1, 2)}
     assert state.phase == Phase.ENDED
+    # the win as the table saw it names what it is paid as: 海底炮 too (it read only 平胡, then paid 海底炮)
+    [won] = [e for e in events if e.kind == EventKind.WIN]
+    assert sorted(won.hands) == ["haidipao", "pinghu"]
 
 
 def test_no_haidi_before_the_last_tile() -> None:
