@@ -188,7 +188,11 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
     drawn = obs.drawn
     if drawn is not None and drawn in hand:
         hand.remove(drawn)
-    lines = [tr("hand.title", lang, name=nm[obs.seat], n=len(obs.hand))]
+    title = tr("hand.title", lang, name=nm[obs.seat], n=len(obs.hand))
+    mine = obs.seats[obs.seat].choice
+    if mine and mine != "0" and obs.phase != Phase.CHOOSE:  # his own 定缺 (飘2 …), as the others see theirs
+        title += ("· " if lang == "zh" else " · ") + choice_text(_variant(obs), mine, lang)
+    lines = [title]
     by_suit: dict[int, list[int]] = {}
     for t in sorted(hand):
         by_suit.setdefault(min(t // 9, 3), []).append(t)
