@@ -31,7 +31,7 @@ from engine import (
     get_variant,
 )
 from engine.melds import Meld, MeldKind
-from engine.observe import unseen
+from engine.observe import PublicSeat, unseen
 from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import (
     HONOR_ZH,
@@ -275,6 +275,17 @@ def turn_line(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
     return tr("turn.turn", lang, name=nm[obs.current])
 
 
+def won_mark(ps: PublicSeat, lang: str = "zh") -> str:
+    """A seat's wins with the tiles it won on, shown beside its hand ("" for none): 已胡 五万 / won on 5m;
+    血流成河's repeat winner (who wins on them again): 已胡 2 次：四条 四条."""
+    on = " ".join(tile_short(t, lang) for t in ps.won_on if t >= 0)
+    if ps.wins > 1:
+        return tr("seat.wins.on", lang, n=ps.wins, tiles=on) if on else tr("seat.wins", lang, n=ps.wins)
+    if ps.won or ps.wins:
+        return tr("seat.won.on", lang, tiles=on) if on else tr("seat.won", lang)
+    return ""
+
+
 def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
     """What marks a seat for everyone: dealer, its public pre-hand choice (缺万, 飘2 …), won (or how often:
     血流成河), a locked hand and why."""
@@ -285,14 +296,9 @@ def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
         marks.append(tr("dealer", lang))
     if ps.choice is not None and (seat == obs.seat or obs.phase != Phase.CHOOSE):
         marks.append(choice_text(rs, ps.choice, lang))
-    # the tiles it won on, shown beside its hand (血流成河: a locked winner wins on them again)
-    on = " ".join(tile_short(t, lang) for t in ps.won_on if t >= 0)
-    if ps.wins > 1:  # 血流成河: a seat may win again
-        marks.append(
-            tr("seat.wins.on", lang, n=ps.wins, tiles=on) if on else tr("seat.wins", lang, n=ps.wins)
-        )
-    elif ps.won or ps.wins:
-        marks.append(tr("seat.won.on", lang, tiles=on) if on else tr("seat.won", lang))
+    won = won_mark(ps, lang)
+    if won:
+        marks.append(won)
     if ps.locked:  # after a win (血流成河) or after opening a kong (开杠)
         marks.append(tr("seat.locked.won" if ps.wins else "seat.locked", lang))
     return marks
@@ -775,9 +781,11 @@ def result_view(
     if any(ps.hand is not None for ps in obs.seats):
         lines.append(tr("result.hands", lang) + ("：" if lang == "zh" else ":"))
         for ps in obs.seats:
-            if ps.hand is not None:
+            if ps.hand is not None:  # a winner with the tile he won on (a discard's is not in his hand)
                 melds = " ".join(meld_label(m, lang) for m in ps.melds)
-                lines.append(f"  {nm[ps.seat]}: {tiles_text(ps.hand, lang)} {melds}".rstrip())
+                won = won_mark(ps, lang)
+                line = f"  {nm[ps.seat]}: {tiles_text(ps.hand, lang)} {melds}".rstrip()
+                lines.append(line + ((f"（{won}）" if lang == "zh" else f" ({won})") if won else ""))
     lines.append(tr("result.deltas", lang, deltas=_fmt_deltas(res.deltas, nm)))
     lines.append(tr("result.next_dealer", lang, name=nm[res.next_dealer]))
     return "\n".join(lines)
