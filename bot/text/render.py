@@ -795,11 +795,13 @@ def result_view(
 
 
 def _relative(seat: int, viewer: int, n: int, names: Sequence[str], lang: str) -> str:
-    """Another seat as ``viewer`` calls it: 下家 Lily / Next (Lily) (上家, 对家 by the table's size)."""
+    """Another seat as ``viewer`` calls it mid-sentence: 下家 Lily / the next player (Lily) (上家, 对家 by the
+    table's size)."""
     rel = (seat - viewer) % n
     where = {1: "seat.1", n - 1: "seat.3"}.get(rel, "seat.2") if n > 2 else "seat.2"
     name = names[seat] if seat < len(names) else ""
-    return tr("seat.rel", lang, where=tr(where, lang), name=name)
+    said = tr(where, lang)
+    return tr("seat.rel", lang, where=said if lang == "zh" else said[:1].lower() + said[1:], name=name)
 
 
 def _mode(mode: KongMode | None, lang: str) -> str:

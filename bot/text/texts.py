@@ -30,7 +30,7 @@ CATALOGUE: dict[str, Label] = {
     "seat.1": Label("下家", "Next player"),
     "seat.2": Label("对家", "Opposite player"),
     "seat.3": Label("上家", "Previous player"),
-    "seat.rel": Label("{where} {name}", "{where} ({name})"),
+    "seat.rel": Label("{where} {name}", "the {where} ({name})"),  # mid-sentence: "to the next player (A)"
     "dealer": Label("庄", "dealer"),
     "seat.won": Label("已胡", "won"),
     "seat.won.on": Label("已胡 {tiles}", "won on {tiles}"),
@@ -100,8 +100,9 @@ CATALOGUE: dict[str, Label] = {
         "已开杠：摸到不胡的牌自动打出", "kong opened: every tile that does not win is discarded"
     ),
     "hand.locked.won": Label(
-        "胡后锁牌：摸到不胡的牌自动打出，还能再胡",
-        "locked after your win: every tile that does not win is discarded; you may win again",
+        "胡后锁牌：还能再胡；摸到的牌不胡就打出（不改听牌的杠可以开）",
+        "locked after your win: you may win again; a tile you draw that does not win is discarded (a kong"
+        " that keeps your waits is allowed)",
     ),
     "meld.concealed": Label("暗杠", "concealed"),
     "suit.0": Label("万", "Characters"),
