@@ -159,7 +159,8 @@ async def test_swap_three_is_picked_tile_by_tile(tg: FakeTelegramServer, tmp_pat
             what="the received tiles on her panel",
         )
         # where hers went and where these came from (docs/rules/sichuan.md §2.2)
-        passed = rf"swap three: your 3 tiles went to the [a-z]+ player \(.+\); you received {words} from the [a-z]+"
+        rel = r"the [a-z]+ player \(.+\)"  # mid-sentence: not "to Previous player (…)"
+        passed = rf"swap three: your 3 tiles went to {rel}; you received {words} from {rel}"
         assert re.search(passed, panel_text)
         assert not any(words in (m.text or "") for m in tg.bot_messages(group))
         # the group's recent line says which way the tiles went (public), never who received what
