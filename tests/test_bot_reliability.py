@@ -49,6 +49,7 @@ from .fake_telegram import (
     FakeTelegramServer,
     FakeUser,
 )
+from .pgcluster import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -175,11 +176,14 @@ async def test_an_unreachable_bot_api_stops_the_bot_with_one_line(tmp_path: Path
         closed.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{closed.getsockname()[1]}/bot"
         status, text = await _run_bot(url, DEFAULT_TOKEN, tmp_path / "bot.db", tmp_path)
-    last = _one_line(text)
-    assert status == 4 and last.startswith(
-        f"not starting: the Telegram Bot API at {url} cannot be reached"
-    ), text
-    assert DEFAULT_TOKEN.partition(":")[2] not in text
+        # on a webhook too, without asyncio's "Unclosed client session" lines after it
+        hook = {"WEBHOOK_URL": "https://bot.example/hook", "WEBHOOK_PORT": str(free_port())}
+        status2, text2 = await _run_bot(url, DEFAULT_TOKEN, tmp_path / "hook.db", tmp_path, **hook)
+    for code, out in ((status, text), (status2, text2)):
+        last = _one_line(out)
+        assert code == 4, out
+        assert last.startswith(f"not starting: the Telegram Bot API at {url} cannot be reached"), out
+        assert DEFAULT_TOKEN.partition(":")[2] not in out
 
 
 async def test_a_port_taken_stops_the_bot_with_one_line(tmp_path: Path) -> None:

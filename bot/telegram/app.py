@@ -494,7 +494,12 @@ async def running(
 ) -> AsyncIterator[AnyApp]:
     """Start and stop ``app`` as ``run_polling`` does (initialize, post_init, polling, start; and back);
     with ``webhook``, as ``run_webhook`` does (bot/telegram/webhook.py)."""
-    await app.initialize()
+    try:
+        await app.initialize()
+    except BaseException:  # a refused token, an unreachable Bot API: what was opened is closed all the same
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+        raise
     try:
         if app.post_init is not None:
             await app.post_init(app)
@@ -552,7 +557,10 @@ def not_a_failed_start(record: logging.LogRecord) -> bool:
     """A log filter: PTB's record of a start that could not reach the Bot API (an ERROR and its traceback)
     goes, as ``main`` says what happened in one line."""
     exc = record.exc_info[1] if isinstance(record.exc_info, tuple) else None
-    return not (isinstance(exc, NetworkError) and record.name == START_LOGGER)
+    if isinstance(exc, NetworkError | InvalidToken) and record.name == START_LOGGER:
+        return False
+    # PTB's retry loop says it gave up on a refused token as an ERROR of its own: ``main`` says it
+    return not (record.name.startswith("telegram") and "Invalid token" in record.getMessage())
 
 
 class TokenSafeFormatter(logging.Formatter):
