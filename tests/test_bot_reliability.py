@@ -171,6 +171,15 @@ async def test_a_read_only_database_stops_the_bot_with_one_line(tmp_path: Path) 
     assert not tg.calls_to("getUpdates", "setMyCommands")  # it stopped before taking any update
 
 
+async def test_a_database_directory_missing_stops_the_bot_with_one_line(tmp_path: Path) -> None:
+    """It named only the lock file beside the database ("No such file or directory: '…/c.db.lock'")."""
+    async with FakeTelegramServer() as tg:
+        status, text = await _run_bot(tg.base_url, tg.token, tmp_path / "nodir" / "c.db", tmp_path)
+    assert status == 5 and _one_line(text).startswith(
+        f"not starting: the database's directory {tmp_path / 'nodir'} does not exist or is not writable"
+    ), text
+
+
 async def test_an_unreachable_bot_api_stops_the_bot_with_one_line(tmp_path: Path) -> None:
     with socket.socket() as closed:  # bound and never listening: every connection is refused
         closed.bind(("127.0.0.1", 0))

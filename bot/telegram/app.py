@@ -611,7 +611,12 @@ def main(db_path: str | None = None) -> int:
         print(f"not starting: {e}", file=sys.stderr)
         return 3
     except OSError as e:  # the lock file beside the database cannot be made (a read-only directory)
-        print(f"not starting: {e}", file=sys.stderr)
+        folder = Path(str(path)).parent
+        print(
+            f"not starting: the database's directory {folder} does not exist or is not writable: cannot "
+            f"create {e.filename or 'its lock file'} ({e.strerror or e})",
+            file=sys.stderr,
+        )
         return 5
     log.info("starting the bot (database %s)", redact(path) if is_postgres_url(path) else path)
     try:
