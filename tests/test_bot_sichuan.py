@@ -181,7 +181,8 @@ async def test_the_tiles_received_stay_on_the_panel_through_a_forced_void(
 ) -> None:
     """docs/rules/sichuan.md §2.2, §2b.3: Alice passes the suggested three, all of one suit, and holds two
     suits after the swap: her 定缺 is forced, made for her. Her panel never said what she received: the
-    note went with her next move, the forced 定缺 included. It stays until her first move of play."""
+    note went with her next move, the forced 定缺 included. It stays until her first move of play, and her
+    panel says what was made for her as her only move."""
     alice = tg.add_user("Alice", language_code="en", started=True)
     group = tg.add_group("Mahjong", members=[alice])
     async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
@@ -201,6 +202,8 @@ async def test_the_tiles_received_stay_on_the_panel_through_a_forced_void(
         await tg.wait_idle()
         shown = [v.text or "" for m in tg.bot_messages(alice) for v in m.versions]
         assert any("you received" in x for x in shown), shown[-3:]
+        # and what was played for her, because it was her only move (nothing said so: her hand just changed)
+        assert any("Your only move, made for you: " in x for x in shown), shown[-3:]
 
 
 def _label(message: FakeMessage, data: str) -> str:

@@ -226,14 +226,7 @@ class Feed:
             )
         recent_events = list(pause.recent) if pause is not None else list(rt.live.recent)
         recent = tuple(views.event_lines(recent_events[-4:], lang, names, rt.table.variant))
-        note = ""
-        if seat is not None:
-            label = rt.live.notes.get(seat, "")
-            note = t("dm.timeout", lang, label=label) if label else ""
-            news = rt.live.news.get(seat)
-            if news is not None:
-                line = render.event_line(news, seat, lang, list(names), rt.table.variant)
-                note = "\n".join(x for x in (line or "", note) if x)
+        note = self.present.moves_note(rt, seat, lang, names) if seat is not None else ""
         result: tuple[str, ...] = ()
         if obs.phase == Phase.ENDED:
             public = views.public_observation(state)

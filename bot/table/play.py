@@ -603,6 +603,10 @@ class Play:
     def _adopt(self, rt: TableRuntime, step: _Step) -> None:
         """Memory follows a stored action (``_prepare``'s step)."""
         h = rt.live
+        seat = step.action.seat
+        if h.state is not None and rt.hand_seats()[seat] is not None and seat not in h.auto:
+            if step.action.act in (Act.DISCARD, Act.CHOOSE) and len(engine.legal_actions(h.state, seat)) == 1:
+                self.present.note_forced(rt, seat, engine.observe(h.state, seat), step.action)
         h.state, h.facts, h.pause = step.state, step.facts, step.pause
         h.pending, h.auto, h.timeouts, h.stored = step.pending, step.auto, step.timeouts, step.stored
         self.actions += 1

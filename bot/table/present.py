@@ -424,14 +424,8 @@ class Presenter:
 
     @staticmethod
     def _panel_note(rt: TableRuntime, seat: int, obs: Observation, lang: str, names: list[str]) -> str:
-        """The panel's note: the tiles he received (换三张, until his own first move of play), the move made
-        for him when his time ran out, the tiles he has picked so far of a pick-tiles choice."""
-        note = rt.live.notes.get(seat, "")
-        note = t("dm.timeout", lang, label=note) if note else ""
-        news = rt.live.news.get(seat)
-        if news is not None:  # 换三张: the three tiles he received, until his own first move of play
-            line = render.event_line(news, seat, lang, names, rt.table.variant)
-            note = "\n".join(x for x in (line or "", note) if x)
+        """The panel's note: ``moves_note``, then the tiles he has picked so far of a pick-tiles choice."""
+        note = Presenter.moves_note(rt, seat, lang, names)
         picked = rt.live.picked(seat)
         p = rt.live.pending.get(seat)
         pick = render.tile_pick(obs) if p is not None and seat not in rt.live.auto else None
@@ -743,7 +737,24 @@ class Presenter:
     def note_timeout(self, rt: TableRuntime, seat: int, label: str) -> None:
         """Tell a player what the bot played for him when his time ran out: on his panel (edited, not a new
         message), until he next presses a button."""
-        rt.live.notes[seat] = label
+        rt.live.notes[seat] = ("dm.timeout", label)
+
+    def note_forced(self, rt: TableRuntime, seat: int, obs: Observation, action: Action) -> None:
+        """Tell a player the move the bot made for him because it was his only one (a 定缺 forced by his
+        hand, the one void-suit tile he must throw): on his panel, until he next presses a button."""
+        rt.live.notes[seat] = ("dm.forced", self.action_label(obs, action, self.seat_lang(rt, seat)))
+
+    @staticmethod
+    def moves_note(rt: TableRuntime, seat: int, lang: str, names: Sequence[str]) -> str:
+        """What a player's panel (and his Mini App screen) says of his own hand beside the table: the tiles
+        he received (换三张, until his own first move of play), the move made for him and why."""
+        key, label = rt.live.notes.get(seat, ("", ""))
+        note = t(key, lang, label=label) if key else ""
+        news = rt.live.news.get(seat)
+        if news is not None:
+            line = render.event_line(news, seat, lang, list(names), rt.table.variant)
+            note = "\n".join(x for x in (line or "", note) if x)
+        return note
 
     async def note_group(self, rt: TableRuntime, key: str) -> None:
         """A one-line note to the group (``note.restored``, ``note.restore_failed``)."""

@@ -164,7 +164,8 @@ class HandLive:
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     stored: dict[int, SeatPlay] = field(default_factory=dict)  # seat -> its play state as stored
     fresh_panels: set[int] = field(default_factory=set)  # seats whose panel is sent anew (a new hand)
-    notes: dict[int, str] = field(default_factory=dict)  # seat -> what the bot played for it (timeout)
+    # seat -> what the bot played for it and why (a text key, the move's label): a timeout, a forced move
+    notes: dict[int, tuple[str, str]] = field(default_factory=dict)
     # seat -> its own private news until his own first move of play (换三张: the three tiles he received;
     # the moves made for him - a forced 定缺 or discard, a timeout - keep it)
     news: dict[int, Event] = field(default_factory=dict)

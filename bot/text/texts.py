@@ -807,6 +807,7 @@ CATALOGUE: dict[str, Label] = {
     "dm.timeout": Label(
         "⏰ 时间到，系统替你：{label}", "⏰ Your time ran out; the bot played for you: {label}"
     ),
+    "dm.forced": Label("只能这样走，系统已替你：{label}", "Your only move, made for you: {label}"),
     "view.pictures": Label(
         "本聊天现在用图片显示牌桌（/view text 改回纯文字）。",
         "This chat now shows the table as pictures (/view text for text only).",
