@@ -289,6 +289,11 @@ class Variant:
         """Every tile of the set: 108 suited tiles (万 条 筒, four of each) unless the variant differs."""
         return _FULL_108
 
+    def wild_tiles(self) -> frozenset[int]:
+        """Tiles that stand for any other in a winning hand (红中麻将's 红中); none unless the variant has
+        them. What players are shown of them (marked, "wild: cannot be discarded")."""
+        return frozenset()
+
     def first_dealer(self, seats: int, creator: int | None) -> int | None:
         """The dealer of a table's first hand, given the seat of the table's creator (None if unknown).
         None: drawn from the hand's seed (the common rule: 第一局随机定庄)."""

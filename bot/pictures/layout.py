@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
 
-from engine import Observation, get_variant, parse_tiles
+from engine import Observation, get_variant
 from engine.melds import Meld, MeldKind
-from engine.tiles import to_counts
 
 Box = tuple[int, int, int, int]  # x, y, w, h
 
@@ -180,19 +178,6 @@ def void_suit(choice: str | None) -> int | None:
 
 # ------------------------------------------------------------------ wild tiles
 
-_PROBE = "123m456m789m123p"  # four melds; a lone tile beside them needs its own copy or a wild to pair with
-
-
-@lru_cache(maxsize=16)
 def wild_tiles(variant: str) -> frozenset[int]:
-    """The tiles that are wild in a variant (红中麻将: 红中), marked on the pictures. The variant interface
-    does not list them, and bot/ names no variant: a tile is wild when it completes four melds and a lone
-    tile of another kind into a win, as only a wild can (asked of the variant's own ``could_win`` with two
-    different lone tiles; once per variant)."""
-    rs = get_variant(variant)
-    melds = parse_tiles(_PROBE)
-    out = set()
-    for t in range(34):
-        if all(t != lone and rs.could_win(to_counts([*melds, lone, t]), ()) for lone in parse_tiles("9s5p")):
-            out.add(t)
-    return frozenset(out)
+    """The tiles that are wild in a variant (红中麻将: 红中), marked on the pictures (the variant says)."""
+    return get_variant(variant).wild_tiles()

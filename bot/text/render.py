@@ -201,6 +201,9 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
         lines.append(f"  {tr(f'suit.{suit}', lang)}: {tiles}")
     if drawn is not None:
         lines.append(f"  {tr('hand.drawn', lang)} → {tile_label(drawn, lang)}")
+    wild = sorted(set(obs.hand) & _variant(obs).wild_tiles())
+    if wild and obs.phase != Phase.ENDED:  # why it has no button: it is kept for a win
+        lines.append("  " + tr("hand.wild", lang, tiles=tiles_label(wild, lang)))
     me = obs.seats[obs.seat]
     if me.melds:
         lines.append(f"  {tr('hand.melds', lang)}: {' '.join(meld_label(m, lang) for m in me.melds)}")

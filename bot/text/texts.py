@@ -82,6 +82,10 @@ CATALOGUE: dict[str, Label] = {
     "ctx.nothing": Label("还没出牌", "no discards yet"),
     # own hand
     "hand.title": Label("{name}的手牌（{n} 张）", "{name}: hand ({n} tiles)"),
+    "hand.wild": Label(
+        "{tiles}是万能牌：可当任何一张牌，不能打出",
+        "{tiles}: wild, stands for any tile, cannot be discarded",
+    ),
     "hand.blind": Label(
         "{name}：{n} 张牌已发好，扣着——选好之后才看得到",
         "{name}: your {n} tiles are dealt face down; you see them once you have chosen",

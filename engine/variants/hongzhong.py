@@ -38,6 +38,9 @@ class Hongzhong(Zhuanzhuan):
     id = "hongzhong"
     name_zh = "红中麻将"
     name_en = "Hongzhong"
+
+    def wild_tiles(self) -> frozenset[int]:
+        return frozenset({RED})
     option_specs = tuple(
         s for spec in OPTIONS for s in ((spec, WUHONGZHONG) if spec.name == _AFTER else (spec,))
     )
