@@ -84,6 +84,9 @@ async def test_each_mode_is_played_to_the_end(tg: FakeTelegramServer, tmp_path: 
         await tg.wait_idle()
         result = next(m for m in tg.bot_messages(group) if "🏁" in (m.text or ""))
         assert "Table totals" in (result.text or "")
+        # her panel's first line names the room she plays (the rules differ a lot), not only 四川
+        header = f"🀄 Sichuan ({want.label('en')}) · table #{tid} · hand 1"
+        assert any((m.text or "").startswith(header) for m in tg.bot_messages(alice)), header
         table = next(m for m in tg.bot_messages(group) if m.text and "tiles left in the wall" in m.text)
         if preset == "xueliu":  # the wall always runs out; the group's table counts each seat's wins
             assert "0 tiles left in the wall" in (table.text or "") and "won " in (table.text or "")

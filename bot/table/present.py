@@ -407,9 +407,8 @@ class Presenter:
         else:
             obs = observe(rt.state, seat)
         names = self.seat_names(rt, lang, viewer=seat)
-        header = t(
-            "dm.header", lang, variant=views.variant_name(rt.variant, lang), tid=rt.id, n=rt.hand.number
-        )
+        room = views.room_name(rt.variant, rt.options, len(rt.hand_seats()), lang)  # 四川麻将（血流成河）
+        header = t("dm.header", lang, variant=room, tid=rt.id, n=rt.hand.number)
         auto = seat in rt.live.auto
         clock = None if closed else self._clock(rt, seat, lang)  # a closed table has no clock
         note = self._panel_note(rt, seat, obs, lang, names)

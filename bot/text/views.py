@@ -7,7 +7,7 @@ is made from his own ``observe(state, seat)``. No function here reads a State's 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from bot.text import render
 from bot.text.fit import MAX_CAPTION
@@ -43,6 +43,15 @@ def public_observation(state: State) -> Observation:
 
 def variant_name(rs: Variant, lang: str) -> str:
     return rs.name_zh if lang == "zh" else rs.name_en
+
+
+def room_name(rs: Variant, options: Mapping[str, object], seats: int, lang: str) -> str:
+    """The variant's name, with its room's when the options are one of its presets: 四川麻将（血流成河）."""
+    preset = rs.preset_of(options, seats)
+    if preset is None:
+        return variant_name(rs, lang)
+    label = preset.label(lang)
+    return f"{variant_name(rs, lang)}（{label}）" if lang == "zh" else f"{variant_name(rs, lang)} ({label})"
 
 
 def pad_names(names: Sequence[str]) -> list[str]:
