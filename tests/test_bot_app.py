@@ -3,7 +3,10 @@ legal action for every kind of decision every variant asks (opening hands, 海�
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,8 @@ from bot.messages.presses import GamePress, decode
 from bot.telegram.app import claim_pause_from_env, load_env_file, load_token
 from bot.text import render, views
 from engine import Act, Phase
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_token_from_environment_or_dotenv(tmp_path: Path) -> None:
@@ -153,3 +158,13 @@ def test_discard_buttons_are_the_distinct_tiles_in_suit_order() -> None:
     discards = [b.label for row in rows for b in row if b.label[0].isdigit()]
     assert " ".join(d.split()[0] for d in discards) == "1m 1s 2s 3s 4s 5s 9s 5p 6p 7p 8p"
     assert sum("⬅" in d for d in discards) == (1 if obs.drawn is not None else 0)
+
+
+def test_help_with_a_token_set_prints_its_usage(tmp_path: Path) -> None:
+    """`python -m bot --help` with a token set started the bot (against Telegram) instead of saying how."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "MAHJONG_"))}
+    env.update(TELEGRAM_BOT_TOKEN="1:x", TELEGRAM_BASE_URL="http://127.0.0.1:9/bot", PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "bot", "--help"]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("usage: python -m bot"), done
+    assert ".env.example" in done.stdout and not done.stderr
