@@ -155,6 +155,15 @@ async def test_the_come_back_link_of_one_table_leaves_another_alone(
         await quiet(app, tg)
         assert s1 in svc.tables[t1].live.auto and s2 not in svc.tables[t2].live.auto
         assert any(m.text == "Welcome back!" for m in tg.bot_messages(alice))
+        # her chat lost (she blocked the bot: every table puts her on auto-play and posts its link), then
+        # one link followed: back at both, her chat works again (it brought her back at that table only)
+        tg.block(alice)
+        tg.send_text(alice, two, "/hand")  # the bot writes to her, and learns she blocked it
+        await tg.wait_for(lambda _: all(alice.id in svc.tables[t].live.dm_lost for t in (t1, t2)))
+        tg.send_text(alice, None, f"/start b{t1}")
+        await quiet(app, tg)
+        assert all(alice.id not in svc.tables[t].live.dm_lost for t in (t1, t2))
+        assert s1 not in svc.tables[t1].live.auto and s2 not in svc.tables[t2].live.auto
 
 
 async def test_a_result_cut_off_by_a_stop_is_delivered_once_after_restart(

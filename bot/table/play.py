@@ -257,9 +257,6 @@ class Play:
             action = p.legal[index]
             if action not in engine.legal_actions(state, seat):
                 return Reply(t("ans.stale", lang))
-            rt.live.notes.pop(seat, None)  # what the bot played for him last time: he is back at the keyboard
-            if action.act != Act.CHOOSE:  # his first move of play: 换三张's tiles received are seen now
-                rt.live.news.pop(seat, None)
             obs = engine.observe(state, seat)
             done = t("ans.done", lang, label=self.present.action_label(obs, action, lang))
             answer = PressAnswer(update_id, done) if update_id is not None else None
@@ -268,6 +265,11 @@ class Play:
             except StorageError as e:
                 log.warning("table %s: action not stored (%s)", rt.id, type(e).__name__)  # e names the tile
                 return Reply(t("ans.error", lang), alert=True)
+            # stored (his panel is shown again after): what the bot played for him last time goes, he is back
+            # at the keyboard; so do 换三张's tiles received, at his first move of play
+            rt.live.notes.pop(seat, None)
+            if action.act != Act.CHOOSE:
+                rt.live.news.pop(seat, None)
             return Reply(done, ok=True)
 
     async def pick(self, table_id: int, user_id: int, hand_id: int, decision: int, index: int) -> Reply:
@@ -462,11 +464,12 @@ class Play:
     async def come_back(self, user_id: int, table_id: int | None = None) -> int:
         """/start in private from a seated player: he is back - reachable again, off auto-play (whether a lost
         private chat, his timeouts or 托管 put him on it: the answer says "Welcome back", and he plays) - and
-        gets fresh panels, at every table or at ``table_id`` only; returns how many tables."""
+        gets fresh panels, at every table, or at ``table_id`` (the link of a lost chat) and at the others
+        where his chat was lost too; returns how many tables."""
         back = 0
         for rt in self.tables:
-            if table_id is not None and rt.id != table_id:
-                continue
+            if table_id is not None and rt.id != table_id and user_id not in rt.live_dm_lost():
+                continue  # another table: unless he was unreachable there too (his chat works again)
             async with rt.lock:
                 seat = rt.seat_of(user_id)
                 if seat is None or not rt.playing or rt.closed:

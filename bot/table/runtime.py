@@ -257,6 +257,10 @@ class TableRuntime:
     def hand_seats(self) -> tuple[int | None, ...]:
         return self.hand.seats if self.hand is not None else tuple(self.seats)
 
+    def live_dm_lost(self) -> set[int]:
+        """The players of the hand in play the bot cannot reach in private (none between hands)."""
+        return self.hand.dm_lost if self.hand is not None else set()
+
     def seat_of(self, user_id: int) -> int | None:
         seats = self.hand_seats()
         return seats.index(user_id) if user_id in seats else None
