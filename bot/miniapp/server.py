@@ -43,6 +43,7 @@ from bot.miniapp import protocol, replay
 from bot.miniapp.auth import DEFAULT_MAX_AGE, AuthError, TableTokens, WebUser, tokens_key, validate
 from bot.miniapp.texts import tx as t
 from bot.miniapp.tiles import sprite_sheet
+from bot.sockets import shared_socket
 from bot.table.feed import stored_table
 from bot.table.runtime import Reply, TableRuntime
 from bot.table.service import TableService
@@ -169,17 +170,7 @@ class MiniApp:
     async def start(self) -> None:
         """Listen on ``listen:port`` (port 0: any free one, then ``self.port``); SO_REUSEPORT lets several
         workers of one machine share the port, as the webhook does."""
-        sock = socket.socket(socket.AF_INET6 if ":" in self.config.listen else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if hasattr(socket, "SO_REUSEPORT"):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        try:
-            sock.bind((self.config.listen, self.config.port))
-        except OSError as e:
-            sock.close()
-            where = f"{self.config.listen}:{self.config.port} (MINIAPP_LISTEN, MINIAPP_PORT)"
-            raise OSError(f"cannot listen on {where}: {e.strerror or e}") from e
-        sock.setblocking(False)
+        sock = shared_socket(self.config.listen, self.config.port, "MINIAPP_LISTEN, MINIAPP_PORT")
         self._sock = sock
         self.port = sock.getsockname()[1]
         self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=1.0)

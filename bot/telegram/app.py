@@ -40,6 +40,7 @@ from bot.miniapp.relay import Relay
 from bot.miniapp.server import Config as MiniAppConfig
 from bot.miniapp.server import MiniApp
 from bot.pictures.worker import Painter
+from bot.sockets import ListenError
 from bot.table.service import TableService
 from bot.table.sidefile import import_side_file, side_file
 from bot.table.timers import Timers
@@ -611,10 +612,12 @@ def main(db_path: str | None = None) -> int:
         print(f"not starting: {e}", file=sys.stderr)
         return 3
     except OSError as e:  # the lock file beside the database cannot be made (a read-only directory)
-        folder = Path(str(path)).parent
+        if not str(e.filename or "").endswith(".lock"):
+            raise
+        folder = Path(str(path)).resolve().parent
         print(
             f"not starting: the database's directory {folder} does not exist or is not writable: cannot "
-            f"create {e.filename or 'its lock file'} ({e.strerror or e})",
+            f"create {e.filename} ({e.strerror or e})",
             file=sys.stderr,
         )
         return 5
@@ -639,7 +642,7 @@ def main(db_path: str | None = None) -> int:
         reason = formatter.scrub(e.message)
         print(f"not starting: the Telegram Bot API{where} cannot be reached: {reason}", file=sys.stderr)
         return 4
-    except OSError as e:  # the webhook's or the Mini App's port: taken, or an address not of this machine
+    except ListenError as e:  # the webhook's or the Mini App's port: taken, or an address not of this machine
         print(f"not starting: {e}", file=sys.stderr)
         return 6
     finally:

@@ -30,7 +30,6 @@ import hmac
 import json
 import logging
 import os
-import socket
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from telegram import Update
 from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
+from bot.sockets import shared_socket
 from storage.postgres import failures
 
 log = logging.getLogger(__name__)
@@ -118,26 +118,6 @@ def webhook_from_env(token: str, env: dict[str, str] | None = None) -> WebhookCo
         raise SystemExit("WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
     listen = environ.get("WEBHOOK_LISTEN", "").strip() or DEFAULT_LISTEN
     return WebhookConfig(url, secret, listen, int(raw_port))
-
-
-def shared_socket(listen: str, port: int) -> socket.socket:
-    """A listening TCP socket that other workers may bind as well (``SO_REUSEPORT``)."""
-    family = socket.AF_INET6 if ":" in listen else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind((listen, port))
-        sock.listen(128)
-        sock.setblocking(False)
-    except OSError as e:
-        sock.close()
-        where = f"{listen}:{port} (WEBHOOK_LISTEN, WEBHOOK_PORT)"
-        raise OSError(f"cannot listen on {where}: {e.strerror or e}") from e
-    except BaseException:
-        sock.close()
-        raise
-    return sock
 
 
 class _Hook(tornado.web.RequestHandler):
@@ -236,13 +216,19 @@ class WebhookServer:
         )
 
     async def start(self) -> None:
-        self._server.add_socket(shared_socket(self.config.listen, self.config.port))
-        await self.app.bot.set_webhook(
-            self.config.url,
-            secret_token=self.config.secret,
-            allowed_updates=Update.ALL_TYPES,
-            max_connections=MAX_CONNECTIONS,
-        )
+        """Listen, then tell Telegram; a refusal of the webhook closes the socket again."""
+        sock = shared_socket(self.config.listen, self.config.port, "WEBHOOK_LISTEN, WEBHOOK_PORT")
+        self._server.add_socket(sock)
+        try:
+            await self.app.bot.set_webhook(
+                self.config.url,
+                secret_token=self.config.secret,
+                allowed_updates=Update.ALL_TYPES,
+                max_connections=MAX_CONNECTIONS,
+            )
+        except BaseException:
+            self._server.stop()
+            raise
 
     async def stop(self) -> None:
         """Stop taking updates; those being handled finish (the caller stops the application after)."""
