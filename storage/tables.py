@@ -270,16 +270,14 @@ async def read_settings(db: Db, table_id: int) -> TableSettings:
     flags = " OR ".join(f"{k} = 1" for k in _SEAT_SETS)  # column names from a fixed list
     seats = list(
         await db.execute_fetchall(
-            f"SELECT seat, {', '.join(_SEAT_SETS)} FROM table_seats WHERE table_id = ? AND ({flags})",
+            f"SELECT seat, {', '.join(_SEAT_SETS)}, vote_prompt FROM table_seats "
+            f"WHERE table_id = ? AND ({flags} OR vote_prompt IS NOT NULL)",
             (table_id,),
         )
     )
     sets = {key: [int(r[0]) for r in seats if r[i]] for i, key in enumerate(_SEAT_SETS, 1)}
-    prompts = await db.execute_fetchall(
-        "SELECT seat, vote_prompt FROM table_seats WHERE table_id = ? AND vote_prompt IS NOT NULL",
-        (table_id,),
-    )
-    return _settings(rows[0], sets, ((int(r[0]), int(r[1])) for r in prompts))
+    prompts = ((int(r[0]), int(r[-1])) for r in seats if r[-1] is not None)
+    return _settings(rows[0], sets, prompts)
 
 
 async def write_settings(db: Db, table_id: int, values: Mapping[str, Any]) -> None:

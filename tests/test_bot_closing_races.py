@@ -5,7 +5,9 @@ table - the timer showed the table and every panel with live buttons again after
 托管 was stored and told to the group after the 大结算, a press got "Something went wrong".
 
 The race is made certain: a test holds the table's lock, queues the admin's /stop, then the other work
-(``asyncio.Lock`` wakes its waiters in order), and lets go."""
+(``asyncio.Lock`` wakes its waiters in order), and lets go. So the racing calls go to the table service
+directly rather than as updates over HTTP (whose order into the lock a test cannot fix); the chats are
+read from the fake Bot API as everywhere."""
 
 from __future__ import annotations
 

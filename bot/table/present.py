@@ -829,7 +829,9 @@ class Presenter:
             rt.settings = await self.storage.update_settings(rt.id, lobby_msg=message_id)
         elif key == vote_key(rt.id) and chat_id == rt.chat_id:
             rt.settings = await self.storage.update_settings(rt.id, vote_msg=message_id)
-        elif key == vote_key(rt.id) and chat_id in rt.hand_seats():
+        elif key == vote_key(rt.id) and chat_id in rt.vote_dms and chat_id in rt.hand_seats():
+            # asked in the vote in progress: a prompt sent after its vote ended, or for an earlier vote, is
+            # not one to edit into the next vote's tally after a restart
             await self.storage.set_vote_prompt(rt.id, rt.hand_seats().index(chat_id), message_id)
         elif key == panel_key(rt.id) and chat_id > 0:
             await self.storage.set_panel(rt.id, chat_id, message_id)

@@ -792,7 +792,6 @@ async def answer(query: Any, reply: Reply) -> None:
 
 
 CONFLICT_EVERY_S = 60.0
-_conflict_said = [-CONFLICT_EVERY_S]  # when the last warning of another polling process was logged
 
 
 async def on_error(update: object, context: Context) -> None:
@@ -801,8 +800,9 @@ async def on_error(update: object, context: Context) -> None:
     warning line that says what to do, not a traceback each time."""
     if isinstance(context.error, Conflict):
         now = time.monotonic()
-        if now >= _conflict_said[0] + CONFLICT_EVERY_S:  # it comes again at every poll: once a minute
-            _conflict_said[0] = now
+        said = context.bot_data.get("conflict_said", -CONFLICT_EVERY_S)  # the last warning of it, logged then
+        if now >= said + CONFLICT_EVERY_S:  # it comes again at every poll: once a minute
+            context.bot_data["conflict_said"] = now
             log.warning(
                 "another process is polling this bot's updates (%s): one bot per token polls; several "
                 "workers need WEBHOOK_URL (docs/deploy.md)", context.error.message,
@@ -815,6 +815,9 @@ async def on_error(update: object, context: Context) -> None:
 # Commands come from new messages only: not from an edited message (editing an old message into /stop must
 # not cast a vote) and not from channel posts.
 COMMAND_UPDATES = filters.UpdateType.MESSAGE
+
+
+HANDLED_GROUP = 1_000  # after every other group
 
 
 def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -842,6 +845,3 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(TypeHandler(Update, first_delivery), group=-3)
     app.add_handler(TypeHandler(Update, handled), group=HANDLED_GROUP)
     app.add_error_handler(on_error)
-
-
-HANDLED_GROUP = 1_000  # after every other group

@@ -38,9 +38,6 @@ class Hongzhong(Zhuanzhuan):
     id = "hongzhong"
     name_zh = "红中麻将"
     name_en = "Hongzhong"
-
-    def wild_tiles(self) -> frozenset[int]:
-        return frozenset({RED})
     option_specs = tuple(
         s for spec in OPTIONS for s in ((spec, WUHONGZHONG) if spec.name == _AFTER else (spec,))
     )
@@ -48,6 +45,9 @@ class Hongzhong(Zhuanzhuan):
 
     def tile_set(self, seats: int, options: Options) -> tuple[int, ...]:
         return _FULL_112
+
+    def wild_tiles(self) -> frozenset[int]:
+        return frozenset({RED})
 
     def wins_at_deal(self, state: State, seat: int) -> bool:
         """四红中: four 红中 among the dealt tiles win at once, before the dealer's first discard (the
