@@ -203,18 +203,15 @@ async def test_a_port_taken_stops_the_bot_with_one_line(tmp_path: Path) -> None:
             taken.bind(("127.0.0.1", 0))
             taken.listen()
             port = str(taken.getsockname()[1])
-            hook = {"WEBHOOK_URL": "https://bot.example/hook", "WEBHOOK_PORT": port}
-            status, text = await _run_bot(tg.base_url, tg.token, tmp_path / "a.db", tmp_path, **hook)
-            assert status == 6 and _one_line(text) == (
-                f"not starting: cannot listen on 127.0.0.1:{port} (WEBHOOK_LISTEN, WEBHOOK_PORT): "
-                "Address already in use"
-            ), text
-            app = {"MINIAPP_URL": "https://bot.example/app", "MINIAPP_PORT": port}
-            status, text = await _run_bot(tg.base_url, tg.token, tmp_path / "b.db", tmp_path, **app)
-            assert status == 6 and _one_line(text) == (
-                f"not starting: cannot listen on 127.0.0.1:{port} (MINIAPP_LISTEN, MINIAPP_PORT): "
-                "Address already in use"
-            ), text
+            for server in ("WEBHOOK", "MINIAPP"):
+                url = {"WEBHOOK": "https://bot.example/hook", "MINIAPP": "https://bot.example/app"}[server]
+                settings = {f"{server}_URL": url, f"{server}_PORT": port}
+                db = tmp_path / f"{server}.db"
+                status, text = await _run_bot(tg.base_url, tg.token, db, tmp_path, **settings)
+                assert status == 6 and _one_line(text) == (
+                    f"not starting: cannot listen on 127.0.0.1:{port} ({server}_LISTEN, {server}_PORT): "
+                    "Address already in use"
+                ), text
 
 
 # ------------------------------------------------------------------ who may sit
