@@ -332,8 +332,8 @@ class TableService:
                 seated.append(reply.text)
         if seated:
             return "\n\n".join(seated)
-        # the link posted when his private chat was lost names its table: back there only (托管 he chose at
-        # another table stays); a plain /start is back at every table
+        # the link posted when his private chat was lost names its table: back there (and wherever his chat
+        # was lost too; 托管 he chose at another table stays); a plain /start is back at every table
         digits = payload[1:]
         named = payload[:1] == "b" and digits.isascii() and digits.isdigit() and len(digits) <= 15
         back = await self.play.come_back(user_id, int(digits) if named else None)
