@@ -41,9 +41,9 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from bot.members.access import MEMBER
 from bot.miniapp import protocol, replay
 from bot.miniapp.auth import DEFAULT_MAX_AGE, AuthError, TableTokens, WebUser, tokens_key, validate
+from bot.miniapp.sockets import shared_socket
 from bot.miniapp.texts import tx as t
 from bot.miniapp.tiles import sprite_sheet
-from bot.sockets import shared_socket
 from bot.table.feed import stored_table
 from bot.table.runtime import Reply, TableRuntime
 from bot.table.service import TableService

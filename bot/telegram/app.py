@@ -39,8 +39,8 @@ from bot.members.access import link_key
 from bot.miniapp.relay import Relay
 from bot.miniapp.server import Config as MiniAppConfig
 from bot.miniapp.server import MiniApp
+from bot.miniapp.sockets import ListenError
 from bot.pictures.worker import Painter
-from bot.sockets import ListenError
 from bot.table.service import TableService
 from bot.table.sidefile import import_side_file, side_file
 from bot.table.timers import Timers

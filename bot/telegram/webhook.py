@@ -41,7 +41,7 @@ from telegram import Update
 from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
-from bot.sockets import shared_socket
+from bot.miniapp.sockets import shared_socket
 from storage.postgres import failures
 
 log = logging.getLogger(__name__)

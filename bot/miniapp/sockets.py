@@ -1,5 +1,6 @@
-"""Listening sockets of the bot's own servers (the webhook, the Mini App): shared with the other workers of
-one machine (``SO_REUSEPORT``), and a clear error when the address cannot be listened on."""
+"""Listening sockets of the bot's own servers - the Mini App's, and the webhook's (bot/telegram/webhook.py,
+a room below): shared with the other workers of one machine (``SO_REUSEPORT``), and a clear error when the
+address cannot be listened on."""
 
 from __future__ import annotations
 
