@@ -180,6 +180,37 @@ async def test_refusal_on_timeout_stale_buttons_the_ask_button_and_an_admin(
         assert "The table is closed." in (tg.message(group, second.message_id).text or "")
 
 
+async def test_a_prompt_sent_after_its_vote_ended_is_not_kept_for_the_next(
+    tg: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Carol's private prompt is slow to send (Telegram answers late); meanwhile Bob and Carol refuse from the
+    group's tally and the vote ends. The prompt's id, stored once sent, was kept as hers: after a restart or
+    on another worker, it would be edited into the next vote's tally, with live buttons. Only a prompt of the
+    vote in progress is kept."""
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("Bob", language_code="en", started=True)
+    carol = tg.add_user("Carol", language_code="en", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob, carol])
+    async with bot_running(tg, tmp_path / "bot.db", Clock()) as app:
+        svc = service(app)
+        tid, lobby = await seated(tg, app, alice, group, [bob, carol])
+        assert await press(tg, alice, lobby, f"L|{tid}|go") == "OK"
+        await quiet(app, tg)
+        tg.hold("sendMessage", carol, fail=False)
+        assert "asks to stop the table" in await command(tg, alice, group, "/stop")
+        await tg.wait_for(lambda _: tg.held_calls(), what="Carol's prompt on its way")
+        tally = vote_message(tg, group, tid, 1)
+        assert tally is not None
+        for user in (bob, carol):
+            assert await press(tg, user, tally, f"V|{tid}|1|0") == "You refused to stop the table"
+        rt = svc.tables[tid]
+        await tg.wait_for(lambda _: rt.settings.vote_until is None, what="the vote failed")
+        tg.release()
+        await tg.wait_for(lambda _: vote_message(tg, carol, tid, 1) is not None, what="the late prompt")
+        await quiet(app, tg)
+        assert (await svc.storage.table_settings(tid)).vote_prompts == ()
+
+
 async def _act(web: MiniApp, tg: FakeTelegramServer, user: FakeUser, clock: Clock, **body: Any) -> str:
     """An action through the Mini App's POST /api/act; its answer's text."""
     req = {**body, "init": init_data(tg, user, auth_date=clock.now)}
