@@ -81,6 +81,26 @@ async def test_a_plain_start_seats_him_at_every_table_he_pressed_join_at(
         assert all(f"table #{t}" in joined.params["text"] for t in tids), joined.params["text"]
 
 
+async def test_a_start_too_late_for_the_table_says_why(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """Bob pressed Join without a private chat; the host started the game before Bob opened it. His /start
+    answered only "welcome", as if nothing had been asked: now it says why he is not seated."""
+    alice = tg.add_user("Alice", started=True)
+    bob = tg.add_user("Bob")  # never opened a private chat with the bot
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db") as app:
+        svc = service(app)
+        tid, _ = await open_table(tg, alice, group, "changsha")
+        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
+        lobby = await lobby_message(tg, group, tid, "j")
+        query = tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
+        await tg.wait_for(lambda _: query.answered)
+        tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
+        await tg.wait_for(lambda _: svc.tables[tid].playing, what="the game started")
+        tg.send_text(bob, None, "/start")
+        reply = await tg.wait_for_call("sendMessage", chat_id=bob.id, ok=True)
+        assert f"Could not join table #{tid}: The game has already started" in reply.params["text"]
+
+
 async def test_creator_without_dm_is_told_in_the_group(tg: FakeTelegramServer, tmp_path: Path) -> None:
     carol = tg.add_user("Carol", language_code="zh-hans")
     group = tg.add_group("麻将", members=[carol])

@@ -326,18 +326,21 @@ class TableService:
                 return t("dm.join_failed", lang, tid=tid, why=reply.text)
             return reply.text if reply.ok else t("ans.already", lang)
         seated = []  # pressed Join (in one group or several) before he had a private chat, then Start
+        refused = []  # … at a table that has started or filled up meanwhile: he is told why
         for rt in [rt for rt in self.registry if user_id in rt.waiting_dm]:
             reply = await self.lobbies.join(rt.id, user_id, from_dm=True, who=who)
             if reply.ok:
                 seated.append(reply.text)
+            else:
+                refused.append(t("dm.join_failed", lang, tid=rt.id, why=reply.text))
         if seated:
-            return "\n\n".join(seated)
+            return "\n\n".join([*seated, *refused])
         # the link posted when his private chat was lost names its table: back there (and wherever his chat
         # was lost too; 托管 he chose at another table stays); a plain /start is back at every table
         digits = payload[1:]
         named = payload[:1] == "b" and digits.isascii() and digits.isdigit() and len(digits) <= 15
         back = await self.play.come_back(user_id, int(digits) if named else None)
-        return t("ans.back", lang) if back else t("dm.welcome", lang)
+        return "\n\n".join([*refused, t("ans.back", lang) if back else t("dm.welcome", lang)])
 
     # ------------------------------------------------------------------ restart, outbox bookkeeping
 
