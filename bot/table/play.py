@@ -205,6 +205,7 @@ class _Step:
     facts: Facts
     recent: tuple[Event, ...]  # the public events it adds to the group's "recent" line
     posts: list[Post]  # the one-off messages stored with it (the players' results of a hand it ends)
+    forced: bool = False  # made for a player because it was his only move (his panel says so)
 
 
 class Play:
@@ -606,10 +607,9 @@ class Play:
     def _adopt(self, rt: TableRuntime, step: _Step) -> None:
         """Memory follows a stored action (``_prepare``'s step)."""
         h = rt.live
-        seat = step.action.seat
-        if h.state is not None and rt.hand_seats()[seat] is not None and seat not in h.auto:
-            if step.action.act in (Act.DISCARD, Act.CHOOSE) and len(engine.legal_actions(h.state, seat)) == 1:
-                self.present.note_forced(rt, seat, engine.observe(h.state, seat), step.action)
+        if step.forced and h.state is not None:
+            seat = step.action.seat
+            self.present.note_forced(rt, seat, engine.observe(h.state, seat), step.action)
         h.state, h.facts, h.pause = step.state, step.facts, step.pause
         h.pending, h.auto, h.timeouts, h.stored = step.pending, step.auto, step.timeouts, step.stored
         self.actions += 1
@@ -680,6 +680,9 @@ class Play:
                 if action is None:
                     break
                 step = self._prepare(rt, base, action, recent=recent)
+                # a player not on auto-play moves here only when it is his only move: told when it is a play
+                step.forced = rt.hand_seats()[action.seat] is not None and action.seat not in base.auto
+                step.forced &= action.act in (Act.DISCARD, Act.CHOOSE)
                 run.append(step)
                 left -= 1
                 if step.final is not None or step.pause is not None:
