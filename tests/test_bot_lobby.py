@@ -4,9 +4,23 @@ settings, foreign presses, /stop, /rules, /help."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .bot_support import bot_running, choose_setting, lobby_message, open_table, service
-from .fake_telegram import FakeTelegramServer
+from .fake_telegram import FakeCallbackQuery, FakeChat, FakeMessage, FakeTelegramServer, FakeUser
+
+
+async def joined_without_dm(
+    tg: FakeTelegramServer, app: Any, group: FakeChat, host: FakeUser, user: FakeUser
+) -> tuple[int, FakeMessage, FakeCallbackQuery]:
+    """A changsha table opened by ``host``, and ``user`` (no private chat with the bot) pressing its Join: the
+    table, its lobby message and the press, answered."""
+    tid, _ = await open_table(tg, host, group, "changsha")
+    await tg.wait_for(lambda _: host.id in service(app).tables[tid].seats, what="the host seated")
+    lobby = await lobby_message(tg, group, tid, "j")
+    query = tg.press(user, group, lobby.message_id, f"L|{tid}|j")
+    await tg.wait_for(lambda _: query.answered, what="the answer to the Join")
+    return tid, lobby, query
 
 
 async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
@@ -17,12 +31,8 @@ async def test_user_without_dm_gets_a_deep_link_and_joins_on_start(
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, tmp_path / "bot.db") as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
+        tid, lobby, query = await joined_without_dm(tg, app, group, alice, bob)
         rt = svc.tables[tid]
-        await tg.wait_for(lambda _: alice.id in rt.seats, what="Alice seated")
-        lobby = await lobby_message(tg, group, tid, "j")
-        query = tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
-        await tg.wait_for(lambda _: query.answered, what="the answer to Bob's press")
         payload = svc.links.payload(tid)
         assert payload.startswith(f"j{tid}_") and len(payload) > 12  # signed: ids cannot be guessed
         link = f"https://t.me/{tg.bot_username}?start={payload}"
@@ -65,14 +75,8 @@ async def test_a_plain_start_seats_him_at_every_table_he_pressed_join_at(
     groups = [tg.add_group("One", members=[alice, bob]), tg.add_group("Two", members=[carol, bob])]
     async with bot_running(tg, tmp_path / "bot.db") as app:
         svc = service(app)
-        tids = []
-        for host, group in zip((alice, carol), groups, strict=True):
-            tid, _ = await open_table(tg, host, group, "changsha")
-            await tg.wait_for(lambda _, h=host, t=tid: h.id in svc.tables[t].seats)
-            lobby = await lobby_message(tg, group, tid, "j")
-            query = tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
-            await tg.wait_for(lambda _, q=query: q.answered)
-            tids.append(tid)
+        hosts = zip((alice, carol), groups, strict=True)
+        tids = [(await joined_without_dm(tg, app, group, host, bob))[0] for host, group in hosts]
         assert all(bob.id in svc.tables[t].waiting_dm for t in tids)
         tg.send_text(bob, None, "/start")
         await tg.wait_for(lambda _: all(bob.id in svc.tables[t].seats for t in tids), what="seated at both")
@@ -89,11 +93,7 @@ async def test_a_start_too_late_for_the_table_says_why(tg: FakeTelegramServer, t
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, tmp_path / "bot.db") as app:
         svc = service(app)
-        tid, _ = await open_table(tg, alice, group, "changsha")
-        await tg.wait_for(lambda _: alice.id in svc.tables[tid].seats)
-        lobby = await lobby_message(tg, group, tid, "j")
-        query = tg.press(bob, group, lobby.message_id, f"L|{tid}|j")
-        await tg.wait_for(lambda _: query.answered)
+        tid, lobby, _ = await joined_without_dm(tg, app, group, alice, bob)
         tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
         await tg.wait_for(lambda _: svc.tables[tid].playing, what="the game started")
         tg.send_text(bob, None, "/start")

@@ -398,9 +398,7 @@ async def test_a_kill_between_a_hands_end_and_what_follows_is_made_good(
     group = tg.add_group("Mahjong", members=[alice, bob])
     async with bot_running(tg, db, clock, seed_base=300) as app:
         svc = service(app)
-        tid, lobby = await open_table(tg, alice, group, "changsha")
-        await press(tg, bob, await lobby_message(tg, group, tid, "j"), f"L|{tid}|j")
-        assert await press(tg, alice, await lobby_message(tg, group, tid), f"L|{tid}|go") == "OK"
+        tid = await seated_and_dealt(tg, app, group, alice, (bob,))
         await until_hands(app, svc, clock, tid, tg, 1)
         await svc.storage.update_settings(tid, ready_until=None, ready=())  # killed before the ready phase:
     with contextlib.closing(sqlite3.connect(db)) as con, con:  # … and before its result reached the group
