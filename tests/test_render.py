@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot import ai
-from bot.text import render
+from bot.text import render, views
 from engine import (
     Act,
     Action,
@@ -33,7 +33,8 @@ from engine.melds import MeldKind
 from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import parse_tile, parse_tiles, tile_str, to_counts
 
-from .dealing import last_settlement
+from .dealing import discard, last_settlement, play_to_end
+from .sichuan_helpers import J0, J1, deal
 
 RS = get_variant("changsha")
 OTHERS = ["13579m4689s1357p", "2468m13579p4689s", "13579s246p1357m8m"]
@@ -374,7 +375,6 @@ def test_bot_names_no_variant() -> None:
 def test_option_values_read_as_the_variant_labels_them() -> None:
     """Option values are labelled by the variant (``chengbao`` → 承包制, ``jiadi`` → 自摸加底), booleans
     是/否."""
-    from bot.text import views
 
     sc = get_variant("sichuan")
     zh = views.options_line(sc, {"zhigang": "jiajiayou", "zimo": "jiadi"}, "zh")
@@ -450,7 +450,6 @@ def test_the_end_caption_shows_the_last_moves_before_the_result() -> None:
     """The moves that ran without anyone deciding (here the AI's last discards and the win) are in the
     group's end-of-hand caption, not jumped over to "hand over" (docs/testing.md: the chat table)."""
     from bot import pictures
-    from bot.text import views
 
     state = new_hand(RS, 4)
     events: list[Event] = []
@@ -572,3 +571,24 @@ def test_a_turn_that_must_throw_the_void_suit_says_so() -> None:
                     return
             state, _ = apply(state, ai.choose(obs, rngs[seat], "easy"))
     raise AssertionError("no turn restricted to the void suit in 20 hands")
+
+
+def test_a_sichuan_drawn_hand_names_each_ready_hand_and_its_waits() -> None:
+    """docs/rules/sichuan.md §12.3, §12.6: the drawn hand's check lists each seat as ready or not, a ready one
+    with the hand he is checked for, and the hands list shows what each ready hand waited on; when nobody
+    pays, the check says so."""
+    names = ["Alice", "Bob", "Carol", "Dave"]
+    plain, one_suit = "123m456m789m23s55s", "123p456p789p23p55p"
+    state = play_to_end(discard(deal([J0 + "3p", plain, J1, one_suit], last_four=False), 0, "3p"))
+    obs = views.public_observation(state)
+    zh, en = render.result_view(obs, "zh", names), render.result_view(obs, "en", names)
+    assert "Dave：有叫（清一色）" in zh and "Alice：无叫" in zh
+    assert "Dave: ready at the end (one suit)" in en
+    assert "Bob: 一二三四五六七八九万 二三五五条（听 一条 四条）" in zh
+    assert "(waiting on 1s 4s)" in en and "Alice: 1245789 Characters · 235689 Bamboo\n" in en  # not ready
+    assert "清一色 2 番 → ×4" in zh  # the payment names the fans it is paid for
+    everyone = "123p456p789p56s77s"
+    dealt = deal([everyone + "3p", plain, "333m666m222s888s4s", one_suit], last_four=False)
+    state = play_to_end(discard(dealt, 0, "3p"))
+    zh = render.result_view(views.public_observation(state), "zh", names)
+    assert "查花猪 / 查大叫：无人要付" in zh and "Carol：有叫（对对胡）" in zh

@@ -30,10 +30,33 @@ def test_chadajiao_unready_players_pay_every_ready_player_his_best_hand() -> Non
     state = play_to_end(discard(state, 0, "3p"))
     settlement = last_settlement(state, "draw")
     assert flows(settlement) == {(0, 1, 1), (0, 3, 4), (2, 1, 1), (2, 3, 4)}
-    assert dict(settlement.hands) == {0: ("wujiao",), 1: ("youjiao",), 2: ("wujiao",), 3: ("youjiao",)}
+    hands = {0: ("wujiao",), 1: ("youjiao", "pinghu"), 2: ("wujiao",), 3: ("youjiao", "qingyise")}
+    assert dict(settlement.hands) == hands  # each ready hand named by what it is paid as
+    assert [p.parts[0].label for p in settlement.payments] == ["pinghu", "qingyise"] * 2
     assert state.result is not None
     assert state.result.reason == "draw" and state.result.next_dealer == 0
     assert state.result.deltas == (-5, 2, -5, 8)
+
+
+def test_chajiao_is_shown_when_everyone_still_in_is_ready() -> None:
+    """docs/rules/sichuan.md §12.6: the check is settled, and shown, when nobody has to pay: every seat ready
+    at the end, each with his hand, the note saying that nobody pays, no payment."""
+    state = deal([PING2 + "3p", PINGHU, DUIDUI, QINGYISE_P], last_four=False)
+    state = play_to_end(discard(state, 0, "3p"))
+    settlement = last_settlement(state, "draw")
+    assert settlement.payments == () and settlement.deltas == (0, 0, 0, 0)
+    assert settlement.note == "chajiao_none" and "无人要付" in SC.note_label(settlement.note)
+    assert [names[0] for _, names in settlement.hands] == ["youjiao"] * 4
+    assert state.result is not None and state.result.deltas == (0, 0, 0, 0)
+
+
+def test_chajiao_is_shown_when_nobody_still_in_is_ready() -> None:
+    """docs/rules/sichuan.md §12.6: nobody ready, no 花猪, no kong money: nobody pays; the check says so."""
+    state = deal([J0 + "3p", J1, J2, J0], last_four=False)
+    state = play_to_end(discard(state, 0, "3p"))
+    settlement = last_settlement(state, "draw")
+    assert settlement.payments == () and settlement.note == "chajiao_none"
+    assert dict(settlement.hands) == {s: ("wujiao",) for s in range(4)}
 
 
 def test_tuishui_unready_konger_returns_his_kong_money() -> None:
@@ -62,11 +85,14 @@ def test_ready_konger_keeps_his_kong_money_and_gen_counts() -> None:
 
 def test_winners_take_no_part_in_chajiao() -> None:
     """docs/rules/sichuan.md §12.1: 查花猪 / 查大叫 are between the players still in: seat 1 has won; the
-    not-ready seats 0, 2 and 3 have nobody ready to pay; no draw settlement. The first winner deals next."""
+    not-ready seats 0, 2 and 3 have nobody ready to pay (docs/rules/sichuan.md §12.6: the check says so,
+    and moves nothing). The first winner deals next."""
     state = deal([J0 + "4s", DUIDUI, J1, J2], last_four=False)
     state = act(state, 0, Act.DISCARD, "4s")
     state = play_to_end(act(state, 1, Act.WIN))
-    assert [s.kind for s in state.settlements] == ["win"]
+    assert [s.kind for s in state.settlements] == ["win", "draw"]
+    draw = state.settlements[-1]
+    assert dict(draw.hands) == {0: ("wujiao",), 2: ("wujiao",), 3: ("wujiao",)} and not draw.payments
     assert state.result is not None and state.result.next_dealer == 1
 
 
@@ -150,10 +176,18 @@ def test_best_hand_is_capped() -> None:
     assert flows(settlement) == {(1, 0, 8), (2, 0, 8), (3, 0, 8)}
 
 
-def test_no_settlement_when_everyone_is_ready() -> None:
-    """docs/rules/sichuan.md §12.2, §12.3: only players not ready (or 花猪) pay; nothing moves between ready
-    players."""
+def test_nothing_moves_when_everyone_is_ready() -> None:
+    """docs/rules/sichuan.md §12.2, §12.3, §12.6: only players not ready (or 花猪) pay; nothing moves between
+    ready players, and the check says so. Seat 2 has won: he takes no part."""
     state = position([PINGHU, QINGYISE_P, J2, "123m456m789m23s55s"], won=(2,))
+    settlement = SC.settle_draw(state)
+    assert settlement is not None and not settlement.payments and settlement.note == "chajiao_none"
+    assert [seat for seat, _ in settlement.hands] == [0, 1, 3]
+
+
+def test_no_check_with_one_player_still_in() -> None:
+    """docs/rules/sichuan.md §12.1: the check is between two or more players still in."""
+    state = position([PINGHU, QINGYISE_P, J2, J1], won=(1, 2, 3))
     assert SC.settle_draw(state) is None
 
 
@@ -163,5 +197,5 @@ def test_hand_names_of_a_draw_settlement() -> None:
     settlement = SC.settle_draw(state)
     assert settlement is not None
     assert hand_names(settlement, 0) == ["huazhu"]
-    assert hand_names(settlement, 1) == ["youjiao"]
+    assert hand_names(settlement, 1) == ["pinghu", "youjiao"]  # ready, and checked for a 平胡
     assert hand_names(settlement, 2) == ["wujiao"]

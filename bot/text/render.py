@@ -289,6 +289,20 @@ def won_mark(ps: PublicSeat, lang: str = "zh") -> str:
     return ""
 
 
+def ready_mark(obs: Observation, ps: PublicSeat, lang: str = "zh") -> str:
+    """A shown 13-tile hand's waits (听 四条 七条 / waiting on 4s 7s; "" when not ready), without a wait the
+    hand holds all four of (it would need a fifth)."""
+    if ps.hand is None or len(ps.hand) % 3 != 1:
+        return ""
+    counts = to_counts(ps.hand)
+    held = list(counts)
+    for m in ps.melds:
+        for t in m.tiles:
+            held[t] += 1
+    ws = [w for w in _variant(obs).waits(counts, ps.melds, obs.options, ps.choice) if held[w] < 4]
+    return tr("result.waits", lang, tiles=" ".join(tile_short(w, lang) for w in ws)) if ws else ""
+
+
 def seat_marks(obs: Observation, seat: int, lang: str = "zh") -> list[str]:
     """What marks a seat for everyone: dealer, its public pre-hand choice (缺万, 飘2 …), won (or how often:
     血流成河), a locked hand and why."""
@@ -741,7 +755,14 @@ def settlement_view(
     else:
         lines.append(tr("settle.draw", lang))
         for seat, keys in settlement.hands:
-            lines.append("  " + tr("settle.seat", lang, name=nm[seat], hands=hand_names(rs, keys, lang)))
+            # a seat's status, then what it is checked for (查大叫: 有叫（清一色）)
+            status, checked = hand_names(rs, keys[:1], lang), hand_names(rs, keys[1:], lang)
+            line = (
+                tr("settle.seat.for", lang, name=nm[seat], status=status, hands=checked)
+                if checked
+                else tr("settle.seat", lang, name=nm[seat], hands=status)
+            )
+            lines.append("  " + line)
     if settlement.note:
         lines.append("  " + rs.note_label(settlement.note, lang))
     if settlement.birds:
@@ -783,12 +804,14 @@ def result_view(
         lines.append(tr("result.draw", lang))
     if any(ps.hand is not None for ps in obs.seats):
         lines.append(tr("result.hands", lang) + ("：" if lang == "zh" else ":"))
+        drawn = res.reason != "win" or any(s.kind == SettleKind.DRAW for s in obs.settlements)
         for ps in obs.seats:
             if ps.hand is not None:  # a winner with the tile he won on (a discard's is not in his hand)
                 melds = " ".join(meld_label(m, lang) for m in ps.melds)
-                won = won_mark(ps, lang)
+                # the wall ran out: a ready hand that did not win shows what it waited on
+                mark = won_mark(ps, lang) or (ready_mark(obs, ps, lang) if drawn else "")
                 line = f"  {nm[ps.seat]}: {tiles_text(ps.hand, lang)} {melds}".rstrip()
-                lines.append(line + ((f"（{won}）" if lang == "zh" else f" ({won})") if won else ""))
+                lines.append(line + ((f"（{mark}）" if lang == "zh" else f" ({mark})") if mark else ""))
     lines.append(tr("result.deltas", lang, deltas=_fmt_deltas(res.deltas, nm)))
     lines.append(tr("result.next_dealer", lang, name=nm[res.next_dealer]))
     return "\n".join(lines)

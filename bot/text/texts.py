@@ -196,6 +196,7 @@ CATALOGUE: dict[str, Label] = {
     "settle.kong": Label("杠分：{name} {kong}", "Kong money: {name}, {kong}"),
     "settle.draw": Label("流局结算", "Drawn-hand settlement"),
     "settle.seat": Label("{name}：{hands}", "{name}: {hands}"),
+    "settle.seat.for": Label("{name}：{status}（{hands}）", "{name}: {status} ({hands})"),
     "settle.bird": Label("{tile}→{name}", "{tile}→{name}"),
     "settle.pay": Label("{payer} 付给 {payee}：{amount}", "{payer} pays {payee}: {amount}"),
     "settle.how": Label("（{how}）", " ({how})"),
@@ -215,6 +216,7 @@ CATALOGUE: dict[str, Label] = {
     "result.deltas": Label("本局得分：{deltas}", "This hand: {deltas}"),
     "result.next_dealer": Label("下一局庄家：{name}", "Next dealer: {name}"),
     "result.hands": Label("各家手牌", "Hands"),
+    "result.waits": Label("听 {tiles}", "waiting on {tiles}"),
     "totals": Label("累计：{deltas}", "Running totals: {deltas}"),
     # events
     "ev.draw": Label("{name} 摸了 {tile}", "{name} drew {tile}"),

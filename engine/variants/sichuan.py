@@ -78,6 +78,7 @@ NOTES: dict[str, tuple[str, str]] = {
     "hujiao": ("呼叫转移", "call transfer: the kong money goes to the winner"),
     "chajiao": ("查花猪 / 查大叫", "pigs and not-ready hands pay"),
     "chajiao_tuishui": ("查花猪 / 查大叫 / 退税", "pigs and not-ready hands pay; kong money returned"),
+    "chajiao_none": ("查花猪 / 查大叫：无人要付", "pigs and not-ready hands pay: here nobody has to"),
     # 换三张: the way the dice send the three tiles (VARIANT events), and a seat's own tiles received
     "swap_next": ("换三张：骰子定向，交给下家", "swap three: the dice send the tiles to the next player"),
     "swap_prev": ("换三张：骰子定向，交给上家", "swap three: the dice send the tiles to the previous player"),
@@ -599,9 +600,16 @@ def best_fan(state: State, seat: int) -> int | None:
     """查大叫: the most a ready hand can be worth — its best wait, shape and 根 only (no situational fan, no
     self-draw bonus); None if not ready. A wait that would need a fifth copy is no wait (docs/rules/sichuan.md
     裁定 14)."""
+    best = best_ready(state, seat)
+    return None if best is None else best[0]
+
+
+def best_ready(state: State, seat: int) -> tuple[int, tuple[tuple[str, int], ...]] | None:
+    """查大叫: a ready hand's best wait as (番, its fans by name), as ``best_fan`` counts it; None if not
+    ready."""
     s = state.seats[seat]
     total = _totals(s.counts, s.melds)
-    best: int | None = None
+    best: tuple[int, tuple[tuple[str, int], ...]] | None = None
     for t in state.variant.waits(s.counts, s.melds, state.options, s.choice):
         if total[t] >= 4:
             continue
@@ -611,8 +619,8 @@ def best_fan(state: State, seat: int) -> int | None:
             seat, state.dealer, tuple(c), s.melds, t, False, options=state.options, choice=s.choice
         )
         info = evaluate_win(ctx)
-        if info is not None and (best is None or info.big_count > best):
-            best = info.big_count
+        if info is not None and (best is None or info.big_count > best[0]):
+            best = (info.big_count, tuple(info.big))
     return best
 
 
@@ -625,31 +633,38 @@ def is_huazhu(state: State, seat: int) -> bool:
 def settle_draw(state: State) -> Settlement | None:
     """The wall is empty with two or more players still in (docs/rules/sichuan.md §12): 查花猪 — a 花猪 pays
     every other non-花猪 player still in the cap; 查大叫 — a player not ready pays every ready player his best
-    hand; 退税 — players not ready (花猪 included) return their kong money. 血流成河: "still in" is every seat
-    that has not won this hand (a winner has been paid for his wins and takes no part, as in 血战:
+    hand, named fan by fan; 退税 — players not ready (花猪 included) return their kong money. The check is
+    shown even when nobody pays (docs/rules/sichuan.md §12.6: everyone ready, or
+    nobody). 血流成河: "still in" is every seat that
+    has not won this hand (a winner has been paid for his wins and takes no part, as in 血战:
     docs/rules/sichuan.md 裁定 23)."""
     # 血战: the seats still in; 血流成河: the seats that never won
     active = [s for s in range(state.num_seats) if not state.seats[s].won and s not in state.winners]
+    if len(active) < 2:
+        return None  # nobody to check against
     huazhu = [s for s in active if is_huazhu(state, s)]
-    fans = {s: best_fan(state, s) for s in active if s not in huazhu}
-    ready = {s: f for s, f in fans.items() if f is not None}
+    bests = {s: best_ready(state, s) for s in active if s not in huazhu}
+    ready = {s: b for s, b in bests.items() if b is not None}
     unready = [s for s in active if s not in ready]
     payments: list[Payment] = []
     cap_parts = _fan_parts(state, [("huazhu", int(state.options["cap"]))])
     for h in huazhu:
         payments += [pay(h, o, cap_parts) for o in active if o not in huazhu]
+    parts = {r: _fan_parts(state, list(big)) for r, (_, big) in ready.items()}
     for x in unready:
         if x in huazhu:
             continue  # the 花猪 has paid the cap already (docs/rules/sichuan.md 裁定 15)
-        payments += [pay(x, r, _fan_parts(state, [("youjiao", f)])) for r, f in ready.items()]
+        payments += [pay(x, r, parts[r]) for r in ready]
     returned = _refunds(state, unready)
     payments += returned
-    if not payments:
-        return None
-    hands = tuple(
-        (s, ("huazhu",) if s in huazhu else ("wujiao",) if s in unready else ("youjiao",)) for s in active
-    )
-    note = "chajiao_tuishui" if returned else "chajiao"
+
+    def status(s: int) -> tuple[str, ...]:
+        if s in ready:
+            return ("youjiao", *_hand_names(list(ready[s][1])))
+        return ("huazhu",) if s in huazhu else ("wujiao",)
+
+    hands = tuple((s, status(s)) for s in active)
+    note = "chajiao_tuishui" if returned else "chajiao" if payments else "chajiao_none"
     return Settlement.from_payments(SettleKind.DRAW, state.num_seats, (), hands, (), tuple(payments), note)
 
 
