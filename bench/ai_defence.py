@@ -11,10 +11,14 @@ on the duel's games (the expert in one seat, three baseline seats around it: ben
    was won on, and how often it had no other discard as close to winning.
 3. **The bound**: the expert shown the other hands (a bench may look, the AI may not), throwing, of the
    discards as close to winning as its own choice, one that no hand wins on (``same``), or also one a step
-   further (``step``): its deal-in rate and score against the baseline on the same walls as the expert's.
+   further (``step``: any that no hand wins on, as one discard sets a hand back one step at most, so that
+   only a deal-in with no other tile to throw is left, a 血流 winner's locked hand's among them): its
+   deal-in rate and score against the baseline on the same walls as the expert's, and the baseline seats'
+   deal-in rate in the expert's games.
 
 The labels — does this tile win that hand — come from the engine on the real hands. Run:
 ``.venv/bin/python bench/ai_defence.py [--hands 1500] [--walls 600] [--rooms changsha,hengyang,…]``
+(``--hands 0``: the bound only)
 (about four minutes with two jobs on this machine; docs/ai.md has the figures).
 """
 
@@ -152,6 +156,9 @@ def oracle(steps: int) -> Chooser:
     return choose
 
 
+BOUNDS: dict[str, Chooser] = {"expert": _expert, "same": oracle(0), "step": oracle(1)}
+
+
 def _play(
     room: Room,
     seed: int,
@@ -159,13 +166,14 @@ def _play(
     chooser: Chooser,
     watch: bool,
     look: Callable[[engine.State, engine.Observation, int], list[Any]] | None = None,
-) -> tuple[float, bool, list[Any], tuple]:
+) -> tuple[float, bool, list[Any], tuple, int]:
     """One hand with ``chooser`` in seat ``cand``: its score (底分), whether it dealt in, and (``watch``) what
     ``look`` reads at each of its discards with a choice (default: the reading rows) and (shanten, another
-    discard as close) at its first discard won on."""
+    discard as close) at its first discard won on; last, how many of the seats around were won on."""
     state, rngs, base = deal(room, seed)
     rows: list[Any] = []
     last: tuple = (3, False)  # won on with no discard of its own yet (a robbed kong)
+    others = [False] * room.seats  # the seats around that were won on
     first: tuple = ()  # ``last`` when it was first won on (血战 and 血流 play on after a win)
     for _ in range(5000):
         if state.phase == Phase.ENDED:
@@ -185,11 +193,14 @@ def _play(
                 last = (3, False)  # a kong may be robbed
         else:
             action = ai.choose(obs, rngs[seat], BASELINE)
-        if payer_of(state, action) == cand and not first:
+        payer = payer_of(state, action)
+        if payer is not None and payer != cand:
+            others[payer] = True
+        elif payer == cand and not first:
             first = last
         state, _ = apply(state, action)
     assert state.result is not None
-    return state.result.deltas[cand] / base, bool(first), rows, first
+    return state.result.deltas[cand] / base, bool(first), rows, first, sum(others)
 
 
 @dataclass(frozen=True)
@@ -237,7 +248,7 @@ def _watch(args: tuple[Room, list[int]]) -> tuple[list[Row], Counter]:
     rows: list[Row] = []
     where: Counter = Counter()
     for seed in seeds:
-        _, dealt, got, last = _play(room, seed, seed % room.seats, _expert, True)
+        _, dealt, got, last, _ = _play(room, seed, seed % room.seats, _expert, True)
         rows.extend(got)
         if dealt:
             where[last] += 1
@@ -246,18 +257,22 @@ def _watch(args: tuple[Room, list[int]]) -> tuple[list[Row], Counter]:
 
 
 def _bound(args: tuple[Room, list[int]]) -> dict[str, list[float]]:
+    """Per chooser: [Σ score, Σ score², hands it dealt in, its hands, seats around won on, their hands]."""
     room, seeds = args
-    out: dict[str, list[float]] = {"expert": [0, 0, 0], "same": [0, 0, 0], "step": [0, 0, 0]}
-    choosers = {"expert": _expert, "same": oracle(0), "step": oracle(1)}
+    out: dict[str, list[float]] = {name: [0.0] * 6 for name in BOUNDS}
     for seed in seeds:
-        for name, chooser in choosers.items():
+        for name, chooser in BOUNDS.items():
             total = 0.0
             for cand in range(room.seats):
-                score, dealt, _, _ = _play(room, seed, cand, chooser, False)
+                score, dealt, _, _, around = _play(room, seed, cand, chooser, False)
                 total += score
-                out[name][1] += dealt
-                out[name][2] += 1
+                o = out[name]
+                o[2] += dealt
+                o[3] += 1
+                o[4] += around
+                o[5] += room.seats - 1
             out[name][0] += total / room.seats
+            out[name][1] += (total / room.seats) ** 2
     return out
 
 
@@ -337,7 +352,7 @@ def log_loss(probs: list[float], labels: list[int]) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, default=1500, help="hands per room read (default 1500)")
+    ap.add_argument("--hands", type=int, default=1500, help="hands read per room (0: the bound only)")
     ap.add_argument("--walls", type=int, default=600, help="walls per room for the bound (default 600)")
     ap.add_argument("--rooms", default=ROOMS, help=f"comma-separated duel labels (default {ROOMS})")
     ap.add_argument("--first", type=int, default=200000, help="the first seed")
@@ -362,24 +377,34 @@ def main() -> None:
             alone = sum(v for k, v in where.items() if k != "hands" and k[0] < 3 and not k[1])
             n = max(1, dealt)
             print(
-                f"{room.label}: the expert dealt in {dealt} of {where['hands']} hands — "
+                f"{room.label}:"
+                if not seeds
+                else f"{room.label}: the expert dealt in {dealt} of {where['hands']} hands — "
                 f"from ready {ready / n:.0%}, one step {one / n:.0%}, farther {far / n:.0%}, "
                 f"a robbed kong {robbed / n:.0%}; "
                 f"no other discard as close {alone / n:.0%}",
                 flush=True,
             )
             walls = list(range(args.first, args.first + args.walls))
-            tally = {"expert": [0.0, 0.0, 0.0], "same": [0.0, 0.0, 0.0], "step": [0.0, 0.0, 0.0]}
+            tally = {name: [0.0] * 6 for name in BOUNDS}
             for part in pool.imap_unordered(
                 _bound, [(room, walls[i : i + 10]) for i in range(0, len(walls), 10)]
             ):
                 for k, v in part.items():
                     tally[k] = [a + b for a, b in zip(tally[k], v, strict=True)]
-            line = ", ".join(
-                f"{k} {v[0] / max(1, args.walls):+.2f} 底分 deal-in {v[1] / max(1, v[2]):.1%}"
-                for k, v in tally.items()
-            )
-            print(f"  shown the hands, {args.walls} walls against the baseline: {line}", flush=True)
+            print(f"  shown the hands, {len(walls)} walls against the baseline:", flush=True)
+            for k, (total, sq, dealt, hands, around, around_hands) in tally.items():
+                n = max(1, len(walls))
+                mean = total / n
+                ci = 1.96 * math.sqrt(max(0.0, sq / n - mean * mean) / n)
+                print(
+                    f"    {k}: {mean:+.2f} 底分 (95% CI {mean - ci:+.2f}..{mean + ci:+.2f}), deal-in "
+                    f"{dealt / max(1, hands):.1%} (the baseline seats {around / max(1, around_hands):.1%})",
+                    flush=True,
+                )
+    if not rows:
+        print(f"{time.monotonic() - t0:.0f} s")
+        return
     train = [r for r in rows if r[3] % 5]
     test = [r for r in rows if not r[3] % 5]
     rng = random.Random(0)
