@@ -37,14 +37,17 @@ ARGS = [
 VIEWPORT = {"width": 390, "height": 844}
 
 # Telegram's script, as much of it as the page uses: the signed initData the test put in the page's window,
-# theme and haptics (recorded, so a test can see the buzz)
+# theme, haptics and confirmations (recorded, so a test can see the buzz and what was asked; a confirmation
+# is accepted)
 STUB_JS = """
 window.__haptics = [];
+window.__confirms = [];
 window.Telegram = { WebApp: {
   initData: window.__TG_INIT__ || "",
   initDataUnsafe: { start_param: window.__TG_START__ || undefined },
   colorScheme: window.__TG_SCHEME__ || "light",
   ready() {}, expand() {},
+  showConfirm(message, callback) { window.__confirms.push(message); callback(true); },
   HapticFeedback: {
     impactOccurred(s) { window.__haptics.push("impact:" + s); },
     notificationOccurred(s) { window.__haptics.push("notify:" + s); },

@@ -168,6 +168,8 @@ async def test_two_browser_players_play_whole_hands(
             assert any(m.startswith("void ") for m in en) and any(m.startswith("缺") for m in zh), marks
             # … and its buttons say what they ask, as the chat does
             assert any(a.startswith("定缺：选一门这局不要的花色") for a in asks[1]), asks
+        if preset == "血战换三张":  # the tiles to pick: what for, and where they go
+            assert any(a.startswith("Swap three: pick three tiles of one suit") for a in asks[0]), asks
         assert any(asks), asks  # a claim or a choice asked in words
         assert await pages[0].locator(".card.result pre.lines").inner_text()
         # the replay viewer, on the hand just played (its code, as /history shows it)
@@ -184,14 +186,21 @@ async def test_two_browser_players_play_whole_hands(
         assert "5" in await viewer.locator("#wall").inner_text()
         await viewer.locator("#actions .big.pass").click()  # close the viewer
         await viewer.wait_for_function("!document.body.classList.contains('replaying')")
-        # Ready between hands, from both pages: the next hand is dealt
+        # Ready between hands: the second page from the result it is still reading (Ready and the time left
+        # are on it), the first from the lobby after closing it; the next hand is dealt
+        await pages[1].locator(".card.result .ready-row .big.ready").click()
+        await pages[1].wait_for_function(
+            "document.querySelector('.card.result .ready-row .ready-left').textContent.endsWith('秒后自动开局')"
+        )
+        await pages[1].locator(".card.result .ready-row").get_by_text("已准备").wait_for()
         for page, title in zip(pages, ("🏁 Hand 1 is over", "🏁 第 1 局结束"), strict=True):
             if await page.locator(".card.result .big.close").is_visible():
                 await page.locator(".card.result .big.close").click()
             await page.wait_for_function("document.body.dataset.view === 'lobby'")
             # the last hand's result above the lobby, in the page's language (the group reads English)
             assert (await page.locator("pre.summary").inner_text()).startswith(title)
-            await page.locator("#actions .big.ready").click()
+        assert (await pages[0].locator("#actions .ready-left").inner_text()).startswith("Next hand in ")
+        await pages[0].locator("#actions .big.ready").click()
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'hand' && document.body.dataset.hid")
         rt = service(app).tables[tid]
@@ -208,9 +217,16 @@ async def test_two_browser_players_play_whole_hands(
         for page in pages:
             await page.locator("#menu-btn").click()
             await page.locator("#menu .big.stop").click()
+        # … each asked first: one tap must not close a table
+        assert await pages[0].evaluate("window.__confirms") == [
+            "Ask to stop this table? It closes, with its final summary, once every player agrees."
+        ]
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'closed'")
             await page.locator(".card.final").wait_for()  # the 大结算
+            # a closed room shows no Ready and no clock
+            assert not await page.locator("#actions .big.ready, #actions .ready-left").count()
+            assert await page.locator("#clock").inner_text() == ""
         # the bar: the hands the closed room played (the one stopped does not count, as in its 大结算)
         assert [await p.locator("#wall").inner_text() for p in pages] == ["Hands played: 1", "共 1 局"]
         await shot(pages[1], f"{variant}-final")

@@ -25,6 +25,10 @@ const UI = {
     next: ["下一局", "Next hand"],
     back: ["我回来了", "I'm back"],
     stop: ["申请解散", "Ask to stop the table"],
+    stop_confirm: [
+        "申请解散本桌？所有玩家都同意后本桌结束，显示大结算。",
+        "Ask to stop this table? It closes, with its final summary, once every player agrees.",
+    ],
     votes: ["{by} 申请解散：同意 {y}/{need}", "{by} asks to stop: {y} of {need} agree"],
     agree: ["同意", "Agree"],
     refuse: ["拒绝", "Refuse"],
@@ -36,7 +40,7 @@ const UI = {
     close: ["关闭", "Close"],
     pick: ["选 {k} 张（已选 {n}）", "Pick {k} tiles ({n} picked)"],
     suggested: ["推荐：{tiles}", "Suggested: {tiles}"],
-    swap_out: ["换出 {tiles}", "Pass {tiles}"],
+    swap_out: ["换出 {tiles}", "Swap out {tiles}"],
     back_to_table: ["轮到你了：已回到牌桌", "Your turn: back to the table"],
     declared: ["起手 {hands}", "declared {hands}"],
     locked: ["锁牌", "locked"],
@@ -485,6 +489,8 @@ function renderActions(f) {
         return;
     }
     if (dec.pick) {
+        if (dec.ask)
+            box.appendChild(el("div", "hint ask", dec.ask)); // 换三张: which tiles, where they go
         box.appendChild(el("div", "hint", ui("pick", { k: dec.pick, n: (dec.picked || []).length })));
         if (dec.done) {
             const i = dec.done[0];
@@ -596,25 +602,45 @@ function renderLobby(f) {
     }
     const box = byId("actions");
     box.replaceChildren();
-    if (!f.closed && f.me !== null && f.until && !f.ready.includes(f.me)) {
-        box.appendChild(button(ui("ready"), "ready", () => void send("ready")));
-    }
-    else if (f.me !== null && f.until) {
-        box.appendChild(el("div", "hint", ui("is_ready")));
-    }
+    readyEls(f).forEach((e) => box.appendChild(e));
     if (!f.closed && f.host) {
         box.appendChild(button(f.played ? ui("next") : ui("start"), "start", () => void send("start")));
     }
     if (frame && frame.k === "lobby") {
         const o = byId("overlay");
         if (o.dataset.kind === "result" && prev && resultShown !== prev.hid) {
-            // the hand's result stays until closed
+            // the hand's result stays until closed, with Ready and the time left on it: reading it must not
+            // cost the player the next hand (at the time's end a player not ready is played for)
+            const card = o.querySelector(".card.result");
+            const row = el("div", "ready-row");
+            readyEls(f).forEach((e) => row.appendChild(e));
+            card?.querySelector(".ready-row")?.remove();
+            if (row.childElementCount)
+                card?.insertBefore(row, card.querySelector(".big.close"));
         }
         else if (o.dataset.kind === "result") {
             o.hidden = true;
         }
     }
     tick();
+}
+// Ready (or "Ready ✓") and the time left before the next hand starts by itself, while the room waits for it
+function readyEls(f) {
+    if (f.closed || f.me === null || !f.until)
+        return [];
+    const out = [];
+    if (!f.ready.includes(f.me))
+        out.push(button(ui("ready"), "ready", () => void send("ready")));
+    else
+        out.push(el("div", "hint", ui("is_ready")));
+    out.push(el("div", "hint ready-left", ""));
+    return out;
+}
+function confirmThen(text, then) {
+    if (tg?.showConfirm)
+        tg.showConfirm(text, (ok) => ok && then());
+    else if (window.confirm(text))
+        then();
 }
 function showRefusal(text) {
     const o = byId("overlay");
@@ -706,7 +732,7 @@ function renderMenu() {
     if (frame && frame.me !== null && !(frame.k === "lobby" && frame.closed)) {
         m.appendChild(button(ui("stop"), "stop", () => {
             m.hidden = true;
-            void send("stop");
+            confirmThen(ui("stop_confirm"), () => void send("stop"));
         }));
     }
 }
@@ -727,7 +753,7 @@ function tick() {
     if (frame.k === "hand")
         until = frame.dec ? frame.dec.dl : frame.clock ? frame.clock[1] : undefined;
     else
-        until = frame.until;
+        until = frame.closed ? undefined : frame.until;
     if (until === undefined || (frame.k === "hand" && frame.ph === "ended")) {
         c.textContent = "";
         return;
@@ -735,6 +761,9 @@ function tick() {
     const left = Math.max(0, Math.round(until - now()));
     c.textContent = String(left);
     c.classList.toggle("low", left <= 10);
+    if (frame.k === "lobby") {
+        document.querySelectorAll(".ready-left").forEach((e) => (e.textContent = ui("ready_left", { n: left })));
+    }
 }
 function init() {
     tg?.ready();
