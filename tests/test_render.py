@@ -32,6 +32,7 @@ from engine import (
 from engine.melds import MeldKind
 from engine.state import Op, Part, Payment, Settlement
 from engine.tiles import parse_tile, parse_tiles, tile_str, to_counts
+from engine.variants.xiangyin import value_parts as xiangyin_value_parts
 
 from .dealing import discard, last_settlement, play_to_end
 from .sichuan_helpers import J0, J1, deal
@@ -592,3 +593,47 @@ def test_a_sichuan_drawn_hand_names_each_ready_hand_and_its_waits() -> None:
     state = play_to_end(discard(dealt, 0, "3p"))
     zh = render.result_view(views.public_observation(state), "zh", names)
     assert "查花猪 / 查大叫：无人要付" in zh and "Carol：有叫（对对胡）" in zh
+
+
+def test_the_hunan_rooms_words_in_event_lines() -> None:
+    """Each room's own words and what really happens: 开杠's tiles the konger cannot win on are thrown, not
+    "unwanted" (others may still win on them: docs/rules/xiangyin.md §7, 杠上炮); 衡阳's opening hands are
+    扳牌 (docs/rules/hengyang.md §6); 邵阳 shows a concealed kong's tile to everyone (docs/rules/shaoyang.md
+    裁定 18), the other rooms do not."""
+    names = ["Alice", "Bob", "Carol", "Dave"]
+    fall = Event(EventKind.KONG_TILES_FALL, 3, tiles=(parse_tile("4s"), parse_tile("7s")))
+    assert (
+        render.event_line(fall, 0, "zh", names, "xiangyin")
+        == "Dave 开杠翻出的 4s 四条 7s 七条 自己胡不了，打进河里"
+    )
+    assert (
+        render.event_line(fall, 0, "en", names, "xiangyin")
+        == "Dave cannot win on 4s 7s from the kong: discarded"
+    )
+    opening = Event(EventKind.OPENING, 3, hands=("sixi",))
+    assert render.event_line(opening, 0, "zh", names, "hengyang").startswith("Dave 报扳牌：")
+    assert render.event_line(opening, 0, "zh", names, "changsha").startswith("Dave 报起手小胡：")
+    t = parse_tile("8p")
+    kong = Meld(MeldKind.KONG_CONCEALED, t)
+    shown = Event(EventKind.KONG, 1, tile=t, meld=kong)  # 邵阳's engine makes it public
+    assert render.event_line(shown, 0, "zh", names, "shaoyang") == "Bob 暗杠 8p 八筒"
+    assert render.event_line(shown, 0, "en", names, "shaoyang") == "Bob made a concealed kong of 8p"
+    hidden = Event(EventKind.KONG, 1, tile=t, private=True, meld=kong)
+    assert render.event_line(hidden, 0, "zh", names, "changsha") == "Bob 暗杠"
+    assert render.event_line(hidden, 1, "zh", names, "changsha") == "Bob 暗杠 8p 八筒"  # his own
+
+
+def test_the_hunan_rooms_words_in_settlements() -> None:
+    """衡阳 calls its birds 捉鸟, 湘阴 抓鸟 (docs/rules/hengyang.md §9, docs/rules/xiangyin.md §8); in 湘阴
+    the konger's kong on a discard is 接杠 and the discarder pays for 放杠 (docs/rules/xiangyin.md §10.1); a
+    big hand counted twice says so (豪华七小对: docs/rules/xiangyin.md §5)."""
+    hy, xy = get_variant("hengyang"), get_variant("xiangyin")
+    assert hy.part_name("bird_tiles") == "捉鸟" and xy.part_name("bird_tiles") == "抓鸟"
+    assert get_variant("changsha").part_name("bird_tiles") == "扎鸟"
+    assert xy.hand_name("fanggang") == "接杠" and xy.part_name("fanggang") == "放杠"
+    parts = xiangyin_value_parts(("haohua_qidui", "haohua_qidui"))
+    assert render.parts_text(xy, parts) == "豪华七小对 5 · 豪华七小对再算一个 ×2 = 10"
+    assert (
+        render.parts_text(xy, parts, "en")
+        == "luxury seven pairs 5 · luxury seven pairs counted again ×2 = 10"
+    )

@@ -178,6 +178,7 @@ def void_suit(choice: str | None) -> int | None:
 
 # ------------------------------------------------------------------ wild tiles
 
+
 def wild_tiles(variant: str) -> frozenset[int]:
     """The tiles that are wild in a variant (红中麻将: 红中), marked on the pictures (the variant says)."""
     return get_variant(variant).wild_tiles()

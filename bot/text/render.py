@@ -895,8 +895,11 @@ def _kong_line(s: _Seen) -> str:
     """A concealed kong's tile is shown to its own seat only (and only when the event carries it)."""
     ev = s.ev
     concealed = ev.meld is None or ev.meld.kind == MeldKind.KONG_CONCEALED
-    if concealed and (not s.own or ev.tile is None):
+    shown = s.rs is not None and s.rs.concealed_kong_shown  # 邵阳: 暗杠亮一张, everyone sees its tile
+    if concealed and (not (s.own or shown) or ev.tile is None):
         return s.tr("ev.kong.concealed", name=s.name, mode=_mode(ev.mode, s.lang))
+    if concealed:
+        return s.tr("ev.kong.concealed.tile", name=s.name, tile=s.tile, mode=_mode(ev.mode, s.lang))
     return s.tr("ev.kong", name=s.name, tile=s.tile, mode=_mode(ev.mode, s.lang))
 
 
@@ -917,7 +920,7 @@ def _kong_tiles_line(s: _Seen) -> str:
 
 
 def _kong_tiles_fall_line(s: _Seen) -> str:
-    return s.tr("ev.kong_tiles_fall", tiles=tiles_label(s.ev.tiles, s.lang))
+    return s.tr("ev.kong_tiles_fall", name=s.name, tiles=tiles_label(s.ev.tiles, s.lang))
 
 
 def _win_line(s: _Seen) -> str:
@@ -929,7 +932,8 @@ def _win_line(s: _Seen) -> str:
 
 
 def _opening_line(s: _Seen) -> str:
-    return s.tr("ev.opening", name=s.name, hands=s.hands(s.ev.hands))
+    label = s.rs.opening_label if s.rs is not None else ("起手小胡", "opening hands")  # 衡阳: 扳牌
+    return s.tr("ev.opening", name=s.name, label=label[0 if s.lang == "zh" else 1], hands=s.hands(s.ev.hands))
 
 
 def _opening_pass_line(s: _Seen) -> str:

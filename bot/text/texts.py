@@ -229,17 +229,24 @@ CATALOGUE: dict[str, Label] = {
     "ev.chow": Label("{name} 吃 {tile} 成 {meld}", "{name} chowed {tile} into {meld}"),
     "ev.kong": Label("{name} 杠 {tile}{mode}", "{name} made a kong of {tile}{mode}"),
     "ev.kong.concealed": Label("{name} 暗杠{mode}", "{name} made a concealed kong{mode}"),
+    "ev.kong.concealed.tile": Label(
+        "{name} 暗杠 {tile}{mode}", "{name} made a concealed kong of {tile}{mode}"
+    ),
     "ev.kong_declared": Label("{name} 要补杠 {tile}", "{name} declares an added kong of {tile}"),
     "ev.rob_passed": Label("没人抢杠，{name} 的杠成立", "nobody robbed {name}'s kong"),
     "ev.dice": Label("{name} 掷骰子 {detail}", "{name} rolled {detail}"),
     "ev.win": Label("{name} 胡了 {tile}{hands}", "{name} won on {tile}{hands}"),
     "ev.win.notile": Label("{name} 胡了{hands}", "{name} won{hands}"),
-    "ev.opening": Label("{name} 报起手小胡：{hands}", "{name} declared opening hands: {hands}"),
+    "ev.opening": Label("{name} 报{label}：{hands}", "{name} declared {label}: {hands}"),
     "ev.opening.pass": Label("{name} 起手没有报", "{name} passed at the deal"),
     "ev.chosen": Label("{name} 选好了", "{name} has chosen"),
     "ev.choices": Label("{what}：{picked}", "{what}: {picked}"),
     "ev.kong_tiles": Label("{name} 开杠翻出 {tiles}", "{name}'s open kong turned up {tiles}"),
-    "ev.kong_tiles_fall": Label("没人要的 {tiles} 落进河里", "{tiles} went unclaimed into the river"),
+    # 开杠's turned-up tiles the konger cannot win on: thrown, and others may still win on them (杠上炮)
+    "ev.kong_tiles_fall": Label(
+        "{name} 开杠翻出的 {tiles} 自己胡不了，打进河里",
+        "{name} cannot win on {tiles} from the kong: discarded",
+    ),
     "ev.haidi_offer": Label("海底牌问 {name}", "the last tile is offered to {name}"),
     "ev.haidi_take": Label("{name} 要了海底牌 {tile}", "{name} took the last tile {tile}"),
     "ev.haidi_take.hidden": Label("{name} 要了海底牌", "{name} took the last tile"),

@@ -50,12 +50,15 @@ NAMES: dict[str, tuple[str, str]] = {
 }
 
 # payment parts (not hands)
-PARTS: dict[str, tuple[str, str]] = {"longqidui_fan": ("龙七对加番", "dragon seven pairs +1")}
+PARTS: dict[str, tuple[str, str]] = {
+    "longqidui_fan": ("龙七对加番", "dragon seven pairs +1"),
+    "bird_tiles": ("捉鸟", "Birds"),  # docs/rules/hengyang.md §9: 衡阳 says 捉鸟
+}
 
 OPTIONS = (
     # docs/rules/hengyang.md 裁定 15: the source turns up two birds and defines payments up to two hits
     # (×4), so a room may play with 0, 1 or 2 birds; 2 is the default.
-    OptionSpec("birds", 2, (0, 1, 2), "扎鸟数", "birds"),
+    OptionSpec("birds", 2, (0, 1, 2), "捉鸟数", "birds"),
     OptionSpec("base", 1, (1, 2, 5, 10, 20, 50, 100), "底分", "base points"),
 )
 

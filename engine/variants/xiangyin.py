@@ -44,13 +44,18 @@ NAMES: dict[str, tuple[str, str]] = {
     "qiangganghu": ("抢杠胡", "robbing the kong"),
     "gangshangpao": ("杠上炮", "win on the konger's tile"),
     "quanqiuren": ("全求人", "all melds claimed"),
-    "fanggang": ("放杠", "kong on a discard"),
+    "fanggang": ("接杠", "kong on a discard"),  # the konger's side; the payment says 放杠 (PARTS)
     "minggang": ("明杠", "kong added to a pung"),
     "angang": ("暗杠", "concealed kong"),
 }
 
 # payment parts (not hands)
-PARTS: dict[str, tuple[str, str]] = {"both_tiles": ("两张都可胡", "both tiles win")}
+PARTS: dict[str, tuple[str, str]] = {
+    "both_tiles": ("两张都可胡", "both tiles win"),
+    "bird_tiles": ("抓鸟", "Birds"),  # docs/rules/xiangyin.md §8: 湘阴 says 抓鸟
+    "fanggang": ("放杠", "fed the kong"),  # what the discarder pays for
+    "again": ("{what}再算一个", "{what} counted again"),  # 豪华七小对 counts 2 big hands, 双豪华 3
+}
 
 # settlement notes: 杠上炮 is paid as the konger's own 杠上开花 (his hands are listed with his seat)
 NOTES: dict[str, tuple[str, str]] = {
@@ -169,7 +174,9 @@ def value_parts(names: tuple[str, ...]) -> tuple[Part, ...]:
     repeats a big hand by its count: 豪华七小对 counts 2, 双豪华 3)."""
     if names == ("xiaohu",):
         return (Part("xiaohu", 1),)
-    return (Part(names[0], BIG_VALUE), *(Part(name, 2, Op.MUL) for name in names[1:]))
+    # a big hand that counts more than once says so (豪华七小对 5 · 豪华七小对再算一个 ×2)
+    more = (f"again:{name}" if name in names[:i] else name for i, name in enumerate(names) if i)
+    return (Part(names[0], BIG_VALUE), *(Part(label, 2, Op.MUL) for label in more))
 
 
 def hand_value(info: WinInfo) -> int:
