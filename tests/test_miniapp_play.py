@@ -189,9 +189,8 @@ async def test_two_browser_players_play_whole_hands(
         # Ready between hands: the second page from the result it is still reading (Ready and the time left
         # are on it), the first from the lobby after closing it; the next hand is dealt
         await pages[1].locator(".card.result .ready-row .big.ready").click()
-        await pages[1].wait_for_function(
-            "document.querySelector('.card.result .ready-row .ready-left').textContent.endsWith('秒后自动开局')"
-        )
+        left = "document.querySelector('.card.result .ready-row .ready-left').textContent"
+        await pages[1].wait_for_function(f"{left}.endsWith('秒后自动开局')")
         await pages[1].locator(".card.result .ready-row").get_by_text("已准备").wait_for()
         for page, title in zip(pages, ("🏁 Hand 1 is over", "🏁 第 1 局结束"), strict=True):
             if await page.locator(".card.result .big.close").is_visible():
