@@ -744,7 +744,7 @@ def _wins(
         state = evolve(state, claim=None, kong_tiles=())
         events.append(Event(EventKind.CONTINUE, wins=len(state.winners)))
         return _draw_next(state, _next_active(state, state.next_seat(winners[-1])), events)
-    return _finish(state, Outcome.WIN, rs.next_dealer(state, ctx), events)
+    return _finish(state, Outcome.WIN, rs.next_dealer(state, ctx), events, ctx)
 
 
 def _drawn_hand(state: State, events: list[Event]) -> State:
@@ -755,15 +755,15 @@ def _drawn_hand(state: State, events: list[Event]) -> State:
         state = evolve(state, settlements=(*state.settlements, settlement))
         events.append(Event(EventKind.SETTLE, settlement=settlement))
     outcome = Outcome.WIN if state.winners else Outcome.DRAW
-    return _finish(state, outcome, rs.next_dealer(state, None), events)
+    return _finish(state, outcome, rs.next_dealer(state, None), events, None)
 
 
-def _finish(state: State, reason: Outcome, nxt: int, events: list[Event]) -> State:
+def _finish(state: State, reason: Outcome, nxt: int, events: list[Event], ctx: WinContext | None) -> State:
     totals = [0] * state.num_seats
     for st in state.settlements:
         for i, d in enumerate(st.deltas):
             totals[i] += d
-    result = HandResult(reason, state.winners, tuple(totals), nxt)
+    result = HandResult(reason, state.winners, tuple(totals), nxt, state.variant.dealer_note(state, ctx, nxt))
     events.append(Event(EventKind.END, result=result))
     return evolve(state, phase=_ENDED, result=result)
 

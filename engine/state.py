@@ -187,6 +187,7 @@ class HandResult:
     winners: tuple[int, ...]
     deltas: tuple[int, ...]
     next_dealer: int
+    dealer_note: str = ""  # why the next dealer is not who players expect (a ``notes`` key; "": no need)
 
 
 @dataclass(frozen=True, slots=True)

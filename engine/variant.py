@@ -547,6 +547,11 @@ class Variant:
                 return seat
         return state.dealer
 
+    def dealer_note(self, state: State, ctx: WinContext | None, nxt: int) -> str:
+        """Why ``nxt`` deals next, where players would not expect it (a ``notes`` key shown beside the next
+        dealer); "" where the rule is the one everyone knows."""
+        return ""
+
     # ---------------------------------------------------------------- display
 
     def hand_name(self, key: str, lang: str = "zh") -> str:

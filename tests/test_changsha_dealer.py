@@ -4,6 +4,7 @@ unless told."""
 
 from __future__ import annotations
 
+from bot.text import render, views
 from engine import Act, Phase, get_variant, new_hand
 
 from .changsha_helpers import JUNK, deal
@@ -116,12 +117,14 @@ def test_dihu_winner_deals_next() -> None:
 def test_two_win_at_the_deal_bird_seat_deals() -> None:
     """docs/rules/changsha.md §2.7, 裁定 15: if two or more players win at the deal (天胡 or opening small
     hands), the player hit by the bird deals. Seat 1 declares 四喜, the dealer wins 天胡; both birds are 7s →
-    seat 2."""
+    seat 2. The result says why the winner does not deal."""
     state = deal([TIANHU, SIXI, JUNK[1], JUNK[2]], draws="7s7s", birds=2, openings=True)
     state = act(state, 1, Act.OPENING, detail="sixi")
     state = act(state, 0, Act.WIN)
     assert state.result is not None and state.result.winners == (0,)
-    assert state.result.next_dealer == 2
+    assert state.result.next_dealer == 2 and state.result.dealer_note == "bird_dealer"
+    text = render.result_view(views.public_observation(state), "zh", ["A", "B", "C", "D"])
+    assert text.endswith("下一局庄家：C（两家以上起手就胡，中鸟的人坐庄）")
 
 
 def test_one_opening_hand_and_a_later_win_winner_deals() -> None:
@@ -135,7 +138,7 @@ def test_one_opening_hand_and_a_later_win_winner_deals() -> None:
     state = discard(state, 2, "1s")
     state = act(state, 3, Act.DISCARD, "4p")
     state = act(state, 2, Act.WIN)
-    assert state.result is not None and state.result.next_dealer == 2
+    assert state.result is not None and state.result.next_dealer == 2 and not state.result.dealer_note
 
 
 def test_opening_hand_and_tianhu_of_one_player_dealer_stays() -> None:

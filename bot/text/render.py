@@ -813,7 +813,11 @@ def result_view(
                 line = f"  {nm[ps.seat]}: {tiles_text(ps.hand, lang)} {melds}".rstrip()
                 lines.append(line + ((f"（{mark}）" if lang == "zh" else f" ({mark})") if mark else ""))
     lines.append(tr("result.deltas", lang, deltas=_fmt_deltas(res.deltas, nm)))
-    lines.append(tr("result.next_dealer", lang, name=nm[res.next_dealer]))
+    if res.dealer_note:  # not who players expect: the variant says why
+        why = _variant(obs).note_label(res.dealer_note, lang)
+        lines.append(tr("result.next_dealer.why", lang, name=nm[res.next_dealer], why=why))
+    else:
+        lines.append(tr("result.next_dealer", lang, name=nm[res.next_dealer]))
     return "\n".join(lines)
 
 

@@ -215,6 +215,7 @@ CATALOGUE: dict[str, Label] = {
     "result.draw": Label("本局：流局（荒庄）", "Result: drawn hand (荒庄)"),
     "result.deltas": Label("本局得分：{deltas}", "This hand: {deltas}"),
     "result.next_dealer": Label("下一局庄家：{name}", "Next dealer: {name}"),
+    "result.next_dealer.why": Label("下一局庄家：{name}（{why}）", "Next dealer: {name} ({why})"),
     "result.hands": Label("各家手牌", "Hands"),
     "result.waits": Label("听 {tiles}", "waiting on {tiles}"),
     "totals": Label("累计：{deltas}", "Running totals: {deltas}"),

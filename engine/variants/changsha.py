@@ -207,6 +207,12 @@ class Changsha(Variant):
         pair_258=True, seven_pairs=True, all_pungs=True, one_suit=True, all_258=True, single_wait=True
     )
     opening_label = ("起手小胡", "opening hands")
+    notes = {  # docs/rules/changsha.md §2.7
+        "bird_dealer": (
+            "两家以上起手就胡，中鸟的人坐庄",
+            "two or more won at the deal: the bird's player deals",
+        ),
+    }
     opening_question = (
         "你有起手小胡：{hands}。报了，每家按小胡自摸付你（扎鸟照算），这些牌亮给大家看；报不报自己决定。",
         "You hold opening hands: {hands}. Declare them and each player pays you as for a small self-drawn "
@@ -243,14 +249,23 @@ class Changsha(Variant):
         """Two or more players winning at the deal (天胡 or opening hands) first: the seat hit by the bird of
         the first opening declaration deals (docs/rules/changsha.md §2.7, 裁定 15: none with 0 birds); then
         the common rule (docs/rules/changsha.md §2.2–§2.6)."""
+        bird = self._bird_dealer(state, ctx)
+        return bird if bird is not None else super().next_dealer(state, ctx)
+
+    def _bird_dealer(self, state: State, ctx: WinContext | None) -> int | None:
+        """docs/rules/changsha.md §2.7: the seat the first opening declaration's first bird points at, if two
+        or more players won at the deal."""
         openings = [st for st in state.settlements if st.kind == SettleKind.OPENING]
         at_deal = {w for st in openings for w in st.winners}
         if ctx is not None and ctx.first_turn:
             at_deal.update(state.winners)
         bird = next((st.bird_seats[0] for st in openings if st.bird_seats), None)
-        if len(at_deal) >= 2 and bird is not None:
-            return bird
-        return super().next_dealer(state, ctx)
+        return bird if len(at_deal) >= 2 else None
+
+    def dealer_note(self, state: State, ctx: WinContext | None, nxt: int) -> str:
+        """The bird's seat deals after two or more wins at the deal (docs/rules/changsha.md §2.7): not the
+        winner, so the result says why."""
+        return "bird_dealer" if self._bird_dealer(state, ctx) is not None else ""
 
 
 VARIANT = CHANGSHA = Changsha()
