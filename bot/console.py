@@ -1,7 +1,8 @@
-"""The console game: you at seat 0 against three AI seats, Changsha rules, hand after hand.
+"""The console game: you at seat 0 against three AI seats, Changsha rules (or ``--variant``'s), hand after
+hand.
 
-``python -m bot.console [--seed N] [--lang zh|en] [--hands N] [--auto]``. Type the number of a choice,
-or a tile such as ``5m`` to discard it; ``q`` quits. ``--auto`` lets the AI play seat 0 too.
+``python -m bot.console [--variant ID] [--seed N] [--lang zh|en] [--hands N] [--auto]``. Type the number of
+a choice, or a tile such as ``5m`` to discard it; ``q`` quits. ``--auto`` lets the AI play seat 0 too.
 Everything shown comes from seat 0's Observation (render.py); the AI seats see only their own.
 """
 
@@ -18,7 +19,20 @@ from bot.ai import choose
 from bot.text import render
 from bot.text.texts import LANGS, default_names
 from bot.text.texts import t as tr
-from engine import Act, Action, Observation, Phase, State, apply, get_variant, new_hand, observe, to_act
+from bot.text.views import variant_name
+from engine import (
+    VARIANTS,
+    Act,
+    Action,
+    Observation,
+    Phase,
+    State,
+    apply,
+    get_variant,
+    new_hand,
+    observe,
+    to_act,
+)
 from engine.tiles import parse_tile, tile_str
 from engine.variants import DEFAULT_VARIANT
 
@@ -53,6 +67,7 @@ class ConsoleGame:
         self.auto = auto
         self.variant = get_variant(variant)
         self.names = default_names(lang, 4)
+        self.names[HUMAN] = tr("console.me", lang)  # "You pays" is not English: "Player (you) pays"
         self.totals = [0, 0, 0, 0]
         self.played = 0
 
@@ -80,7 +95,7 @@ class ConsoleGame:
 
     def run(self) -> int:
         lang = self.lang
-        self.say(tr("console.welcome", lang))
+        self.say(tr("console.welcome", lang, room=variant_name(self.variant, lang)))
         dealer: int | None = None
         try:
             while self.hands is None or self.played < self.hands:
@@ -202,7 +217,9 @@ def _columns(items: Sequence[str], per_line: int = 4) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bot.console", description="Changsha mahjong in the terminal")
+    p = argparse.ArgumentParser(prog="python -m bot.console", description="Mahjong in the terminal")
+    rules = f"the rules (default {DEFAULT_VARIANT})"
+    p.add_argument("--variant", choices=list(VARIANTS), default=DEFAULT_VARIANT, help=rules)
     p.add_argument("--seed", type=int, default=None, help="seed of the first hand (default: random)")
     p.add_argument("--lang", choices=LANGS, default="zh", help="zh (default) or en")
     p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
@@ -222,7 +239,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         stdout.write("--hands must be at least 1\n")
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    game = ConsoleGame(stdin, stdout, seed, args.lang, args.hands, args.auto)
+    game = ConsoleGame(stdin, stdout, seed, args.lang, args.hands, args.auto, args.variant)
     try:
         return game.run()
     except KeyboardInterrupt:

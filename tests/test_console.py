@@ -137,3 +137,21 @@ def test_the_running_totals_are_shown_once_at_the_end() -> None:
     assert rc == 0
     assert out.count("Running totals") == 1
     assert out.rstrip().endswith("Hands played: 1.")
+
+
+def test_every_variant_plays_in_the_console() -> None:
+    """``--variant`` picks the rules (the banner names them); a human 四川 player is asked his 定缺."""
+    for variant, name in (("hengyang", "衡阳麻将"), ("sichuan", "四川麻将"), ("hongzhong", "红中麻将")):
+        rc, out = run(["--auto", "--hands", "1", "--seed", "3", "--variant", variant])
+        assert rc == 0 and out.startswith(name) and "共打了 1 局" in out, out[-300:]
+    rc, out = run(["--hands", "1", "--seed", "5", "--variant", "sichuan", "--lang", "en"], "1\n" * 400)
+    assert rc == 0 and out.startswith("Sichuan · you") and "1. void bamboo" in out
+    assert run(["--variant", "riichi"])[0] == 2
+
+
+def test_the_player_is_named_so_that_english_reads() -> None:
+    """'You pays Next player' is not English: the player is 'Player (you)' in English, 你 in Chinese."""
+    _, out = run(["--auto", "--hands", "1", "--seed", "1", "--lang", "en"])
+    assert "Player (you) pays Next player: 2" in out and "You pays" not in out
+    _, out = run(["--auto", "--hands", "1", "--seed", "1"])
+    assert "你 付给 下家：2" in out

@@ -267,10 +267,11 @@ CATALOGUE: dict[str, Label] = {
     "mode.kai": Label("（开杠）", " (open)"),
     # console
     "console.welcome": Label(
-        "长沙麻将 · 你（座位 0）对三个电脑。输入序号选择，或直接输入牌名（如 5m）打牌；q 退出。",
-        "Changsha mahjong · you (seat 0) against three AI seats. Type a number, or a tile such as "
+        "{room} · 你（座位 0）对三个电脑。输入序号选择，或直接输入牌名（如 5m）打牌；q 退出。",
+        "{room} · you (seat 0) against three AI seats. Type a number, or a tile such as "
         "5m to discard it; q quits.",
     ),
+    "console.me": Label("你", "Player (you)"),
     "console.hand_no": Label("==== 第 {n} 局 · 庄家 {dealer} ====", "==== Hand {n} · dealer {dealer} ===="),
     "console.choices": Label("你的选择：", "Your options:"),
     "console.ask": Label("请选择 [1-{n}]（q 退出）：", "Choose [1-{n}] (q to quit): "),
