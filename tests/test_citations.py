@@ -116,3 +116,23 @@ def test_every_citation_resolves(path: Path) -> None:
     for what, pattern in UNRESOLVABLE.items():
         hits = [rest[max(0, m.start() - 30) : m.end() + 20] for m in pattern.finditer(rest)]
         assert not hits, f"{what}: cite docs/rules/<variant>.md instead: {hits}"
+
+
+@pytest.mark.parametrize(
+    ("variant", "names"),
+    [
+        ("changsha", ("碰碰胡", "将将胡", "清一色", "七小对", "豪华七小对", "全求人", "天胡", "杠上炮")),
+        ("hengyang", ("将一色", "碰碰胡", "全求人", "龙七对", "地胡", "杠上开花")),
+        ("xiangyin", ("碰碰胡", "将将胡", "双豪华七小对", "全求人", "海底炮", "抢杠胡")),
+    ],
+)
+def test_english_rules_name_every_big_hand(variant: str, names: tuple[str, ...]) -> None:
+    """What /rules shows an English reader names each big hand as the table does, with its example
+    (docs/rules/changsha.md §7, docs/rules/hengyang.md §7, docs/rules/xiangyin.md §5): the English lines
+    used to give only the shape ("All pungs/kongs + any pair."), so the names on the table meant nothing."""
+    from bot.text import rulebook
+
+    text = "\n".join(rulebook.parts(variant, "en") or ())
+    lines = {ln.split(" (")[0].split(" ", 2)[-1] for ln in text.splitlines() if ln.startswith("- ")}
+    assert set(names) <= lines, sorted(set(names) - lines)
+    assert "[111m] 999s 333p 777p 44s" in text  # the 碰碰胡 example
