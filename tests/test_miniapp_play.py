@@ -138,6 +138,11 @@ async def test_two_browser_players_play_whole_hands(
             pages.append(page)
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'lobby'")
+        # who starts the hand, for the others; the room's preset in the bar
+        assert await pages[1].locator(".lobby-title").inner_text() == "等 Alice 开局"
+        assert await pages[0].locator(".lobby-title").inner_text() == "Waiting for the hand"  # she starts it
+        if preset:
+            assert f"（{preset}）" in await pages[1].locator("#title").inner_text()
         lobby = await lobby_message(tg, group, tid)
         tg.press(alice, group, lobby.message_id, f"L|{tid}|go")
         for page in pages:
@@ -198,6 +203,11 @@ async def test_two_browser_players_play_whole_hands(
             await page.wait_for_function("document.body.dataset.view === 'lobby'")
             # the last hand's result above the lobby, in the page's language (the group reads English)
             assert (await page.locator("pre.summary").inner_text()).startswith(title)
+        # the standings beside the names: the table's totals, as the hand's result left them
+        [first] = await service(app).storage.table_hands(tid)
+        pts = [await li.inner_text() for li in await pages[0].locator(".lobby-seats .pts").all()]
+        assert pts == [f"{d:+d}" if d else "0" for d in first.result["deltas"]], pts
+        await shot(pages[1], f"{variant}-lobby")
         assert (await pages[0].locator("#actions .ready-left").inner_text()).startswith("Next hand in ")
         await pages[0].locator("#actions .big.ready").click()
         for page in pages:

@@ -202,6 +202,10 @@ def lobby_frame(v: LobbyView) -> dict[str, Any]:
         f["closed"] = 1
     if v.host:
         f["host"] = 1
+    elif v.starter and not v.closed:
+        f["hn"] = v.starter  # who starts the hand
+    if v.totals:
+        f["pts"] = list(v.totals)  # the standings, beside the names
     if not v.closed and "" in v.seats:  # empty seats: who takes them at the start
         f["ai"] = v.ai_level
     if v.vote is not None:

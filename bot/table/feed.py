@@ -32,7 +32,7 @@ from bot.members.people import People
 from bot.messages import keyboards as kb
 from bot.table.present import Presenter, paused_observation, paused_public
 from bot.table.restore import hand_live, load_totals, reopen
-from bot.table.runtime import TableRuntime, Tables
+from bot.table.runtime import TableRuntime, Tables, score_key
 from bot.table.settings import ai_level_label
 from bot.table.vote import VoteView, vote_view
 from bot.text import render, views
@@ -102,6 +102,8 @@ class LobbyView:
     host: bool = False
     vote: VoteView | None = None  # a stop vote in progress
     ai_level: str = ""  # the strength of the AI players that take the empty seats at the start (its label)
+    starter: str = ""  # the host's name, for the others: who starts the hand
+    totals: tuple[int, ...] = ()  # each seat's points at this table so far (none before its first hand)
 
 
 @dataclass(slots=True)
@@ -276,10 +278,11 @@ class Feed:
     def lobby_view(self, rt: TableRuntime, seat: int | None, lang: str, user_id: int = 0) -> LobbyView:
         present = self.present
         labels = [label for label, _ in present.lobby_seats(rt, lang)]
+        host = rt.settings.host
         return LobbyView(
             table_id=rt.id,
             variant=rt.table.variant,
-            title=views.variant_name(rt.variant, lang),
+            title=views.room_name(rt.variant, rt.options, len(rt.hand_seats()), lang),  # with its preset
             lang=lang,
             seat=seat,
             seats=tuple(labels),
@@ -293,6 +296,10 @@ class Feed:
             host=rt.settings.host == user_id,
             vote=self._vote(rt, tuple(present.seat_names(rt, lang)), seat),
             ai_level=ai_level_label(rt.settings, lang),
+            starter=present.people.name(host) if host is not None and host != user_id else "",
+            totals=tuple(rt.totals.get(score_key(u, i), 0) for i, u in enumerate(rt.seats))
+            if rt.hands_played
+            else (),
         )
 
     def _vote(self, rt: TableRuntime, names: tuple[str, ...], seat: int | None) -> VoteView | None:

@@ -107,6 +107,8 @@ interface LobbyF {
   summary?: string;
   closed?: number;
   host?: number;
+  hn?: string; // the host's name, for the others: who starts the hand
+  pts?: number[]; // each seat's points at this table so far
   vote?: VoteF;
   ai?: string;
 }
@@ -158,6 +160,7 @@ const UI: Record<string, [string, string]> = {
   agree: ["同意", "Agree"],
   refuse: ["拒绝", "Refuse"],
   lobby: ["等待开局", "Waiting for the hand"],
+  lobby_host: ["等 {name} 开局", "Waiting for {name} to start"],
   ready_left: ["{n} 秒后自动开局", "Next hand in {n}s"],
   spectator: ["观战中", "Watching"],
   closed: ["本桌已结束", "This table is closed"],
@@ -683,12 +686,17 @@ function renderLobby(f: LobbyF): void {
   }
   const c = byId("center");
   c.replaceChildren();
-  c.appendChild(el("div", "lobby-title", f.closed ? ui("closed") : ui("lobby")));
+  const waiting = f.hn && !f.until ? ui("lobby_host", { name: f.hn }) : ui("lobby");
+  c.appendChild(el("div", "lobby-title", f.closed ? ui("closed") : waiting));
   const list = el("ol", "lobby-seats");
   f.names.forEach((name, i) => {
     const empty = f.ai ? ui("empty_ai", { level: f.ai }) : ui("empty");
     const li = el("li", f.ready.includes(i) ? "ready" : name ? "" : "empty", name || empty);
     if (f.ready.includes(i)) li.appendChild(el("span", "mark", "✓"));
+    if (f.pts && name) {
+      const p = f.pts[i];
+      li.appendChild(el("span", "pts " + (p > 0 ? "plus" : p < 0 ? "minus" : ""), (p > 0 ? "+" : "") + p));
+    }
     list.appendChild(li);
   });
   c.appendChild(list);
