@@ -314,3 +314,25 @@ async def test_a_declared_opening_hand_is_shown_face_up(tg: FakeTelegramServer, 
                 seat = page.locator(".seat", has=page.locator(".hidden-hand .tile.shown"))
                 assert any(m.startswith(mark) for m in await seat.locator(".mark").all_inner_texts())
             await shot(pages[1], "changsha-opening")
+
+
+async def test_a_long_decision_fits_a_small_phone(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """docs/rules/changsha.md §6: Alice may declare 起手小胡 three ways (seed 94), four buttons under a
+    paragraph. On a 360×740 phone the felt gives up room so that the last button is on screen (it was
+    below the fold, under half a screen of empty felt)."""
+    clock = Clock()
+    alice = tg.add_user("Alice", language_code="en", started=True)
+    bob = tg.add_user("王小明", language_code="zh-hans", started=True)
+    group = tg.add_group("Mahjong", members=[alice, bob])
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=94, miniapp=config()) as app:
+        async with chromium() as browser:
+            tid = await seat_two(tg, group, alice, bob, "changsha", app)
+            pages = await signed_in(browser, app, tg, clock, tid, (alice, bob))
+            await pages[0].set_viewport_size({"width": 360, "height": 740})
+            await pages[0].wait_for_function("document.body.dataset.view === 'lobby'")
+            tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
+            await pages[0].wait_for_function("document.querySelectorAll('#actions .big').length >= 3")
+            await shot(pages[0], "changsha-opening-360")
+            last = pages[0].locator("#actions .big").last
+            box = await last.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 740, box

@@ -495,6 +495,9 @@ function renderHand(f: HandF): void {
   byId("note").textContent = f.note || "";
   renderMine(f);
   renderActions(f);
+  // three buttons or more (起手小胡's declarations, a claim with several ways): the felt gives up room so
+  // that every one is on screen
+  document.body.classList.toggle("many", byId("actions").querySelectorAll(".big").length >= 3);
   renderResult(f);
   const key = f.dec ? `${f.dec.hid}/${f.dec.since}` : "";
   document.body.dataset.dec = key; // what the page waits on (and the browser tests with it)
