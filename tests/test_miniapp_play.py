@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -223,9 +224,14 @@ async def test_two_browser_players_play_whole_hands(
         await tap_through(pages, lambda s: bool(s[0]["dec"]), limit=500)
         assert not await viewer.evaluate("document.body.classList.contains('replaying')")
         # the stop vote: both players agree, and the table closes
-        for page in pages:
+        for i, page in enumerate(pages):
             await page.locator("#menu-btn").click()
             await page.locator("#menu .big.stop").click()
+            if i == 0:  # the other sees whom the vote waits for, its time left and what a silence counts as
+                await pages[1].locator(".votes .vote-left").wait_for()
+                assert await pages[1].locator(".votes .vote-wait").inner_text() == "⏳ 未表态：王小明"
+                left = await pages[1].locator(".vote-left").inner_text()
+                assert re.fullmatch(r"⏱ \d+ 秒后，未表态的算(同意|拒绝)", left), left
         # … each asked first: one tap must not close a table
         assert await pages[0].evaluate("window.__confirms") == [
             "Ask to stop this table? It closes, with its final summary, once every player agrees."

@@ -170,13 +170,16 @@ def hand_frame(v: HandView) -> dict[str, Any]:
 
 def vote_frame(v: VoteView) -> dict[str, Any]:
     """A stop vote in progress: its number, who asked, who agreed / refused / has not answered, how many
-    agreements stop the table, its deadline, and whether the viewer may answer (``can``)."""
+    agreements stop the table, its deadline (and how a silence counts then: ``sa``), and whether the viewer
+    may answer (``can``)."""
     f: dict[str, Any] = {
         "n": v.number, "by": v.asker, "yes": list(v.yes), "no": list(v.no), "wait": list(v.waiting),
         "need": v.need, "until": round(v.until, 1),
     }  # fmt: skip
     if v.may_answer:
         f["can"] = 1
+    if v.silent_agree:
+        f["sa"] = 1  # at the deadline, whoever has not answered counts as agreeing
     return f
 
 

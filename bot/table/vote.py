@@ -103,6 +103,7 @@ class VoteView:
     until: float
     mine: bool | None  # the viewer's answer (None: not answered, or not seated)
     may_answer: bool
+    silent_agree: bool = False  # at the deadline, whoever has not answered counts as agreeing (else refusing)
 
 
 def vote_view(rt: TableRuntime, names: tuple[str, ...], seat: int | None, asker: str) -> VoteView | None:
@@ -122,6 +123,7 @@ def vote_view(rt: TableRuntime, names: tuple[str, ...], seat: int | None, asker:
         until,
         mine,
         seat is not None and seat in c.seats and mine is None,
+        bool(rt.settings.vote_agree),
     )
 
 

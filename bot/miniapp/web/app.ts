@@ -89,6 +89,7 @@ interface VoteF {
   need: number;
   until: number;
   can?: number;
+  sa?: number; // at the deadline, whoever has not answered counts as agreeing (else refusing)
 }
 
 interface LobbyF {
@@ -157,6 +158,10 @@ const UI: Record<string, [string, string]> = {
     "Ask to stop this table? It closes, with its final summary, once every player agrees.",
   ],
   votes: ["{by} 申请解散：同意 {y}/{need}", "{by} asks to stop: {y} of {need} agree"],
+  vote_wait: ["⏳ 未表态：{names}", "⏳ Not answered yet: {names}"],
+  vote_left: ["⏱ {n} 秒后，未表态的{rule}", "⏱ In {n}s, whoever has not answered {rule}"],
+  rule_agree: ["算同意", "counts as agreeing"],
+  rule_refuse: ["算拒绝", "counts as refusing"],
   agree: ["同意", "Agree"],
   refuse: ["拒绝", "Refuse"],
   lobby: ["等待开局", "Waiting for the hand"],
@@ -580,8 +585,20 @@ function button(label: string, cls: string, onclick: () => void, into?: HTMLElem
 }
 
 // a stop vote in progress: its tally, and agree / refuse for a seated player who has not answered
+// the seconds left in a stop vote, and how a silence counts then
+function voteLeft(e: HTMLElement): void {
+  const n = Math.max(0, Math.round(Number(e.dataset.until) - now()));
+  e.textContent = ui("vote_left", { n, rule: ui(e.dataset.rule || "rule_refuse") });
+}
+
 function voteEl(v: VoteF): HTMLElement {
   const d = el("div", "votes", ui("votes", { by: v.by, y: v.yes.length, need: v.need }));
+  if (v.wait.length) d.appendChild(el("div", "vote-wait", ui("vote_wait", { names: v.wait.join(", ") })));
+  const left = el("div", "vote-left", "");
+  left.dataset.until = String(v.until);
+  left.dataset.rule = v.sa ? "rule_agree" : "rule_refuse";
+  voteLeft(left);
+  d.appendChild(left);
   if (v.can) {
     for (const [key, agree] of [["agree", 1], ["refuse", 0]] as [string, number][]) {
       const b = el("button", "big vote " + key, ui(key));
@@ -867,6 +884,7 @@ function render(): void {
 function tick(): void {
   const c = byId("clock");
   if (!frame || replaying) return;
+  document.querySelectorAll<HTMLElement>(".vote-left").forEach(voteLeft);
   let until: number | undefined;
   if (frame.k === "hand") until = frame.dec ? frame.dec.dl : frame.clock ? frame.clock[1] : undefined;
   else until = frame.closed ? undefined : frame.until;
