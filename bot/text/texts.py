@@ -164,7 +164,8 @@ CATALOGUE: dict[str, Label] = {
     ),
     "desc.kong.kai": Label(
         "杠 {tile} 开杠（掷骰子翻牌；之后手牌锁定，不胡的牌自动打出）",
-        "kong {tile}, open (dice pick the tile; then the hand is locked and non-winning tiles are discarded)",
+        "kong {tile}, open (the dice say what turns up; then the hand is locked and non-winning tiles are "
+        "discarded)",
     ),
     "desc.kong": Label("杠 {tile}", "kong {tile}"),
     "desc.pass": Label("过", "pass"),
