@@ -188,6 +188,7 @@ class WinInfo:
 PART_NAMES: dict[str, tuple[str, str]] = {
     "base": ("底分", "base"),
     "dealer": ("庄家", "dealer"),
+    "dianpao": ("点炮", "on a discard"),  # a big hand won on a discard pays twice its self-draw share
     "birds": ("中鸟{n}只", "{n} bird{s} hit"),
     "piao": ("飘", "piao"),
     "hammers": ("锤{n}", "{n} hammer{s}"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.text import render
 from engine import Act
 
 from .changsha_helpers import CS, JUNK, deal
@@ -130,7 +131,8 @@ def test_big_self_draw_by_dealer(hand: str, tile: str, n: int) -> None:
 
 @pytest.mark.parametrize(("hand", "tile", "n"), BIG)
 def test_big_on_discard_between_non_dealers(hand: str, tile: str, n: int) -> None:
-    """docs/rules/changsha.md §8.1: big on a discard, n big hands (the discarder only): 60n."""
+    """docs/rules/changsha.md §8.1: big on a discard, n big hands (the discarder only): 60n — each big hand
+    its self-draw 30, doubled as a discard (the arithmetic says so: 点炮 ×2)."""
     state = deal([JUNK[0] + "3s", JUNK[1], hand, JUNK[2]], draws=tile)
     state = discard(state, 0, "3s")
     state = act(state, 1, Act.DISCARD, tile)
@@ -138,6 +140,11 @@ def test_big_on_discard_between_non_dealers(hand: str, tile: str, n: int) -> Non
     settlement = last_settlement(state)
     assert len(hand_names(settlement, 2)) == n
     assert paid(settlement) == {1: 60 * n}
+    [payment] = settlement.payments
+    labels = [p.label for p in payment.parts]
+    at = labels.index("dianpao")
+    assert payment.parts[at].value == 2 and sum(p.value for p in payment.parts[:at]) == 3 * n
+    assert "点炮 ×2" in render.payment_line(CS, payment, ["A", "B", "C", "D"])
     assert settlement.deltas == (0, -60 * n, 60 * n, 0)
     check_zero_sum(state)
 

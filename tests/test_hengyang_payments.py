@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Act, State
+from bot.text import render
+from engine import Act, State, get_variant
 
 from .dealing import (
     act,
@@ -198,7 +199,7 @@ def test_big_self_draw_by_dealer(hand: str, tile: str, names: list[str]) -> None
 @pytest.mark.parametrize(("hand", "tile", "names"), BIG, ids=param_id)
 def test_big_on_discard_between_non_dealers(hand: str, tile: str, names: list[str]) -> None:
     """docs/rules/hengyang.md §8.1, §8.5: big on a discard, a non-dealer dealing in: −60; 清一色 + 七小对:
-    −120 (60n)."""
+    −120 (60n): each big hand its self-draw 30, doubled as a discard, and the arithmetic says so."""
     n = len(names)
     state = deal([JUNK[0] + "3s", JUNK[1], hand, JUNK[2]], draws=tile)
     state = discard(state, 0, "3s")
@@ -207,6 +208,9 @@ def test_big_on_discard_between_non_dealers(hand: str, tile: str, names: list[st
     settlement = last_settlement(state)
     assert hand_names(settlement, 2) == names
     assert paid(settlement) == {1: 60 * n}
+    [payment] = settlement.payments
+    assert [p.value for p in payment.parts[: n + 1]] == [3] * n + [2]
+    assert "点炮 ×2" in render.payment_line(get_variant("hengyang"), payment, ["A", "B", "C", "D"])
     assert settlement.deltas == (0, -60 * n, 60 * n, 0)
     check_zero_sum(state)
 

@@ -25,7 +25,7 @@ from ..scoring import (
 )
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
-from ..state import Part, Payment, SettleKind, Settlement, State
+from ..state import Op, Part, Payment, SettleKind, Settlement, State
 from ..tiles import Counts, is_258
 from ..variant import OptionSpec, Variant, WinContext, WinInfo, bu_or_kai
 
@@ -139,9 +139,11 @@ def opening_reveal(state: State, seat: int, kinds: tuple[str, ...]) -> tuple[int
 
 def _units(hands: tuple[tuple[str, int], ...], self_draw: bool, dealer_involved: bool) -> tuple[Part, ...]:
     """The payment table of docs/rules/changsha.md in units of 底分/10: 10 → 1, 20 → 2, 30n+10 → 3n+1 —
-    as parts: each big hand (name, count) 3 per count on a self-draw, 6 on a discard; a small hand
-    (count 0) 1; the dealer 1 more."""
-    parts = [Part(name, (3 if self_draw else 6) * n if n else 1) for name, n in hands]
+    as parts: each big hand (name, count) 3 per count, twice that on a discard (点炮 ×2, said as such); a
+    small hand (count 0) 1; the dealer 1 more."""
+    parts = [Part(name, 3 * n if n else 1) for name, n in hands]
+    if not self_draw and any(n for _, n in hands):
+        parts.append(Part("dianpao", 2, Op.MUL))
     if dealer_involved:
         parts.append(Part("dealer", 1))
     return tuple(parts)

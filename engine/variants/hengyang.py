@@ -23,7 +23,7 @@ from ..scoring import (
 )
 from ..shanten import Shapes
 from ..shape import is_seven_pairs, is_standard, seven_pairs_quads, standard_pairs
-from ..state import Part, Payment, SettleKind, Settlement, State, evolve
+from ..state import Op, Part, Payment, SettleKind, Settlement, State, evolve
 from ..tiles import Counts, is_258, remove_tile
 from ..variant import OptionSpec, Variant, WinContext, WinInfo, bu_or_kai
 
@@ -191,7 +191,9 @@ def unit_parts(info: WinInfo, self_draw: bool, dealer_involved: bool) -> tuple[P
     big self-draw 3n / 3n+1; big on a discard 6n / 7n; 龙七对 adds 1 to each payment."""
     if not info.big:
         return _small_parts(info.small[0], dealer_involved, "menqianqing" in info.small)
-    parts = [Part(name, (3 if self_draw else 6) * k) for name, k in info.big]
+    parts = [Part(name, 3 * k) for name, k in info.big]
+    if not self_draw:
+        parts.append(Part("dianpao", 2, Op.MUL))  # said as such: a discard pays twice
     if dealer_involved:
         parts.append(Part("dealer", 1 if self_draw else info.big_count))
     if any(name == "longqidui" for name, _ in info.big):
