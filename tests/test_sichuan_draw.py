@@ -191,6 +191,18 @@ def test_no_check_with_one_player_still_in() -> None:
     assert SC.settle_draw(state) is None
 
 
+def test_one_player_still_in_still_returns_his_kong_money() -> None:
+    """docs/rules/sichuan.md §12.4: with one player left who never won (血流成河), not ready, there is nobody
+    to check against, but his kong money still goes back (a review found the no-payment check dropping it,
+    which made stored hands fail their replay check)."""
+    pays = (Payment(1, 0, 2), Payment(2, 0, 2), Payment(3, 0, 2))
+    kong = Settlement.from_payments("kong", 4, (0,), ((0, ("angang",)),), (), pays)
+    state = position([J0, PINGHU, QINGYISE_P, PINGHU], won=(1, 2, 3), kongs=(kong,))
+    settlement = SC.settle_draw(state)
+    assert settlement is not None and settlement.note == "chajiao_tuishui"
+    assert flows(settlement) == {(0, 1, 2), (0, 2, 2), (0, 3, 2)}
+
+
 def test_hand_names_of_a_draw_settlement() -> None:
     """The table shows who was 花猪, 无叫 or 有叫."""
     state = position([HUAZHU, PINGHU, J1, J2])

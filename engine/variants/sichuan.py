@@ -640,8 +640,6 @@ def settle_draw(state: State) -> Settlement | None:
     docs/rules/sichuan.md 裁定 23)."""
     # 血战: the seats still in; 血流成河: the seats that never won
     active = [s for s in range(state.num_seats) if not state.seats[s].won and s not in state.winners]
-    if len(active) < 2:
-        return None  # nobody to check against
     huazhu = [s for s in active if is_huazhu(state, s)]
     bests = {s: best_ready(state, s) for s in active if s not in huazhu}
     ready = {s: b for s, b in bests.items() if b is not None}
@@ -663,7 +661,9 @@ def settle_draw(state: State) -> Settlement | None:
             return ("youjiao", *_hand_names(list(ready[s][1])))
         return ("huazhu",) if s in huazhu else ("wujiao",)
 
-    hands = tuple((s, status(s)) for s in active)
+    if not payments and len(active) < 2:
+        return None  # nothing moves and nobody to check against (one seat that never won: 血流成河)
+    hands = tuple((s, status(s)) for s in active)  # (seat, (status, *the hand a ready seat is checked for))
     note = "chajiao_tuishui" if returned else "chajiao" if payments else "chajiao_none"
     return Settlement.from_payments(SettleKind.DRAW, state.num_seats, (), hands, (), tuple(payments), note)
 
