@@ -234,8 +234,9 @@ async def test_two_browser_players_play_whole_hands(
                 assert re.fullmatch(r"⏱ \d+ 秒后，未表态的算(同意|拒绝)", left), left
         # … each asked first: one tap must not close a table
         assert await pages[0].evaluate("window.__confirms") == [
-            "Ask to stop this table? It closes, with its final summary, once every player agrees."
+            "Ask to stop this table? It closes, with its final summary, once a majority agree."
         ]
+        assert await pages[1].evaluate("window.__confirms") == ["同意解散本桌？"]  # the vote was open
         for page in pages:
             await page.wait_for_function("document.body.dataset.view === 'closed'")
             await page.locator(".card.final").wait_for()  # the 大结算

@@ -26,9 +26,10 @@ const UI = {
     back: ["我回来了", "I'm back"],
     stop: ["申请解散", "Ask to stop the table"],
     stop_confirm: [
-        "申请解散本桌？所有玩家都同意后本桌结束，显示大结算。",
-        "Ask to stop this table? It closes, with its final summary, once every player agrees.",
+        "申请解散本桌？过半数玩家同意后本桌结束，显示大结算。",
+        "Ask to stop this table? It closes, with its final summary, once a majority agree.",
     ],
+    stop_agree: ["同意解散本桌？", "Agree to stop this table?"],
     votes: ["{by} 申请解散：同意 {y}/{need}", "{by} asks to stop: {y} of {need} agree"],
     vote_wait: ["⏳ 未表态：{names}", "⏳ Not answered yet: {names}"],
     vote_left: ["⏱ {n} 秒后，未表态的{rule}", "⏱ In {n}s, whoever has not answered {rule}"],
@@ -383,9 +384,10 @@ function renderHand(f) {
     byId("note").textContent = f.note || "";
     renderMine(f);
     renderActions(f);
-    // three buttons or more (起手小胡's declarations, a claim with several ways): the felt gives up room so
-    // that every one is on screen
-    document.body.classList.toggle("many", byId("actions").querySelectorAll(".big").length >= 3);
+    // three options or more (起手小胡's declarations, a claim with several ways): the felt gives up room so
+    // that every one is on screen (the Discard button a selected tile brings does not count: the hand must
+    // not jump between the two taps of a discard)
+    document.body.classList.toggle("many", byId("actions").querySelectorAll(".big:not(.discard)").length >= 3);
     renderResult(f);
     const key = f.dec ? `${f.dec.hid}/${f.dec.since}` : "";
     document.body.dataset.dec = key; // what the page waits on (and the browser tests with it)
@@ -479,8 +481,9 @@ function voteLeft(e) {
 }
 function voteEl(v) {
     const d = el("div", "votes", ui("votes", { by: v.by, y: v.yes.length, need: v.need }));
+    const names = v.wait.join(lang === "zh" ? "、" : ", ");
     if (v.wait.length)
-        d.appendChild(el("div", "vote-wait", ui("vote_wait", { names: v.wait.join(", ") })));
+        d.appendChild(el("div", "vote-wait", ui("vote_wait", { names })));
     const left = el("div", "vote-left", "");
     left.dataset.until = String(v.until);
     left.dataset.rule = v.sa ? "rule_agree" : "rule_refuse";
@@ -584,6 +587,7 @@ function renderResult(f) {
 }
 function renderLobby(f) {
     document.body.dataset.view = f.closed ? "closed" : "lobby";
+    document.body.classList.remove("many");
     document.body.dataset.dec = "";
     byId("title").textContent = `${f.title} · #${f.tid}`;
     byId("wall").textContent = f.closed
@@ -661,10 +665,18 @@ function readyEls(f) {
     out.push(el("div", "hint ready-left", ""));
     return out;
 }
+// Telegram's own dialog where the client has it (6.2 and later; older ones throw), else the browser's
 function confirmThen(text, then) {
-    if (tg?.showConfirm)
-        tg.showConfirm(text, (ok) => ok && then());
-    else if (window.confirm(text))
+    if (tg?.showConfirm && (!tg.isVersionAtLeast || tg.isVersionAtLeast("6.2"))) {
+        try {
+            tg.showConfirm(text, (ok) => ok && then());
+            return;
+        }
+        catch {
+            // an older client: the browser's dialog below
+        }
+    }
+    if (window.confirm(text))
         then();
 }
 function showRefusal(text) {
@@ -757,7 +769,8 @@ function renderMenu() {
     if (frame && frame.me !== null && !(frame.k === "lobby" && frame.closed)) {
         m.appendChild(button(ui("stop"), "stop", () => {
             m.hidden = true;
-            confirmThen(ui("stop_confirm"), () => void send("stop"));
+            // a vote in progress: the same item agrees to it
+            confirmThen(ui(frame && frame.vote ? "stop_agree" : "stop_confirm"), () => void send("stop"));
         }));
     }
 }
