@@ -17,7 +17,7 @@ from typing import TextIO
 
 from bot.ai import choose
 from bot.text import render
-from bot.text.texts import LANGS, default_names
+from bot.text.texts import LANGS, default_names, listed
 from bot.text.texts import t as tr
 from bot.text.views import variant_name
 from engine import (
@@ -124,7 +124,7 @@ class ConsoleGame:
         return 0
 
     def _totals(self) -> str:
-        return ", ".join(f"{self.names[i]} {d:+d}" for i, d in enumerate(self.totals))
+        return listed((f"{self.names[i]} {d:+d}" for i, d in enumerate(self.totals)), self.lang)
 
     def play_hand(self, state: State) -> State:
         rngs = [random.Random(f"{self.seed}/{self.played}/{seat}") for seat in range(4)]

@@ -314,7 +314,7 @@ def test_settlement_names_birds_and_deltas() -> None:
     assert f"1m 一万→{target}" in zh
     assert "A 付给 B：24（清一色 6 + 豪华七小对 6 = 12 · 底分 ×1 · 中鸟1只 ×2 = 24）" in zh
     assert "A pays B: 24 (one suit 6 + luxury seven pairs 6 = 12 · base ×1 · 1 bird hit ×2 = 24)" in en
-    assert "得分：A -24, B +48, C -12, D -12" in zh
+    assert "得分：A -24，B +48，C -12，D -12" in zh  # a Chinese list: full-width commas
 
 
 MUL = Op.MUL
@@ -596,19 +596,18 @@ def test_a_sichuan_drawn_hand_names_each_ready_hand_and_its_waits() -> None:
 
 
 def test_the_hunan_rooms_words_in_event_lines() -> None:
-    """Each room's own words and what really happens: 开杠's tiles the konger cannot win on are thrown, not
+    """Each room's own words and what really happens: 开杠's tiles the konger does not keep are thrown, not
     "unwanted" (others may still win on them: docs/rules/xiangyin.md §7, 杠上炮); 衡阳's opening hands are
     扳牌 (docs/rules/hengyang.md §6); 邵阳 shows a concealed kong's tile to everyone (docs/rules/shaoyang.md
     裁定 18), the other rooms do not."""
     names = ["Alice", "Bob", "Carol", "Dave"]
     fall = Event(EventKind.KONG_TILES_FALL, 3, tiles=(parse_tile("4s"), parse_tile("7s")))
     assert (
-        render.event_line(fall, 0, "zh", names, "xiangyin")
-        == "Dave 开杠翻出的 4s 四条 7s 七条 自己胡不了，打进河里"
+        render.event_line(fall, 0, "zh", names, "xiangyin") == "Dave 不要开杠翻出的 4s 四条 7s 七条，打进河里"
     )
     assert (
         render.event_line(fall, 0, "en", names, "xiangyin")
-        == "Dave cannot win on 4s 7s from the kong: discarded"
+        == "Dave does not keep 4s 7s from the kong: discarded"
     )
     opening = Event(EventKind.OPENING, 3, hands=("sixi",))
     assert render.event_line(opening, 0, "zh", names, "hengyang").startswith("Dave 报扳牌：")

@@ -19,7 +19,7 @@ from bot.messages.content import Keyboard
 from bot.messages.keyboards import history_keyboard, replay_keyboard
 from bot.records.export import HandRecord, hand_jsonl
 from bot.text import nightview, render, views
-from bot.text.texts import ai_name, t
+from bot.text.texts import ai_name, listed, t
 from engine import Act, Phase, verify
 from storage import Hand, Storage, StorageError, Table, clean_code
 
@@ -73,10 +73,10 @@ class History:
                         shown = render.hand_names(rs, hands.get(int(w), []), lang)
                         who.append(f"{names[int(w)]}（{shown}）" if lang == "zh" and shown else
                                    f"{names[int(w)]} ({shown})" if shown else names[int(w)])  # fmt: skip
-                lines.append(t("hist.win", lang, who=", ".join(who)))
+                lines.append(t("hist.win", lang, who=listed(who, lang)))
             else:
                 lines.append(t("hist.draw", lang))
-            deltas = ", ".join(f"{names[i]} {int(d):+d}" for i, d in enumerate(result.get("deltas", [])))
+            deltas = listed((f"{names[i]} {int(d):+d}" for i, d in enumerate(result.get("deltas", []))), lang)
             lines.append(t("hist.deltas", lang, deltas=deltas))
         lines.append("")
         lines.append(t("hist.hint", lang))

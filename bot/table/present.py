@@ -35,7 +35,7 @@ from bot.table import settings
 from bot.table.runtime import Moment, Out, Pause, TableRuntime
 from bot.text import nightview, render, views
 from bot.text.fit import MAX_CAPTION, MAX_TEXT, split_text
-from bot.text.texts import ai_name, t
+from bot.text.texts import ai_name, listed, t
 from engine import Action, ClaimKind, Event, Observation, Phase, State, Variant, observe, observe_public
 from storage import Post, Storage, StorageError, WinWay
 
@@ -544,7 +544,7 @@ class Presenter:
         lang = lang or self.people.table_lang(rt)
         names = self.seat_names(rt, lang)
         lines = [t("note.result_title", lang, n=hand.number), self.result_text(rt, lang)]
-        totals = ", ".join(f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names)))
+        totals = _totals(rt, names, lang)
         lines.append(t("note.totals", lang, totals=totals))
         reveal = nightview.reveal_line(rt.table.variant, hand, state, lang)  # the shuffle's seed, now
         if reveal:
@@ -564,9 +564,9 @@ class Presenter:
         lang = self.people.table_lang(rt)
         names = self.seat_names(rt, lang)
         wins = {w: result.winners.count(w) for w in result.winners}  # 血流成河: a seat wins again
-        who = ", ".join(names[w] + (f" ×{k}" if k > 1 else "") for w, k in wins.items())
+        who = listed((names[w] + (f" ×{k}" if k > 1 else "") for w, k in wins.items()), lang)
         how = t("note.hand_won", lang, who=who) if wins else t("note.hand_drawn", lang)
-        deltas = ", ".join(f"{names[s]} {d:+d}" for s, d in enumerate(result.deltas))
+        deltas = listed((f"{names[s]} {d:+d}" for s, d in enumerate(result.deltas)), lang)
         return t("note.hand_line", lang, n=rt.live.number, how=how, deltas=deltas)
 
     def set_summary(self, rt: TableRuntime, latest: str, latest_line: str) -> None:
@@ -590,7 +590,7 @@ class Presenter:
             head = t("note.result_title", lang, n=rt.hands_played) + "\n" + t("note.in_private", lang)
             due = [latest_line]
         names = self.seat_names(rt, lang)
-        totals = ", ".join(f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names)))
+        totals = _totals(rt, names, lang)
         tail = t("note.totals", lang, totals=totals)
         while len(due) > 1 and len(head) + len(tail) + sum(len(x) + 1 for x in due) + 1 > room:
             due.pop(0)  # dozens of hands behind: the latest ones (the totals say the rest)
@@ -856,3 +856,8 @@ def one_part_each(posts: Sequence[Post]) -> list[Post]:
 def post_of(chat_id: int, text: str, keyboard: Keyboard | None = None) -> Post:
     """A one-off message as the outbox stores it (its keyboard as the Bot API's JSON)."""
     return Post(chat_id, text, stored_markup(keyboard))
+
+
+def _totals(rt: TableRuntime, names: Sequence[str], lang: str) -> str:
+    """The table's running totals, by seat: ``Alice +12，Bob -4``."""
+    return listed((f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names))), lang)

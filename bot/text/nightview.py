@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import engine
 from bot.text import render
-from bot.text.texts import ai_name, t
+from bot.text.texts import ai_name, listed, t
 from engine.verify import commitment
 from storage import Hand, SeatStats, TableSettings
 
@@ -41,7 +41,7 @@ def ready_line(
     if not humans:
         return [t("night.no_player", lang)]
     marks = [f"{name(u)} {'✅' if i in settings.ready else '⏳'}" for i, u in humans]
-    return [t("night.ready", lang, names=", ".join(marks)), t("night.ready_wait", lang, n=max(0, left))]
+    return [t("night.ready", lang, names=listed(marks, lang)), t("night.ready_wait", lang, n=max(0, left))]
 
 
 def commitment_of(table_id: int, hand: Hand) -> str | None:
@@ -219,7 +219,7 @@ def final_text(
         return "\n".join(lines)
     top = players[0].points
     winners = [p.name for p in players if p.points == top]
-    lines.append(t("final.winner", lang, names=", ".join(winners), points=top))
+    lines.append(t("final.winner", lang, names=listed(winners, lang), points=top))
     rank = 0
     for i, p in enumerate(players):
         if i == 0 or p.points != players[i - 1].points:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.text.texts import default_names
+from bot.text.texts import default_names, listed
 from bot.text.texts import t as tr  # ``t`` names a tile in this module
 from engine import (
     Act,
@@ -166,8 +166,8 @@ def hand_names(rs: Variant, keys: Sequence[str], lang: str = "zh") -> str:
     return " + ".join(parts)
 
 
-def _fmt_deltas(deltas: Sequence[int], names: Sequence[str]) -> str:
-    return ", ".join(f"{names[i]} {d:+d}" for i, d in enumerate(deltas))
+def _fmt_deltas(deltas: Sequence[int], names: Sequence[str], lang: str) -> str:
+    return listed((f"{names[i]} {d:+d}" for i, d in enumerate(deltas)), lang)
 
 
 # ------------------------------------------------------------------ the private hand
@@ -217,7 +217,7 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
 
 
 def _waits_text(ws: Sequence[int], left: Sequence[int], lang: str) -> str:
-    return ", ".join(f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=left[t])})" for t in ws)
+    return listed((f"{tile_label(t, lang)} ({tr('hand.unseen', lang, n=left[t])})" for t in ws), lang)
 
 
 def waits_lines(obs: Observation, lang: str = "zh") -> list[str]:
@@ -707,9 +707,9 @@ def _bird_line(rs: Variant, s: Settlement, lang: str, nm: Sequence[str]) -> str:
         else:
             parts.append(tile_label(b, lang))
     return (
-        f"{rs.part_name('bird_tiles', 0, lang)}：{', '.join(parts)}"
+        f"{rs.part_name('bird_tiles', 0, lang)}：{listed(parts, lang)}"
         if lang == "zh"
-        else (f"{rs.part_name('bird_tiles', 0, lang)}: {', '.join(parts)}")
+        else (f"{rs.part_name('bird_tiles', 0, lang)}: {listed(parts, lang)}")
     )
 
 
@@ -769,8 +769,8 @@ def settlement_view(
         lines.append("  " + _bird_line(rs, settlement, lang, nm))
     for p in settlement.payments:
         lines.append("  " + payment_line(rs, p, nm, lang))
-    if deltas:
-        lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm)))
+    if deltas and any(settlement.deltas):  # a check that moved nothing (查叫) says so in its note
+        lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm, lang)))
     return "\n".join(lines)
 
 
@@ -794,12 +794,12 @@ def result_view(
     per = ways_by_settlement(obs.settlements, ways)
     res = obs.result
     # one settlement: its points are the hand's, said once below (本局得分)
-    each = res is None or len(obs.settlements) > 1
+    each = res is None or sum(1 for s in obs.settlements if any(s.deltas)) > 1
     lines = [settlement_view(obs, s, lang, nm, per[i], viewer, each) for i, s in enumerate(obs.settlements)]
     if res is None:
         return "\n".join(lines)
     if res.reason == "win":  # engine.Outcome.WIN
-        lines.append(tr("result.win", lang, names=", ".join(winner_names(res.winners, nm))))
+        lines.append(tr("result.win", lang, names=listed(winner_names(res.winners, nm), lang)))
     else:
         lines.append(tr("result.draw", lang))
     if any(ps.hand is not None for ps in obs.seats):
@@ -812,7 +812,7 @@ def result_view(
                 mark = won_mark(ps, lang) or (ready_mark(obs, ps, lang) if drawn else "")
                 line = f"  {nm[ps.seat]}: {tiles_text(ps.hand, lang)} {melds}".rstrip()
                 lines.append(line + ((f"（{mark}）" if lang == "zh" else f" ({mark})") if mark else ""))
-    lines.append(tr("result.deltas", lang, deltas=_fmt_deltas(res.deltas, nm)))
+    lines.append(tr("result.deltas", lang, deltas=_fmt_deltas(res.deltas, nm, lang)))
     if res.dealer_note:  # not who players expect: the variant says why
         why = _variant(obs).note_label(res.dealer_note, lang)
         lines.append(tr("result.next_dealer.why", lang, name=nm[res.next_dealer], why=why))
@@ -957,7 +957,7 @@ def _choices_line(s: _Seen) -> str:
         if c is not None and i < len(nm)
     ]
     title = rs.choice_title(lang) if rs is not None else tr("prompt.choose", lang)
-    return s.tr("ev.choices", what=title, picked="、".join(picked) if lang == "zh" else ", ".join(picked))
+    return s.tr("ev.choices", what=title, picked=listed(picked, lang))
 
 
 def _haidi_offer_line(s: _Seen) -> str:

@@ -7,6 +7,7 @@ and one lookup, ``t(key, lang, **fields)``. Game strings (hands, prompts, settle
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 LANGS = ("zh", "en")
@@ -246,8 +247,7 @@ CATALOGUE: dict[str, Label] = {
     "ev.kong_tiles": Label("{name} 开杠翻出 {tiles}", "{name}'s open kong turned up {tiles}"),
     # 开杠's turned-up tiles the konger cannot win on: thrown, and others may still win on them (杠上炮)
     "ev.kong_tiles_fall": Label(
-        "{name} 开杠翻出的 {tiles} 自己胡不了，打进河里",
-        "{name} cannot win on {tiles} from the kong: discarded",
+        "{name} 不要开杠翻出的 {tiles}，打进河里", "{name} does not keep {tiles} from the kong: discarded"
     ),
     "ev.haidi_offer": Label("海底牌问 {name}", "the last tile is offered to {name}"),
     "ev.haidi_take": Label("{name} 要了海底牌 {tile}", "{name} took the last tile {tile}"),
@@ -845,6 +845,12 @@ CATALOGUE: dict[str, Label] = {
     ),
     "cmd.view": Label("图片 / 文字显示", "pictures or text"),
 }
+
+
+def listed(items: Iterable[str], lang: str = "zh") -> str:
+    """Items of a list as the reader writes them: ``A +3，B -1`` in Chinese (a full-width comma), ``A +3, B
+    -1`` in English."""
+    return ("，" if lang == "zh" else ", ").join(items)
 
 
 def t(key: str, lang: str = "zh", **kwargs: object) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from bot.text import render
 from bot.text.fit import MAX_CAPTION
-from bot.text.texts import t
+from bot.text.texts import listed, t
 from engine import (
     Event,
     EventKind,
@@ -165,7 +165,7 @@ def group_table_text(
     if recent_line:
         lines.append(recent_line)
     if auto_names:
-        lines.append("🤖 " + t("note.auto_seats", lang, names=", ".join(auto_names)))
+        lines.append("🤖 " + t("note.auto_seats", lang, names=listed(auto_names, lang)))
     return "\n".join(lines)
 
 
@@ -189,7 +189,7 @@ def group_caption(
         lines.append((render.turn_line(obs, lang, names), REQUIRED))
     lines.append((clock, REQUIRED))
     if auto_names:
-        lines.append(("🤖 " + t("note.auto_seats", lang, names=", ".join(auto_names)), HIGH))
+        lines.append(("🤖 " + t("note.auto_seats", lang, names=listed(auto_names, lang)), HIGH))
     if obs.settlements and obs.phase != Phase.ENDED:
         paid = render.settlement_view(obs, obs.settlements[-1], lang, names)
         lines.append((t("note.settlement", lang) + "\n" + paid, LOW))
@@ -311,7 +311,7 @@ def end_caption(
                 lines.append((t("end.win", lang, name=name, hands=won), REQUIRED))
         else:
             lines.append((t("result.draw", lang), REQUIRED))
-        deltas = ", ".join(f"{names[i]} {d:+d}" for i, d in enumerate(res.deltas))
+        deltas = listed((f"{names[i]} {d:+d}" for i, d in enumerate(res.deltas)), lang)
         lines.append((t("result.deltas", lang, deltas=deltas), REQUIRED))
     return fit(lines, MAX_CAPTION)
 
@@ -369,7 +369,7 @@ def rules_text(rs: Variant, lang: str) -> str:
                     "rules.option",
                     lang,
                     label=spec.label(lang),
-                    choices=", ".join(spec.value_label(c, lang) for c in spec.choices),
+                    choices=listed((spec.value_label(c, lang) for c in spec.choices), lang),
                     default=spec.value_label(spec.default, lang),
                 )
             )
@@ -377,5 +377,5 @@ def rules_text(rs: Variant, lang: str) -> str:
         lines.append(t("rules.presets", lang, names=" · ".join(p.label(lang) for p in rs.presets)))
     if rs.names:
         names = [rs.hand_name(k, lang) for k in rs.names]
-        lines.append(t("rules.hands", lang, names=", ".join(names)))
+        lines.append(t("rules.hands", lang, names=listed(names, lang)))
     return "\n".join(lines)
