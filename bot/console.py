@@ -20,21 +20,9 @@ from bot.text import render
 from bot.text.texts import LANGS, default_names, listed
 from bot.text.texts import t as tr
 from bot.text.views import variant_name
-from engine import (
-    VARIANTS,
-    Act,
-    Action,
-    Observation,
-    Phase,
-    State,
-    apply,
-    get_variant,
-    new_hand,
-    observe,
-    to_act,
-)
+from engine import Act, Action, Observation, Phase, State, apply, get_variant, new_hand, observe, to_act
 from engine.tiles import parse_tile, tile_str
-from engine.variants import DEFAULT_VARIANT
+from engine.variants import DEFAULT_VARIANT, VARIANTS
 
 HUMAN = 0
 QUIT_WORDS = {"q", "quit", "exit", "退出"}

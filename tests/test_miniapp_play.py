@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -296,50 +297,50 @@ async def test_a_restart_mid_hand_resumes_both_pages(tg: FakeTelegramServer, tmp
     assert taps
 
 
-async def test_a_declared_opening_hand_is_shown_face_up(tg: FakeTelegramServer, tmp_path: Path) -> None:
-    """docs/rules/changsha.md §6: AI 3 declares a 起手小胡 at the deal (seed 7) and shows its tiles. Both
-    pages draw them face up on its seat beside its hidden tiles (the page named the hand only), with its
-    mark."""
+@asynccontextmanager
+async def changsha_started(
+    tg: FakeTelegramServer, tmp_path: Path, seed: int
+) -> AsyncIterator[tuple[Any, list[Page]]]:
+    """Alice (English) and 王小明 (Chinese) at a Changsha table on wall ``seed``, a page each, the hand
+    started by Alice from the group's lobby: the running bot and the two pages."""
     clock = Clock()
     alice = tg.add_user("Alice", language_code="en", started=True)
     bob = tg.add_user("王小明", language_code="zh-hans", started=True)
     group = tg.add_group("Mahjong", members=[alice, bob])
-    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=7, miniapp=config()) as app:
+    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=seed, miniapp=config()) as app:
         async with chromium() as browser:
             tid = await seat_two(tg, group, alice, bob, "changsha", app)
             pages = await signed_in(browser, app, tg, clock, tid, (alice, bob))
             for page in pages:
                 await page.wait_for_function("document.body.dataset.view === 'lobby'")
             tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
-            rt = service(app).tables[tid]
-            await tg.wait_for(lambda _: rt.state is not None and bool(rt.state.seats[2].revealed))
-            assert rt.state is not None
-            want = len(rt.state.seats[2].revealed)
-            for page, mark in zip(pages, ("declared ", "起手 "), strict=True):
-                shown = "document.querySelectorAll('.seat .hidden-hand .tile.shown').length"
-                await page.wait_for_function(f"(n) => {shown} === n", arg=want)
-                seat = page.locator(".seat", has=page.locator(".hidden-hand .tile.shown"))
-                assert any(m.startswith(mark) for m in await seat.locator(".mark").all_inner_texts())
-            await shot(pages[1], "changsha-opening")
+            yield app, pages
+
+
+async def test_a_declared_opening_hand_is_shown_face_up(tg: FakeTelegramServer, tmp_path: Path) -> None:
+    """docs/rules/changsha.md §6: AI 3 declares a 起手小胡 at the deal (seed 7) and shows its tiles. Both
+    pages draw them face up on its seat beside its hidden tiles (the page named the hand only), with its
+    mark."""
+    async with changsha_started(tg, tmp_path, 7) as (app, pages):
+        rt = next(iter(service(app).tables.values()))
+        await tg.wait_for(lambda _: rt.state is not None and bool(rt.state.seats[2].revealed))
+        assert rt.state is not None
+        want = len(rt.state.seats[2].revealed)
+        for page, mark in zip(pages, ("declared ", "起手 "), strict=True):
+            shown = "document.querySelectorAll('.seat .hidden-hand .tile.shown').length"
+            await page.wait_for_function(f"(n) => {shown} === n", arg=want)
+            seat = page.locator(".seat", has=page.locator(".hidden-hand .tile.shown"))
+            assert any(m.startswith(mark) for m in await seat.locator(".mark").all_inner_texts())
+        await shot(pages[1], "changsha-opening")
 
 
 async def test_a_long_decision_fits_a_small_phone(tg: FakeTelegramServer, tmp_path: Path) -> None:
     """docs/rules/changsha.md §6: Alice may declare 起手小胡 three ways (seed 94), four buttons under a
     paragraph. On a 360×740 phone the felt gives up room so that the last button is on screen (it was
     below the fold, under half a screen of empty felt)."""
-    clock = Clock()
-    alice = tg.add_user("Alice", language_code="en", started=True)
-    bob = tg.add_user("王小明", language_code="zh-hans", started=True)
-    group = tg.add_group("Mahjong", members=[alice, bob])
-    async with bot_running(tg, tmp_path / "bot.db", clock, seed_base=94, miniapp=config()) as app:
-        async with chromium() as browser:
-            tid = await seat_two(tg, group, alice, bob, "changsha", app)
-            pages = await signed_in(browser, app, tg, clock, tid, (alice, bob))
-            await pages[0].set_viewport_size({"width": 360, "height": 740})
-            await pages[0].wait_for_function("document.body.dataset.view === 'lobby'")
-            tg.press(alice, group, (await lobby_message(tg, group, tid)).message_id, f"L|{tid}|go")
-            await pages[0].wait_for_function("document.querySelectorAll('#actions .big').length >= 3")
-            await shot(pages[0], "changsha-opening-360")
-            last = pages[0].locator("#actions .big").last
-            box = await last.bounding_box()
-            assert box is not None and box["y"] + box["height"] <= 740, box
+    async with changsha_started(tg, tmp_path, 94) as (_, pages):
+        await pages[0].set_viewport_size({"width": 360, "height": 740})
+        await pages[0].wait_for_function("document.querySelectorAll('#actions .big').length >= 3")
+        await shot(pages[0], "changsha-opening-360")
+        box = await pages[0].locator("#actions .big").last.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 740, box
