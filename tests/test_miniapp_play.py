@@ -183,6 +183,9 @@ async def test_two_browser_players_play_whole_hands(
         [hand] = await service(app).storage.table_hands(tid)
         viewer = pages[0]
         await viewer.locator(".card.result .big.close").click()
+        await viewer.locator("#menu-btn").click()  # the menu closes on a tap elsewhere, as menus do
+        await viewer.locator("#table").click()
+        assert await viewer.locator("#menu").is_hidden()
         viewer.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept(hand.code)))
         await viewer.locator("#menu-btn").click()
         await viewer.locator("#menu .big.replay").click()

@@ -923,6 +923,12 @@ function init(): void {
     const m = byId("menu");
     m.hidden = !m.hidden;
   };
+  // a tap anywhere else closes the menu, as menus do
+  document.addEventListener("click", (e) => {
+    const m = byId("menu");
+    const t = e.target as Node | null;
+    if (!m.hidden && t && !m.contains(t) && !byId("menu-btn").contains(t)) m.hidden = true;
+  });
   document.addEventListener("visibilitychange", () => {
     if (ws && ws.readyState === WebSocket.OPEN) {
       ws.send(JSON.stringify({ op: "vis", on: document.visibilityState === "visible" }));
