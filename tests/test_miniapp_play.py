@@ -183,12 +183,13 @@ async def test_two_browser_players_play_whole_hands(
         [hand] = await service(app).storage.table_hands(tid)
         viewer = pages[0]
         await viewer.locator(".card.result .big.close").click()
+        await viewer.wait_for_function("document.body.dataset.view === 'lobby'")
         await viewer.locator("#menu-btn").click()  # the menu closes on a tap elsewhere, as menus do
         await viewer.locator("#table").click()
         assert await viewer.locator("#menu").is_hidden()
-        viewer.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept(hand.code)))
-        await viewer.locator("#menu-btn").click()
-        await viewer.locator("#menu .big.replay").click()
+        await viewer.locator("#menu-btn").click()  # the last hand is one tap away, no code to type
+        assert await viewer.locator("#menu .big.replay.last").inner_text() == "Replay the last hand"
+        await viewer.locator("#menu .big.replay.last").click()
         await viewer.wait_for_function("document.body.classList.contains('replaying')")
         for _ in range(5):
             await viewer.locator("#actions .big.step").nth(2).click()  # ›: the next step
@@ -223,7 +224,7 @@ async def test_two_browser_players_play_whole_hands(
         await tap_through(pages[:1], lambda s: not s[0]["dec"])
         viewer.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept(hand.code)))
         await viewer.locator("#menu-btn").click()
-        await viewer.locator("#menu .big.replay").click()
+        await viewer.locator("#menu .big.replay:not(.last)").click()  # another hand, by its code
         await viewer.wait_for_function("document.body.classList.contains('replaying')")
         await tap_through(pages, lambda s: bool(s[0]["dec"]), limit=500)
         assert not await viewer.evaluate("document.body.classList.contains('replaying')")

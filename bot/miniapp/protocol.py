@@ -209,6 +209,8 @@ def lobby_frame(v: LobbyView) -> dict[str, Any]:
         f["hn"] = v.starter  # who starts the hand
     if v.totals:
         f["pts"] = list(v.totals)  # the standings, beside the names
+    if v.last_code:
+        f["lc"] = v.last_code  # the last hand, for its replay from the menu
     if not v.closed and "" in v.seats:  # empty seats: who takes them at the start
         f["ai"] = v.ai_level
     if v.vote is not None:

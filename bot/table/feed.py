@@ -104,6 +104,7 @@ class LobbyView:
     ai_level: str = ""  # the strength of the AI players that take the empty seats at the start (its label)
     starter: str = ""  # the host's name, for the others: who starts the hand
     totals: tuple[int, ...] = ()  # each seat's points at this table so far (none before its first hand)
+    last_code: str = ""  # the last hand's code, for its replay
 
 
 @dataclass(slots=True)
@@ -300,6 +301,7 @@ class Feed:
             totals=tuple(rt.totals.get(score_key(u, i), 0) for i, u in enumerate(rt.seats))
             if rt.hands_played
             else (),
+            last_code=rt.last_code,
         )
 
     def _vote(self, rt: TableRuntime, names: tuple[str, ...], seat: int | None) -> VoteView | None:

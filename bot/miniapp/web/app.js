@@ -58,6 +58,8 @@ const UI = {
     refused: ["无法打开", "Cannot open"],
     replay: ["回放", "Replay"],
     replay_code: ["输入牌局编号（战绩里的编号）", "A hand's code (from /history)"],
+    replay_last: ["回放上一局", "Replay the last hand"],
+    replay_other: ["回放其他牌局", "Replay another hand"],
     final: ["大结算", "Final summary"],
     step: ["第 {i}/{n} 步", "Step {i} of {n}"],
 };
@@ -72,6 +74,7 @@ let refused = false;
 let retry = 0;
 let resultShown = -1; // the hand whose result the player closed
 let lastDecision = "";
+let lastCode = ""; // the last hand played at this table (lobby frames say), for the menu's replay
 let sending = false;
 let replaying = null; // the replay viewer's steps while it is open
 let replayAt = 0;
@@ -586,6 +589,8 @@ function renderResult(f) {
     o.hidden = false;
 }
 function renderLobby(f) {
+    if (f.lc)
+        lastCode = f.lc;
     document.body.dataset.view = f.closed ? "closed" : "lobby";
     document.body.classList.remove("many");
     document.body.dataset.dec = "";
@@ -753,7 +758,13 @@ function closeReplay() {
 function renderMenu() {
     const m = byId("menu");
     m.replaceChildren();
-    m.appendChild(button(ui("replay"), "replay", () => {
+    if (lastCode) {
+        m.appendChild(button(ui("replay_last"), "replay last", () => {
+            m.hidden = true;
+            void openReplay(lastCode);
+        }));
+    }
+    m.appendChild(button(ui(lastCode ? "replay_other" : "replay"), "replay", () => {
         m.hidden = true;
         const code = window.prompt(ui("replay_code"));
         if (code)

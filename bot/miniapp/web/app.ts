@@ -111,6 +111,7 @@ interface LobbyF {
   host?: number;
   hn?: string; // the host's name, for the others: who starts the hand
   pts?: number[]; // each seat's points at this table so far
+  lc?: string; // the last hand's code, for its replay
   vote?: VoteF;
   ai?: string;
 }
@@ -187,6 +188,8 @@ const UI: Record<string, [string, string]> = {
   refused: ["无法打开", "Cannot open"],
   replay: ["回放", "Replay"],
   replay_code: ["输入牌局编号（战绩里的编号）", "A hand's code (from /history)"],
+  replay_last: ["回放上一局", "Replay the last hand"],
+  replay_other: ["回放其他牌局", "Replay another hand"],
   final: ["大结算", "Final summary"],
   step: ["第 {i}/{n} 步", "Step {i} of {n}"],
 };
@@ -203,6 +206,7 @@ let refused = false;
 let retry = 0;
 let resultShown = -1; // the hand whose result the player closed
 let lastDecision = "";
+let lastCode = ""; // the last hand played at this table (lobby frames say), for the menu's replay
 let sending = false;
 let replaying: HandF[] | null = null; // the replay viewer's steps while it is open
 let replayAt = 0;
@@ -695,6 +699,7 @@ function renderResult(f: HandF): void {
 }
 
 function renderLobby(f: LobbyF): void {
+  if (f.lc) lastCode = f.lc;
   document.body.dataset.view = f.closed ? "closed" : "lobby";
   document.body.classList.remove("many");
   document.body.dataset.dec = "";
@@ -861,8 +866,16 @@ function closeReplay(): void {
 function renderMenu(): void {
   const m = byId("menu");
   m.replaceChildren();
+  if (lastCode) {
+    m.appendChild(
+      button(ui("replay_last"), "replay last", () => {
+        m.hidden = true;
+        void openReplay(lastCode);
+      }),
+    );
+  }
   m.appendChild(
-    button(ui("replay"), "replay", () => {
+    button(ui(lastCode ? "replay_other" : "replay"), "replay", () => {
       m.hidden = true;
       const code = window.prompt(ui("replay_code"));
       if (code) void openReplay(code.trim());
