@@ -191,7 +191,7 @@ PART_NAMES: dict[str, tuple[str, str]] = {
     "dianpao": ("点炮", "on a discard"),  # a big hand won on a discard pays twice its self-draw share
     "birds": ("中鸟{n}只", "{n} bird{s} hit"),
     "piao": ("飘", "piao"),
-    "hammers": ("锤{n}", "{n} hammer{s}"),
+    "hammers": ("两家共{n}锤", "{n} hammer{s}, both players'"),  # the winner's and this payer's (加锤)
     "share": ("包{n}家", "pays for {n}"),
     "players": ("{n}家", "{n} players"),
     "split": ("{n}家分", "split {n} ways"),

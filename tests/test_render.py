@@ -433,9 +433,11 @@ def test_settlements_explain_hammers_piao_and_kongs() -> None:
     state = chow_then_self_draw(base=1, hammers="0221")
     text = render.settlement_view(observe(state, 0), last_settlement(state), "en")
     assert (
-        "Opposite player pays Next player: 64 (plain hand 2 · base ×1 · self-draw ×2 · 4 hammers ×16 = 64)"
-        in text
-    )
+        "Opposite player pays Next player: 64 (plain hand 2 · base ×1 · self-draw ×2 · 4 hammers, both "
+        "players' ×16 = 64)" in text
+    )  # whose hammers: the winner's and the payer's (docs/rules/shaoyang.md §2.2)
+    zh = render.settlement_view(observe(state, 0), last_settlement(state), "zh")
+    assert "对家 付给 下家：64（平胡 2 · 底分 ×1 · 自摸 ×2 · 两家共4锤 ×16 = 64）" in zh
     state = small_self_draw("9s", 1, piao=[1, 2, 0, 3])
     text = render.settlement_view(observe(state, 0), last_settlement(state), "zh")
     assert "你 付给 下家：50（小胡 1 · 底分 ×10 · 中鸟1只 ×2 + 飘 30 = 50）" in text
