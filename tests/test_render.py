@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -638,3 +639,43 @@ def test_the_hunan_rooms_words_in_settlements() -> None:
         render.parts_text(xy, parts, "en")
         == "luxury seven pairs 5 · luxury seven pairs counted again ×2 = 10"
     )
+
+
+def _sichuan_until(mode: str, seat: int, want: Callable[[Observation], bool]) -> Observation:
+    """The first observation of ``seat``, over AI-played 四川 hands in ``mode`` from seed 0 on, for which
+    ``want`` holds."""
+    rs = get_variant("sichuan")
+    for seed in range(200):
+        state = new_hand(rs, seed, rs.make_options({"mode": mode}))
+        while state.phase != Phase.ENDED:
+            obs = observe(state, seat)
+            if want(obs):
+                return obs
+            who = to_act(state)[0]
+            state, _ = apply(state, ai.choose(observe(state, who), random.Random(seed)))
+    raise AssertionError("no such position")
+
+
+def test_a_sichuan_winner_is_told_what_his_hand_still_does() -> None:
+    """docs/rules/sichuan.md §7b.1: a 血流成河 winner plays on with his hand locked; his panel says so (it
+    said "kong opened"), and when he may win or kong a drawn tile he is asked what, beside throwing it.
+    docs/rules/sichuan.md §7.1: a 血战 winner is out of play; his panel says so and lists no waits."""
+    names = ["A", "B", "C", "D"]
+    locked = _sichuan_until("xueliu", 0, lambda o: o.seats[0].locked and o.seats[0].wins > 0)
+    caption = views.panel_caption(locked, "zh", names, "", "", None, False)
+    assert "胡后锁牌" in caption and "已开杠" not in caption
+    asked = _sichuan_until(
+        "xueliu",
+        0,
+        lambda o: (
+            o.phase == Phase.TURN and o.seats[0].locked and any(a.act in (Act.WIN, Act.KONG) for a in o.legal)
+        ),
+    )
+    prompt = render.prompt(asked, "en", names)
+    assert prompt.startswith("your hand is locked (after your win): ") and prompt.endswith(
+        "the tile you drew"
+    )
+    out = _sichuan_until("xuezhan", 0, lambda o: o.seats[0].won and o.phase != Phase.ENDED)
+    caption = views.panel_caption(out, "zh", names, "", "", None, False)
+    assert "你已胡牌，出局" in caption and "听牌" not in caption
+    assert "you have won and are out of play" in render.hand_view(out, "en", names)

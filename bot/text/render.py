@@ -207,13 +207,24 @@ def hand_view(obs: Observation, lang: str = "zh", names: Sequence[str] | None = 
     me = obs.seats[obs.seat]
     if me.melds:
         lines.append(f"  {tr('hand.melds', lang)}: {' '.join(meld_label(m, lang) for m in me.melds)}")
-    if me.locked:
-        lines.append("  " + tr("hand.locked.won" if me.wins else "hand.locked", lang))
+    if status := seat_status(obs, lang):
+        lines.append("  " + status)
     if obs.passed_win:
         lines.append("  " + tr("hand.passed_win", lang))
-    if obs.phase != Phase.ENDED:
+    if obs.phase != Phase.ENDED and not me.won:
         lines.extend("  " + x for x in waits_lines(obs, lang))
     return "\n".join(lines)
+
+
+def seat_status(obs: Observation, lang: str = "zh") -> str:
+    """Why this seat's hand no longer plays as usual: locked (开杠; 血流成河's winner, who may win again),
+    or out of play after a win (血战); "" otherwise."""
+    me = obs.seats[obs.seat]
+    if me.locked:
+        return tr("hand.locked.won" if me.wins else "hand.locked", lang)
+    if me.won and obs.phase != Phase.ENDED:
+        return tr("hand.out", lang)
+    return ""
 
 
 def _waits_text(ws: Sequence[int], left: Sequence[int], lang: str) -> str:
@@ -544,13 +555,14 @@ def prompt(obs: Observation, lang: str = "zh", names: Sequence[str] | None = Non
 
 def _turn_prompt(obs: Observation, lang: str) -> str:
     """What a seat is asked on its turn: to discard (its void suit first, 定缺), or to win or kong instead."""
-    if obs.seats[obs.seat].locked:
-        return tr("prompt.locked.won" if obs.seats[obs.seat].wins else "prompt.locked", lang)
     extra = []
     if any(a.act == Act.WIN for a in obs.legal):
         extra.append(tr("prompt.win", lang))
     if any(a.act == Act.KONG for a in obs.legal):
         extra.append(tr("prompt.kong", lang))
+    if obs.seats[obs.seat].locked:  # asked only when it may win or kong the tile it drew
+        locked = tr("prompt.locked.won" if obs.seats[obs.seat].wins else "prompt.locked", lang)
+        return tr("prompt.locked.more", lang, locked=locked, what=" / ".join(extra)) if extra else locked
     if extra:
         return tr("prompt.turn.more", lang, what=" / ".join(extra))
     me = obs.seats[obs.seat]

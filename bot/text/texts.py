@@ -109,6 +109,9 @@ CATALOGUE: dict[str, Label] = {
         "locked after your win: you may win again; a tile you draw that does not win is discarded (a kong"
         " that keeps your waits is allowed)",
     ),
+    "hand.out": Label(
+        "你已胡牌，出局：等这局打完", "you have won and are out of play: wait for the hand to end"
+    ),
     "meld.concealed": Label("暗杠", "concealed"),
     "suit.0": Label("万", "Characters"),
     "suit.1": Label("条", "Bamboo"),
@@ -124,6 +127,10 @@ CATALOGUE: dict[str, Label] = {
     "prompt.kong": Label("杠", "kong"),
     "prompt.locked": Label("手牌已锁定（开杠）", "your hand is locked (kong opened)"),
     "prompt.locked.won": Label("手牌已锁定（胡后）", "your hand is locked (after your win)"),
+    # a locked hand asked: what it may do besides throwing the tile it drew
+    "prompt.locked.more": Label(
+        "{locked}：{what}，或打出摸到的牌", "{locked}: {what}, or discard the tile you drew"
+    ),
     "prompt.claim": Label(
         "{name} 打出 {tile}。你可以：{options}", "{name} discarded {tile}. You may: {options}"
     ),

@@ -259,11 +259,11 @@ def panel_caption(
     lines.append((context[0], HIGH))  # whose move, the last discard, the wall
     lines.extend((line, MEDIUM) for line in context[1:])
     me = obs.seats[obs.seat]
-    if me.locked:
-        lines.append((t("hand.locked", lang), HIGH))
+    if status := render.seat_status(obs, lang):  # locked, or out after a win: not "kong opened" for both
+        lines.append((status, HIGH))
     if obs.passed_win:
         lines.append((t("hand.passed_win", lang), HIGH))
-    if not auto:
+    if not auto and not me.won:
         waits = render.waits_lines(obs, lang)
         lines.extend((w.strip(), HIGH if i == 0 else LOW) for i, w in enumerate(waits))
     lines.append((note, HIGH))
