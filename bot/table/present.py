@@ -311,7 +311,8 @@ class Presenter:
         lang, names, pending = snap.lang, snap.names, dict(snap.deadlines)
         if obs.phase == Phase.CHOOSE:
             seats = sorted(pending)
-            who = t("clock.deciding", lang, names="、".join(names[s] for s in seats)) if seats else ""
+            deciding = ("、" if lang == "zh" else ", ").join(names[s] for s in seats)
+            who = t("clock.deciding", lang, names=deciding) if seats else ""
         else:
             seats = [obs.current] if obs.current in pending else []
             who = t("clock.turn", lang, name=names[obs.current]) if seats else ""

@@ -782,7 +782,9 @@ def settlement_view(
     for p in settlement.payments:
         lines.append("  " + payment_line(rs, p, nm, lang))
     if deltas and any(settlement.deltas):  # a check that moved nothing (查叫) says so in its note
-        lines.append("  " + tr("settle.deltas", lang, deltas=_fmt_deltas(settlement.deltas, nm, lang)))
+        # the seats it moved only: 血流成河 settles a dozen wins a hand, the hand's line below names everyone
+        moved = [(nm[i], d) for i, d in enumerate(settlement.deltas) if d]
+        lines.append("  " + tr("settle.deltas", lang, deltas=listed((f"{n} {d:+d}" for n, d in moved), lang)))
     return "\n".join(lines)
 
 
