@@ -42,7 +42,7 @@ from engine.variants import VARIANTS
 
 from .changsha_helpers import JUNK
 from .changsha_helpers import deal as changsha_deal
-from .dealing import act, discard, discard_drawn
+from .dealing import act, discard, discard_drawn, play_to_end
 from .hengyang_helpers import deal as hengyang_deal
 from .playout import swap_hidden
 from .shaoyang_helpers import JUNK as SY_JUNK
@@ -245,6 +245,22 @@ def test_a_seat_that_won_twice_shows_its_count() -> None:
     lay = layout(observe_public(state), Mode.TABLE, Display())
     assert [it.seat for it in lay.find(Kind.BADGE, "won")] == [1]
     assert one(lay.find(Kind.BADGE, "wins")).text == "×2"
+
+
+def test_a_repeat_winner_shows_the_tile_of_his_last_win_at_the_end() -> None:
+    """血流成河 (docs/rules/sichuan.md §7b.1): seat 1 wins on seat 0's 4s, then self-draws 1s. The end picture
+    sets apart the tile of his last win, the one its tag (自摸 / 接炮) tells of: it set apart the first."""
+    state = sichuan_deal([J0 + "4s", "123m456m789m23s55s", J1, J2], draws="6p6p6p1s", mode="xueliu")
+    state = act(state, 0, Act.DISCARD, "4s")
+    state = act(state, 1, Act.WIN)
+    state = discard_drawn(discard_drawn(discard_drawn(state)))
+    state = act(state, 1, Act.WIN)
+    state = play_to_end(state)
+    obs = observe_public(state)
+    assert [tile_str(t) for t in obs.seats[1].won_on[:2]] == ["4s", "1s"]
+    assert win_tile(obs, 1) == obs.seats[1].won_on[-1]
+    lay = layout(obs, Mode.END, Display())
+    assert tile_str(one(lay.find(Kind.TILE, "win", 1)).tile) == tile_str(obs.seats[1].won_on[-1])
 
 
 def test_sichuan_void_suits_and_won_seat() -> None:

@@ -55,8 +55,9 @@ class Display:
 
 
 def win_tile(obs: Observation, seat: int) -> int | None:
-    """The tile of ``seat``'s first win this hand (public: ``PublicSeat.won_on``), if it has won on one."""
-    return next((t for t in obs.seats[seat].won_on if t >= 0), None)
+    """The tile of ``seat``'s latest win this hand (public: ``PublicSeat.won_on``), if it has won on one:
+    the win the end picture's tag (自摸 / 接炮) tells of; 血流成河's locked hand wins on any of them."""
+    return next((t for t in reversed(obs.seats[seat].won_on) if t >= 0), None)
 
 
 def lift_of(th: int) -> int:
