@@ -592,6 +592,8 @@ def test_a_sichuan_drawn_hand_names_each_ready_hand_and_its_waits() -> None:
     assert "(waiting on 1s 4s)" in en and "Alice: 1245789 Characters · 235689 Bamboo\n" in en  # not ready
     assert "清一色 2 番 → ×4" in zh  # the payment names the fans it is paid for
     everyone = "123p456p789p56s77s"
+    caption = views.end_caption(obs, "zh", names, "T", "")  # the group's end picture says it too
+    assert "查花猪 / 查大叫：Alice 无叫，Bob 有叫（平胡），Carol 无叫，Dave 有叫（清一色）" in caption
     dealt = deal([everyone + "3p", plain, "333m666m222s888s4s", one_suit], last_four=False)
     state = play_to_end(discard(dealt, 0, "3p"))
     zh = render.result_view(views.public_observation(state), "zh", names)

@@ -766,15 +766,7 @@ def settlement_view(
             lines.append(tr("settle.kong", lang, name=nm[w], kong=hand_names(rs, hands.get(w, ()), lang)))
     else:
         lines.append(tr("settle.draw", lang))
-        for seat, keys in settlement.hands:
-            # a seat's status, then what it is checked for (查大叫: 有叫（清一色）)
-            status, checked = hand_names(rs, keys[:1], lang), hand_names(rs, keys[1:], lang)
-            line = (
-                tr("settle.seat.for", lang, name=nm[seat], status=status, hands=checked)
-                if checked
-                else tr("settle.seat", lang, name=nm[seat], hands=status)
-            )
-            lines.append("  " + line)
+        lines.extend("  " + line for line in draw_statuses(rs, settlement, nm, lang))
     if settlement.note:
         lines.append("  " + rs.note_label(settlement.note, lang))
     if settlement.birds:
@@ -786,6 +778,21 @@ def settlement_view(
         moved = [(nm[i], d) for i, d in enumerate(settlement.deltas) if d]
         lines.append("  " + tr("settle.deltas", lang, deltas=listed((f"{n} {d:+d}" for n, d in moved), lang)))
     return "\n".join(lines)
+
+
+def draw_statuses(
+    rs: Variant, settlement: Settlement, names: Sequence[str], lang: str = "zh", *, inline: bool = False
+) -> list[str]:
+    """Each seat a drawn-hand settlement names, with its status and what it is checked for (查大叫:
+    ``Dave：有叫（清一色）``, ``inline``: ``Dave 有叫（清一色）`` for a list on one line; a variant's draw
+    settlement lists (seat, (status, *hand names)))."""
+    out = []
+    key = "end.seat" if inline else "settle.seat"
+    for seat, keys in settlement.hands:
+        status, checked = hand_names(rs, keys[:1], lang), hand_names(rs, keys[1:], lang)
+        line = tr(key, lang, name=names[seat], hands=status)
+        out.append(line + (("（" + checked + "）" if lang == "zh" else f" ({checked})") if checked else ""))
+    return out
 
 
 def winner_names(winners: Sequence[int], names: Sequence[str]) -> list[str]:

@@ -205,7 +205,6 @@ CATALOGUE: dict[str, Label] = {
     "settle.kong": Label("杠分：{name} {kong}", "Kong money: {name}, {kong}"),
     "settle.draw": Label("流局结算", "Drawn-hand settlement"),
     "settle.seat": Label("{name}：{hands}", "{name}: {hands}"),
-    "settle.seat.for": Label("{name}：{status}（{hands}）", "{name}: {status} ({hands})"),
     "settle.bird": Label("{tile}→{name}", "{tile}→{name}"),
     "settle.pay": Label("{payer} 付给 {payee}：{amount}", "{payer} pays {payee}: {amount}"),
     "settle.how": Label("（{how}）", " ({how})"),
@@ -818,6 +817,8 @@ CATALOGUE: dict[str, Label] = {
     "clock.turn": Label("{name} 出牌", "{name} to play"),
     "clock.deciding": Label("{names} 在选", "{names} choosing"),
     "end.win": Label("{name} 胡了：{hands}", "{name} won: {hands}"),
+    "end.check": Label("{what}：{seats}", "{what}: {seats}"),
+    "end.seat": Label("{name} {hands}", "{name} {hands}"),
     "dm.ended_caption": Label(
         "本局结束 · 你的得分 {delta:+d} · 结算见下一条消息",
         "The hand is over · your points {delta:+d} · the settlement follows",

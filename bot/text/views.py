@@ -311,6 +311,21 @@ def end_caption(
                 lines.append((t("end.win", lang, name=name, hands=won), REQUIRED))
         else:
             lines.append((t("result.draw", lang), REQUIRED))
+        rs = get_variant(obs.variant)
+        for st in obs.settlements:  # the wall ran out: the check (查叫) explains points nobody won
+            if st.kind == SettleKind.DRAW and st.hands:
+                what = rs.note_label(st.note, lang) if st.note else t("settle.draw", lang)
+                lines.append(
+                    (
+                        t(
+                            "end.check",
+                            lang,
+                            what=what,
+                            seats=listed(render.draw_statuses(rs, st, names, lang, inline=True), lang),
+                        ),
+                        HIGH,
+                    )
+                )
         deltas = listed((f"{names[i]} {d:+d}" for i, d in enumerate(res.deltas)), lang)
         lines.append((t("result.deltas", lang, deltas=deltas), REQUIRED))
     return fit(lines, MAX_CAPTION)
