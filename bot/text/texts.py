@@ -80,7 +80,7 @@ CATALOGUE: dict[str, Label] = {
     "ctx.wall": Label("牌墙剩 {n} 张", "{n} tiles left"),
     "ctx.river": Label("弃 {tiles}", "discards {tiles}"),
     "ctx.shown": Label("亮 {tiles}", "shows {tiles}"),
-    "ctx.nothing": Label("还没出牌", "no discards yet"),
+    "ctx.nothing": Label("河里没有牌", "nothing on the river"),  # its discards may all have been claimed
     # own hand
     "hand.title": Label("{name}的手牌（{n} 张）", "{name}: hand ({n} tiles)"),
     "hand.wild": Label(
