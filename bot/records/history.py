@@ -73,7 +73,7 @@ class History:
                         shown = render.hand_names(rs, hands.get(int(w), []), lang)
                         who.append(f"{names[int(w)]}（{shown}）" if lang == "zh" and shown else
                                    f"{names[int(w)]} ({shown})" if shown else names[int(w)])  # fmt: skip
-                lines.append(t("hist.win", lang, who=listed(who, lang)))
+                lines.append(t("hist.win", lang, who=listed(who, lang, names=True)))
             else:
                 lines.append(t("hist.draw", lang))
             deltas = listed((f"{names[i]} {int(d):+d}" for i, d in enumerate(result.get("deltas", []))), lang)

@@ -565,7 +565,7 @@ class Presenter:
         lang = self.people.table_lang(rt)
         names = self.seat_names(rt, lang)
         wins = {w: result.winners.count(w) for w in result.winners}  # 血流成河: a seat wins again
-        who = listed((names[w] + (f" ×{k}" if k > 1 else "") for w, k in wins.items()), lang)
+        who = listed((names[w] + (f" ×{k}" if k > 1 else "") for w, k in wins.items()), lang, names=True)
         how = t("note.hand_won", lang, who=who) if wins else t("note.hand_drawn", lang)
         deltas = listed((f"{names[s]} {d:+d}" for s, d in enumerate(result.deltas)), lang)
         return t("note.hand_line", lang, n=rt.live.number, how=how, deltas=deltas)

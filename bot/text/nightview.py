@@ -41,7 +41,8 @@ def ready_line(
     if not humans:
         return [t("night.no_player", lang)]
     marks = [f"{name(u)} {'✅' if i in settings.ready else '⏳'}" for i, u in humans]
-    return [t("night.ready", lang, names=listed(marks, lang)), t("night.ready_wait", lang, n=max(0, left))]
+    ready = t("night.ready", lang, names=listed(marks, lang, names=True))
+    return [ready, t("night.ready_wait", lang, n=max(0, left))]
 
 
 def commitment_of(table_id: int, hand: Hand) -> str | None:
@@ -219,7 +220,7 @@ def final_text(
         return "\n".join(lines)
     top = players[0].points
     winners = [p.name for p in players if p.points == top]
-    lines.append(t("final.winner", lang, names=listed(winners, lang), points=top))
+    lines.append(t("final.winner", lang, names=listed(winners, lang, names=True), points=top))
     rank = 0
     for i, p in enumerate(players):
         if i == 0 or p.points != players[i - 1].points:

@@ -820,7 +820,7 @@ def result_view(
     if res is None:
         return "\n".join(lines)
     if res.reason == "win":  # engine.Outcome.WIN
-        lines.append(tr("result.win", lang, names=listed(winner_names(res.winners, nm), lang)))
+        lines.append(tr("result.win", lang, names=listed(winner_names(res.winners, nm), lang, names=True)))
     else:
         lines.append(tr("result.draw", lang))
     if any(ps.hand is not None for ps in obs.seats):
@@ -978,7 +978,7 @@ def _choices_line(s: _Seen) -> str:
         if c is not None and i < len(nm)
     ]
     title = rs.choice_title(lang) if rs is not None else tr("prompt.choose", lang)
-    return s.tr("ev.choices", what=title, picked=listed(picked, lang))
+    return s.tr("ev.choices", what=title, picked=listed(picked, lang, names=True))
 
 
 def _haidi_offer_line(s: _Seen) -> str:

@@ -855,10 +855,12 @@ CATALOGUE: dict[str, Label] = {
 }
 
 
-def listed(items: Iterable[str], lang: str = "zh") -> str:
-    """Items of a list as the reader writes them: ``A +3，B -1`` in Chinese (a full-width comma), ``A +3, B
-    -1`` in English."""
-    return ("，" if lang == "zh" else ", ").join(items)
+def listed(items: Iterable[str], lang: str = "zh", *, names: bool = False) -> str:
+    """Items of a list as the reader writes them: ``A +3，B -1`` in Chinese (a full-width comma; ``names``, a
+    plain enumeration of names: ``Alice、Bob``), ``A +3, B -1`` in English."""
+    if lang != "zh":
+        return ", ".join(items)
+    return ("、" if names else "，").join(items)
 
 
 def t(key: str, lang: str = "zh", **kwargs: object) -> str:

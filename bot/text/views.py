@@ -165,7 +165,7 @@ def group_table_text(
     if recent_line:
         lines.append(recent_line)
     if auto_names:
-        lines.append("🤖 " + t("note.auto_seats", lang, names=listed(auto_names, lang)))
+        lines.append("🤖 " + t("note.auto_seats", lang, names=listed(auto_names, lang, names=True)))
     return "\n".join(lines)
 
 
@@ -189,7 +189,7 @@ def group_caption(
         lines.append((render.turn_line(obs, lang, names), REQUIRED))
     lines.append((clock, REQUIRED))
     if auto_names:
-        lines.append(("🤖 " + t("note.auto_seats", lang, names=listed(auto_names, lang)), HIGH))
+        lines.append(("🤖 " + t("note.auto_seats", lang, names=listed(auto_names, lang, names=True)), HIGH))
     if obs.settlements and obs.phase != Phase.ENDED:
         paid = render.settlement_view(obs, obs.settlements[-1], lang, names)
         lines.append((t("note.settlement", lang) + "\n" + paid, LOW))
@@ -384,7 +384,7 @@ def rules_text(rs: Variant, lang: str) -> str:
                     "rules.option",
                     lang,
                     label=spec.label(lang),
-                    choices=listed((spec.value_label(c, lang) for c in spec.choices), lang),
+                    choices=listed((spec.value_label(c, lang) for c in spec.choices), lang, names=True),
                     default=spec.value_label(spec.default, lang),
                 )
             )
@@ -392,5 +392,5 @@ def rules_text(rs: Variant, lang: str) -> str:
         lines.append(t("rules.presets", lang, names=" · ".join(p.label(lang) for p in rs.presets)))
     if rs.names:
         names = [rs.hand_name(k, lang) for k in rs.names]
-        lines.append(t("rules.hands", lang, names=listed(names, lang)))
+        lines.append(t("rules.hands", lang, names=listed(names, lang, names=True)))
     return "\n".join(lines)
