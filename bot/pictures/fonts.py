@@ -162,13 +162,19 @@ def width(text: str, size: int) -> float:
 
 @lru_cache(maxsize=2048)
 def fit(name: str, max_width: int, size: int) -> str:
-    """``name`` cleaned and cut to ``max_width`` px of rendered width at ``size`` px, "…" marking the cut."""
+    """``name`` cleaned and cut to ``max_width`` px of rendered width at ``size`` px, "…" marking the cut: in
+    the middle, keeping about two fifths of what fits from the end, so that names alike at the start stay
+    apart (``Alex…ith``, ``Alex…nes``)."""
     text = cleaned(name)
     if not text or width(text, size) <= max_width:
         return text
-    while text and width(text.rstrip() + ELLIPSIS, size) > max_width:
-        text = text[:-1]
-    return text.rstrip() + ELLIPSIS if text.strip() else ""
+    for keep in range(len(text) - 1, 0, -1):
+        tail = keep * 2 // 5
+        cut = text[: keep - tail].rstrip() + ELLIPSIS + text[len(text) - tail :].lstrip() if tail else ""
+        cut = cut or text[:keep].rstrip() + ELLIPSIS
+        if width(cut, size) <= max_width:
+            return cut if cut.strip(ELLIPSIS) else ""
+    return ""
 
 
 __all__ = [
