@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -48,6 +49,15 @@ class Meld:
     def __str__(self) -> str:
         body = format_tiles(self.tiles)
         return f"[({body})]" if self.kind == MeldKind.KONG_CONCEALED else f"[{body}]"
+
+
+def owned(counts: Sequence[int], melds: tuple[Meld, ...]) -> list[int]:
+    """Copies of each kind a player owns: concealed plus melded."""
+    total = list(counts)
+    for m in melds:
+        for t in m.tiles:
+            total[t] += 1
+    return total
 
 
 _TOKEN = re.compile(r"\[\(([^\]\)]*)\)\]|\[([^\]]*)\]|([^\[\]]+)")

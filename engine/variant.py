@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .actions import Act, KongMode
 from .errors import InvalidOption
 from .hands import all_258
-from .melds import Meld, MeldKind
+from .melds import Meld, MeldKind, owned
 from .shanten import TILES_258, HandShape, Shapes
 from .shape import (
     ORPHANS,
@@ -492,6 +492,18 @@ class Variant:
                     out.append(t)
                     break
         return out
+
+    def live_waits(
+        self,
+        counts: Counts,
+        melds: tuple[Meld, ...] = (),
+        options: Options | None = None,
+        choice: str | None = None,
+    ) -> list[int]:
+        """``waits`` without a tile the player owns all four of: winning on it would need a fifth copy
+        (docs/rules/sichuan.md 裁定 14 says so of 查大叫; no set holds one anywhere)."""
+        total = owned(counts, melds)
+        return [t for t in self.waits(counts, melds, options, choice) if total[t] < 4]
 
     def shanten(
         self,

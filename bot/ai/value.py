@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Act, KongMode, Observation, Phase, Variant, WinContext, WinInfo, new_hand
-from engine.melds import Meld, MeldKind
+from engine.melds import Meld, MeldKind, owned
 from engine.shanten import shanten_shape
 from engine.state import State, evolve, evolve_seat
 from engine.tiles import NUM_KINDS, SUITED_KINDS, Counts, is_258
@@ -231,17 +231,9 @@ def kong_money(table: Table, seat: int, tile: int, kind: MeldKind, from_seat: in
 # ------------------------------------------------------------------ example hands per route
 
 
-def _totals(counts: Sequence[int], melds: tuple[Meld, ...]) -> list[int]:
-    total = list(counts)
-    for m in melds:
-        for t in m.tiles:
-            total[t] += 1
-    return total
-
-
 def _fits(counts: Sequence[int], melds: tuple[Meld, ...], cap: int) -> bool:
     """The example and the melds hold at most ``cap`` copies of any kind."""
-    return max(_totals(counts, melds)) <= cap
+    return max(owned(counts, melds)) <= cap
 
 
 def _example_pairs(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: int) -> Counts | None:
@@ -263,7 +255,7 @@ def _example_258(melds: tuple[Meld, ...], sets: int, a: int, b: int, cap: int) -
     c = [0] * NUM_KINDS
     need = 14 - 3 * len(melds)
     pieces = [2] + [3] * ((need - 2) // 3)
-    total = _totals(c, melds)
+    total = owned(c, melds)
     kinds = [s * 9 + r for s in (a, b, *(x for x in range(3) if x not in (a, b))) for r in (1, 4, 7)]
     for n in pieces:
         t = next((k for k in kinds if total[k] == 0), None)

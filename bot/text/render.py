@@ -305,12 +305,7 @@ def ready_mark(obs: Observation, ps: PublicSeat, lang: str = "zh") -> str:
     hand holds all four of (it would need a fifth)."""
     if ps.hand is None or len(ps.hand) % 3 != 1:
         return ""
-    counts = to_counts(ps.hand)
-    held = list(counts)
-    for m in ps.melds:
-        for t in m.tiles:
-            held[t] += 1
-    ws = [w for w in _variant(obs).waits(counts, ps.melds, obs.options, ps.choice) if held[w] < 4]
+    ws = _variant(obs).live_waits(to_counts(ps.hand), ps.melds, obs.options, ps.choice)
     return tr("result.waits", lang, tiles=" ".join(tile_short(w, lang) for w in ws)) if ws else ""
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from ..actions import Act, KongMode
 from ..events import Event, EventKind
 from ..hands import all_258, all_pungs
-from ..melds import Meld, MeldKind
+from ..melds import Meld, MeldKind, owned
 from ..scoring import base_part, others, pay, payers, refunds, win_settlement
 from ..shanten import Shapes
 from ..shape import CHOW, decompositions, is_seven_pairs, is_standard, seven_pairs_quads, shanten
@@ -207,15 +207,6 @@ def _suits(counts: Counts, melds: tuple[Meld, ...]) -> set[int]:
     return out
 
 
-def _totals(counts: Counts, melds: tuple[Meld, ...]) -> list[int]:
-    """Copies of each kind a player owns: concealed plus melded."""
-    total = list(counts)
-    for m in melds:
-        for t in m.tiles:
-            total[t] += 1
-    return total
-
-
 def _terminal_sets(counts: Counts, melds: tuple[Meld, ...]) -> bool:
     """带幺九: every set and the pair hold a 1 or a 9 — melds are pungs or kongs of 1 or 9, and the concealed
     tiles split into 123 / 789 runs, 1 or 9 pungs and a 1 or 9 pair."""
@@ -268,7 +259,7 @@ def _shape(counts: Counts, melds: tuple[Meld, ...], one_suit: bool, full: bool) 
     the four that makes 龙七对 / 将七对 and the four kongs of 十八罗汉 are already in their fan
     (docs/rules/sichuan.md 裁定 9, 裁定 24, 裁定 25: each further four is a 根). ``full``: the full Chengdu
     table (金钩钓, 带幺九, 将七对, 十八罗汉 …). Readings of equal worth: the bigger named hand."""
-    gen = sum(1 for n in _totals(counts, melds) if n == 4)
+    gen = sum(1 for n in owned(counts, melds) if n == 4)
     readings = _standard_readings(counts, melds, one_suit, full, gen) if is_standard(counts) else []
     if not melds and is_seven_pairs(counts):
         readings.append(_seven_pairs_reading(counts, melds, one_suit, full, gen))
@@ -608,11 +599,8 @@ def best_ready(state: State, seat: int) -> tuple[int, tuple[tuple[str, int], ...
     """查大叫: a ready hand's best wait as (番, its fans by name), as ``best_fan`` counts it; None if not
     ready."""
     s = state.seats[seat]
-    total = _totals(s.counts, s.melds)
     best: tuple[int, tuple[tuple[str, int], ...]] | None = None
-    for t in state.variant.waits(s.counts, s.melds, state.options, s.choice):
-        if total[t] >= 4:
-            continue
+    for t in state.variant.live_waits(s.counts, s.melds, state.options, s.choice):
         c = list(s.counts)
         c[t] += 1
         ctx = WinContext(
