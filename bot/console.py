@@ -17,7 +17,7 @@ from typing import TextIO
 
 from bot.ai import choose
 from bot.text import render
-from bot.text.texts import LANGS, default_names, listed
+from bot.text.texts import LANGS, default_names
 from bot.text.texts import t as tr
 from bot.text.views import variant_name
 from engine import Act, Action, Observation, Phase, State, apply, get_variant, new_hand, observe, to_act
@@ -112,7 +112,7 @@ class ConsoleGame:
         return 0
 
     def _totals(self) -> str:
-        return listed((f"{self.names[i]} {d:+d}" for i, d in enumerate(self.totals)), self.lang)
+        return render.points_text(self.totals, self.names, self.lang)
 
     def play_hand(self, state: State) -> State:
         rngs = [random.Random(f"{self.seed}/{self.played}/{seat}") for seat in range(4)]

@@ -76,7 +76,7 @@ class History:
                 lines.append(t("hist.win", lang, who=listed(who, lang, names=True)))
             else:
                 lines.append(t("hist.draw", lang))
-            deltas = listed((f"{names[i]} {int(d):+d}" for i, d in enumerate(result.get("deltas", []))), lang)
+            deltas = render.points_text([int(d) for d in result.get("deltas", [])], names, lang)
             lines.append(t("hist.deltas", lang, deltas=deltas))
         lines.append("")
         lines.append(t("hist.hint", lang))

@@ -311,7 +311,7 @@ class Presenter:
         lang, names, pending = snap.lang, snap.names, dict(snap.deadlines)
         if obs.phase == Phase.CHOOSE:
             seats = sorted(pending)
-            deciding = ("、" if lang == "zh" else ", ").join(names[s] for s in seats)
+            deciding = listed((names[s] for s in seats), lang, names=True)
             who = t("clock.deciding", lang, names=deciding) if seats else ""
         else:
             seats = [obs.current] if obs.current in pending else []
@@ -567,7 +567,7 @@ class Presenter:
         wins = {w: result.winners.count(w) for w in result.winners}  # 血流成河: a seat wins again
         who = listed((names[w] + (f" ×{k}" if k > 1 else "") for w, k in wins.items()), lang, names=True)
         how = t("note.hand_won", lang, who=who) if wins else t("note.hand_drawn", lang)
-        deltas = listed((f"{names[s]} {d:+d}" for s, d in enumerate(result.deltas)), lang)
+        deltas = render.points_text(result.deltas, names, lang)
         return t("note.hand_line", lang, n=rt.live.number, how=how, deltas=deltas)
 
     def set_summary(self, rt: TableRuntime, latest: str, latest_line: str) -> None:
@@ -861,4 +861,4 @@ def post_of(chat_id: int, text: str, keyboard: Keyboard | None = None) -> Post:
 
 def _totals(rt: TableRuntime, names: Sequence[str], lang: str) -> str:
     """The table's running totals, by seat: ``Alice +12，Bob -4``."""
-    return listed((f"{names[s]} {rt.totals.get(rt.score_key(s), 0):+d}" for s in range(len(names))), lang)
+    return render.points_text([rt.totals.get(rt.score_key(s), 0) for s in range(len(names))], names, lang)

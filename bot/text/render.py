@@ -166,8 +166,9 @@ def hand_names(rs: Variant, keys: Sequence[str], lang: str = "zh") -> str:
     return " + ".join(parts)
 
 
-def _fmt_deltas(deltas: Sequence[int], names: Sequence[str], lang: str) -> str:
-    return listed((f"{names[i]} {d:+d}" for i, d in enumerate(deltas)), lang)
+def points_text(deltas: Sequence[int], names: Sequence[str], lang: str = "zh", *, moved: bool = False) -> str:
+    """Each seat's points by name, ``Lily -1，阿华 +1`` (``moved``: only the seats whose points changed)."""
+    return listed((f"{names[i]} {d:+d}" for i, d in enumerate(deltas) if d or not moved), lang)
 
 
 # ------------------------------------------------------------------ the private hand
@@ -770,8 +771,8 @@ def settlement_view(
         lines.append("  " + payment_line(rs, p, nm, lang))
     if deltas and any(settlement.deltas):  # a check that moved nothing (查叫) says so in its note
         # the seats it moved only: 血流成河 settles a dozen wins a hand, the hand's line below names everyone
-        moved = [(nm[i], d) for i, d in enumerate(settlement.deltas) if d]
-        lines.append("  " + tr("settle.deltas", lang, deltas=listed((f"{n} {d:+d}" for n, d in moved), lang)))
+        moved = points_text(settlement.deltas, nm, lang, moved=True)
+        lines.append("  " + tr("settle.deltas", lang, deltas=moved))
     return "\n".join(lines)
 
 
@@ -828,7 +829,7 @@ def result_view(
                 mark = won_mark(ps, lang) or (ready_mark(obs, ps, lang) if drawn else "")
                 line = f"  {nm[ps.seat]}: {tiles_text(ps.hand, lang)} {melds}".rstrip()
                 lines.append(line + ((f"（{mark}）" if lang == "zh" else f" ({mark})") if mark else ""))
-    lines.append(tr("result.deltas", lang, deltas=_fmt_deltas(res.deltas, nm, lang)))
+    lines.append(tr("result.deltas", lang, deltas=points_text(res.deltas, nm, lang)))
     if res.dealer_note:  # not who players expect: the variant says why
         why = _variant(obs).note_label(res.dealer_note, lang)
         lines.append(tr("result.next_dealer.why", lang, name=nm[res.next_dealer], why=why))

@@ -326,8 +326,7 @@ def end_caption(
                         HIGH,
                     )
                 )
-        deltas = listed((f"{names[i]} {d:+d}" for i, d in enumerate(res.deltas)), lang)
-        lines.append((t("result.deltas", lang, deltas=deltas), REQUIRED))
+        lines.append((t("result.deltas", lang, deltas=render.points_text(res.deltas, names, lang)), REQUIRED))
     return fit(lines, MAX_CAPTION)
 
 
