@@ -99,6 +99,10 @@ function byId(id) {
         throw new Error(id);
     return e;
 }
+// points as a signed number, green when won, red when paid
+function pointsEl(cls, n) {
+    return el("span", cls + (n > 0 ? " plus" : n < 0 ? " minus" : ""), (n > 0 ? "+" : "") + n);
+}
 function tileOf(ch) {
     return TILES.indexOf(ch);
 }
@@ -318,10 +322,8 @@ function seatEl(f, seat, pos) {
     head.appendChild(el("span", "who", f.names[seat] || "?"));
     for (const m of marks(f, seat))
         head.appendChild(el("span", "mark", m));
-    if (f.deltas) {
-        const d = f.deltas[seat];
-        head.appendChild(el("span", "delta " + (d > 0 ? "plus" : d < 0 ? "minus" : ""), (d > 0 ? "+" : "") + d));
-    }
+    if (f.deltas)
+        head.appendChild(pointsEl("delta", f.deltas[seat]));
     box.appendChild(head);
     const mine = f.me !== null && seat === f.me;
     if (!mine) {
@@ -571,10 +573,8 @@ function renderResult(f) {
         row.appendChild(meldsEl(s.m, 0, "xs"));
         for (const t of wins)
             row.appendChild(tileEl(t, "xs", "winning"));
-        if (f.deltas) {
-            const d = f.deltas[i];
-            row.appendChild(el("span", "delta " + (d > 0 ? "plus" : d < 0 ? "minus" : ""), (d > 0 ? "+" : "") + d));
-        }
+        if (f.deltas)
+            row.appendChild(pointsEl("delta", f.deltas[i]));
         hands.appendChild(row);
     });
     card.appendChild(hands);
@@ -615,10 +615,8 @@ function renderLobby(f) {
         const li = el("li", f.ready.includes(i) ? "ready" : name ? "" : "empty", name || empty);
         if (f.ready.includes(i))
             li.appendChild(el("span", "mark", "✓"));
-        if (f.pts && name) {
-            const p = f.pts[i];
-            li.appendChild(el("span", "pts " + (p > 0 ? "plus" : p < 0 ? "minus" : ""), (p > 0 ? "+" : "") + p));
-        }
+        if (f.pts && name)
+            li.appendChild(pointsEl("pts", f.pts[i]));
         list.appendChild(li);
     });
     c.appendChild(list);

@@ -235,6 +235,11 @@ function byId(id: string): HTMLElement {
   return e;
 }
 
+// points as a signed number, green when won, red when paid
+function pointsEl(cls: string, n: number): HTMLElement {
+  return el("span", cls + (n > 0 ? " plus" : n < 0 ? " minus" : ""), (n > 0 ? "+" : "") + n);
+}
+
 function tileOf(ch: string): number {
   return TILES.indexOf(ch);
 }
@@ -443,10 +448,7 @@ function seatEl(f: HandF, seat: number, pos: string): void {
   if (f.clock && f.clock[0].includes(seat)) head.classList.add("clocked");
   head.appendChild(el("span", "who", f.names[seat] || "?"));
   for (const m of marks(f, seat)) head.appendChild(el("span", "mark", m));
-  if (f.deltas) {
-    const d = f.deltas[seat];
-    head.appendChild(el("span", "delta " + (d > 0 ? "plus" : d < 0 ? "minus" : ""), (d > 0 ? "+" : "") + d));
-  }
+  if (f.deltas) head.appendChild(pointsEl("delta", f.deltas[seat]));
   box.appendChild(head);
   const mine = f.me !== null && seat === f.me;
   if (!mine) {
@@ -678,10 +680,7 @@ function renderResult(f: HandF): void {
     for (const t of tileList(s.h)) row.appendChild(tileEl(t, "xs"));
     row.appendChild(meldsEl(s.m, 0, "xs"));
     for (const t of wins) row.appendChild(tileEl(t, "xs", "winning"));
-    if (f.deltas) {
-      const d = f.deltas[i];
-      row.appendChild(el("span", "delta " + (d > 0 ? "plus" : d < 0 ? "minus" : ""), (d > 0 ? "+" : "") + d));
-    }
+    if (f.deltas) row.appendChild(pointsEl("delta", f.deltas[i]));
     hands.appendChild(row);
   });
   card.appendChild(hands);
@@ -723,10 +722,7 @@ function renderLobby(f: LobbyF): void {
     const empty = f.ai ? ui("empty_ai", { level: f.ai }) : ui("empty");
     const li = el("li", f.ready.includes(i) ? "ready" : name ? "" : "empty", name || empty);
     if (f.ready.includes(i)) li.appendChild(el("span", "mark", "✓"));
-    if (f.pts && name) {
-      const p = f.pts[i];
-      li.appendChild(el("span", "pts " + (p > 0 ? "plus" : p < 0 ? "minus" : ""), (p > 0 ? "+" : "") + p));
-    }
+    if (f.pts && name) li.appendChild(pointsEl("pts", f.pts[i]));
     list.appendChild(li);
   });
   c.appendChild(list);
