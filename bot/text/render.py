@@ -412,9 +412,8 @@ def context_lines(obs: Observation, lang: str = "zh", names: Sequence[str] | Non
             continue
         ps = obs.seats[seat]
         marks = seat_marks(obs, seat, lang)
-        head = nm[seat] + (f"（{'·'.join(marks)}）" if lang == "zh" else f" ({', '.join(marks)})") * bool(
-            marks
-        )
+        shown = "·".join(marks) if lang == "zh" else ", ".join(marks)
+        head = nm[seat] + (_aside(shown, lang) if marks else "")
         melds = [meld_label(m, lang) for m in ps.melds]
         melds += [tr("seat.concealed_kongs", lang, n=ps.concealed_kongs)] if ps.concealed_kongs else []
         bits = [" ".join(melds)] if melds else []
@@ -776,6 +775,11 @@ def settlement_view(
     return "\n".join(lines)
 
 
+def _aside(text: str, lang: str) -> str:
+    """``text`` in brackets after what it qualifies: ``（听 四条）`` / `` (waiting on 4s)``."""
+    return f"（{text}）" if lang == "zh" else f" ({text})"
+
+
 def draw_statuses(
     rs: Variant, settlement: Settlement, names: Sequence[str], lang: str = "zh", *, inline: bool = False
 ) -> list[str]:
@@ -787,7 +791,7 @@ def draw_statuses(
     for seat, keys in settlement.hands:
         status, checked = hand_names(rs, keys[:1], lang), hand_names(rs, keys[1:], lang)
         line = tr(key, lang, name=names[seat], hands=status)
-        out.append(line + (("（" + checked + "）" if lang == "zh" else f" ({checked})") if checked else ""))
+        out.append(line + (_aside(checked, lang) if checked else ""))
     return out
 
 
@@ -828,7 +832,7 @@ def result_view(
                 # the wall ran out: a ready hand that did not win shows what it waited on
                 mark = won_mark(ps, lang) or (ready_mark(obs, ps, lang) if drawn else "")
                 line = f"  {nm[ps.seat]}: {tiles_text(ps.hand, lang)} {melds}".rstrip()
-                lines.append(line + ((f"（{mark}）" if lang == "zh" else f" ({mark})") if mark else ""))
+                lines.append(line + (_aside(mark, lang) if mark else ""))
     lines.append(tr("result.deltas", lang, deltas=points_text(res.deltas, nm, lang)))
     if res.dealer_note:  # not who players expect: the variant says why
         why = _variant(obs).note_label(res.dealer_note, lang)

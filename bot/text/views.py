@@ -299,9 +299,9 @@ def end_caption(
     if recent:
         lines.append((recent_text(recent, lang, names, obs.variant, k=6), MEDIUM))
     if res is not None:
+        rs = get_variant(obs.variant)
         if res.reason == "win":
             hands = {w: keys for st in obs.settlements if st.kind == SettleKind.WIN for w, keys in st.hands}
-            rs = get_variant(obs.variant)
             once = dict.fromkeys(res.winners)  # 血流成河: a seat may win several times
             for w, name in zip(once, render.winner_names(res.winners, names), strict=True):
                 won = render.hand_names(rs, hands.get(w, ()), lang)
@@ -311,21 +311,11 @@ def end_caption(
                 lines.append((t("end.win", lang, name=name, hands=won), REQUIRED))
         else:
             lines.append((t("result.draw", lang), REQUIRED))
-        rs = get_variant(obs.variant)
         for st in obs.settlements:  # the wall ran out: the check (查叫) explains points nobody won
             if st.kind == SettleKind.DRAW and st.hands:
                 what = rs.note_label(st.note, lang) if st.note else t("settle.draw", lang)
-                lines.append(
-                    (
-                        t(
-                            "end.check",
-                            lang,
-                            what=what,
-                            seats=listed(render.draw_statuses(rs, st, names, lang, inline=True), lang),
-                        ),
-                        HIGH,
-                    )
-                )
+                seats = listed(render.draw_statuses(rs, st, names, lang, inline=True), lang)
+                lines.append((t("end.check", lang, what=what, seats=seats), HIGH))
         lines.append((t("result.deltas", lang, deltas=render.points_text(res.deltas, names, lang)), REQUIRED))
     return fit(lines, MAX_CAPTION)
 
